@@ -1,0 +1,235 @@
+"""Conformance suite that every registered game must pass (pgx / PettingZoo style).
+
+Each ``check_*`` function raises ``AssertionError`` with a message naming the failure;
+:func:`run_all` runs them all.  The tests run the suite for every game and option set::
+
+    from porphyra.core import conformance
+    conformance.run_all("byzantium", {}, games=20)
+
+Checks: determinism (same seed + actions = identical record); record round-trip;
+``clone()`` independence; ``resample`` keeps the seat's observation and really varies what
+the seat cannot see (so nothing hidden can show in the observation); every legal action
+applies and round-trips through its text; illegal and malformed actions raise the typed
+errors and change nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Hashable, Iterator
+from typing import Any
+
+from porphyra import record as records
+from porphyra.core.errors import IllegalActionError, InvalidActionError
+from porphyra.core.game import TERMINAL_PLAYER, Game, State
+from porphyra.core.registry import load_game
+
+MALFORMED_TEXTS = ["", "   ", "xyzzy", "draw", "meld ,,", "\x00", "pass " + "a" * 500, "🂡"]
+
+
+def _game(name: str, options: dict[str, Any]) -> Game:
+    return load_game(name, **options)
+
+
+def _states_along(state: State, rng: random.Random) -> Iterator[State]:
+    """Yield ``state`` (mutated) before each random action until the end, then at the end."""
+    while not state.is_terminal():
+        yield state
+        actions = state.legal_actions()
+        state.apply_action(actions[rng.randrange(len(actions))])
+    yield state
+
+
+def fingerprint(state: State) -> str:
+    """Everything observable about ``state`` as one string (for "changed nothing" checks)."""
+    n = state.game.num_players
+    parts: dict[str, Any] = {
+        "public": state.public_observation(),
+        "obs": [state.observation(p) for p in range(n)],
+        "hidden": [repr(state.hidden_from(p)) for p in range(n)],
+        "history": [(p, str(a)) for p, a in state.history],
+        "current": state.current_player(),
+    }
+    return json.dumps(parts, sort_keys=True, default=str)
+
+
+def check_determinism(name: str, options: dict[str, Any], games: int = 5) -> None:
+    """Same seed and same actions give byte-identical records and observations."""
+    game = _game(name, options)
+    for g in range(games):
+        runs = []
+        for _ in range(2):
+            state = game.new_initial_state(seed=1000 + g)
+            rng = random.Random(g)
+            obs_trace = [
+                json.dumps(s.observation(0), sort_keys=True) for s in _states_along(state, rng)
+            ]
+            runs.append((records.dumps(state), obs_trace))
+        assert runs[0] == runs[1], f"{name}: seed {1000 + g} played two different games"
+    a = records.dumps(_random_game(game, 1, 11))
+    b = records.dumps(_random_game(game, 2, 11))
+    assert a != b, f"{name}: seeds 1 and 2 gave the same game"
+
+
+def _random_game(game: Game, seed: int, rng_seed: int) -> State:
+    state = game.new_initial_state(seed=seed)
+    for _ in _states_along(state, random.Random(rng_seed)):
+        pass
+    return state
+
+
+def check_record_roundtrip(name: str, options: dict[str, Any], games: int = 5) -> None:
+    """``replay(loads(dumps(state)))`` reproduces the state, mid-game and at the end."""
+    game = _game(name, options)
+    for g in range(games):
+        state = _random_game(game, 2000 + g, g)
+        text = records.dumps(state)
+        again = records.replay(records.loads(text))
+        assert records.dumps(again) == text, f"{name}: record of seed {2000 + g} did not round-trip"
+        assert fingerprint(again) == fingerprint(state)
+        half = len(state.history) // 2
+        prefix = records.replay(records.loads(text), upto=half)
+        assert len(prefix.history) == half
+        assert not prefix.is_terminal() or half == len(state.history)
+
+
+def check_clone_independence(name: str, options: dict[str, Any], games: int = 3) -> None:
+    """Acting on a clone never changes the original, and the clone starts equal."""
+    game = _game(name, options)
+    for g in range(games):
+        state = game.new_initial_state(seed=3000 + g)
+        rng = random.Random(g)
+        for i, s in enumerate(_states_along(state, rng)):
+            if s.is_terminal() or i % 7:
+                continue
+            before = fingerprint(s)
+            copy = s.clone()
+            assert fingerprint(copy) == before, f"{name}: clone differs from its original"
+            _ = list(_states_along(copy, random.Random(i)))
+            assert fingerprint(s) == before, f"{name}: playing a clone changed the original"
+
+
+def check_resample(name: str, options: dict[str, Any], games: int = 5, samples: int = 8) -> None:
+    """``resample(p)`` keeps ``observation(p)`` and really varies what p cannot see.
+
+    Over a game, for each seat, the hidden fingerprints of the samples must differ from the
+    truth at least once: so ``observation(p)`` is provably independent of everything the
+    resampling changes (no leak), and the determinizations are not the true state.
+    """
+    game = _game(name, options)
+    rng = random.Random(99)
+    for g in range(games):
+        state = game.new_initial_state(seed=4000 + g)
+        varied = [False] * game.num_players
+        for i, s in enumerate(_states_along(state, random.Random(g))):
+            if i % 3:
+                continue
+            for p in range(game.num_players):
+                obs = s.observation(p)
+                truth: Hashable = s.hidden_from(p)
+                before = fingerprint(s)
+                for _ in range(samples):
+                    r = s.resample(p, rng)
+                    assert r.observation(p) == obs, (
+                        f"{name}: resample({p}) changed observation({p}) at step {i} of seed "
+                        f"{4000 + g}: observation depends on something seat {p} cannot see"
+                    )
+                    assert r.current_player() == s.current_player()
+                    assert r.is_terminal() == s.is_terminal()
+                    if r.hidden_from(p) != truth:
+                        varied[p] = True
+                    if not r.is_terminal():
+                        _ = list(_states_along(r, random.Random(i)))
+                assert fingerprint(s) == before, f"{name}: resample changed the original state"
+        assert all(varied), f"{name}: resample never varied hidden information ({varied})"
+
+
+def check_actions(name: str, options: dict[str, Any], games: int = 3, per_state: int = 40) -> None:
+    """Every legal action applies and round-trips through its text; others are refused."""
+    game = _game(name, options)
+    for g in range(games):
+        state = game.new_initial_state(seed=5000 + g)
+        for s in _states_along(state, random.Random(g)):
+            player = s.current_player()
+            legal = list(s.legal_actions())
+            if s.is_terminal():
+                assert player == TERMINAL_PLAYER and not legal
+                _expect_refused_at_end(s)
+                continue
+            assert legal, f"{name}: no legal action for player {player}"
+            assert len(set(map(str, legal))) == len(legal), f"{name}: duplicate action texts"
+            for p in range(game.num_players):
+                if p != player:
+                    assert not s.legal_actions(p), f"{name}: seat {p} has actions off turn"
+            step = max(1, len(legal) // per_state)
+            for a in legal[::step]:
+                assert game.parse_action(s, str(a)) == a, f"{name}: {a} does not round-trip"
+                s.clone().apply_action(a)
+            _expect_refused(game, s, MALFORMED_TEXTS)
+
+
+def _expect_refused_at_end(s: State) -> None:
+    """At the end, re-applying the last action is refused and changes nothing."""
+    before = fingerprint(s)
+    try:
+        s.apply_action(s.history[-1][1])
+    except IllegalActionError:
+        pass
+    else:
+        raise AssertionError("an action was applied to a terminal state")
+    assert fingerprint(s) == before, "a refused action changed the state"
+
+
+def _expect_refused(game: Game, s: State, texts: list[str]) -> None:
+    before = fingerprint(s)
+    for text in texts:
+        try:
+            action = game.parse_action(s, text)
+        except (InvalidActionError, IllegalActionError):
+            pass
+        else:
+            raise AssertionError(f"malformed text {text!r} parsed as {action}")
+        assert fingerprint(s) == before
+
+
+def check_illegal_refused(name: str, options: dict[str, Any], games: int = 3) -> None:
+    """Actions legal elsewhere but not now raise ``IllegalActionError`` and change nothing."""
+    game = _game(name, options)
+    for g in range(games):
+        pool: list[Any] = []
+        state = game.new_initial_state(seed=6000 + g)
+        rng = random.Random(g)
+        for s in _states_along(state, rng):
+            if s.is_terminal():
+                break
+            legal_texts = {str(a) for a in s.legal_actions()}
+            before = fingerprint(s)
+            for other in pool[-30:]:
+                if str(other) in legal_texts:
+                    continue
+                try:
+                    s.apply_action(other)
+                except IllegalActionError:
+                    pass
+                else:
+                    raise AssertionError(f"{name}: illegal {other} was applied")
+                assert fingerprint(s) == before, f"{name}: refused {other} changed the state"
+                try:
+                    game.parse_action(s, str(other))
+                except IllegalActionError:
+                    pass
+                else:
+                    raise AssertionError(f"{name}: illegal text {other} parsed")
+            pool.extend(s.legal_actions()[:5])
+
+
+def run_all(name: str, options: dict[str, Any] | None = None, games: int = 5) -> None:
+    """Run every conformance check on game ``name`` with ``options``."""
+    opts = options or {}
+    check_determinism(name, opts, games)
+    check_record_roundtrip(name, opts, games)
+    check_clone_independence(name, opts, max(1, games // 2))
+    check_resample(name, opts, games)
+    check_actions(name, opts, max(1, games // 2))
+    check_illegal_refused(name, opts, max(1, games // 2))

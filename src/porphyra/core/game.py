@@ -1,0 +1,174 @@
+"""The game contract: ``Game``, ``State`` and ``Action`` (names follow OpenSpiel).
+
+Every game in porphyra implements these two abstract classes; every interface (CLI, web
+server, bots, RL adapters, tournaments) is written against them only.  Legality has one
+source (``State.legal_actions``) and what a seat may see has one source
+(``State.observation``).
+"""
+
+from __future__ import annotations
+
+import abc
+import random
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+#: ``current_player()`` at the end of the game (OpenSpiel's ``kTerminalPlayerId``).
+TERMINAL_PLAYER = -4
+
+JSONDict = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """Metadata a game declares once (OpenSpiel's ``GameType`` plus ``GameInfo``).
+
+    Attributes:
+        name: registry id, e.g. ``"byzantium"``.
+        version: rules version; bumped whenever a rules change alters play, so that old
+            records are refused rather than replayed differently.
+        long_name: display name.
+        min_players / max_players: seat counts the game supports.
+        information: ``"imperfect"`` or ``"perfect"``.
+        chance: ``"explicit"`` if chance is a player, ``"sampled"`` if the state draws from
+            its own seeded generator (porphyra's games all use ``"sampled"``).
+        utility: ``"zero_sum"``, ``"general_sum"`` or ``"constant_sum"`` of ``returns()``.
+        min_utility / max_utility: bounds of each entry of ``returns()``.
+        max_game_length: upper bound on the number of decisions in one game.
+    """
+
+    name: str
+    version: str
+    long_name: str
+    min_players: int
+    max_players: int
+    information: str = "imperfect"
+    chance: str = "sampled"
+    utility: str = "general_sum"
+    min_utility: float = -1.0
+    max_utility: float = 1.0
+    max_game_length: int = 1000
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+class Action(abc.ABC):
+    """A decision as a small frozen value.
+
+    ``str(action)`` is the action's text in the game's notation (rules section
+    "Action notation"), and ``game.parse_action(state, str(action)) == action``.
+    """
+
+    __slots__ = ()
+
+    @abc.abstractmethod
+    def __str__(self) -> str: ...
+
+
+class State(abc.ABC):
+    """One position of a game.  Mutable: ``apply_action`` changes it in place."""
+
+    game: Game
+
+    @abc.abstractmethod
+    def current_player(self) -> int:
+        """The seat (0-based) that must decide now, or ``TERMINAL_PLAYER`` at the end."""
+
+    @abc.abstractmethod
+    def legal_actions(self, player: int | None = None) -> Sequence[Action]:
+        """Every legal action of ``player`` (default: the current player), in a fixed order.
+
+        Returns an empty sequence for a seat that does not decide now and at the end.
+        """
+
+    @abc.abstractmethod
+    def apply_action(self, action: Action) -> None:
+        """Apply the current player's ``action``.
+
+        Raises:
+            IllegalActionError: the action is not legal now; the state is unchanged.
+        """
+
+    @abc.abstractmethod
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+
+    @abc.abstractmethod
+    def returns(self) -> list[float]:
+        """Per seat: +1 win, -1 loss, 0 draw (shared victories per game rules); zeros
+        before the end."""
+
+    @abc.abstractmethod
+    def scores(self) -> list[Any]:
+        """Per seat, game points (final once terminal)."""
+
+    @abc.abstractmethod
+    def observation(self, player: int) -> JSONDict:
+        """JSON-ready view of ``player``: exactly what that seat may know, nothing more."""
+
+    @abc.abstractmethod
+    def public_observation(self) -> JSONDict:
+        """JSON-ready view of a spectator: only public information."""
+
+    @abc.abstractmethod
+    def clone(self) -> State:
+        """An independent copy: applying actions to it never changes ``self``."""
+
+    @abc.abstractmethod
+    def resample(self, player: int, rng: random.Random) -> State:
+        """A full state drawn at random among those consistent with ``observation(player)``.
+
+        Everything ``player`` cannot see (other hands, deck orders, the future of the
+        random generator) is redrawn with ``rng``; ``observation(player)`` of the result
+        equals that of ``self``.  Used by information-set search (determinization).
+        """
+
+    @abc.abstractmethod
+    def hidden_from(self, player: int) -> Hashable:
+        """A fingerprint of what ``player`` cannot see (for the conformance suite's
+        check that ``resample`` really varies hidden information)."""
+
+    @property
+    @abc.abstractmethod
+    def history(self) -> list[tuple[int, Action]]:
+        """``(player, action)`` for every action applied since the initial state."""
+
+    @property
+    @abc.abstractmethod
+    def seed(self) -> int:
+        """The seed the state was created with (records hold it)."""
+
+    def __str__(self) -> str:
+        return f"{self.game.info.name} state, player {self.current_player()} to act"
+
+
+class Game(abc.ABC):
+    """A game with fixed options: a factory of initial states and a parser of actions."""
+
+    info: GameInfo
+    options: dict[str, Any]
+
+    @property
+    @abc.abstractmethod
+    def num_players(self) -> int:
+        """Number of seats in games made by this object."""
+
+    @abc.abstractmethod
+    def new_initial_state(self, seed: int = 0) -> State:
+        """The initial state for ``seed``: the same seed gives the same game, byte for byte."""
+
+    @abc.abstractmethod
+    def parse_action(self, state: State, text: str) -> Action:
+        """Parse ``text`` in the game's notation for ``state``'s current player.
+
+        Raises:
+            InvalidActionError: the text is not well formed (unknown verb, unknown card).
+            IllegalActionError: well formed, but not legal in ``state``.
+        """
+
+    def record_options(self) -> dict[str, Any]:
+        """The options, JSON-ready, that ``load_game`` needs to rebuild this game."""
+        return dict(self.options)
+
+    def __repr__(self) -> str:
+        return f"load_game({self.info.name!r}, **{self.record_options()!r})"

@@ -1,0 +1,49 @@
+"""Registry of games: ``load_game(name, **options)``.
+
+Games register by import path so that importing ``porphyra`` stays cheap and a game's
+modules load only when it is used.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from porphyra.core.errors import UnknownGameError
+from porphyra.core.game import Game
+
+_GAMES: dict[str, str] = {
+    "byzantium": "porphyra.games.byzantium.game:ByzantiumGame",
+    "conspiracy": "porphyra.games.conspiracy.game:ConspiracyGame",
+}
+
+
+def registered_games() -> list[str]:
+    """Names accepted by :func:`load_game`, sorted."""
+    return sorted(_GAMES)
+
+
+def load_game(name: str, **options: Any) -> Game:
+    """Create the game ``name`` with ``options``.
+
+    Args:
+        name: a registered game id (see :func:`registered_games`).
+        **options: game options, e.g. ``first_emperor=1`` for Byzantium.
+
+    Returns:
+        The :class:`~porphyra.core.game.Game`.
+
+    Raises:
+        UnknownGameError: ``name`` is not registered or an option is unknown or invalid.
+        CardDataError: a ``cards`` option names a card file that does not validate.
+    """
+    try:
+        target = _GAMES[name]
+    except KeyError:
+        raise UnknownGameError(
+            f"unknown game {name!r}; known games: {', '.join(registered_games())}"
+        ) from None
+    module_name, _, cls_name = target.partition(":")
+    cls = getattr(importlib.import_module(module_name), cls_name)
+    game: Game = cls(**options)
+    return game

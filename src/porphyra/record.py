@@ -1,0 +1,153 @@
+"""Game records: JSON files that hold a whole game as its seed and action texts.
+
+A record is ``{"format": "porphyra-record", "format_version": 1, "game", "version",
+"options", "seed", "actions": [{"player", "action"}], "result"}``.  Replay, save/resume,
+undo (replay a prefix) and golden tests are all built on records (``shared/DESIGN.md``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from porphyra.core.errors import PorphyraError, RecordError
+from porphyra.core.game import State
+from porphyra.core.registry import load_game
+
+FORMAT = "porphyra-record"
+FORMAT_VERSION = 1
+
+
+def to_record(state: State) -> dict[str, Any]:
+    """The record of ``state``: game, version, options, seed, actions, result.
+
+    ``result`` is ``None`` until the game is over, then ``{"returns": [...], "scores": [...]}``.
+    """
+    game = state.game
+    result: dict[str, Any] | None = None
+    if state.is_terminal():
+        result = {"returns": state.returns(), "scores": state.scores()}
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "game": game.info.name,
+        "version": game.info.version,
+        "options": game.record_options(),
+        "seed": state.seed,
+        "actions": [{"player": p, "action": str(a)} for p, a in state.history],
+        "result": result,
+    }
+
+
+def dumps(state: State) -> str:
+    """The record of ``state`` as JSON text (stable key order, one action per line)."""
+    return json.dumps(to_record(state), indent=1, sort_keys=True) + "\n"
+
+
+def save(state: State, path: str | Path) -> None:
+    """Write the record of ``state`` to ``path`` (UTF-8 JSON).
+
+    Raises:
+        OSError: the file cannot be written.
+    """
+    Path(path).write_text(dumps(state), encoding="utf-8")
+
+
+def validate(record: Any) -> dict[str, Any]:
+    """Check the shape of a record and return it.
+
+    Raises:
+        RecordError: a field is missing or of the wrong type, or the format is unknown.
+    """
+    if not isinstance(record, dict):
+        raise RecordError("record must be a JSON object")
+    if record.get("format") != FORMAT:
+        raise RecordError(f"not a porphyra record (format {record.get('format')!r})")
+    if record.get("format_version") != FORMAT_VERSION:
+        raise RecordError(f"unsupported record format_version {record.get('format_version')!r}")
+    for key, typ in (("game", str), ("version", str), ("options", dict), ("actions", list)):
+        if not isinstance(record.get(key), typ):
+            raise RecordError(f"record field {key!r} is missing or not a {typ.__name__}")
+    seed = record.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise RecordError("record field 'seed' is missing or not an integer")
+    for i, entry in enumerate(record["actions"]):
+        if (
+            not isinstance(entry, dict)
+            or not isinstance(entry.get("action"), str)
+            or not isinstance(entry.get("player"), int)
+        ):
+            raise RecordError(f"record action #{i + 1} must be {{'player': int, 'action': str}}")
+    return record
+
+
+def loads(text: str) -> dict[str, Any]:
+    """Parse and validate record JSON text.
+
+    Raises:
+        RecordError: the text is not JSON or not a valid record.
+    """
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"record is not valid JSON: {exc}") from None
+    return validate(data)
+
+
+def load(path: str | Path) -> dict[str, Any]:
+    """Read and validate the record at ``path``.
+
+    Raises:
+        RecordError: the file is not a valid record (the message names the file).
+        OSError: the file cannot be read.
+    """
+    try:
+        return loads(Path(path).read_text(encoding="utf-8"))
+    except RecordError as exc:
+        raise RecordError(f"{path}: {exc}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path}: record is not UTF-8 text") from None
+
+
+def replay(record: dict[str, Any], upto: int | None = None) -> State:
+    """Rebuild the state of ``record`` by replaying its actions.
+
+    Args:
+        record: a record as returned by :func:`load` or :func:`to_record`.
+        upto: replay only the first ``upto`` actions (for stepping through and undo).
+
+    Returns:
+        The state after the replayed actions.
+
+    Raises:
+        RecordError: the record is invalid, of another rules version, or an action in it
+            does not apply (the message gives its number and text).
+    """
+    record = validate(record)
+    try:
+        game = load_game(record["game"], **record["options"])
+    except PorphyraError as exc:
+        raise RecordError(f"record cannot be loaded: {exc}") from None
+    except TypeError as exc:
+        raise RecordError(f"record options are invalid: {exc}") from None
+    if record["version"] != game.info.version:
+        raise RecordError(
+            f"record is for {record['game']} rules version {record['version']}, "
+            f"this is version {game.info.version}"
+        )
+    state = game.new_initial_state(seed=record["seed"])
+    actions = record["actions"] if upto is None else record["actions"][:upto]
+    for i, entry in enumerate(actions):
+        if state.current_player() != entry["player"]:
+            raise RecordError(
+                f"action #{i + 1} {entry['action']!r} is recorded for player {entry['player']}"
+                f" but player {state.current_player()} is to act"
+            )
+        try:
+            state.apply_action(game.parse_action(state, entry["action"]))
+        except ValueError as exc:
+            raise RecordError(
+                f"action #{i + 1} {entry['action']!r} does not apply: {exc}"
+            ) from None
+    return state
