@@ -1,0 +1,91 @@
+"""Byzantium actions and their text notation (``shared/rules/byzantium.md`` section 7).
+
+| decision | notation |
+|---|---|
+| Redraw: cards to discard (0-4) | ``redraw infantry,chronicle`` / ``redraw -`` |
+| Meld | ``meld justinian-i,cavalry,infantry,tribute`` / ``meld -`` |
+| Negotiation target (B-R4) | ``target huns`` / ``target -`` |
+| Foe replacement (B-R4) | ``replace avars`` / ``replace -`` |
+| End phase: the card kept and passed | ``pass archers`` |
+
+Card lists are comma separated with no spaces; copies of a card share its slug.  Actions
+keep their cards in card-list order, so ``meld cavalry,justinian-i`` and
+``meld justinian-i,cavalry`` are the same action and print the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from porphyra.core.errors import InvalidActionError
+from porphyra.core.game import Action
+from porphyra.games.byzantium.cards import CardSet
+
+VERBS = ("redraw", "meld", "target", "replace", "pass")
+LIST_VERBS = ("redraw", "meld")
+MAX_TEXT = 400
+
+
+@dataclass(frozen=True, slots=True)
+class ByzantiumAction(Action):
+    """A Byzantium decision.
+
+    Attributes:
+        verb: one of :data:`VERBS`.
+        cards: the cards named, as slugs in card-list order (empty for ``-``).
+    """
+
+    verb: str
+    cards: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"{self.verb} {','.join(self.cards) if self.cards else '-'}"
+
+
+def make_action(verb: str, kinds: tuple[int, ...] | list[int], cardset: CardSet) -> ByzantiumAction:
+    """The action ``verb`` on card kinds ``kinds`` (card indices), canonically ordered."""
+    cards = cardset.cards
+    return ByzantiumAction(verb, tuple(cards[k].slug for k in sorted(kinds)))
+
+
+def parse(text: str, cardset: CardSet) -> ByzantiumAction:
+    """Parse notation ``text`` (syntax and card names only; legality is the state's job).
+
+    Raises:
+        InvalidActionError: unknown verb, missing or malformed card list, unknown card, or a
+            list given where one card is expected.
+    """
+    if not isinstance(text, str):
+        raise InvalidActionError(f"an action must be text, not {type(text).__name__}")
+    if len(text) > MAX_TEXT:
+        raise InvalidActionError(f"action text is too long ({len(text)} characters)")
+    parts = text.strip().split()
+    if not parts:
+        raise InvalidActionError(f"empty action; expected one of: {', '.join(VERBS)}")
+    verb = parts[0].lower()
+    if verb not in VERBS:
+        raise InvalidActionError(
+            f"unknown action {parts[0]!r}; expected one of: {', '.join(VERBS)}"
+        )
+    if len(parts) != 2:
+        example = "-" if verb != "pass" else "<card>"
+        raise InvalidActionError(
+            f"{verb!r} takes exactly one argument (e.g. '{verb} {example}'), got {len(parts) - 1}"
+        )
+    arg = parts[1].lower()
+    if arg == "-":
+        if verb == "pass":
+            raise InvalidActionError("'pass' needs the card to pass, e.g. 'pass archers'")
+        return ByzantiumAction(verb, ())
+    slugs = arg.split(",")
+    if verb not in LIST_VERBS and len(slugs) > 1:
+        raise InvalidActionError(f"{verb!r} takes a single card, got {len(slugs)}")
+    kinds: list[int] = []
+    for slug in slugs:
+        if not slug:
+            raise InvalidActionError(f"empty card name in {arg!r} (use commas without spaces)")
+        card = cardset.by_slug.get(slug)
+        if card is None:
+            raise InvalidActionError(f"unknown card {slug!r}")
+        kinds.append(card.index)
+    return make_action(verb, kinds, cardset)

@@ -1,0 +1,194 @@
+"""``ByzantiumGame``: options, metadata, action parsing and the legal-action cache.
+
+Options (``porphyra.load_game("byzantium", **options)``):
+
+- ``first_emperor``: ``0`` (default), ``1`` or ``"random"`` (drawn from the seed) — rules
+  section 1.
+- ``reveal_first_draws``: ``False`` (default) or ``True``: the first 4 cards a player draws in
+  the Draw phase are shown to the opponent ([page] variant, section 4).
+- ``cards``: path of another card-list file (default: the shipped set of section 6).
+- ``stacked``: ``{"byzantine": [slug, ...], "foe": [slug, ...]}`` puts those cards on top of
+  the named deck (first = top), the rest shuffled below; only cards usable from the Early
+  Age can be stacked (later cards are set aside at setup, section 2).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from porphyra.core.errors import IllegalActionError, UnknownGameError
+from porphyra.core.game import Action, Game, GameInfo, State
+from porphyra.games.byzantium.actions import ByzantiumAction, make_action, parse
+from porphyra.games.byzantium.cards import Card, CardSet, load_cards
+from porphyra.games.byzantium.state import DECK_NAMES, ByzantiumState
+
+INFO = GameInfo(
+    name="byzantium",
+    version="1",
+    long_name="Byzantium",
+    min_players=2,
+    max_players=2,
+    information="imperfect",
+    chance="sampled",
+    utility="zero_sum",
+    min_utility=-1.0,
+    max_utility=1.0,
+    max_game_length=12 * 8,
+    options={"first_emperor": 0, "reveal_first_draws": False, "cards": None, "stacked": None},
+)
+
+_CACHE_LIMIT = 200_000
+_DEFAULT_CARDS: CardSet | None = None
+
+
+def _default_cards() -> CardSet:
+    global _DEFAULT_CARDS
+    if _DEFAULT_CARDS is None:
+        _DEFAULT_CARDS = load_cards()
+    return _DEFAULT_CARDS
+
+
+class ByzantiumGame(Game):
+    """Byzantium with fixed options (see the module docstring).
+
+    Raises (on construction):
+        UnknownGameError: an unknown option or an invalid option value.
+        CardDataError: the ``cards`` file does not validate.
+    """
+
+    info = INFO
+
+    def __init__(self, **options: Any) -> None:
+        unknown = set(options) - set(INFO.options)
+        if unknown:
+            raise UnknownGameError(
+                f"unknown byzantium option(s): {', '.join(sorted(unknown))}; "
+                f"known: {', '.join(INFO.options)}"
+            )
+        first = options.get("first_emperor", 0)
+        if first not in (0, 1, "random") or isinstance(first, bool):
+            raise UnknownGameError(f"first_emperor must be 0, 1 or 'random', not {first!r}")
+        reveal = options.get("reveal_first_draws", False)
+        if not isinstance(reveal, bool):
+            raise UnknownGameError(f"reveal_first_draws must be true or false, not {reveal!r}")
+        cards_path = options.get("cards")
+        if cards_path is not None and not isinstance(cards_path, str):
+            raise UnknownGameError(f"cards must be a file path, not {cards_path!r}")
+        self.cardset: CardSet = load_cards(cards_path) if cards_path else _default_cards()
+        self.first_emperor: int | str = first
+        self.reveal_first_draws: bool = reveal
+        self.stacked: dict[str, list[str]] = self._check_stacked(options.get("stacked"))
+        self.options = {
+            k: v
+            for k, v in (
+                ("first_emperor", first),
+                ("reveal_first_draws", reveal),
+                ("cards", cards_path),
+                ("stacked", options.get("stacked")),
+            )
+            if v != INFO.options[k]
+        }
+        self._cache: dict[tuple[str, tuple[int, ...]], list[tuple[int, ...]]] = {}
+        self._actions: dict[tuple[str, tuple[int, ...]], ByzantiumAction] = {}
+
+    def _check_stacked(self, stacked: Any) -> dict[str, list[str]]:
+        if stacked is None:
+            return {}
+        if not isinstance(stacked, dict) or set(stacked) - set(DECK_NAMES):
+            raise UnknownGameError("stacked must be {'byzantine': [slug, ...], 'foe': [slug, ...]}")
+        for deck, slugs in stacked.items():
+            if not isinstance(slugs, list) or not all(isinstance(s, str) for s in slugs):
+                raise UnknownGameError(f"stacked[{deck!r}] must be a list of card slugs")
+            for slug, n in Counter(slugs).items():
+                card = self.cardset.by_slug.get(slug)
+                if card is None or card.deck != deck:
+                    raise UnknownGameError(f"stacked: {slug!r} is not a card of the {deck} deck")
+                if card.first_age != 0:
+                    raise UnknownGameError(
+                        f"stacked: {slug!r} enters in a later Age and is set aside at setup"
+                    )
+                if n > card.copies:
+                    raise UnknownGameError(
+                        f"stacked: {n} copies of {slug!r}, the deck has {card.copies}"
+                    )
+        return {deck: list(slugs) for deck, slugs in stacked.items()}
+
+    @property
+    def num_players(self) -> int:
+        """Always 2."""
+        return 2
+
+    def new_initial_state(self, seed: int = 0) -> ByzantiumState:
+        """Shuffle the Early decks with ``seed``, set later cards aside, deal turn 1's Draw
+        and Age phases, and return the state at the first decision (the Emperor's redraw).
+
+        Raises:
+            TypeError: ``seed`` is not an integer.
+        """
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise TypeError(f"seed must be an integer, not {seed!r}")
+        state = ByzantiumState(self, seed)
+        first = self.first_emperor
+        if first == "random":
+            first = random.Random(f"byzantium-first-emperor/{seed}").randrange(2)
+        assert isinstance(first, int)
+        state._setup(first, self.stacked)
+        return state
+
+    def parse_action(self, state: State, text: str, player: int | None = None) -> Action:
+        """Parse ``text`` (section 7 notation) as a decision of ``player`` (default: the
+        current player) in ``state``.
+
+        Raises:
+            InvalidActionError: malformed text or an unknown card.
+            IllegalActionError: well formed but not legal now (the message names why:
+                wrong phase, not your turn, card not in hand, meld over a limit…).
+        """
+        action = parse(text, self.cardset)
+        if not isinstance(state, ByzantiumState):
+            raise IllegalActionError("not a Byzantium state")
+        reason = state.illegal_reason(action, player)
+        if reason is not None:
+            raise IllegalActionError(reason)
+        return action
+
+    def card(self, slug: str) -> Card:
+        """The card kind ``slug``.
+
+        Raises:
+            KeyError: no such card in this game's card set.
+        """
+        return self.cardset.by_slug[slug]
+
+    def cards(self) -> list[Card]:
+        """Every card kind, in card-list order (``copies`` gives the count)."""
+        return list(self.cardset.cards)
+
+    # ---------------------------------------------------------- caches (performance)
+    def cached(
+        self, key: str, hand: list[int], compute: Callable[[], list[tuple[int, ...]]]
+    ) -> list[tuple[int, ...]]:
+        """Memoised legal options for (``key``, ``hand``); hands recur across games."""
+        k = (key, tuple(hand))
+        got = self._cache.get(k)
+        if got is None:
+            if len(self._cache) > _CACHE_LIMIT:
+                self._cache.clear()
+            got = self._cache[k] = compute()
+        return got
+
+    def actions_for(self, verb: str, options: list[tuple[int, ...]]) -> list[Action]:
+        """The (interned) actions ``verb`` for each option."""
+        table = self._actions
+        out: list[Action] = []
+        for opt in options:
+            a = table.get((verb, opt))
+            if a is None:
+                if len(table) > _CACHE_LIMIT:
+                    table.clear()
+                a = table[(verb, opt)] = make_action(verb, opt, self.cardset)
+            out.append(a)
+        return out

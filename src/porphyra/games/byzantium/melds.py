@@ -1,0 +1,110 @@
+"""Meld limits and the enumeration of legal melds and redraws (rules section 3, phase 4).
+
+- Byzantine meld: at most 1 Leader, 2 Recovery, 4 Troop, 1 Negotiation, 2 Legacy.
+- Foe meld: at most 1 Northern Foe, 1 Southern Foe, 2 Disaster (at most 1 natural),
+  4 Troop.  A meld may be empty.
+
+Hands and melds are lists of card kinds (``Card.index``); copies are interchangeable, so
+options are sub-multisets.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterable
+
+from porphyra.games.byzantium.cards import Card, CardSet
+
+LIMITS: dict[str, dict[str, int]] = {
+    "byzantine": {"Leader": 1, "Recovery": 2, "Troop": 4, "Negotiation": 1, "Legacy": 2},
+    "foe": {"Northern Foe": 1, "Southern Foe": 1, "Disaster": 2, "Troop": 4},
+}
+MAX_NATURAL_DISASTERS = 1
+FOE_PEOPLES = ("Northern Foe", "Southern Foe")
+REDRAW_LIMIT = 4
+
+
+def meld_problem(cards: Iterable[Card], deck: str) -> str | None:
+    """Why ``cards`` is not a legal meld for ``deck`` (``None`` if it is).
+
+    Returns a message such as ``"2 Leader cards (limit 1)"`` or
+    ``"a foe card in a byzantine meld"``.
+    """
+    counts: Counter[str] = Counter()
+    natural = 0
+    for card in cards:
+        if card.deck != deck:
+            return f"{card.slug!r} is a {card.deck} card, not a {deck} card"
+        counts[card.type] += 1
+        natural += card.natural
+    for typ, n in counts.items():
+        limit = LIMITS[deck][typ]
+        if n > limit:
+            return f"{n} {typ} cards (limit {limit})"
+    if natural > MAX_NATURAL_DISASTERS:
+        return f"{natural} natural Disaster cards (limit {MAX_NATURAL_DISASTERS})"
+    return None
+
+
+def _submultisets(counts: list[tuple[int, int]], max_total: int) -> list[tuple[int, ...]]:
+    """All sub-multisets (as sorted kind tuples) of ``counts`` with at most ``max_total``
+    cards; ``counts`` lists ``(kind, copies)`` pairs."""
+    out: list[tuple[int, ...]] = [()]
+    for kind, copies in counts:
+        grown: list[tuple[int, ...]] = []
+        for base in out:
+            room = max_total - len(base)
+            for n in range(min(copies, room) + 1):
+                grown.append(base + (kind,) * n)
+        out = grown
+    return out
+
+
+def redraw_options(hand: Iterable[int]) -> list[tuple[int, ...]]:
+    """Every legal redraw of ``hand``: sub-multisets of at most 4 cards (B-R10)."""
+    return sorted(_submultisets(sorted(Counter(hand).items()), REDRAW_LIMIT), key=_order)
+
+
+def meld_options(hand: Iterable[int], cardset: CardSet, deck: str) -> list[tuple[int, ...]]:
+    """Every legal meld from ``hand`` for ``deck`` (section 3 phase 4 limits), sorted."""
+    by_type: dict[str, list[tuple[int, int]]] = {}
+    for kind, n in sorted(Counter(hand).items()):
+        by_type.setdefault(cardset.cards[kind].type, []).append((kind, n))
+    per_type: list[list[tuple[int, ...]]] = []
+    for typ, counts in by_type.items():
+        options = _submultisets(counts, LIMITS[deck][typ])
+        if typ == "Disaster":
+            options = [
+                o
+                for o in options
+                if sum(cardset.cards[k].natural for k in o) <= MAX_NATURAL_DISASTERS
+            ]
+        per_type.append(options)
+    melds = [tuple(sorted(itertools.chain.from_iterable(p))) for p in itertools.product(*per_type)]
+    return sorted(melds, key=_order)
+
+
+def _order(option: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+    return (len(option), option)
+
+
+def meld_force(meld: Iterable[int], cardset: CardSet) -> int:
+    """Total force of a meld, in force points."""
+    cards = cardset.cards
+    return sum(cards[k].force for k in meld)
+
+
+def replacement_options(meld: list[int], hand: Iterable[int], cardset: CardSet) -> list[int]:
+    """Kinds in ``hand`` that may replace a negotiated card in the Foe ``meld`` (B-R4):
+    Northern or Southern Foe cards that keep the meld within its limits."""
+    cards = cardset.cards
+    out = []
+    for kind in sorted(set(hand)):
+        card = cards[kind]
+        if (
+            card.type in FOE_PEOPLES
+            and meld_problem([cards[k] for k in [*meld, kind]], "foe") is None
+        ):
+            out.append(kind)
+    return out
