@@ -1,0 +1,334 @@
+"""The ``porphyra`` console command (Typer for the arguments, Rich for the screen).
+
+Commands: ``play`` (humans and bots at one terminal, with save and resume), ``resume``,
+``replay`` (step through a saved game), ``cards`` (the card set with totals) and
+``simulate`` (bot games with a progress bar and a summary table or JSON).  Every error a
+user can cause prints one line and exits with code 2.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from porphyra import record as records
+from porphyra.bots import bot_names
+from porphyra.cli.common import (
+    CliError,
+    fresh_seed,
+    game_options,
+    handle_errors,
+    make_seats,
+    parse_first,
+    parse_seat_kinds,
+)
+from porphyra.cli.play import Outcome, PlaySession
+from porphyra.cli.replay import run_replay
+from porphyra.cli.simulate import simulate as run_simulation
+from porphyra.cli.simulate import summary_tables
+from porphyra.cli.views import view_for
+from porphyra.core.registry import load_game, registered_games
+
+app = typer.Typer(
+    name="porphyra",
+    help=(
+        "Byzantium and Conspiracy (Abyss universe) at the terminal: play against bots or "
+        "friends, replay saved games, list the cards, simulate bot games."
+    ),
+    no_args_is_help=True,
+    rich_markup_mode="rich",
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+
+GAMES_HELP = "The game: " + ", ".join(registered_games()) + "."
+
+SeedOpt = Annotated[
+    int | None, typer.Option("--seed", help="Game seed (default: a fresh one, printed).")
+]
+SeatsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--seats",
+        help="Comma-separated seat kinds: 'human' or a bot name (see 'porphyra bots'). "
+        "Default: you against bot(s).",
+    ),
+]
+SaveOpt = Annotated[
+    Path | None,
+    typer.Option("--save", help="Write the record here at the end, on quit and on Ctrl-C."),
+]
+FirstEmperorOpt = Annotated[
+    str | None, typer.Option("--first-emperor", help="Byzantium: first Emperor: 0, 1 or random.")
+]
+RevealOpt = Annotated[
+    bool,
+    typer.Option(
+        "--reveal-first-draws", help="Byzantium variant: first 4 draws are shown to the opponent."
+    ),
+]
+CardsOpt = Annotated[
+    Path | None, typer.Option("--cards", help="Byzantium: a card data file to use instead.")
+]
+PlayersOpt = Annotated[
+    int | None, typer.Option("--players", help="Conspiracy: number of players (2-4).")
+]
+FirstPlayerOpt = Annotated[
+    str | None, typer.Option("--first-player", help="Conspiracy: first player: seat or random.")
+]
+BonusOpt = Annotated[
+    bool, typer.Option("--bonus-locations", help="Conspiracy: add the optional bonus Locations.")
+]
+
+
+def _console(stderr: bool = False) -> Console:
+    return Console(stderr=stderr, highlight=False)
+
+
+def _options(
+    game: str,
+    first_emperor: str | None,
+    reveal_first_draws: bool,
+    cards: Path | None,
+    players: int | None,
+    first_player: str | None,
+    bonus_locations: bool,
+) -> dict[str, Any]:
+    return game_options(
+        game,
+        {
+            "--first-emperor": parse_first(first_emperor, "--first-emperor"),
+            "--reveal-first-draws": reveal_first_draws,
+            "--cards": cards,
+            "--players": players,
+            "--first-player": parse_first(first_player, "--first-player"),
+            "--bonus-locations": bonus_locations,
+        },
+    )
+
+
+def _check_game(name: str) -> str:
+    name = name.strip().lower()
+    if name not in registered_games():
+        raise CliError(f"unknown game {name!r}; known games: {', '.join(registered_games())}")
+    return name
+
+
+def _players_hint(seats: str | None, players: int | None) -> int | None:
+    """Conspiracy: without --players, the number of names in --seats sets it."""
+    if players is None and seats is not None:
+        return len(parse_seat_kinds(seats, None))
+    return players
+
+
+def _run_session(
+    console: Console,
+    state: Any,
+    seats: str | None,
+    seed: int,
+    save: Path | None,
+) -> None:
+    game = state.game
+    kinds = parse_seat_kinds(seats, game.num_players)
+    session = PlaySession(
+        state, make_seats(kinds, seed), console, view_for(game.info.name), save_path=save
+    )
+    outcome = session.run()
+    if outcome is Outcome.INTERRUPTED:
+        raise typer.Exit(130)
+
+
+@app.command()
+def play(
+    game: Annotated[str | None, typer.Argument(help=GAMES_HELP, show_default=False)] = None,
+    seats: SeatsOpt = None,
+    seed: SeedOpt = None,
+    save: SaveOpt = None,
+    resume: Annotated[
+        Path | None, typer.Option("--resume", help="Continue the unfinished game saved here.")
+    ] = None,
+    first_emperor: FirstEmperorOpt = None,
+    reveal_first_draws: RevealOpt = False,
+    cards: CardsOpt = None,
+    players: PlayersOpt = None,
+    first_player: FirstPlayerOpt = None,
+    bonus_locations: BonusOpt = False,
+) -> None:
+    """Play at this terminal: you against bots, friends on one screen, or bots only.
+
+    Friends on one screen (hot seat) pass the device between turns; hands stay hidden.
+
+    At the prompt type a menu number or an action in the notation; [cyan]help[/],
+    [cyan]log[/], [cyan]menu[/], [cyan]board[/] and [cyan]quit[/] also work.
+
+    Examples: [green]porphyra play byzantium --seats human,random --save game.json[/];
+    [green]porphyra play conspiracy --players 3 --seats human,random,random[/].
+    """
+    console = _console()
+    with handle_errors(console):
+        if resume is not None:
+            _resume(console, resume, seats, save)
+            return
+        if game is None:
+            raise CliError("name a game to play (" + ", ".join(registered_games()) + ")")
+        name = _check_game(game)
+        if name == "conspiracy":
+            players = _players_hint(seats, players)
+        options = _options(
+            name, first_emperor, reveal_first_draws, cards, players, first_player, bonus_locations
+        )
+        loaded = load_game(name, **options)
+        seed = fresh_seed() if seed is None else seed
+        state = loaded.new_initial_state(seed=seed)
+        _run_session(console, state, seats, seed, save)
+
+
+def _resume(console: Console, path: Path, seats: str | None, save: Path | None) -> None:
+    record = records.load(path)
+    state = records.replay(record)
+    if state.is_terminal():
+        console.print(f"The game in {escape(str(path))} is already over.")
+        view = view_for(state.game.info.name)
+        labels = [f"Seat {i}" for i in range(state.game.num_players)]
+        console.print(view.board(state.game, state.public_observation(), labels))
+        console.print(view.result(state.game, state, labels))
+        return
+    _run_session(console, state, seats, state.seed, save or path)
+
+
+@app.command()
+def resume(
+    file: Annotated[Path, typer.Argument(help="A record saved with --save.")],
+    seats: SeatsOpt = None,
+    save: Annotated[
+        Path | None, typer.Option("--save", help="Save here instead of back into FILE.")
+    ] = None,
+) -> None:
+    """Continue a saved unfinished game (saved back into FILE unless --save is given)."""
+    console = _console()
+    with handle_errors(console):
+        _resume(console, file, seats, save)
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A record saved with --save.")],
+    seat: Annotated[
+        int | None,
+        typer.Option("--seat", help="Show this seat's view (its hand) instead of the public one."),
+    ] = None,
+    pause: Annotated[
+        bool, typer.Option("--pause/--no-pause", help="Wait for Enter after each action.")
+    ] = True,
+) -> None:
+    """Step through a saved game, action by action, with the log of what changed."""
+    console = _console()
+    with handle_errors(console):
+        record = records.load(file)
+        run_replay(record, console, view_for(record["game"]), seat=seat, pause=pause)
+
+
+@app.command()
+def cards(
+    game: Annotated[str, typer.Argument(help=GAMES_HELP)],
+    card_file: Annotated[
+        Path | None, typer.Option("--cards", help="Byzantium: list this card data file instead.")
+    ] = None,
+) -> None:
+    """List the card set with totals per deck and age (Conspiracy: lords and Locations)."""
+    console = _console()
+    with handle_errors(console):
+        name = _check_game(game)
+        options = _options(name, None, False, card_file, None, None, False)
+        loaded = load_game(name, **options)
+        for renderable in view_for(name).cards(loaded):
+            console.print(renderable)
+
+
+@app.command()
+def simulate(
+    game: Annotated[str, typer.Argument(help=GAMES_HELP)],
+    games: Annotated[int, typer.Option("--games", help="Number of games.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the first game.")] = 0,
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            "--bots",
+            help="Comma-separated bot per seat (default: random everywhere).",
+        ),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    first_emperor: FirstEmperorOpt = None,
+    reveal_first_draws: RevealOpt = False,
+    cards: CardsOpt = None,
+    players: PlayersOpt = None,
+    first_player: FirstPlayerOpt = None,
+    bonus_locations: BonusOpt = False,
+) -> None:
+    """Play bot games; print wins per seat, draws and the game's own statistics.
+
+    Byzantium: collapses, mean final LT and TT.  Conspiracy: mean score by category.
+    A progress bar runs on stderr; --json prints the summary as JSON on stdout.
+    """
+    console = _console()
+    with handle_errors(console):
+        name = _check_game(game)
+        if name == "conspiracy":
+            players = _players_hint(bots, players)
+        options = _options(
+            name, first_emperor, reveal_first_draws, cards, players, first_player, bonus_locations
+        )
+        loaded = load_game(name, **options)
+        if bots is None:
+            kinds = ["random"] * loaded.num_players
+        else:
+            kinds = parse_seat_kinds(bots, loaded.num_players)
+        if "human" in kinds:
+            raise CliError("--bots takes bot names only: " + ", ".join(bot_names()))
+        view = view_for(name)
+        progress = Progress(
+            TextColumn("[bold]simulating[/]"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=_console(stderr=True),
+            transient=as_json,
+        )
+        with progress:
+            task = progress.add_task("games", total=games)
+            summary = run_simulation(
+                loaded,
+                view,
+                kinds,
+                games,
+                seed,
+                progress=lambda done: progress.update(task, completed=done),
+            )
+        if as_json:
+            print(json.dumps(summary, indent=1, sort_keys=True))
+            return
+        for table in summary_tables(summary, view):
+            console.print(table)
+
+
+@app.command()
+def bots() -> None:
+    """List the bot names that --seats and --bots accept."""
+    console = _console()
+    console.print("human (a person at this terminal)")
+    for name in bot_names():
+        console.print(name)
+
+
+def main() -> None:
+    """Entry point of the ``porphyra`` console script."""
+    app()
+
+
+__all__ = ["app", "main"]

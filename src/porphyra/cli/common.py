@@ -1,0 +1,200 @@
+"""Shared pieces of the terminal client: error handling, seats, game options, seeds.
+
+Everything here is independent of a particular game; the per-game rendering lives in
+:mod:`porphyra.cli.views`, :mod:`porphyra.cli.byzantium_view` and
+:mod:`porphyra.cli.conspiracy_view`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from porphyra.bots import Bot, bot_names, make_bot
+from porphyra.core.errors import PorphyraError
+
+#: Exit code of every handled error (bad record, unknown game, bad card file, bad option).
+EXIT_ERROR = 2
+
+#: The seat name that means "a person at this terminal".
+HUMAN = "human"
+
+
+class CliError(Exception):
+    """A user-facing error: printed as one line, exit code 2."""
+
+
+@contextmanager
+def handle_errors(console: Console) -> Iterator[None]:
+    """Turn the errors a user can provoke into a one-line message and exit code 2.
+
+    Catches :class:`~porphyra.core.errors.PorphyraError` (bad record, unknown game, bad card
+    file, illegal action), :class:`CliError`, ``ValueError`` (bad bot name, bad option
+    value) and ``OSError`` (unreadable or unwritable file).
+
+    Raises:
+        typer.Exit: with code :data:`EXIT_ERROR` after printing the message.
+    """
+    try:
+        yield
+    except (PorphyraError, CliError, ValueError) as exc:
+        console.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)
+        raise typer.Exit(EXIT_ERROR) from None
+    except OSError as exc:
+        where = f" {exc.filename}" if exc.filename else ""
+        console.print(
+            f"[bold red]error:[/] cannot access{escape(where)}: {escape(exc.strerror or str(exc))}",
+            soft_wrap=True,
+        )
+        raise typer.Exit(EXIT_ERROR) from None
+
+
+@dataclass
+class Seat:
+    """One seat of a game as the CLI fills it.
+
+    Attributes:
+        index: the seat number (0-based).
+        kind: ``"human"`` or a bot name from :func:`porphyra.bots.bot_names`.
+        bot: the bot object, ``None`` for a human seat.
+    """
+
+    index: int
+    kind: str
+    bot: Bot | None = None
+
+    @property
+    def is_human(self) -> bool:
+        """True for a seat played at the keyboard."""
+        return self.bot is None
+
+    @property
+    def label(self) -> str:
+        """Display name, e.g. ``"Seat 1 (random bot)"``."""
+        who = "human" if self.is_human else f"{self.kind} bot"
+        return f"Seat {self.index} ({who})"
+
+
+def default_bot() -> str:
+    """The bot that fills seats nobody named: the strongest registered one we know of.
+
+    Prefers ``medium``, then ``easy``, then ``random``; otherwise the first registered name.
+    """
+    names = bot_names()
+    for preferred in ("medium", "easy", "random"):
+        if preferred in names:
+            return preferred
+    return names[0]
+
+
+def parse_seat_kinds(spec: str | None, players: int | None) -> list[str]:
+    """Parse ``--seats`` (``"human,random"``) into one kind per seat.
+
+    Args:
+        spec: comma-separated seat kinds, or ``None`` for the default (seat 0 human, the
+            others the default bot).  A bot may carry options
+            (``human,ismcts:iterations=200,exploration=0.5``): a part with ``=`` but no
+            ``:`` continues the bot before it.
+        players: the number of seats the game needs, or ``None`` to take it from ``spec``.
+
+    Returns:
+        One entry per seat: ``"human"`` or a bot name.
+
+    Raises:
+        CliError: an unknown name, or a count that does not match ``players``.
+    """
+    if spec is None:
+        count = 2 if players is None else players
+        return [HUMAN] + [default_bot()] * (count - 1)
+    kinds: list[str] = []
+    for part in (p.strip() for p in spec.split(",")):
+        if "=" in part and ":" not in part and kinds:
+            kinds[-1] += "," + part
+        else:
+            kinds.append(part.lower() if ":" not in part else part)
+    known = [HUMAN, *bot_names()]
+    for kind in kinds:
+        if kind.partition(":")[0] not in known:
+            raise CliError(f"unknown seat {kind!r} in --seats; use any of: {', '.join(known)}")
+    if players is not None and len(kinds) != players:
+        raise CliError(f"--seats names {len(kinds)} seats but the game has {players} players")
+    return kinds
+
+
+def make_seats(kinds: list[str], seed: int) -> list[Seat]:
+    """Build the seats, with each bot seeded from ``seed`` and its seat number.
+
+    Raises:
+        ValueError: a bot name is not registered.
+    """
+    seats = []
+    for i, kind in enumerate(kinds):
+        bot = None if kind == HUMAN else make_bot(kind, seed=seed * 101 + 7919 * (i + 1))
+        seats.append(Seat(i, kind, bot))
+    return seats
+
+
+def fresh_seed() -> int:
+    """A new seed for a game nobody gave one to (printed, and stored in the record)."""
+    return random.SystemRandom().randrange(1, 1_000_000)
+
+
+def parse_first(value: str | None, option: str) -> int | str | None:
+    """Parse a "who starts" option: a seat number or ``random``.
+
+    Raises:
+        CliError: neither an integer nor ``random``.
+    """
+    if value is None:
+        return None
+    text = value.strip().lower()
+    if text == "random":
+        return "random"
+    try:
+        return int(text)
+    except ValueError:
+        raise CliError(f"{option} must be a seat number or 'random', not {value!r}") from None
+
+
+#: CLI option name -> (game, engine option name) for the pass-through game options.
+GAME_OPTIONS: dict[str, tuple[str, str]] = {
+    "--first-emperor": ("byzantium", "first_emperor"),
+    "--reveal-first-draws": ("byzantium", "reveal_first_draws"),
+    "--cards": ("byzantium", "cards"),
+    "--players": ("conspiracy", "players"),
+    "--first-player": ("conspiracy", "first_player"),
+    "--bonus-locations": ("conspiracy", "bonus_locations"),
+}
+
+
+def game_options(game: str, given: dict[str, Any]) -> dict[str, Any]:
+    """Map the pass-through CLI options to ``load_game`` options for ``game``.
+
+    Args:
+        game: the game name.
+        given: CLI option name (``"--players"``) -> value; ``None`` / ``False`` mean "not
+            given" and are dropped, so the engine's defaults apply.
+
+    Returns:
+        Keyword options for :func:`porphyra.load_game`.
+
+    Raises:
+        CliError: an option given that does not belong to ``game``.
+    """
+    options: dict[str, Any] = {}
+    for flag, value in given.items():
+        if value is None or value is False:
+            continue
+        owner, name = GAME_OPTIONS[flag]
+        if owner != game:
+            raise CliError(f"option {flag} applies to {owner}, not to {game}")
+        options[name] = str(value) if isinstance(value, Path) else value
+    return options

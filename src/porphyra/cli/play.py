@@ -1,0 +1,324 @@
+"""The interactive game loop: humans and bots take turns at one terminal.
+
+:class:`PlaySession` runs a game to its end (or until a human quits), asking bots for their
+moves through :func:`porphyra.bots.seat_view` and humans through a numbered menu of the
+legal actions or the game's text notation.  What is printed is always rendered from an
+observation:
+
+- one human seat: that seat's ``observation`` (bot moves show only what it may see);
+- several human seats (hot seat): the observation of the seat about to act, after a
+  "pass the device" screen that shows nothing of anyone's hand;
+- no human seat: the spectators' ``public_observation``.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+from rich.panel import Panel
+from rich.rule import Rule
+from rich.table import Table
+
+from porphyra import record as records
+from porphyra.bots import seat_view
+from porphyra.cli.common import Seat
+from porphyra.cli.views import GameView, Obs, log_lines
+from porphyra.core.errors import IllegalActionError, InvalidActionError
+from porphyra.core.game import Action, State
+
+#: Menus longer than this are not printed in full unless asked (``menu``).
+MENU_LIMIT = 40
+
+#: The marker line that starts every "pass the device" screen (tests look for it).
+PASS_DEVICE = "Pass the device to"
+
+HELP_TEXT = """\
+[bold]At the prompt you can type[/]
+  [cyan]a number[/]          choose that entry of the menu of legal actions
+  [cyan]an action[/]         in the game's notation, e.g. [green]redraw infantry,chronicle[/] or
+                    [green]draw 2[/]; spaces between cards work as well as commas
+  [cyan]menu[/]              list every legal action with its number
+  [cyan]board[/]             show the table again
+  [cyan]log[/]               show the whole game log you are allowed to see
+  [cyan]help[/]              this text
+  [cyan]quit[/]              stop (the game is saved first if you gave --save)"""
+
+ReadLine = Callable[[str], str]
+
+
+class Outcome(enum.Enum):
+    """How a session ended."""
+
+    FINISHED = "finished"
+    QUIT = "quit"
+    INTERRUPTED = "interrupted"
+
+
+class _Quit(Exception):
+    """Raised inside the loop when a human types ``quit`` or input ends."""
+
+
+class PlaySession:
+    """One game at the terminal.
+
+    Args:
+        state: the state to continue (a new game or a resumed one); mutated as play goes on.
+        seats: one :class:`~porphyra.cli.common.Seat` per player.
+        console: where everything is printed.
+        view: the game's :class:`~porphyra.cli.views.GameView`.
+        save_path: where the record is written at the end, on ``quit`` and on Ctrl-C.
+        read_line: reads one line after printing the prompt; default ``console.input``.
+            Raises ``EOFError`` at end of input (treated as ``quit``).
+    """
+
+    def __init__(
+        self,
+        state: State,
+        seats: Sequence[Seat],
+        console: Console,
+        view: GameView,
+        save_path: Path | None = None,
+        read_line: ReadLine | None = None,
+    ) -> None:
+        self.state = state
+        self.game = state.game
+        self.seats = list(seats)
+        self.console = console
+        self.view = view
+        self.save_path = save_path
+        self._read_line: ReadLine = read_line or (lambda prompt: console.input(prompt))
+        self.labels = [seat.label for seat in self.seats]
+        self.humans = [seat.index for seat in self.seats if seat.is_human]
+        #: The seat whose eyes are on the screen now (None: spectators / nobody yet).
+        self.viewer: int | None = self.humans[0] if len(self.humans) == 1 else None
+        #: How many log lines each viewer (seat, or -1 for spectators) has been shown.
+        self._seen: dict[int, int] = {}
+        self._last_status = ""
+
+    # ------------------------------------------------------------------ observations
+    def _obs(self, viewer: int | None) -> Obs:
+        if viewer is None:
+            return self.state.public_observation()
+        return self.state.observation(viewer)
+
+    def _print_new_log(self, viewer: int | None) -> None:
+        """Print the log lines ``viewer`` has not been shown yet (from its observation)."""
+        lines = log_lines(self._obs(viewer))
+        key = -1 if viewer is None else viewer
+        start = self._seen.get(key, 0)
+        if start > len(lines):  # the log was shortened: show it from the start
+            start = 0
+        for line in lines[start:]:
+            self.console.print(f"  [dim]•[/] {escape(line)}", highlight=False)
+        self._seen[key] = len(lines)
+
+    def _mark_log_seen(self, viewer: int | None) -> None:
+        key = -1 if viewer is None else viewer
+        self._seen[key] = len(log_lines(self._obs(viewer)))
+
+    # ------------------------------------------------------------------ the loop
+    def run(self) -> Outcome:
+        """Play until the end, a ``quit`` or Ctrl-C; the record is saved in every case
+        when ``save_path`` is set.
+
+        Returns:
+            How the session ended.
+
+        Raises:
+            OSError: the record cannot be saved.
+        """
+        outcome = Outcome.FINISHED
+        try:
+            self._intro()
+            while not self.state.is_terminal():
+                player = self.state.current_player()
+                seat = self.seats[player]
+                if seat.bot is None:
+                    self._human_turn(player)
+                else:
+                    action = seat.bot.choose(seat_view(self.state, player))
+                    self.state.apply_action(action)
+                    self._after_bot(player, action)
+            self._finish()
+        except _Quit:
+            outcome = Outcome.QUIT
+            self.console.print("\n[yellow]Game stopped.[/]")
+        except KeyboardInterrupt:
+            outcome = Outcome.INTERRUPTED
+            self.console.print("\n[yellow]Interrupted.[/]")
+        self._save(outcome)
+        return outcome
+
+    def _intro(self) -> None:
+        info = self.game.info
+        seats = ", ".join(self.labels)
+        self.console.print(
+            Rule(f"[bold]{escape(info.long_name)}[/]  seed {self.state.seed}"), highlight=False
+        )
+        self.console.print(f"Seats: {escape(seats)}", highlight=False)
+        if self.state.history:
+            self.console.print(f"Resumed after {len(self.state.history)} actions.")
+        if not self.humans:
+            self._print_status(force=True)
+        if self.state.history:
+            # A resumed game: what happened before is in `log`; show only what comes next.
+            for viewer in [None, *range(len(self.seats))]:
+                self._mark_log_seen(viewer)
+
+    def _after_bot(self, player: int, action: Action) -> None:
+        if not self.humans:
+            self._print_status()
+            self._print_new_log(None)
+        elif self.viewer is not None:
+            self._print_new_log(self.viewer)
+        # In a hot-seat game with nobody at the screen yet, nothing is printed: the log
+        # is shown to each seat when it next takes the device.
+
+    def _print_status(self, force: bool = False) -> None:
+        status = self.view.status(self.game, self.state.public_observation())
+        if force or status != self._last_status:
+            self.console.print(f"[bold cyan]{escape(status)}[/]", highlight=False)
+            self._last_status = status
+
+    def _take_device(self, player: int) -> None:
+        """Hot seat: hide the screen and wait until ``player`` has the device."""
+        if self.viewer == player:
+            return
+        if len(self.humans) > 1 and self.view.hidden_hands:
+            self.console.clear()
+            self.console.print(
+                Panel(
+                    f"{PASS_DEVICE} [bold]{escape(self.labels[player])}[/].\n"
+                    "Other players: look away.  Press Enter when ready.",
+                    title="Hot seat",
+                    expand=False,
+                ),
+                highlight=False,
+            )
+            try:
+                self._read_line("")
+            except EOFError:
+                raise _Quit from None
+        self.viewer = player
+
+    def _human_turn(self, player: int) -> None:
+        self._take_device(player)
+        obs = self.state.observation(player)
+        actions = list(self.state.legal_actions(player))
+        self.console.print(Rule(f"{escape(self.labels[player])} to play"))
+        self._print_new_log(player)
+        self.console.print(self.view.board(self.game, obs, self.labels))
+        self._print_menu(actions, full=False)
+        self.console.print(f"[dim]{escape(self.view.hint(self.game, obs))}[/]", highlight=False)
+        action = self._ask(player, actions, obs)
+        self.state.apply_action(action)
+        self.console.print(
+            f"[green]✓[/] {escape(self.labels[player])}: [bold]{escape(str(action))}[/]"
+        )
+        self._print_new_log(player)
+
+    def _print_menu(self, actions: Sequence[Action], full: bool) -> None:
+        if len(actions) > MENU_LIMIT and not full:
+            self.console.print(
+                f"{len(actions)} legal actions: type [cyan]menu[/] to list them with numbers, "
+                "or type one in the notation.",
+                highlight=False,
+            )
+            return
+        table = Table.grid(padding=(0, 2))
+        columns = 1 if len(actions) <= 8 else 2 if len(actions) <= 24 else 3
+        for _ in range(columns):
+            table.add_column()
+        rows = (len(actions) + columns - 1) // columns
+        for r in range(rows):
+            cells = []
+            for c in range(columns):
+                i = c * rows + r
+                if i < len(actions):
+                    cells.append(f"[cyan]{i + 1:>3}[/] {escape(str(actions[i]))}")
+                else:
+                    cells.append("")
+            table.add_row(*cells)
+        self.console.print(table)
+
+    def _ask(self, player: int, actions: Sequence[Action], obs: Obs) -> Action:
+        """Ask until the input names a legal action; bad input is explained, then re-asked."""
+        prompt = f"[bold]{escape(self.labels[player])}[/] > "
+        while True:
+            try:
+                text = self._read_line(prompt).strip()
+            except EOFError:
+                raise _Quit from None
+            word = text.lower()
+            if not text:
+                continue
+            if word in ("quit", "exit", "q"):
+                raise _Quit
+            if word in ("help", "?", "h"):
+                self.console.print(HELP_TEXT)
+                self.console.print(f"[dim]{escape(self.view.hint(self.game, obs))}[/]")
+                continue
+            if word == "log":
+                for line in log_lines(self.state.observation(player)):
+                    self.console.print(f"  [dim]•[/] {escape(line)}", highlight=False)
+                continue
+            if word in ("menu", "list", "actions"):
+                self._print_menu(actions, full=True)
+                continue
+            if word in ("board", "show"):
+                self.console.print(self.view.board(self.game, obs, self.labels))
+                continue
+            if text.isdigit():
+                number = int(text)
+                if 1 <= number <= len(actions):
+                    return actions[number - 1]
+                self.console.print(
+                    f"[red]✗ there is no menu entry {number}: choose 1 to {len(actions)}.[/]"
+                )
+                continue
+            try:
+                return self._parse(text, obs)
+            except (InvalidActionError, IllegalActionError) as exc:
+                self.console.print(f"[red]✗ {escape(str(exc))}[/]", highlight=False)
+                self.console.print(
+                    f"[dim]{escape(self.view.hint(self.game, obs))}  (type help for help)[/]",
+                    highlight=False,
+                )
+
+    def _parse(self, text: str, obs: Obs) -> Action:
+        """Parse ``text``; if that fails, try the view's rewriting (hand numbers, spaces)."""
+        try:
+            return self.game.parse_action(self.state, text)
+        except (InvalidActionError, IllegalActionError) as first:
+            expanded = self.view.expand_input(text, obs)
+            if expanded == text:
+                raise
+            try:
+                return self.game.parse_action(self.state, expanded)
+            except (InvalidActionError, IllegalActionError):
+                raise first from None
+
+    def _finish(self) -> None:
+        self.console.print(Rule("[bold]Game over[/]"))
+        final_viewer = self.viewer if len(self.humans) == 1 else None
+        self._print_new_log(final_viewer)
+        self.console.print(self.view.board(self.game, self.state.public_observation(), self.labels))
+        self.console.print(self.view.result(self.game, self.state, self.labels))
+
+    def _save(self, outcome: Outcome) -> None:
+        if self.save_path is None:
+            if outcome is not Outcome.FINISHED:
+                self.console.print("[dim]Not saved (use --save FILE to keep a game).[/]")
+            return
+        records.save(self.state, self.save_path)
+        if outcome is Outcome.FINISHED:
+            self.console.print(f"Record saved to {escape(str(self.save_path))}.")
+        else:
+            self.console.print(
+                f"Unfinished game saved to {escape(str(self.save_path))}; continue it with "
+                f"[cyan]porphyra resume {escape(str(self.save_path))}[/]."
+            )

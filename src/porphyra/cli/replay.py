@@ -1,0 +1,156 @@
+"""Stepping through a saved game (``porphyra replay FILE``).
+
+The record is replayed action by action from its seed.  Each step prints who did what and
+the new log lines of the chosen point of view: the spectators' ``public_observation`` by
+default, or one seat's ``observation`` (``--seat``).  Interactive keys: Enter (next), a
+number (jump to that action), ``b`` (back one), ``s`` (show the table), ``a`` (play to the
+end without stopping), ``q`` (quit).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.rule import Rule
+
+from porphyra import record as records
+from porphyra.cli.views import GameView, Obs, log_lines
+from porphyra.core.errors import RecordError
+from porphyra.core.game import State
+
+ReadLine = Callable[[str], str]
+
+KEYS = "[dim]Enter next · number: go to action · b back · s table · a run to end · q quit[/]"
+
+
+class Replayer:
+    """Walks a record forward and backward.
+
+    Args:
+        record: a validated record (:func:`porphyra.record.load`).
+        seat: the seat whose view is shown, or ``None`` for the public view.
+
+    Raises:
+        RecordError: the record does not replay (bad game, version or action).
+    """
+
+    def __init__(self, record: dict[str, Any], seat: int | None = None) -> None:
+        self.record = record
+        self.total = len(record["actions"])
+        self.state: State = records.replay(record, upto=0)
+        players = self.state.game.num_players
+        if seat is not None and not 0 <= seat < players:
+            raise RecordError(f"--seat must be between 0 and {players - 1}")
+        self.seat = seat
+        self.position = 0
+        # Check the whole record replays before stepping (errors name the bad action).
+        records.replay(record)
+
+    def obs(self) -> Obs:
+        """The observation shown at the current position."""
+        if self.seat is None:
+            return self.state.public_observation()
+        return self.state.observation(self.seat)
+
+    def step(self) -> tuple[int, str]:
+        """Apply the next action; returns ``(player, action text)``.
+
+        Raises:
+            IndexError: already at the end.
+        """
+        if self.position >= self.total:
+            raise IndexError("at the end of the record")
+        entry = self.record["actions"][self.position]
+        game = self.state.game
+        self.state.apply_action(game.parse_action(self.state, entry["action"]))
+        self.position += 1
+        return int(entry["player"]), str(entry["action"])
+
+    def go_to(self, position: int) -> None:
+        """Jump to just after action ``position`` (0 = the initial state)."""
+        position = max(0, min(self.total, position))
+        self.state = records.replay(self.record, upto=position)
+        self.position = position
+
+
+def run_replay(
+    record: dict[str, Any],
+    console: Console,
+    view: GameView,
+    seat: int | None = None,
+    pause: bool = True,
+    read_line: ReadLine | None = None,
+) -> None:
+    """Show the game of ``record`` step by step.
+
+    Args:
+        record: a validated record.
+        console: where to print.
+        view: the game's view.
+        seat: show that seat's view instead of the public one.
+        pause: wait for a key after each step; ``False`` prints the whole game.
+        read_line: input function (default ``console.input``); EOF stops the replay.
+
+    Raises:
+        RecordError: the record does not replay.
+    """
+    reader: ReadLine = read_line or (lambda prompt: console.input(prompt))
+    rep = Replayer(record, seat)
+    game = rep.state.game
+    labels = [f"Seat {i}" for i in range(game.num_players)]
+    done = "finished" if record.get("result") is not None else "unfinished"
+    console.print(
+        Rule(
+            f"[bold]Replay of {escape(game.info.long_name)}[/]  seed {record['seed']}, "
+            f"{rep.total} actions ({done})"
+        )
+    )
+    shown = 0
+    if pause:
+        console.print(KEYS)
+
+    def show_new_log() -> None:
+        nonlocal shown
+        lines = log_lines(rep.obs())
+        if shown > len(lines):
+            shown = 0
+        for line in lines[shown:]:
+            console.print(f"  [dim]•[/] {escape(line)}", highlight=False)
+        shown = len(lines)
+
+    show_new_log()
+    while rep.position < rep.total:
+        if pause:
+            try:
+                key = reader(f"[{rep.position}/{rep.total}] > ").strip().lower()
+            except EOFError:
+                return
+            if key in ("q", "quit"):
+                return
+            if key in ("a", "all"):
+                pause = False
+            elif key in ("s", "show", "board"):
+                console.print(view.board(game, rep.obs(), labels))
+                continue
+            elif key in ("b", "back") or key.isdigit():
+                target = rep.position - 1 if key in ("b", "back") else int(key)
+                rep.go_to(target)
+                shown = len(log_lines(rep.obs()))
+                console.print(f"[yellow]At action {rep.position} of {rep.total}.[/]")
+                console.print(view.board(game, rep.obs(), labels))
+                continue
+            elif key:
+                console.print(f"[red]✗ unknown key {escape(key)!r}[/]  {KEYS}")
+                continue
+        player, text = rep.step()
+        console.print(
+            f"[cyan]{rep.position:>3}.[/] Seat {player}: [bold]{escape(text)}[/]", highlight=False
+        )
+        show_new_log()
+    console.print(Rule("End of record"))
+    console.print(view.board(game, rep.obs(), labels))
+    if rep.state.is_terminal():
+        console.print(view.result(game, rep.state, labels))

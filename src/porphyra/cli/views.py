@@ -1,0 +1,115 @@
+"""How the terminal shows a game: the :class:`GameView` base and the view registry.
+
+A view turns an **observation** (``state.observation(seat)`` or
+``state.public_observation()``) into Rich renderables.  It never receives private state
+while a game runs, so it cannot show what the viewing seat may not know.  Views for
+Byzantium and Conspiracy live in their own modules; any other game gets the generic view,
+which prints the observation's fields as they are.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.pretty import Pretty
+from rich.table import Table
+from rich.text import Text
+
+from porphyra.core.game import Game, State
+
+Obs = dict[str, Any]
+
+
+class GameView:
+    """Rendering of one game; subclass per game.  The base class works for any game.
+
+    Attributes:
+        hidden_hands: True if seats hold secrets from each other, so a hot-seat game must
+            hide the screen ("pass the device") between two different seats' inputs.
+    """
+
+    hidden_hands: bool = True
+
+    def board(self, game: Game, obs: Obs, labels: Sequence[str]) -> RenderableType:
+        """The whole table as ``obs`` shows it (a seat's view if ``obs`` has ``seat``).
+
+        Args:
+            game: the game (card data, options).
+            obs: an observation dict.
+            labels: display name per seat.
+        """
+        shown = {k: v for k, v in obs.items() if k != "log"}
+        return Panel(Pretty(shown), title="Game", expand=False)
+
+    def status(self, game: Game, obs: Obs) -> str:
+        """A one-line summary (turn, phase, scores) for bot-vs-bot progress output."""
+        parts = [f"{k} {obs[k]}" for k in ("turn", "phase") if k in obs]
+        return " · ".join(parts)
+
+    def hint(self, game: Game, obs: Obs) -> str:
+        """One line telling the seat to act what to type in the current phase."""
+        return "Type a number from the menu or an action in the game's notation."
+
+    def expand_input(self, text: str, obs: Obs) -> str:
+        """Rewrite convenient input (e.g. hand positions) into the game's notation.
+
+        Returns ``text`` unchanged when there is nothing to rewrite.
+        """
+        return text
+
+    def result(self, game: Game, state: State, labels: Sequence[str]) -> RenderableType:
+        """The final result (only called once ``state.is_terminal()``; everything shown is
+        public at the end: returns and scores)."""
+        table = Table(title="Result")
+        table.add_column("seat")
+        table.add_column("return", justify="right")
+        table.add_column("score")
+        returns = state.returns()
+        scores = state.scores()
+        for seat, label in enumerate(labels):
+            table.add_row(label, f"{returns[seat]:+g}", json.dumps(scores[seat], default=str))
+        return table
+
+    def game_stats(self, state: State) -> Obs:
+        """Per-game numbers of a finished game that :meth:`summarize` averages."""
+        return {}
+
+    def summarize(self, stats: Sequence[Obs], players: int) -> Obs:
+        """Aggregate :meth:`game_stats` of many games into the simulate summary."""
+        return {}
+
+    def summary_tables(self, summary: Obs, labels: Sequence[str]) -> list[RenderableType]:
+        """Extra Rich tables for the game-specific part of a simulate summary."""
+        return []
+
+    def cards(self, game: Game) -> list[RenderableType]:
+        """The card listing of ``porphyra cards`` (tables with totals)."""
+        return [Text(f"{game.info.long_name} has no card listing.")]
+
+
+def log_lines(obs: Obs) -> list[str]:
+    """The observation's readable log (``obs["log"]``), as strings."""
+    log = obs.get("log") or []
+    return [str(line) for line in log]
+
+
+def view_for(name: str) -> GameView:
+    """The view of the game ``name`` (the generic view for games without their own)."""
+    if name == "byzantium":
+        from porphyra.cli.byzantium_view import ByzantiumView
+
+        return ByzantiumView()
+    if name == "conspiracy":
+        from porphyra.cli.conspiracy_view import ConspiracyView
+
+        return ConspiracyView()
+    return GameView()
+
+
+def group(*items: RenderableType | None) -> Group:
+    """A Rich group of the non-``None`` items."""
+    return Group(*(item for item in items if item is not None))
