@@ -1,0 +1,148 @@
+"""Conspiracy action notation (rules section 6): action values, their table, the parser.
+
+Every possible action of a card set is built once in an :class:`ActionTable`, so legal
+action lists hand out shared immutable objects.  Texts::
+
+    draw 1|2|3      keep red4       take green      place blue1
+    swap 3 7        swap -          locdraw 1|2|3   lockeep l7
+    loctake count-red               locpick any-keys
+
+The solo verbs ``replay``, ``lopile`` and ``loplace`` are recognised and refused as not
+legal (the solo mode is not implemented yet).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from porphyra.core.errors import InvalidActionError
+from porphyra.core.game import Action
+from porphyra.games.conspiracy.cards import COLOURS, CardSet
+from porphyra.games.conspiracy.chamber import SLOTS
+
+DRAW, KEEP, TAKE, PLACE, SWAP, LOCDRAW, LOCKEEP, LOCTAKE, LOCPICK = range(9)
+VERBS = ("draw", "keep", "take", "place", "swap", "locdraw", "lockeep", "loctake", "locpick")
+SOLO_VERBS = ("replay", "lopile", "loplace")
+MAX_DRAW = 3
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class ConspiracyAction(Action):
+    """One decision.
+
+    Attributes:
+        verb: index into :data:`VERBS`.
+        a: the count (draw, locdraw), lord kind (keep, place), colour index (take),
+            Location id (lockeep, loctake, locpick), or the first 0-based slot (swap;
+            -1 for ``swap -``).
+        b: the second 0-based slot of a swap, else 0.
+        text: the notation, e.g. ``"swap 3 7"`` (slots 1-based).
+    """
+
+    verb: int
+    a: int
+    b: int
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"ConspiracyAction({self.text!r})"
+
+
+class ActionTable:
+    """Every action of one card set, built once (see :func:`action_table`)."""
+
+    def __init__(self, cards: CardSet) -> None:
+        def act(verb: int, a: int, b: int, arg: str) -> ConspiracyAction:
+            return ConspiracyAction(verb, a, b, f"{VERBS[verb]} {arg}")
+
+        rng = range(MAX_DRAW + 1)
+        self.draw = [act(DRAW, n, 0, str(n)) for n in rng]
+        self.locdraw = [act(LOCDRAW, n, 0, str(n)) for n in rng]
+        self.keep = [act(KEEP, k, 0, lord.name) for k, lord in enumerate(cards.lords)]
+        self.place = [act(PLACE, k, 0, lord.name) for k, lord in enumerate(cards.lords)]
+        self.take = [act(TAKE, c, 0, colour) for c, colour in enumerate(COLOURS)]
+        slugs = [c.slug for c in cards.locations]
+        self.lockeep = [act(LOCKEEP, i, 0, s) for i, s in enumerate(slugs)]
+        self.loctake = [act(LOCTAKE, i, 0, s) for i, s in enumerate(slugs)]
+        self.locpick = [act(LOCPICK, i, 0, s) for i, s in enumerate(slugs)]
+        self.swap_none = act(SWAP, -1, 0, "-")
+        self.swap = [
+            [act(SWAP, i, j, f"{i + 1} {j + 1}") for j in range(SLOTS)] for i in range(SLOTS)
+        ]
+        self.cards = cards
+
+
+@functools.cache
+def action_table(cards: CardSet) -> ActionTable:
+    """The shared :class:`ActionTable` of ``cards``."""
+    return ActionTable(cards)
+
+
+def _count(word: str, text: str) -> int:
+    if word not in ("1", "2", "3"):
+        raise InvalidActionError(f"bad count {word!r} in {text!r} (1, 2 or 3)")
+    return int(word)
+
+
+def _slot(word: str, text: str) -> int:
+    if not word.isdigit() or not 1 <= int(word) <= SLOTS:
+        raise InvalidActionError(f"bad slot {word!r} in {text!r} (1..{SLOTS})")
+    return int(word) - 1
+
+
+def parse(table: ActionTable, text: str) -> ConspiracyAction:
+    """Parse ``text`` into an action of ``table`` (syntax only, not legality).
+
+    Args:
+        table: the game's action table.
+        text: action text; surrounding whitespace and repeated spaces are tolerated.
+
+    Returns:
+        The action (canonical: ``swap 7 3`` becomes ``swap 3 7``).
+
+    Raises:
+        InvalidActionError: empty text, unknown verb, wrong number of arguments, bad count,
+            unknown lord, colour or Location, bad or repeated slot.
+    """
+    words = text.split()
+    if not words:
+        raise InvalidActionError("empty action text")
+    verb = words[0]
+    if verb in SOLO_VERBS:
+        raise InvalidActionError(f"{verb!r} exists only in the solo mode, not implemented")
+    if verb not in VERBS:
+        raise InvalidActionError(f"unknown verb {verb!r} (one of {', '.join(VERBS)})")
+    args = words[1:]
+    want = 2 if verb == "swap" and args[:1] != ["-"] else 1
+    if len(args) != want:
+        raise InvalidActionError(f"{verb!r} takes {want} argument(s), got {len(args)}: {text!r}")
+    arg = args[0]
+    cards = table.cards
+    if verb == "draw":
+        return table.draw[_count(arg, text)]
+    if verb == "locdraw":
+        return table.locdraw[_count(arg, text)]
+    if verb in ("keep", "place"):
+        kind = cards.lord_index.get(arg)
+        if kind is None:
+            raise InvalidActionError(f"unknown lord {arg!r} (e.g. red4)")
+        return (table.keep if verb == "keep" else table.place)[kind]
+    if verb == "take":
+        if arg not in COLOURS:
+            raise InvalidActionError(f"unknown colour {arg!r} (one of {', '.join(COLOURS)})")
+        return table.take[COLOURS.index(arg)]
+    if verb == "swap":
+        if arg == "-":
+            return table.swap_none
+        i, j = _slot(args[0], text), _slot(args[1], text)
+        if i == j:
+            raise InvalidActionError(f"bad slot: swap needs two different slots: {text!r}")
+        return table.swap[min(i, j)][max(i, j)]
+    loc = cards.location_index.get(arg)
+    if loc is None:
+        raise InvalidActionError(f"unknown location {arg!r}")
+    return {"lockeep": table.lockeep, "loctake": table.loctake, "locpick": table.locpick}[verb][loc]
