@@ -1,9 +1,417 @@
-"""Terminal rendering of Byzantium (placeholder until the engine lands)."""
+"""Terminal rendering of Byzantium (rules: ``shared/rules/byzantium.md``).
+
+Everything is drawn from an observation dict: turn, age, phase, Emperor, Territory (TT) and
+Legacy (LT), the viewing seat's hand with each card's type, force, ages and flags, the
+revealed melds and negotiation, the discard piles and removed cards.  Input helpers let a
+player name hand cards by their number in the hand table or by a unique prefix of their
+slug (``meld 1 3 4``, ``redraw inf chron``).
+"""
 
 from __future__ import annotations
 
-from porphyra.cli.views import GameView
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.markup import escape
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from porphyra.cli.views import GameView, Obs
+from porphyra.core.game import Game, State
+
+AGE_LABEL = {"early": "Early", "middle": "Middle", "late": "Late"}
+PHASE_LABEL = {
+    "redraw": "Redraw",
+    "meld": "Meld",
+    "target": "Negotiation: target",
+    "replace": "Negotiation: replacement",
+    "pass": "End: pass a card",
+    "over": "Game over",
+}
+DECK_STYLE = {"byzantine": "bold magenta", "foe": "bold red"}
+MAX_TT = 20
+
+HINTS = {
+    "redraw": (
+        "Redraw up to 4 cards: 'redraw 2 5' (hand numbers) or 'redraw infantry,chronicle'; "
+        "'redraw -' keeps your hand."
+    ),
+    "meld": (
+        "Meld: 'meld 1 3 4' (hand numbers) or 'meld justinian-i,cavalry'; 'meld -' melds nothing."
+    ),
+    "target": (
+        "Negotiation: 'target <slug>' discards a Northern or Southern Foe card of the Foe "
+        "meld; 'target -' declines."
+    ),
+    "replace": (
+        "Replace the target: 'replace <slug>' (a Northern or Southern Foe from your hand) or "
+        "'replace -'."
+    ),
+    "pass": "End: choose the card you keep and pass to your opponent: 'pass 3' or 'pass archers'.",
+}
+
+MELD_LIMITS = {
+    "byzantine": "1 Leader, 2 Recovery, 4 Troop, 1 Negotiation, 2 Legacy",
+    "foe": "1 Northern Foe, 1 Southern Foe, 2 Disaster (at most 1 natural), 4 Troop",
+}
+
+
+def _card(game: Game, slug: str) -> Any:
+    """The card object of ``slug`` (``game.card``), or ``None`` if unknown."""
+    try:
+        return getattr(game, "card")(slug)  # noqa: B009 - Game has no card() in its ABC
+    except (KeyError, AttributeError):
+        return None
+
+
+def card_name(game: Game, slug: str) -> str:
+    """Display name of ``slug`` (the slug itself if the game does not know it)."""
+    card = _card(game, slug)
+    return str(card.name) if card is not None else slug
+
+
+def _force(game: Game, slug: str) -> int:
+    card = _card(game, slug)
+    return int(card.force) if card is not None else 0
+
+
+def _counted(game: Game, slugs: Sequence[str]) -> str:
+    """``"Infantry ×3, Tribute"`` in first-seen order."""
+    counts = Counter(slugs)
+    parts = []
+    for slug in dict.fromkeys(slugs):
+        n = counts[slug]
+        parts.append(card_name(game, slug) + (f" ×{n}" if n > 1 else ""))
+    return ", ".join(parts) if parts else "—"
+
+
+def seat_name(seat: int, obs: Obs, labels: Sequence[str]) -> str:
+    """``labels[seat]`` plus "(you)" when ``obs`` is that seat's view."""
+    label = labels[seat] if seat < len(labels) else f"Seat {seat}"
+    return label + (" — you" if obs.get("seat") == seat else "")
 
 
 class ByzantiumView(GameView):
-    """Byzantium view."""
+    """Rendering and input helpers for Byzantium."""
+
+    hidden_hands = True
+
+    # ------------------------------------------------------------------ board
+    def board(self, game: Game, obs: Obs, labels: Sequence[str]) -> RenderableType:
+        """Header (turn, age, Emperor, TT, LT), the hand if ``obs`` is a seat's view, the
+        revealed melds, and the discard piles."""
+        parts: list[RenderableType] = [self._header(obs, labels)]
+        if "hand" in obs:
+            parts.append(self._hand(game, obs))
+        parts.append(self._melds(game, obs, labels))
+        parts.append(self._piles(game, obs))
+        return Group(*parts)
+
+    def _header(self, obs: Obs, labels: Sequence[str]) -> RenderableType:
+        emperor = int(obs.get("emperor", 0))
+        foe = 1 - emperor
+        tt = int(obs.get("territory", 0))
+        filled = max(0, min(MAX_TT, tt))
+        colour = "green" if tt >= 10 else "yellow" if tt >= 5 else "red"
+        bar = f"[{colour}]{'█' * filled}[/][dim]{'░' * (MAX_TT - filled)}[/]"
+        lt = obs.get("legacy", [0, 0])
+        hands = obs.get("hand_sizes", [0, 0])
+        decks = obs.get("deck_sizes", {})
+        lines = [
+            f"[bold]Turn {obs.get('turn', '?')}/12[/] · "
+            f"[bold]{AGE_LABEL.get(str(obs.get('age')), obs.get('age'))} Age[/] · "
+            f"{PHASE_LABEL.get(str(obs.get('phase')), obs.get('phase'))}",
+            f"[bold magenta]Emperor (Byzantine):[/] {escape(seat_name(emperor, obs, labels))}"
+            f"   [bold red]Foe:[/] {escape(seat_name(foe, obs, labels))}",
+            f"[bold]TT[/] {bar} {tt}/{MAX_TT}",
+            "[bold]LT[/] "
+            + "   ".join(f"{escape(seat_name(s, obs, labels))}: {lt[s]}" for s in (0, 1)),
+            f"[dim]Hands {hands[0]} / {hands[1]} cards · draw piles: Byzantine "
+            f"{decks.get('byzantine', '?')}, Foe {decks.get('foe', '?')}[/]",
+        ]
+        redrawn = obs.get("redrawn")
+        if redrawn:
+            lines.append(f"[dim]Redrawn this turn: seat 0 {redrawn[0]}, seat 1 {redrawn[1]}[/]")
+        return Panel("\n".join(lines), title="Byzantium", box=box.ROUNDED, expand=False)
+
+    def _hand(self, game: Game, obs: Obs) -> RenderableType:
+        role = str(obs.get("role", ""))
+        title = f"Your hand ({role})" if role else "Your hand"
+        table = Table(
+            title=title,
+            box=box.SIMPLE_HEAD,
+            title_style=DECK_STYLE.get(role, "bold"),
+            pad_edge=False,
+        )
+        table.add_column("#", justify="right", style="cyan", no_wrap=True)
+        table.add_column("card", overflow="fold")
+        table.add_column("type", no_wrap=True)
+        table.add_column("force", justify="right", no_wrap=True)
+        table.add_column("ages", no_wrap=True)
+        table.add_column("notes")
+        for i, slug in enumerate(obs.get("hand") or []):
+            card = _card(game, slug)
+            if card is None:
+                table.add_row(str(i + 1), escape(slug), "?", "?", "?", "")
+                continue
+            table.add_row(
+                str(i + 1),
+                card_label(card),
+                card.type,
+                str(card.force),
+                card.ages,
+                card_notes(card),
+            )
+        extra = []
+        pending = obs.get("pending_meld")
+        if pending is not None:
+            extra.append(f"Your meld (not yet revealed): {escape(_counted(game, pending))}")
+        known = obs.get("known_opponent_cards") or []
+        if known:
+            extra.append(f"You know your opponent holds: {escape(_counted(game, known))}")
+        if extra:
+            return Group(table, Text.from_markup("\n".join(extra)))
+        return table
+
+    def _meld_line(self, game: Game, slugs: Sequence[str]) -> str:
+        if not slugs:
+            return "—"
+        total = sum(_force(game, s) for s in slugs)
+        cards = ", ".join(f"{card_name(game, s)} ({_force(game, s)})" for s in slugs)
+        return f"{escape(cards)} = [bold]{total}[/]"
+
+    def _melds(self, game: Game, obs: Obs, labels: Sequence[str]) -> RenderableType:
+        melds = obs.get("melds") or {}
+        lines = [
+            f"[bold magenta]Byzantine[/]: {self._meld_line(game, melds.get('byzantine', []))}",
+            f"[bold red]Foe[/]:       {self._meld_line(game, melds.get('foe', []))}",
+        ]
+        negotiation = obs.get("negotiation")
+        if negotiation:
+            target, repl = negotiation.get("target"), negotiation.get("replacement")
+            text = "no target" if target is None else f"target {card_name(game, target)}"
+            if target is not None:
+                text += ", " + (
+                    "no replacement" if repl is None else f"replaced by {card_name(game, repl)}"
+                )
+            lines.append(f"[bold]Negotiation[/]: {escape(text)}")
+        return Panel("\n".join(lines), title="Revealed melds", expand=False)
+
+    def _piles(self, game: Game, obs: Obs) -> RenderableType:
+        discards = obs.get("discards") or {}
+        removed = obs.get("removed") or []
+        table = Table.grid(padding=(0, 1))
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column()
+        for deck in ("byzantine", "foe"):
+            pile = discards.get(deck, [])
+            table.add_row(
+                f"[{DECK_STYLE[deck]}]{deck.capitalize()} discard ({len(pile)})[/]",
+                escape(_counted(game, pile)),
+            )
+        table.add_row(f"Removed ({len(removed)})", escape(_counted(game, removed)))
+        return table
+
+    # ------------------------------------------------------------------ text
+    def status(self, game: Game, obs: Obs) -> str:
+        """``Turn 3 Early · Emperor seat 0 · TT 11 · LT 9-11``."""
+        lt = obs.get("legacy", [0, 0])
+        age = AGE_LABEL.get(str(obs.get("age")), str(obs.get("age")))
+        return (
+            f"Turn {obs.get('turn')} {age} · Emperor seat {obs.get('emperor')} · "
+            f"TT {obs.get('territory')} · LT {lt[0]}-{lt[1]}"
+        )
+
+    def hint(self, game: Game, obs: Obs) -> str:
+        """What to type in the current phase."""
+        phase = str(obs.get("phase"))
+        text = HINTS.get(phase, super().hint(game, obs))
+        if phase == "meld":
+            text += "  Limits: " + MELD_LIMITS.get(str(obs.get("role")), "see the rules") + "."
+        return text
+
+    def expand_input(self, text: str, obs: Obs) -> str:
+        """Rewrite hand numbers and unique slug prefixes into slugs, spaces into commas.
+
+        ``meld 1 3 4`` → ``meld justinian-i,cavalry,infantry``; ``redraw inf`` →
+        ``redraw infantry`` (a prefix must match one slug of the candidates: the hand, and
+        for ``target`` the Foe meld).  Returns ``text`` unchanged if a word matches nothing.
+        """
+        words = text.replace(",", " ").split()
+        if len(words) < 2:
+            return text
+        verb, args = words[0].lower(), words[1:]
+        hand: list[str] = list(obs.get("hand") or [])
+        candidates = list(hand)
+        if verb == "target":
+            candidates = list((obs.get("melds") or {}).get("foe", []))
+        if args == ["-"]:
+            return f"{verb} -"
+        out = []
+        for arg in args:
+            if arg.isdigit():
+                i = int(arg)
+                if not 1 <= i <= len(hand):
+                    return text
+                out.append(hand[i - 1])
+                continue
+            arg = arg.lower()
+            if arg in candidates:
+                out.append(arg)
+                continue
+            matches = sorted({c for c in candidates if c.startswith(arg)})
+            if len(matches) != 1:
+                return text
+            out.append(matches[0])
+        return f"{verb} {','.join(out)}"
+
+    # ------------------------------------------------------------------ results
+    def result(self, game: Game, state: State, labels: Sequence[str]) -> RenderableType:
+        """Final LT per seat, the winner, and whether the Empire collapsed."""
+        obs = state.public_observation()
+        res: dict[str, Any] = obs.get("result") or {}
+        returns = res.get("returns", state.returns())
+        legacy: list[int] = res["legacy"] if "legacy" in res else obs["legacy"]
+        table = Table(title="Result", box=box.ROUNDED)
+        table.add_column("seat")
+        table.add_column("final LT", justify="right")
+        table.add_column("result")
+        for seat in (0, 1):
+            r = returns[seat]
+            verdict = "[green]wins[/]" if r > 0 else "[red]loses[/]" if r < 0 else "draw"
+            table.add_row(escape(labels[seat]), str(legacy[seat]), verdict)
+        if res.get("collapse"):
+            note = (
+                f"The Empire collapsed (TT {res.get('territory')}) on turn "
+                f"{res.get('turn', obs.get('turn'))}: the Emperor lost 3 LT."
+            )
+        else:
+            note = f"Twelve turns played; the Empire holds {obs.get('territory')} TT."
+        return Group(table, Text(note, style="bold"))
+
+    def game_stats(self, state: State) -> Obs:
+        """``collapse`` (bool), final ``legacy`` per seat, final ``territory``."""
+        obs = state.public_observation()
+        res: dict[str, Any] = obs.get("result") or {}
+        return {
+            "collapse": bool(res.get("collapse", False)),
+            "legacy": list(res["legacy"] if "legacy" in res else obs["legacy"]),
+            "territory": int(res["territory"] if "territory" in res else obs["territory"]),
+        }
+
+    def summarize(self, stats: Sequence[Obs], players: int) -> Obs:
+        """``collapses``, ``mean_final_lt`` (per seat), ``mean_final_tt``."""
+        n = max(1, len(stats))
+        return {
+            "collapses": sum(1 for s in stats if s["collapse"]),
+            "mean_final_lt": [round(sum(s["legacy"][p] for s in stats) / n, 3) for p in (0, 1)],
+            "mean_final_tt": round(sum(s["territory"] for s in stats) / n, 3),
+        }
+
+    def summary_tables(self, summary: Obs, labels: Sequence[str]) -> list[RenderableType]:
+        """Collapses, mean final LT per seat and mean final TT."""
+        table = Table(title="Byzantium statistics", box=box.SIMPLE_HEAD)
+        table.add_column("measure")
+        table.add_column("value", justify="right")
+        games = summary["games"]
+        table.add_row(
+            "collapses (TT ≤ 0)",
+            f"{summary['collapses']} ({100 * summary['collapses'] / games:.1f}%)",
+        )
+        for seat, label in enumerate(labels):
+            table.add_row(f"mean final LT, {label}", f"{summary['mean_final_lt'][seat]:.2f}")
+        table.add_row("mean final TT", f"{summary['mean_final_tt']:.2f}")
+        return [table]
+
+    # ------------------------------------------------------------------ cards
+    def cards(self, game: Game) -> list[RenderableType]:
+        """One table per deck, then the totals per deck and age (entry age; "all" for
+        cards usable in every age)."""
+        all_cards = list(getattr(game, "cards")())  # noqa: B009 - not in the Game ABC
+        out: list[RenderableType] = []
+        totals: dict[str, Counter[str]] = {}
+        for deck in ("byzantine", "foe"):
+            table = Table(
+                title=f"{deck.capitalize()} deck",
+                box=box.SIMPLE_HEAD,
+                title_style=DECK_STYLE[deck],
+                pad_edge=False,
+            )
+            table.add_column("card", overflow="fold")
+            table.add_column("type", no_wrap=True)
+            table.add_column("force", justify="right", no_wrap=True)
+            table.add_column("ages", no_wrap=True)
+            table.add_column("notes")
+            table.add_column("copies", justify="right", no_wrap=True)
+            counts: Counter[str] = Counter()
+            for card in all_cards:
+                if card.deck != deck:
+                    continue
+                counts[age_bucket(card)] += card.copies
+                table.add_row(
+                    card_label(card),
+                    card.type,
+                    str(card.force),
+                    card.ages,
+                    card_notes(card),
+                    str(card.copies),
+                )
+            totals[deck] = counts
+            out.append(table)
+        out.append(
+            Text(
+                "In actions, name a card by its slug: the name in lower case, words joined by "
+                "'-' (shown in brackets where it differs).",
+                style="dim",
+            )
+        )
+        summary = Table(title="Totals (cards, by the age they enter)", box=box.ROUNDED)
+        for col in ("deck", "all ages", "Early", "Middle", "Late", "total"):
+            summary.add_column(col, justify="left" if col == "deck" else "right")
+        for deck, counts in totals.items():
+            summary.add_row(
+                deck.capitalize(),
+                *(str(counts[b]) for b in ("all", "E", "M", "L")),
+                str(sum(counts.values())),
+            )
+        out.append(summary)
+        return out
+
+
+def slugify(name: str) -> str:
+    """The slug a name would get by the notation's convention (``Basil II`` → ``basil-ii``)."""
+    return "-".join("".join(ch if ch.isalnum() else " " for ch in name.lower()).split())
+
+
+def card_label(card: Any) -> str:
+    """The card's name, plus its slug in brackets when the slug is not the obvious one."""
+    label = escape(card.name)
+    if slugify(card.name) != card.slug:
+        label += f" [dim]({card.slug})[/]"
+    return label
+
+
+def card_notes(card: Any) -> str:
+    """``"unique, +2 LT"``, ``"natural"``…: the card's flags in words."""
+    notes = []
+    if card.unique:
+        notes.append("unique")
+    if getattr(card, "legacy", 0):
+        notes.append(f"+{card.legacy} LT")
+    if getattr(card, "natural", False):
+        notes.append("natural")
+    return ", ".join(notes)
+
+
+def age_bucket(card: Any) -> str:
+    """``"all"`` for a card usable in every age, else the letter of its entry age."""
+    if card.ages == "all":
+        return "all"
+    first = card.first_age
+    if isinstance(first, int):
+        return "EML"[first]
+    return str(first)[:1].upper()

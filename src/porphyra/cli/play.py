@@ -285,12 +285,15 @@ class PlaySession:
             except (InvalidActionError, IllegalActionError) as exc:
                 self.console.print(f"[red]✗ {escape(str(exc))}[/]", highlight=False)
                 self.console.print(
-                    f"[dim]{escape(self.view.hint(self.game, obs))}  (type help for help)[/]",
+                    "[dim]Try again: a menu number or an action (help: how to type, "
+                    "menu: every legal action).[/]",
                     highlight=False,
                 )
 
     def _parse(self, text: str, obs: Obs) -> Action:
-        """Parse ``text``; if that fails, try the view's rewriting (hand numbers, spaces)."""
+        """Parse ``text``; if that fails, try the view's rewriting (hand numbers, prefixes,
+        spaces).  When the rewritten text is well formed but illegal, its error is raised
+        with the rewriting shown, since that is what the player meant."""
         try:
             return self.game.parse_action(self.state, text)
         except (InvalidActionError, IllegalActionError) as first:
@@ -299,7 +302,9 @@ class PlaySession:
                 raise
             try:
                 return self.game.parse_action(self.state, expanded)
-            except (InvalidActionError, IllegalActionError):
+            except IllegalActionError as second:
+                raise IllegalActionError(f"{expanded}: {second}") from None
+            except InvalidActionError:
                 raise first from None
 
     def _finish(self) -> None:
