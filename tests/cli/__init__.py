@@ -1,0 +1,1 @@
+"""Tests of the terminal client (``porphyra.cli``)."""
