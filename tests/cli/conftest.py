@@ -11,7 +11,7 @@ from porphyra.core import registry
 
 @pytest.fixture
 def fake_game() -> Iterator[str]:
-    """Register the fake game (``tests.cli.cli_fake_game.FakeGame``) for the test; yields its name."""
+    """Register the fake game (``tests.cli.cli_fake_game``) for the test; yields its name."""
     registry._GAMES["fake"] = "tests.cli.cli_fake_game:FakeGame"
     try:
         yield "fake"
