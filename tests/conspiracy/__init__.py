@@ -1,0 +1,1 @@
+"""Tests of the Conspiracy rules engine (rules ``shared/rules/conspiracy.md``)."""
