@@ -1,0 +1,119 @@
+"""Rules section 2 and 6: card data, its validation, totals, and the ``cards`` option."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import porphyra
+from porphyra.core.errors import CardDataError, UnknownGameError
+from porphyra.games.byzantium.cards import default_cards_path, load_cards
+
+
+def _totals(deck: str) -> Counter[str]:
+    totals: Counter[str] = Counter()
+    for c in load_cards().deck_cards(deck):
+        label = "all" if c.ages == "all" else ("early", "middle", "late")[c.first_age]
+        totals[label] += c.copies
+    return totals
+
+
+def test_section_6_byzantine_deck_totals() -> None:
+    assert _totals("byzantine") == {"all": 30, "early": 15, "middle": 23, "late": 19}
+    assert sum(_totals("byzantine").values()) == 87
+
+
+def test_section_6_foe_deck_totals() -> None:
+    assert _totals("foe") == {"all": 24, "early": 10, "middle": 15, "late": 13}
+    assert sum(_totals("foe").values()) == 62
+
+
+def test_section_6_default_set_is_marked_designed_for_this_project() -> None:
+    cs = load_cards()
+    assert cs.designed_for_this_project
+    raw = json.loads(default_cards_path().read_text())
+    assert "Designed for porphyra" in raw["provenance"]
+
+
+def test_section_2_unique_cards_have_one_copy_and_legacy_only_on_legacy_cards() -> None:
+    for c in load_cards().cards:
+        assert not c.unique or c.copies == 1
+        assert c.legacy == 0 or c.type == "Legacy"
+        assert not c.natural or c.type == "Disaster"
+
+
+def _write(tmp_path: Path, mutate: Any) -> Path:
+    data = json.loads(default_cards_path().read_text())
+    mutate(data)
+    path = tmp_path / "cards.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda d: d["cards"][0].update(type="Wizard"), r"entry #1 \('infantry'\): unknown type"),
+        (lambda d: d["cards"][1].update(ages=["late", "early"]), r"entry #2 .*bad age"),
+        (lambda d: d["cards"][2].update(ages=["modern", "late"]), r"entry #3 .*bad age"),
+        (lambda d: d["cards"][3].update(slug="infantry"), r"entry #4 .*duplicate slug 'infantry'"),
+        (lambda d: d["cards"][4].update(force=-2), r"entry #5 .*force -2 is negative"),
+        (lambda d: d["cards"][5].pop("force"), r"entry #6 .*missing field 'force'"),
+        (lambda d: d["cards"][5].update(deck="pirates"), r"entry #6 .*unknown deck 'pirates'"),
+        (lambda d: d["cards"][5].update(copies=0), r"entry #6 .*copies 0 is below 1"),
+        (lambda d: d["cards"][5].update(force="big"), r"entry #6 .*force must be an integer"),
+        (lambda d: d.update(format="other"), r"not a Byzantium card list"),
+        (lambda d: d.update(cards=[]), r"non-empty list"),
+    ],
+)
+def test_bad_card_file_names_file_and_entry(tmp_path: Path, mutate: Any, message: str) -> None:
+    path = _write(tmp_path, mutate)
+    with pytest.raises(CardDataError, match=message) as err:
+        porphyra.load_game("byzantium", cards=str(path))
+    assert str(path) in str(err.value)
+
+
+def test_card_file_not_json_or_missing(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    with pytest.raises(CardDataError, match="not valid JSON"):
+        load_cards(bad)
+    with pytest.raises(CardDataError, match="cannot read"):
+        load_cards(tmp_path / "missing.json")
+
+
+def test_cards_option_loads_another_card_list(tmp_path: Path) -> None:
+    def stronger_infantry(d: dict[str, Any]) -> None:
+        d["cards"][0]["force"] = 3
+        d["name"] = "variant"
+
+    path = _write(tmp_path, stronger_infantry)
+    game = porphyra.load_game("byzantium", cards=str(path))
+    assert game.card("infantry").force == 3  # type: ignore[attr-defined]
+    state = game.new_initial_state(seed=1)
+    assert state.game.record_options() == {"cards": str(path)}
+
+
+def test_bad_options_are_refused() -> None:
+    with pytest.raises(UnknownGameError, match="unknown byzantium option"):
+        porphyra.load_game("byzantium", players=3)
+    with pytest.raises(UnknownGameError, match="first_emperor"):
+        porphyra.load_game("byzantium", first_emperor=2)
+    with pytest.raises(UnknownGameError, match="not a card of the foe deck"):
+        porphyra.load_game("byzantium", stacked={"foe": ["infantry"]})
+    with pytest.raises(UnknownGameError, match="later Age"):
+        porphyra.load_game("byzantium", stacked={"byzantine": ["basil-ii"]})
+    with pytest.raises(UnknownGameError, match="copies"):
+        porphyra.load_game("byzantium", stacked={"byzantine": ["justinian-i"] * 2})
+
+
+def test_game_metadata() -> None:
+    game = porphyra.load_game("byzantium")
+    info = game.info
+    assert (info.name, info.min_players, info.max_players) == ("byzantium", 2, 2)
+    assert info.information == "imperfect" and info.utility == "zero_sum"
+    assert game.num_players == 2

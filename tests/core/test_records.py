@@ -1,0 +1,87 @@
+"""Records: save, load, replay, and clear errors for corrupt files (DESIGN.md records)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+import porphyra
+from porphyra import record as records
+from porphyra.core.errors import RecordError, UnknownGameError
+from porphyra.core.playout import random_playout
+
+
+def _game_state(seed: int = 3) -> porphyra.State:
+    state = porphyra.load_game("byzantium", first_emperor=1).new_initial_state(seed=seed)
+    random_playout(state, random.Random(seed))
+    return state
+
+
+def test_save_load_replay_round_trip(tmp_path: Path) -> None:
+    state = _game_state()
+    path = tmp_path / "game.json"
+    records.save(state, path)
+    rec = records.load(path)
+    assert rec["game"] == "byzantium" and rec["options"] == {"first_emperor": 1}
+    assert rec["seed"] == 3 and rec["result"]["returns"] == state.returns()
+    again = records.replay(rec)
+    assert records.dumps(again) == path.read_text()
+
+
+def test_replay_prefix_for_stepping_and_undo() -> None:
+    state = _game_state()
+    rec = records.to_record(state)
+    for n in (0, 1, 5):
+        prefix = records.replay(rec, upto=n)
+        assert [str(a) for _, a in prefix.history] == [e["action"] for e in rec["actions"][:n]]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{oops", "not valid JSON"),
+        ("[]", "must be a JSON object"),
+        ('{"format": "chess"}', "not a porphyra record"),
+    ],
+)
+def test_corrupt_record_file_is_refused(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    with pytest.raises(RecordError, match=message) as err:
+        records.load(path)
+    assert str(path) in str(err.value)
+
+
+def test_record_with_a_bad_action_names_it() -> None:
+    rec = records.to_record(_game_state())
+    rec["actions"][3]["action"] = "meld dragons"
+    with pytest.raises(RecordError, match=r"action #4 'meld dragons' does not apply"):
+        records.replay(rec)
+
+
+def test_record_with_wrong_player_or_version_or_game() -> None:
+    rec = records.to_record(_game_state())
+    bad = json.loads(json.dumps(rec))
+    bad["actions"][0]["player"] = 1 - bad["actions"][0]["player"]
+    with pytest.raises(RecordError, match="recorded for player"):
+        records.replay(bad)
+    bad = json.loads(json.dumps(rec))
+    bad["version"] = "0"
+    with pytest.raises(RecordError, match="rules version"):
+        records.replay(bad)
+    bad = json.loads(json.dumps(rec))
+    bad["game"] = "chess"
+    with pytest.raises(RecordError, match="unknown game"):
+        records.replay(bad)
+    bad = json.loads(json.dumps(rec))
+    bad["seed"] = "seven"
+    with pytest.raises(RecordError, match="seed"):
+        records.replay(bad)
+
+
+def test_load_game_unknown_name() -> None:
+    with pytest.raises(UnknownGameError, match="unknown game 'chess'"):
+        porphyra.load_game("chess")
