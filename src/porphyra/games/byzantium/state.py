@@ -85,7 +85,8 @@ class ByzantiumState(State):
         self.set_aside: list[list[list[int]]] = [[[], []], [[], []]]  # deck -> [middle, late]
         self.removed: list[int] = []
         self.pending: list[tuple[int, ...] | None] = [None, None]  # by seat, hidden choices
-        self.melds: list[list[int]] = [[], []]  # revealed this turn, by deck
+        self.melds: list[list[int]] = [[], []]  # the last revealed melds, by deck
+        self.melds_turn = 0  # the turn they were revealed in (0: none yet)
         self.negotiation: list[int | None] | None = None  # [target, replacement]
         self.redrawn: list[int] | None = None
         self.known: list[list[int]] = [[], []]  # known[p]: cards p knows in the other hand
@@ -261,8 +262,6 @@ class ByzantiumState(State):
             )
             drawn = self._draw(seat, len(bad), usable_only=True)
             self._log(seat, f"You drew: {self._names(drawn)}.")
-        self.melds = [[], []]
-        self.negotiation = None
         self.redrawn = None
         self.phase = "redraw_byz"
 
@@ -292,6 +291,8 @@ class ByzantiumState(State):
     def _reveal_melds(self) -> None:
         """Both melds committed: reveal them together, then negotiation or resolution."""
         self.tt_before = self.tt
+        self.negotiation = None
+        self.melds_turn = self.turn
         for seat in (self.emperor, self.foe):
             meld = list(self.pending[seat] or ())
             self.pending[seat] = None
@@ -648,6 +649,7 @@ class ByzantiumState(State):
             "discards": {n: self._slugs(self.discard[d]) for d, n in enumerate(DECK_NAMES)},
             "removed": self._slugs(self.removed),
             "melds": {n: self._slugs(sorted(self.melds[d])) for d, n in enumerate(DECK_NAMES)},
+            "melds_turn": self.melds_turn,
             "negotiation": negotiation,
             "redrawn": None if self.redrawn is None else list(self.redrawn),
             "log": [text for who, text in self.events if who == PUBLIC],
