@@ -1,9 +1,488 @@
-"""Terminal rendering of Conspiracy (placeholder until the engine lands)."""
+"""Terminal rendering of Conspiracy (rules: ``shared/rules/conspiracy.md``).
+
+Each chamber is drawn as the inverted 5-4-3-2-1 pyramid of slots 1-15: a lord shows its
+guild colour, its IP and its icon (silver or gold key, pearls, swap, reveal), a Location
+lying on a slot is written under the lord it covers, and the coat of arms (◆) marks each
+colour's most influential lord.  Below come the discard piles (every card visible), the
+face-up Locations, pearls and the Pearl Master, and a live score breakdown computed from
+the observation with the engine's own scoring.  Everything in Conspiracy is public except
+the deck orders (C-R12), so every seat sees the same table.
+"""
 
 from __future__ import annotations
 
-from porphyra.cli.views import GameView
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from rich import box
+from rich.columns import Columns
+from rich.console import Group, RenderableType
+from rich.markup import escape
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from porphyra.cli.views import GameView, Obs
+from porphyra.core.game import Game, State
+
+COLOURS = ("yellow", "red", "green", "blue", "purple")
+#: Rich style per guild colour (purple is shown as magenta).
+STYLE = {
+    "yellow": "bold yellow",
+    "red": "bold red",
+    "green": "bold green",
+    "blue": "bold blue",
+    "purple": "bold magenta",
+}
+GUILD = {
+    "yellow": "Farmers",
+    "red": "Military",
+    "green": "Merchants",
+    "blue": "Politicians",
+    "purple": "Mages",
+}
+#: Icon per lord IP (rules section 1): keys, pearls, swap, reveal.
+ICON = {0: "⇄", 1: "sk", 2: "gk", 3: "●●", 4: "●", 6: "↑"}
+ICON_STYLE = {1: "grey70", 2: "gold1", 3: "white", 4: "white", 0: "cyan", 6: "cyan"}
+FEATURE = {
+    0: "swap two keyless lords",
+    1: "silver key",
+    2: "gold key",
+    3: "2 pearls",
+    4: "1 pearl",
+    6: "reveal the top lord",
+}
+ROWS = (5, 4, 3, 2, 1)
+CELL = 9
+CATEGORIES = ("lords", "locations", "coalition", "pearl_master")
+
+LEGEND = (
+    "[grey70]sk[/] silver key · [gold1]gk[/] gold key · ● pearl · [cyan]⇄[/] swap · "
+    "[cyan]↑[/] reveal · ◆ coat of arms · [reverse]name[/] a Location on the slot"
+)
+
+HINTS = {
+    "recruit": "Recruit: 'draw 1', 'draw 2', 'draw 3' (keep one) or 'take <colour>' (whole pile).",
+    "keep": "Keep one drawn lord: 'keep red4' (or 'keep 2': the 2nd drawn); the rest go to piles.",
+    "place": "Choose the next lord from the pile to place: 'place blue1'.",
+    "swap": "Swap two keyless lords: 'swap 3 7' (slots), or 'swap -' to skip.",
+    "location": (
+        "Take a Location: 'locdraw 1'..'locdraw 3' (keep one), 'loctake <slug>' (face up), "
+        "or with deck-search 'locpick <slug>'."
+    ),
+    "lockeep": "Keep one drawn Location: 'lockeep <slug>'; the others are put face up.",
+}
+
+
+def split_lord(name: str) -> tuple[str, int]:
+    """``"red4"`` → ``("red", 4)``.
+
+    Raises:
+        ValueError: not a lord name.
+    """
+    colour = name.rstrip("0123456789")
+    if colour not in COLOURS or colour == name:
+        raise ValueError(f"not a lord name: {name!r}")
+    return colour, int(name[len(colour) :])
+
+
+def lord_text(name: str, crest: bool = False) -> Text:
+    """A lord as coloured text: ``R4●`` with its icon, ``◆`` for the coat of arms."""
+    colour, ip = split_lord(name)
+    text = Text(f"{colour[0].upper()}{ip}", style=STYLE[colour])
+    icon = ICON.get(ip)
+    if icon:
+        text.append(icon, style=ICON_STYLE.get(ip, ""))
+    if crest:
+        text.append("◆", style=STYLE[colour])
+    return text
+
+
+def location_effect(game: Game, slug: str) -> str:
+    """A short description of a Location (``"3 IP; opponents draw exactly 1"``)."""
+    cards = getattr(game, "cards", None)
+    index = getattr(cards, "location_index", {}) if cards is not None else {}
+    if slug not in index:
+        return slug
+    card = cards.locations[index[slug]]  # type: ignore[union-attr]
+    params = dict(card.params)
+    effect = card.effect
+    per = params.get("per")
+    text = {
+        "none": "",
+        "pearls": f"+{params.get('amount')} pearls now",
+        "silver-keys": f"end: +{per} per silver key",
+        "gold-keys": f"end: +{per} per gold key",
+        "pearl-pairs": f"end: +{per} per 2 pearls",
+        "domains": f"end: +{per} per Location",
+        "restrict-draw": f"others must draw {params.get('count')} lord(s) till your turn",
+        "reshuffle-lords": "now: discarded lords back into the deck",
+        "reshuffle-locations": "now: face-up Locations back into the deck",
+        "any-keys": "any 2 keys take a Location",
+        "deck-search": "take Locations by choosing from the deck",
+        "max-colour": f"end: IP of your best {params.get('colour')} lord",
+        "count-colour": f"end: +{per} per {params.get('colour')} lord",
+        "alliance": f"end: +{per} per lord of your largest {params.get('lord_ip')}-IP group",
+        "extremes": f"end: +{per} per 0-IP and 6-IP lord",
+    }.get(effect, effect)
+    return f"{card.ip} IP" + (f"; {text}" if text else "")
+
+
+def crest_slots(chamber: Sequence[Any]) -> set[int]:
+    """Slots (0-based) holding each colour's most influential lord (first one on ties)."""
+    best: dict[str, tuple[int, int]] = {}
+    for i, cell in enumerate(chamber):
+        if not cell:
+            continue
+        colour, ip = split_lord(cell["lord"])
+        if colour not in best or ip > best[colour][0]:
+            best[colour] = (ip, i)
+    return {slot for _, slot in best.values()}
+
+
+def short_location(slug: str) -> str:
+    """A Location slug cut to fit a chamber cell (``count-yellow`` → ``count-Y``)."""
+    if len(slug) < CELL:
+        return slug
+    head, _, tail = slug.rpartition("-")
+    if tail in COLOURS:
+        return f"{head}-{tail[0].upper()}"
+    return {
+        "reshuffle-lords": "reshuf-L",
+        "reshuffle-locations": "reshuf-Lc",
+        "deck-search": "deck-srch",
+        "pearl-pairs": "pearl-prs",
+        "silver-keys": "silver-k",
+        "l5-pearl": "l5-pearl",
+    }.get(slug, slug[: CELL - 1])
+
+
+def pyramid(chamber: Sequence[Any]) -> Text:
+    """The chamber as an inverted pyramid of slots 1-15: one line per row, plus a line
+    under a row naming the Locations that lie on its slots."""
+    crests = crest_slots(chamber)
+    lines: list[Text] = []
+    slot = 0
+    for r, width in enumerate(ROWS):
+        indent = " " * (r * CELL // 2)
+        top = Text(indent)
+        bottom = Text(indent)
+        covered = False
+        for _ in range(width):
+            cell = chamber[slot] if slot < len(chamber) else None
+            if cell:
+                label = lord_text(cell["lord"], slot in crests)
+                label.pad_right(CELL - label.cell_len)
+                top.append_text(label)
+                loc = cell.get("location")
+                below = Text(" " * CELL)
+                if loc:
+                    covered = True
+                    below = Text(short_location(loc), style="reverse")
+                    below.pad_right(CELL - below.cell_len)
+                bottom.append_text(below)
+            else:
+                top.append(f"·{slot + 1}".ljust(CELL), style="dim")
+                bottom.append(" " * CELL)
+            slot += 1
+        lines.append(top)
+        if covered:
+            lines.append(bottom)
+    return Text("\n").join(lines)
+
+
+def live_scores(game: Game, obs: Obs) -> list[dict[str, int]] | None:
+    """Each seat's score by category, computed from ``obs`` with the engine's scoring.
+
+    Returns ``obs["scores"]`` once the game is over; ``None`` if the engine's scoring
+    cannot be used.
+    """
+    if obs.get("scores"):
+        return [dict(s) for s in obs["scores"]]
+    try:
+        from porphyra.games.conspiracy.scoring import score_player
+    except ImportError:  # pragma: no cover - the engine is part of the package
+        return None
+    cards = getattr(game, "cards", None)
+    if cards is None:
+        return None
+    result = []
+    for seat, player in enumerate(obs["players"]):
+        chamber = [cards.lord_index[c["lord"]] for c in player["chamber"] if c]
+        locs = [cards.location_index[s] for s in player["locations"]]
+        result.append(
+            dict(
+                score_player(
+                    cards, chamber, locs, int(player["pearls"]), obs.get("pearl_master") == seat
+                )
+            )
+        )
+    return result
 
 
 class ConspiracyView(GameView):
-    """Conspiracy view."""
+    """Rendering and input helpers for Conspiracy."""
+
+    #: All information is public (C-R12): no pass-the-device screen is needed.
+    hidden_hands = False
+
+    def board(self, game: Game, obs: Obs, labels: Sequence[str]) -> RenderableType:
+        """Header, every chamber, the piles and face-up Locations, and the scores."""
+        scores = live_scores(game, obs)
+        chambers = [
+            self._chamber(game, obs, seat, labels, scores) for seat in range(len(obs["players"]))
+        ]
+        return Group(
+            self._header(obs, labels),
+            Columns(chambers),
+            Text.from_markup(LEGEND, style="dim"),
+            self._piles(game, obs),
+            self._scores(obs, labels, scores),
+        )
+
+    def _header(self, obs: Obs, labels: Sequence[str]) -> RenderableType:
+        current = obs.get("current_player")
+        who = (
+            escape(labels[current])
+            if isinstance(current, int) and 0 <= current < len(labels)
+            else "—"
+        )
+        pm = obs.get("pearl_master")
+        lines = [
+            f"[bold]Turn {obs.get('turn')}[/] · phase [bold]{obs.get('phase')}[/] · "
+            f"to act: [bold]{who}[/]",
+            f"Lord deck {obs.get('lord_deck_size')} · Location deck "
+            f"{obs.get('location_deck_size')} · Pearl Master: "
+            + ("nobody yet" if pm is None else escape(labels[pm])),
+        ]
+        restriction = obs.get("restriction")
+        if restriction:
+            lines.append(
+                f"[yellow]{restriction['location']}[/] of {escape(labels[restriction['owner']])}:"
+                f" the others must draw exactly {restriction['count']}"
+            )
+        if obs.get("end_triggered"):
+            lines.append(
+                f"[bold red]Last round:[/] {escape(labels[obs['end_trigger_player']])} "
+                "filled their chamber; every other player has one more turn."
+            )
+        pending = []
+        if obs.get("drawn_lords"):
+            pending.append("drawn: " + ", ".join(obs["drawn_lords"]))
+        if obs.get("to_place"):
+            pending.append("to place: " + ", ".join(obs["to_place"]))
+        if obs.get("drawn_locations"):
+            pending.append("drawn Locations: " + ", ".join(obs["drawn_locations"]))
+        if obs.get("location_deck"):
+            pending.append("Location deck: " + ", ".join(obs["location_deck"]))
+        if pending:
+            lines.append("[bold]" + escape(" · ".join(pending)) + "[/]")
+        return Panel("\n".join(lines), title="Conspiracy", expand=False)
+
+    def _chamber(
+        self,
+        game: Game,
+        obs: Obs,
+        seat: int,
+        labels: Sequence[str],
+        scores: list[dict[str, int]] | None,
+    ) -> RenderableType:
+        player = obs["players"][seat]
+        keys = player.get("unspent_keys") or {}
+        facts = [
+            f"● {player['pearls']} pearls",
+            f"keys {keys.get('silver', 0)}sk {keys.get('gold', 0)}gk",
+        ]
+        if obs.get("pearl_master") == seat:
+            facts.append("[bold]Pearl Master[/]")
+        if player.get("any_keys"):
+            facts.append("any-keys")
+        if player.get("deck_search"):
+            facts.append("deck-search")
+        body = Group(pyramid(player["chamber"]), Text.from_markup(" · ".join(facts)))
+        title = escape(labels[seat]) + (" — you" if obs.get("seat") == seat else "")
+        subtitle = None if scores is None else f"{scores[seat]['total']} IP"
+        style = "bold" if obs.get("current_player") == seat else "dim"
+        return Panel(body, title=title, subtitle=subtitle, border_style=style, expand=False)
+
+    def _piles(self, game: Game, obs: Obs) -> RenderableType:
+        table = Table.grid(padding=(0, 1))
+        table.add_column(no_wrap=True)
+        table.add_column()
+        for colour in COLOURS:
+            pile = obs.get("piles", {}).get(colour, [])
+            line = Text()
+            for name in sorted(pile, key=lambda n: split_lord(n)[1]):
+                line.append_text(lord_text(name))
+                line.append(" ")
+            table.add_row(
+                Text(f"{colour} pile ({len(pile)})", style=STYLE[colour]), line or Text("—")
+            )
+        face_up = obs.get("face_up_locations") or []
+        table.add_row(
+            Text(f"face-up Locations ({len(face_up)})", style="bold"),
+            Text(
+                "; ".join(f"{s} ({location_effect(game, s)})" for s in face_up) or "—",
+            ),
+        )
+        owned = []
+        for seat, player in enumerate(obs["players"]):
+            if player["locations"]:
+                owned.append(f"seat {seat}: " + ", ".join(player["locations"]))
+        if owned:
+            table.add_row(Text("Locations held", style="bold"), Text(" · ".join(owned)))
+        return table
+
+    def _scores(
+        self, obs: Obs, labels: Sequence[str], scores: list[dict[str, int]] | None
+    ) -> RenderableType:
+        if scores is None:
+            return Text("")
+        over = obs.get("phase") == "over"
+        table = Table(
+            title="Final scores" if over else "Scores if the game ended now",
+            box=box.SIMPLE_HEAD,
+        )
+        table.add_column("seat")
+        for col in ("lords", "Locations", "coalition", "Pearl M.", "total", "pearls"):
+            table.add_column(col, justify="right")
+        winners = obs.get("winners") or []
+        for seat, s in enumerate(scores):
+            name = escape(labels[seat]) + (" 🏆" if over and seat in winners else "")
+            table.add_row(
+                name,
+                str(s["lords"]),
+                str(s["locations"]),
+                str(s["coalition"]),
+                str(s["pearl_master"]),
+                f"[bold]{s['total']}[/]",
+                str(s["pearls"]),
+            )
+        return table
+
+    # ------------------------------------------------------------------ text
+    def status(self, game: Game, obs: Obs) -> str:
+        """``Turn 12 · chambers 4/3/4 · pearls 2/0/3``."""
+        filled = "/".join(str(sum(1 for c in p["chamber"] if c)) for p in obs["players"])
+        pearls = "/".join(str(p["pearls"]) for p in obs["players"])
+        return f"Turn {obs.get('turn')} · chambers {filled} · pearls {pearls}"
+
+    def hint(self, game: Game, obs: Obs) -> str:
+        """What to type in the current phase."""
+        return HINTS.get(str(obs.get("phase")), super().hint(game, obs))
+
+    def expand_input(self, text: str, obs: Obs) -> str:
+        """``keep 2`` → the 2nd drawn lord; ``take r`` / ``loctake cou-r`` → the one
+        colour or Location the prefix names; unchanged if nothing matches exactly once."""
+        words = text.lower().split()
+        if len(words) != 2:
+            return text
+        verb, arg = words
+        choices: list[str] = {
+            "keep": list(obs.get("drawn_lords") or []),
+            "place": list(dict.fromkeys(obs.get("to_place") or [])),
+            "take": list(COLOURS),
+            "lockeep": list(obs.get("drawn_locations") or []),
+            "loctake": list(obs.get("face_up_locations") or []),
+            "locpick": list(obs.get("location_deck") or []),
+        }.get(verb, [])
+        if not choices:
+            return text
+        if arg.isdigit() and verb in ("keep", "place", "lockeep"):
+            i = int(arg)
+            return f"{verb} {choices[i - 1]}" if 1 <= i <= len(choices) else text
+        matches = sorted({c for c in choices if c.startswith(arg)})
+        return f"{verb} {matches[0]}" if len(matches) == 1 else text
+
+    # ------------------------------------------------------------------ results
+    def result(self, game: Game, state: State, labels: Sequence[str]) -> RenderableType:
+        """The winners (ties broken by pearls; a full tie shares the victory)."""
+        obs = state.public_observation()
+        winners = obs.get("winners") or [i for i, r in enumerate(state.returns()) if r > 0]
+        names = " and ".join(escape(labels[w]) for w in winners)
+        shared = " share the victory" if len(winners) > 1 else " wins"
+        return Text.from_markup(f"[bold green]{names}{shared}.[/]")
+
+    def game_stats(self, state: State) -> Obs:
+        """Final score dict per seat."""
+        return {"scores": [dict(s) for s in state.scores()]}
+
+    def summarize(self, stats: Sequence[Obs], players: int) -> Obs:
+        """``mean_scores``: per seat, the mean of each category (and total, pearls)."""
+        n = max(1, len(stats))
+        means: list[dict[str, float]] = []
+        for seat in range(players):
+            totals: Counter[str] = Counter()
+            for s in stats:
+                totals.update(s["scores"][seat])
+            means.append({k: round(v / n, 3) for k, v in sorted(totals.items())})
+        return {"mean_scores": means}
+
+    def summary_tables(self, summary: Obs, labels: Sequence[str]) -> list[RenderableType]:
+        """Mean score by category per seat."""
+        table = Table(title="Mean score by category", box=box.SIMPLE_HEAD)
+        table.add_column("seat")
+        cols = (*CATEGORIES, "total", "pearls")
+        for col in cols:
+            table.add_column(col.replace("_", " "), justify="right")
+        for seat, means in enumerate(summary["mean_scores"]):
+            table.add_row(labels[seat], *(f"{means.get(c, 0):.2f}" for c in cols))
+        return [table]
+
+    # ------------------------------------------------------------------ cards
+    def cards(self, game: Game) -> list[RenderableType]:
+        """The lords (copies per colour and IP, with their features) and the Locations."""
+        cards = getattr(game, "cards", None)
+        if cards is None:
+            return [Text("This Conspiracy engine exposes no card data.")]
+        lords = Table(title="Lords (copies per guild)", box=box.SIMPLE_HEAD)
+        lords.add_column("IP", justify="right")
+        lords.add_column("printed feature")
+        for colour in COLOURS:
+            lords.add_column(Text(colour, style=STYLE[colour]), justify="right")
+        lords.add_column("total", justify="right")
+        ips = sorted({k.ip for k in cards.lords})
+        per_colour: Counter[int] = Counter()
+        for ip in ips:
+            row = []
+            for c in range(len(COLOURS)):
+                copies = sum(k.copies for k in cards.lords if k.colour == c and k.ip == ip)
+                per_colour[c] += copies
+                row.append(str(copies))
+            lords.add_row(str(ip), FEATURE.get(ip, ""), *row, str(sum(int(x) for x in row)))
+        total_lords = sum(per_colour.values())
+        lords.add_section()
+        lords.add_row(
+            "",
+            "total",
+            *(str(per_colour[c]) for c in range(len(COLOURS))),
+            str(total_lords),
+        )
+        guilds = Text(
+            " · ".join(f"{c} = {GUILD[c]}" for c in COLOURS) + " (purple shown as magenta)",
+            style="dim",
+        )
+        locs = Table(title="Locations", box=box.SIMPLE_HEAD)
+        locs.add_column("slug", no_wrap=True)
+        locs.add_column("IP", justify="right")
+        locs.add_column("effect")
+        locs.add_column("set")
+        base = bonus = 0
+        for card in cards.locations:
+            locs.add_row(
+                card.slug,
+                str(card.ip),
+                location_effect(game, card.slug).partition("; ")[2],
+                "bonus" if card.bonus else "base",
+            )
+            if card.bonus:
+                bonus += 1
+            else:
+                base += 1
+        totals = Text(
+            f"{total_lords} lords in 5 guilds; {base} Locations, plus {bonus} bonus Locations "
+            "with --bonus-locations.",
+            style="bold",
+        )
+        return [lords, guilds, locs, totals]
