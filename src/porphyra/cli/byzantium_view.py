@@ -199,7 +199,7 @@ class ByzantiumView(GameView):
                     "no replacement" if repl is None else f"replaced by {card_name(game, repl)}"
                 )
             lines.append(f"[bold]Negotiation[/]: {escape(text)}")
-        return Panel("\n".join(lines), title="Revealed melds", expand=False)
+        return Panel("\n".join(lines), title="Last revealed melds", expand=False)
 
     def _piles(self, game: Game, obs: Obs) -> RenderableType:
         discards = obs.get("discards") or {}

@@ -147,7 +147,9 @@ def run_replay(
                 continue
         player, text = rep.step()
         console.print(
-            f"[cyan]{rep.position:>3}.[/] Seat {player}: [bold]{escape(text)}[/]", highlight=False
+            f"[cyan]{rep.position:>3}.[/] Seat {player}: [bold]{escape(text)}[/]",
+            highlight=False,
+            soft_wrap=True,
         )
         show_new_log()
     console.print(Rule("End of record"))

@@ -1,0 +1,253 @@
+"""Terminal client end to end on the real games: Byzantium and Conspiracy."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from porphyra import record as records
+from porphyra.cli import app
+from porphyra.cli.byzantium_view import ByzantiumView, age_bucket
+from porphyra.cli.conspiracy_view import pyramid
+from porphyra.cli.play import PASS_DEVICE
+from porphyra.core.registry import load_game
+
+from .test_cli_generic import _check_no_leak
+
+runner = CliRunner()
+
+
+def _invoke(args: list[str], stdin: str | None = None) -> str:
+    result = runner.invoke(app, args, input=stdin)
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    return result.output
+
+
+# ---------------------------------------------------------------- bot against bot
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["byzantium", "--seats", "random,random", "--seed", "3"],
+        ["byzantium", "--seats", "random,random", "--seed", "4", "--first-emperor", "1"],
+        ["conspiracy", "--seats", "random,random,random", "--seed", "3"],
+        ["conspiracy", "--players", "4", "--seats", "random,random,random,random", "--seed", "5"],
+    ],
+)
+def test_bot_game_runs_to_the_end(args: list[str], tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    out = _invoke(["play", *args, "--save", str(save)])
+    assert "Game over" in out
+    rec = records.load(save)
+    assert rec["result"] is not None
+    state = records.replay(rec)
+    assert state.is_terminal()
+    if "--players" in args:
+        assert rec["options"]["players"] == 4
+    if "--first-emperor" in args:
+        assert rec["options"]["first_emperor"] == 1
+
+
+# ---------------------------------------------------------------- human input
+def test_byzantium_human_game_with_notation_numbers_and_bad_input(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    rec0 = load_game("byzantium").new_initial_state(seed=8).observation(0)
+    hand = rec0["hand"]
+    # Emperor (seat 0) redraws first: bad words, a card not in hand, then typed notation
+    # naming hand cards by number; afterwards menu number 1 everywhere.
+    not_held = next(c for c in ("tribute", "embassy", "chronicle", "infantry") if c not in hand)
+    script = "\n".join(
+        ["xyzzy", f"redraw {not_held}", "redraw 1 2 3 4 5", "redraw 1 2", *["1"] * 120]
+    )
+    out = _invoke(
+        ["play", "byzantium", "--seed", "8", "--seats", "human,random", "--save", str(save)],
+        script,
+    )
+    assert "xyzzy" in out and "Try again" in out
+    assert out.count("✗") >= 3  # every bad entry was explained
+    rec = records.load(save)
+    assert rec["result"] is not None
+    first = rec["actions"][0]
+    assert first == {"player": 0, "action": f"redraw {hand[0]},{hand[1]}"}
+
+
+def test_byzantium_meld_over_a_limit_is_explained() -> None:
+    state = load_game("byzantium").new_initial_state(seed=8)
+    game = state.game
+    state.apply_action(game.parse_action(state, "redraw -"))
+    state.apply_action(game.parse_action(state, "redraw -"))
+    obs = state.observation(0)
+    troops = [i + 1 for i, s in enumerate(obs["hand"]) if game.card(s).type == "Troop"]  # type: ignore[attr-defined]
+    view = ByzantiumView()
+    text = view.expand_input("meld " + " ".join(map(str, troops)), obs)
+    assert text.startswith("meld ") and "," in text
+    assert all(not part.isdigit() for part in text[5:].split(","))
+    assert view.expand_input("meld 99", obs) == "meld 99"  # no such hand card: unchanged
+
+
+def test_conspiracy_human_game(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    script = "\n".join(["draw 9", "take nothing", "draw 2", "keep 1", *["1"] * 200])
+    out = _invoke(
+        [
+            "play",
+            "conspiracy",
+            "--players",
+            "2",
+            "--seed",
+            "2",
+            "--first-player",
+            "0",
+            "--seats",
+            "human,random",
+            "--save",
+            str(save),
+        ],
+        script,
+    )
+    assert out.count("✗") >= 2
+    assert PASS_DEVICE not in out
+    rec = records.load(save)
+    assert rec["result"] is not None
+    assert rec["actions"][0] == {"player": 0, "action": "draw 2"}
+    assert rec["actions"][1]["action"].startswith("keep ")
+    assert "Final scores" in out
+
+
+# ---------------------------------------------------------------- hidden information
+@pytest.mark.parametrize("seed", [11, 12])
+def test_byzantium_hot_seat_never_shows_the_other_hand(seed: int) -> None:
+    assert _check_no_leak("byzantium", ["human", "human"], seed) > 10
+
+
+def test_byzantium_bot_moves_show_only_the_human_view() -> None:
+    assert _check_no_leak("byzantium", ["human", "random"], 21) > 5
+    assert _check_no_leak("byzantium", ["random", "human"], 22) > 5
+
+
+def test_byzantium_hot_seat_through_the_command() -> None:
+    out = _invoke(["play", "byzantium", "--seed", "2", "--seats", "human,human"], "\n1\n" * 150)
+    assert out.count(PASS_DEVICE) > 10
+    assert "Game over" in out
+
+
+# ---------------------------------------------------------------- save and replay
+def test_save_and_replay_round_trip(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    _invoke(["play", "byzantium", "--seats", "random,random", "--seed", "6", "--save", str(save)])
+    rec = records.load(save)
+    out = _invoke(["replay", str(save), "--no-pause"])
+    for i, entry in enumerate(rec["actions"]):
+        assert f"{i + 1:>3}. Seat {entry['player']}: {entry['action']}" in out
+    assert "Result" in out
+    seat_view = _invoke(["replay", str(save), "--no-pause", "--seat", "0"])
+    assert "You drew" in seat_view and "You drew" not in out  # private log only with --seat
+
+
+def test_quit_in_conspiracy_then_resume(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    base = ["--seed", "4", "--seats", "human,random", "--save", str(save)]
+    _invoke(["play", "conspiracy", *base], "1\n1\nquit\n")
+    part = records.load(save)
+    assert part["result"] is None and part["actions"]
+    _invoke(["play", "--resume", str(save), "--seats", "human,random"], "1\n" * 200)
+    done = records.load(save)
+    assert done["result"] is not None
+    assert done["actions"][: len(part["actions"])] == part["actions"]
+
+
+# ---------------------------------------------------------------- cards
+def test_byzantium_cards_totals_match_the_data() -> None:
+    out = _invoke(["cards", "byzantium"])
+    expected = {"byzantine": (30, 15, 23, 19, 87), "foe": (24, 10, 15, 13, 62)}
+    counted: dict[str, Counter[str]] = {"byzantine": Counter(), "foe": Counter()}
+    for card in load_game("byzantium").cards():  # type: ignore[attr-defined]
+        counted[card.deck][age_bucket(card)] += card.copies
+    for deck, numbers in expected.items():
+        c = counted[deck]
+        assert (c["all"], c["E"], c["M"], c["L"], sum(c.values())) == numbers
+        row = re.search(
+            rf"{deck.capitalize()}\s*│\s*" + r"\s*│\s*".join(r"(\d+)" for _ in range(5)), out
+        )
+        assert row is not None, out
+        assert tuple(int(x) for x in row.groups()) == numbers
+    assert "Justinian I" in out and "Great Bombard" in out
+
+
+def test_byzantium_bad_card_file_exits_2(tmp_path: Path) -> None:
+    bad = tmp_path / "cards.json"
+    bad.write_text('{"format": "porphyra-byzantium-cards", "cards": [{"slug": "x"}]}')
+    for args in (
+        ["cards", "byzantium", "--cards", str(bad)],
+        ["play", "byzantium", "--cards", str(bad)],
+    ):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, result.output
+        assert "cards.json" in result.output
+        assert len(result.output.strip().splitlines()) == 1
+
+
+def test_conspiracy_cards_lists_lords_and_locations() -> None:
+    out = _invoke(["cards", "conspiracy"])
+    assert "60 lords" in out
+    assert "24 Locations" in out
+    for slug in ("l7", "deck-search", "count-purple", "alliance-4"):
+        assert slug in out
+
+
+# ---------------------------------------------------------------- simulate
+def test_simulate_byzantium_json() -> None:
+    result = runner.invoke(
+        app,
+        [
+            "simulate",
+            "byzantium",
+            "--games",
+            "15",
+            "--seed",
+            "1",
+            "--bots",
+            "random,random",
+            "--json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    s = json.loads(result.stdout)
+    assert sum(s["wins"]) + s["draws"] == 15
+    assert 0 <= s["collapses"] <= 15
+    assert len(s["mean_final_lt"]) == 2
+    assert isinstance(s["mean_final_tt"], float)
+
+
+def test_simulate_conspiracy_json_and_table() -> None:
+    args = ["simulate", "conspiracy", "--players", "3", "--games", "4", "--seed", "2"]
+    result = runner.invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    s = json.loads(result.stdout)
+    assert sum(s["wins"]) + s["draws"] == 4
+    assert len(s["mean_scores"]) == 3
+    for means in s["mean_scores"]:
+        parts = means["lords"] + means["locations"] + means["coalition"] + means["pearl_master"]
+        assert parts == pytest.approx(means["total"], abs=0.01)
+    table = _invoke(args)
+    assert "Mean score by category" in table
+
+
+# ---------------------------------------------------------------- rendering
+def test_pyramid_shape_and_location() -> None:
+    chamber: list[object] = [None] * 15
+    chamber[0] = {"lord": "red4", "location": None}
+    chamber[1] = {"lord": "red6", "location": "l7"}
+    chamber[5] = {"lord": "blue1", "location": None}
+    text = pyramid(chamber).plain.splitlines()
+    assert text[0].startswith("R4●")
+    assert "R6↑◆" in text[0]  # the best red lord carries the coat of arms
+    assert "R4●◆" not in text[0]
+    assert "l7" in text[1]  # the Location line under row 1
+    assert "B1sk◆" in text[2]
+    assert [line.strip().split()[-1] for line in text[3:]] == ["·12", "·14", "·15"]
