@@ -91,7 +91,6 @@ class ByzantiumGame(Game):
             )
             if v != INFO.options[k]
         }
-        self._cache: dict[tuple[str, tuple[int, ...]], list[tuple[int, ...]]] = {}
         self._actions: dict[tuple[str, tuple[int, ...]], ByzantiumAction] = {}
 
     def _check_stacked(self, stacked: Any) -> dict[str, list[str]]:
@@ -167,28 +166,19 @@ class ByzantiumGame(Game):
         """Every card kind, in card-list order (``copies`` gives the count)."""
         return list(self.cardset.cards)
 
-    # ---------------------------------------------------------- caches (performance)
-    def cached(
-        self, key: str, hand: list[int], compute: Callable[[], list[tuple[int, ...]]]
-    ) -> list[tuple[int, ...]]:
-        """Memoised legal options for (``key``, ``hand``); hands recur across games."""
-        k = (key, tuple(hand))
-        got = self._cache.get(k)
-        if got is None:
-            if len(self._cache) > _CACHE_LIMIT:
-                self._cache.clear()
-            got = self._cache[k] = compute()
-        return got
-
-    def actions_for(self, verb: str, options: list[tuple[int, ...]]) -> list[Action]:
-        """The (interned) actions ``verb`` for each option."""
+    # ---------------------------------------------------------- interning (performance)
+    def action_builder(self, verb: str) -> Callable[[tuple[int, ...]], Action]:
+        """A function from sorted card kinds to the interned action ``verb`` on them."""
         table = self._actions
-        out: list[Action] = []
-        for opt in options:
-            a = table.get((verb, opt))
-            if a is None:
+        cardset = self.cardset
+
+        def build(kinds: tuple[int, ...]) -> Action:
+            key = (verb, kinds)
+            action = table.get(key)
+            if action is None:
                 if len(table) > _CACHE_LIMIT:
                     table.clear()
-                a = table[(verb, opt)] = make_action(verb, opt, self.cardset)
-            out.append(a)
-        return out
+                action = table[key] = make_action(verb, kinds, cardset)
+            return action
+
+        return build

@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Iterable
+from functools import lru_cache
 
 from porphyra.games.byzantium.cards import Card, CardSet
 
@@ -61,28 +62,52 @@ def _submultisets(counts: list[tuple[int, int]], max_total: int) -> list[tuple[i
     return out
 
 
-def redraw_options(hand: Iterable[int]) -> list[tuple[int, ...]]:
-    """Every legal redraw of ``hand``: sub-multisets of at most 4 cards (B-R10)."""
-    return sorted(_submultisets(sorted(Counter(hand).items()), REDRAW_LIMIT), key=_order)
+@lru_cache(maxsize=4096)
+def redraw_table(counts: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every legal redraw (B-R10: at most 4 cards) of a hand whose distinct cards have
+    ``counts`` copies, as tuples of positions into those distinct cards, in legal-action
+    order (fewer cards first).  Cached: hands of the same shape share one table."""
+    return tuple(sorted(_submultisets(list(enumerate(counts)), REDRAW_LIMIT), key=_order))
 
 
-def meld_options(hand: Iterable[int], cardset: CardSet, deck: str) -> list[tuple[int, ...]]:
-    """Every legal meld from ``hand`` for ``deck`` (section 3 phase 4 limits), sorted."""
+@lru_cache(maxsize=65536)
+def meld_table(shape: tuple[tuple[int, str, bool], ...], deck: str) -> tuple[tuple[int, ...], ...]:
+    """Every legal meld (section 3 phase 4 limits) of a hand whose distinct cards have the
+    ``shape`` ``(copies, type, natural)``, as position tuples in legal-action order."""
     by_type: dict[str, list[tuple[int, int]]] = {}
-    for kind, n in sorted(Counter(hand).items()):
-        by_type.setdefault(cardset.cards[kind].type, []).append((kind, n))
+    for pos, (copies, typ, _natural) in enumerate(shape):
+        by_type.setdefault(typ, []).append((pos, copies))
     per_type: list[list[tuple[int, ...]]] = []
     for typ, counts in by_type.items():
         options = _submultisets(counts, LIMITS[deck][typ])
         if typ == "Disaster":
-            options = [
-                o
-                for o in options
-                if sum(cardset.cards[k].natural for k in o) <= MAX_NATURAL_DISASTERS
-            ]
+            options = [o for o in options if sum(shape[p][2] for p in o) <= MAX_NATURAL_DISASTERS]
         per_type.append(options)
     melds = [tuple(sorted(itertools.chain.from_iterable(p))) for p in itertools.product(*per_type)]
-    return sorted(melds, key=_order)
+    return tuple(sorted(melds, key=_order))
+
+
+def hand_shape(hand: Iterable[int]) -> tuple[list[int], tuple[int, ...]]:
+    """The distinct kinds of ``hand`` in card-list order and their copy counts."""
+    counts = Counter(hand)
+    kinds = sorted(counts)
+    return kinds, tuple(counts[k] for k in kinds)
+
+
+def redraw_options(hand: Iterable[int]) -> list[tuple[int, ...]]:
+    """Every legal redraw of ``hand`` as kind tuples (B-R10)."""
+    kinds, counts = hand_shape(hand)
+    return [tuple(kinds[p] for p in o) for o in redraw_table(counts)]
+
+
+def meld_options(hand: Iterable[int], cardset: CardSet, deck: str) -> list[tuple[int, ...]]:
+    """Every legal meld from ``hand`` for ``deck`` as kind tuples, in legal-action order."""
+    kinds, counts = hand_shape(hand)
+    shape = tuple(
+        (n, cardset.cards[k].type, cardset.cards[k].natural)
+        for k, n in zip(kinds, counts, strict=True)
+    )
+    return [tuple(kinds[p] for p in o) for o in meld_table(shape, deck)]
 
 
 def _order(option: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Hashable, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from porphyra.core.errors import IllegalActionError
@@ -22,6 +23,7 @@ from porphyra.core.game import TERMINAL_PLAYER, Action, State
 from porphyra.games.byzantium import melds as M
 from porphyra.games.byzantium.actions import ByzantiumAction
 from porphyra.games.byzantium.cards import AGES, Card
+from porphyra.games.byzantium.legal import LegalActions
 
 if TYPE_CHECKING:
     from porphyra.games.byzantium.game import ByzantiumGame
@@ -54,6 +56,12 @@ VERB_OF = {
     "replace": "replace",
     "pass": "pass",
 }
+
+
+@lru_cache(maxsize=64)
+def _singles(n: int, with_none: bool) -> tuple[tuple[int, ...], ...]:
+    """Options ``-`` (if ``with_none``) and each of ``n`` single cards, as positions."""
+    return (((),) if with_none else ()) + tuple((i,) for i in range(n))
 
 
 def _minus(items: list[int], remove: Sequence[int]) -> list[int]:
@@ -453,30 +461,39 @@ class ByzantiumState(State):
         """True after turn 12 or a collapse (TT ≤ 0)."""
         return self.phase == "over"
 
-    def _options(self) -> list[tuple[int, ...]]:
-        """Legal choices of the current player, as kind tuples (empty tuple = ``-``)."""
+    def _table(self) -> tuple[list[int], Sequence[tuple[int, ...]]]:
+        """The current decision's options: distinct card kinds, and each option as a tuple
+        of positions into them (the empty tuple is ``-``)."""
         phase, seat = self.phase, self.current_player()
         hand = self.hands[seat]
+        cards = self._cs.cards
         if phase.startswith("redraw"):
-            return self.game.cached("redraw", hand, lambda: M.redraw_options(hand))
+            kinds, counts = M.hand_shape(hand)
+            return kinds, M.redraw_table(counts)
         if phase.startswith("meld"):
-            deck = DECK_NAMES[self._deck_of_seat(seat)]
-            return self.game.cached(deck, hand, lambda: M.meld_options(hand, self._cs, deck))
+            kinds, counts = M.hand_shape(hand)
+            shape = tuple(
+                (n, cards[k].type, cards[k].natural) for k, n in zip(kinds, counts, strict=True)
+            )
+            return kinds, M.meld_table(shape, DECK_NAMES[self._deck_of_seat(seat)])
         if phase == "target":
-            cards = self._cs.cards
-            targets = sorted({k for k in self.melds[FOE] if cards[k].type in M.FOE_PEOPLES})
-            return [(), *((k,) for k in targets)]
+            kinds = sorted({k for k in self.melds[FOE] if cards[k].type in M.FOE_PEOPLES})
+            return kinds, _singles(len(kinds), True)
         if phase == "replace":
-            return [(), *((k,) for k in M.replacement_options(self.melds[FOE], hand, self._cs))]
-        return [(k,) for k in sorted(set(hand))]  # pass
+            kinds = M.replacement_options(self.melds[FOE], hand, self._cs)
+            return kinds, _singles(len(kinds), True)
+        kinds = sorted(set(hand))  # pass
+        return kinds, _singles(len(kinds), False)
 
-    def legal_actions(self, player: int | None = None) -> list[Action]:
+    def legal_actions(self, player: int | None = None) -> Sequence[Action]:
         """Legal actions of ``player`` (default: the current player), in a fixed order:
-        smaller card lists first, then by card-list order.  Empty off turn and at the end."""
+        ``-`` first, then fewer cards first, then card-list order.  Empty off turn and at
+        the end.  The result is a lazy :class:`~porphyra.games.byzantium.legal.LegalActions`
+        sequence (index, ``len`` and iterate it like a list)."""
         if self.phase == "over" or (player is not None and player != self.current_player()):
             return []
-        verb = PHASES[self.phase][0]
-        return self.game.actions_for(verb, self._options())
+        kinds, table = self._table()
+        return LegalActions(self.game.action_builder(PHASES[self.phase][0]), kinds, table)
 
     def illegal_reason(self, action: Action, player: int | None = None) -> str | None:
         """Why ``action`` is not legal now for ``player`` (default: current), or ``None``."""
@@ -492,33 +509,42 @@ class ByzantiumState(State):
         verb = PHASES[self.phase][0]
         if action.verb != verb:
             return f"wrong phase: it is the {verb} phase, not {action.verb}"
-        try:
-            kinds = tuple(sorted(self._cs.by_slug[s].index for s in action.cards))
-        except KeyError as exc:
-            return f"unknown card {exc.args[0]!r}"
+        by_slug = self._cs.by_slug
+        unknown = [s for s in action.cards if s not in by_slug]
+        if unknown:
+            return f"unknown card {unknown[0]!r}"
+        kinds = sorted(by_slug[s].index for s in action.cards)
+        cards = [self._cs.cards[k] for k in kinds]
         seat = self.current_player()
         if verb in ("redraw", "meld", "pass", "replace"):
             missing = Counter(kinds) - Counter(self.hands[seat])
             if missing:
                 return f"card not in hand: {', '.join(self._cs.cards[k].slug for k in missing)}"
-        if kinds in self._options():
-            return None
-        cards = [self._cs.cards[k] for k in kinds]
         if verb == "redraw":
-            return f"redraw at most {M.REDRAW_LIMIT} cards, not {len(kinds)} (B-R10)"
+            if len(kinds) > M.REDRAW_LIMIT:
+                return f"redraw at most {M.REDRAW_LIMIT} cards, not {len(kinds)} (B-R10)"
+            return None
         if verb == "meld":
             problem = M.meld_problem(cards, DECK_NAMES[self._deck_of_seat(seat)])
-            return f"meld over a limit: {problem}"
+            return None if problem is None else f"meld over a limit: {problem}"
+        if len(kinds) > 1:
+            return f"{verb} takes a single card"
+        if verb == "pass":
+            return None if kinds else "pass needs the card to pass"
+        if not kinds:
+            return None  # "target -" / "replace -"
         if verb == "target":
+            if cards[0].type in M.FOE_PEOPLES and kinds[0] in self.melds[FOE]:
+                return None
             return (
                 f"{cards[0].slug!r} is not a Northern or Southern Foe card in the Foe meld (B-R4)"
             )
-        if verb == "replace":
-            return (
-                f"{cards[0].slug!r} cannot replace: it must be a Northern or Southern Foe "
-                f"card that keeps the Foe meld within its limits (B-R4)"
-            )
-        return f"cannot pass {cards[0].slug!r}"
+        if kinds[0] in M.replacement_options(self.melds[FOE], self.hands[seat], self._cs):
+            return None
+        return (
+            f"{cards[0].slug!r} cannot replace: it must be a Northern or Southern Foe "
+            f"card that keeps the Foe meld within its limits (B-R4)"
+        )
 
     def apply_action(self, action: Action) -> None:
         """Apply the current player's decision and run the game on to the next decision.
@@ -729,8 +755,9 @@ class ByzantiumState(State):
             s.phase = {"redraw_foe": "redraw_byz", "meld_foe": "meld_byz", "pass_foe": "pass_byz"}[
                 keep_phase
             ]
-            options = s._options()
-            s.pending[opp] = options[rng.randrange(len(options))]
+            kinds, table = s._table()
+            choice = table[rng.randrange(len(table))]
+            s.pending[opp] = tuple(kinds[p] for p in choice)
             s.phase = keep_phase
         s._rng_key = rng.getrandbits(62)
         s._seed = -1
