@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -327,3 +328,22 @@ def test_help_lists_the_commands() -> None:
     assert result.exit_code == 0
     for command in ("play", "resume", "replay", "cards", "simulate"):
         assert command in result.output
+
+
+def test_hint_asks_a_bot_for_a_legal_suggestion(fake_game: str) -> None:
+    hint_bot = ["--hint-bot", "ismcts:iterations=40"]
+    result = runner.invoke(
+        app,
+        ["play", fake_game, "--seed", "3", "--seats", "human,random", *hint_bot],
+        input="hint\nquit\n",
+    )
+    assert result.exit_code == 0, result.output
+    hint = re.search(r"Hint \(ismcts:iterations=40\): (play \w+) \(estimated chance", result.output)
+    assert hint is not None, result.output
+    assert hint.group(1) in ("play birch", "play heron", "play kelp")  # seat 0's hand
+
+
+def test_unknown_hint_bot_exits_2(fake_game: str) -> None:
+    result = runner.invoke(app, ["play", fake_game, "--hint-bot", "oracle"], input="")
+    assert result.exit_code == 2
+    assert "unknown bot 'oracle'" in result.output

@@ -18,7 +18,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from porphyra import record as records
-from porphyra.bots import bot_names
+from porphyra.bots import bot_names, make_bot
 from porphyra.cli.common import (
     CliError,
     fresh_seed,
@@ -59,6 +59,10 @@ SeatsOpt = Annotated[
         help="Comma-separated seat kinds: 'human' or a bot name (see 'porphyra bots'). "
         "Default: you against bot(s).",
     ),
+]
+HintOpt = Annotated[
+    str | None,
+    typer.Option("--hint-bot", help="Bot that answers 'hint' at the prompt (default: hard)."),
 ]
 SaveOpt = Annotated[
     Path | None,
@@ -133,11 +137,19 @@ def _run_session(
     seats: str | None,
     seed: int,
     save: Path | None,
+    hint_bot: str | None = None,
 ) -> None:
     game = state.game
     kinds = parse_seat_kinds(seats, game.num_players)
+    if hint_bot is not None:
+        make_bot(hint_bot)  # fail now, with a clear message, on an unknown bot
     session = PlaySession(
-        state, make_seats(kinds, seed), console, view_for(game.info.name), save_path=save
+        state,
+        make_seats(kinds, seed),
+        console,
+        view_for(game.info.name),
+        save_path=save,
+        hint_bot=hint_bot,
     )
     outcome = session.run()
     if outcome is Outcome.INTERRUPTED:
@@ -159,6 +171,7 @@ def play(
     players: PlayersOpt = None,
     first_player: FirstPlayerOpt = None,
     bonus_locations: BonusOpt = False,
+    hint_bot: HintOpt = None,
 ) -> None:
     """Play at this terminal: you against bots, friends on one screen, or bots only.
 
@@ -173,7 +186,7 @@ def play(
     console = _console()
     with handle_errors(console):
         if resume is not None:
-            _resume(console, resume, seats, save)
+            _resume(console, resume, seats, save, hint_bot)
             return
         if game is None:
             raise CliError("name a game to play (" + ", ".join(registered_games()) + ")")
@@ -186,10 +199,16 @@ def play(
         loaded = load_game(name, **options)
         seed = fresh_seed() if seed is None else seed
         state = loaded.new_initial_state(seed=seed)
-        _run_session(console, state, seats, seed, save)
+        _run_session(console, state, seats, seed, save, hint_bot)
 
 
-def _resume(console: Console, path: Path, seats: str | None, save: Path | None) -> None:
+def _resume(
+    console: Console,
+    path: Path,
+    seats: str | None,
+    save: Path | None,
+    hint_bot: str | None = None,
+) -> None:
     record = records.load(path)
     state = records.replay(record)
     if state.is_terminal():
@@ -199,7 +218,7 @@ def _resume(console: Console, path: Path, seats: str | None, save: Path | None) 
         console.print(view.board(state.game, state.public_observation(), labels))
         console.print(view.result(state.game, state, labels))
         return
-    _run_session(console, state, seats, state.seed, save or path)
+    _run_session(console, state, seats, state.seed, save or path, hint_bot)
 
 
 @app.command()
@@ -209,11 +228,12 @@ def resume(
     save: Annotated[
         Path | None, typer.Option("--save", help="Save here instead of back into FILE.")
     ] = None,
+    hint_bot: HintOpt = None,
 ) -> None:
     """Continue a saved unfinished game (saved back into FILE unless --save is given)."""
     console = _console()
     with handle_errors(console):
-        _resume(console, file, seats, save)
+        _resume(console, file, seats, save, hint_bot)
 
 
 @app.command()

@@ -24,8 +24,8 @@ from rich.rule import Rule
 from rich.table import Table
 
 from porphyra import record as records
-from porphyra.bots import seat_view
-from porphyra.cli.common import Seat
+from porphyra.bots import bot_names, make_bot, seat_view
+from porphyra.cli.common import Seat, default_bot
 from porphyra.cli.views import GameView, Obs, log_lines
 from porphyra.core.errors import IllegalActionError, InvalidActionError
 from porphyra.core.game import Action, State
@@ -44,6 +44,7 @@ HELP_TEXT = """\
   [cyan]menu[/]              list every legal action with its number
   [cyan]board[/]             show the table again
   [cyan]log[/]               show the whole game log you are allowed to see
+  [cyan]hint[/]              ask a bot (seeing only what you see) for a suggestion
   [cyan]help[/]              this text
   [cyan]quit[/]              stop (the game is saved first if you gave --save)"""
 
@@ -73,6 +74,8 @@ class PlaySession:
         save_path: where the record is written at the end, on ``quit`` and on Ctrl-C.
         read_line: reads one line after printing the prompt; default ``console.input``.
             Raises ``EOFError`` at end of input (treated as ``quit``).
+        hint_bot: the bot spec that answers ``hint`` (default ``hard`` if registered, else
+            the default bot); it gets the seat's view only.
     """
 
     def __init__(
@@ -83,8 +86,10 @@ class PlaySession:
         view: GameView,
         save_path: Path | None = None,
         read_line: ReadLine | None = None,
+        hint_bot: str | None = None,
     ) -> None:
         self.state = state
+        self.hint_bot = hint_bot
         self.game = state.game
         self.seats = list(seats)
         self.console = console
@@ -168,6 +173,12 @@ class PlaySession:
             # A resumed game: what happened before is in `log`; show only what comes next.
             for viewer in [None, *range(len(self.seats))]:
                 self._mark_log_seen(viewer)
+            if self.viewer is not None or not self.humans:
+                recent = log_lines(self._obs(self.viewer))[-6:]
+                if recent:
+                    self.console.print("[dim]Last events:[/]")
+                for line in recent:
+                    self.console.print(f"  [dim]• {escape(line)}[/]", highlight=False)
 
     def _after_bot(self, player: int, action: Action) -> None:
         if not self.humans:
@@ -266,6 +277,9 @@ class PlaySession:
                 for line in log_lines(self.state.observation(player)):
                     self.console.print(f"  [dim]•[/] {escape(line)}", highlight=False)
                 continue
+            if word == "hint":
+                self._hint(player)
+                continue
             if word in ("menu", "list", "actions"):
                 self._print_menu(actions, full=True)
                 continue
@@ -289,6 +303,23 @@ class PlaySession:
                     "menu: every legal action).[/]",
                     highlight=False,
                 )
+
+    def _hint(self, player: int) -> None:
+        """Print a bot's suggestion for ``player`` (and its win estimate if it has one)."""
+        spec = self.hint_bot or ("hard" if "hard" in bot_names() else default_bot())
+        bot = make_bot(spec, seed=self.state.seed + len(self.state.history))
+        view = seat_view(self.state, player)
+        with self.console.status("thinking…"):
+            estimate = getattr(bot, "win_probability", None)
+            if callable(estimate):
+                action, chance = estimate(view)
+                note = f" (estimated chance to win: {100 * chance:.0f}%)"
+            else:
+                action, note = bot.choose(view), ""
+        self.console.print(
+            f"[yellow]Hint ({escape(spec)}):[/] [bold]{escape(str(action))}[/]{note}",
+            highlight=False,
+        )
 
     def _parse(self, text: str, obs: Obs) -> Action:
         """Parse ``text``; if that fails, try the view's rewriting (hand numbers, prefixes,
