@@ -193,10 +193,18 @@ class ByzantiumView(GameView):
         negotiation = obs.get("negotiation")
         if negotiation:
             target, repl = negotiation.get("target"), negotiation.get("replacement")
-            text = "no target" if target is None else f"target {card_name(game, target)}"
-            if target is not None:
-                text += ", " + (
-                    "no replacement" if repl is None else f"replaced by {card_name(game, repl)}"
+            phase = obs.get("phase")
+            if phase == "target":
+                text = "the Emperor may now discard a Northern or Southern Foe card"
+            elif target is None:
+                text = "no target"
+            else:
+                text = f"target {card_name(game, target)}, " + (
+                    "the Foe may now replace it"
+                    if phase == "replace"
+                    else "no replacement"
+                    if repl is None
+                    else f"replaced by {card_name(game, repl)}"
                 )
             lines.append(f"[bold]Negotiation[/]: {escape(text)}")
         return Panel("\n".join(lines), title="Last revealed melds", expand=False)

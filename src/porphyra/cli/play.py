@@ -26,7 +26,7 @@ from rich.table import Table
 from porphyra import record as records
 from porphyra.bots import bot_names, make_bot, seat_view
 from porphyra.cli.common import Seat, default_bot
-from porphyra.cli.views import GameView, Obs, log_lines
+from porphyra.cli.views import GameView, Obs, log_entry, log_lines
 from porphyra.core.errors import IllegalActionError, InvalidActionError
 from porphyra.core.game import Action, State
 
@@ -118,7 +118,7 @@ class PlaySession:
         if start > len(lines):  # the log was shortened: show it from the start
             start = 0
         for line in lines[start:]:
-            self.console.print(f"  [dim]•[/] {escape(line)}", highlight=False)
+            self.console.print(log_entry(line))
         self._seen[key] = len(lines)
 
     def _mark_log_seen(self, viewer: int | None) -> None:
@@ -178,12 +178,12 @@ class PlaySession:
                 if recent:
                     self.console.print("[dim]Last events:[/]")
                 for line in recent:
-                    self.console.print(f"  [dim]• {escape(line)}[/]", highlight=False)
+                    self.console.print(log_entry(line, "dim"))
 
     def _after_bot(self, player: int, action: Action) -> None:
         if not self.humans:
-            self._print_status()
             self._print_new_log(None)
+            self._print_status()
         elif self.viewer is not None:
             self._print_new_log(self.viewer)
         # In a hot-seat game with nobody at the screen yet, nothing is printed: the log
@@ -192,7 +192,7 @@ class PlaySession:
     def _print_status(self, force: bool = False) -> None:
         status = self.view.status(self.game, self.state.public_observation())
         if force or status != self._last_status:
-            self.console.print(f"[bold cyan]{escape(status)}[/]", highlight=False)
+            self.console.print(f"[bold cyan]» {escape(status)}[/]", highlight=False)
             self._last_status = status
 
     def _take_device(self, player: int) -> None:
@@ -201,6 +201,10 @@ class PlaySession:
             return
         if len(self.humans) > 1 and self.view.hidden_hands:
             self.console.clear()
+            if self.console.is_terminal:
+                # Also wipe the scrollback (xterm "E3"), so nobody can scroll up to a hand.
+                self.console.file.write("\x1b[3J")
+                self.console.file.flush()
             self.console.print(
                 Panel(
                     f"{PASS_DEVICE} [bold]{escape(self.labels[player])}[/].\n"
@@ -275,7 +279,7 @@ class PlaySession:
                 continue
             if word == "log":
                 for line in log_lines(self.state.observation(player)):
-                    self.console.print(f"  [dim]•[/] {escape(line)}", highlight=False)
+                    self.console.print(log_entry(line))
                 continue
             if word == "hint":
                 self._hint(player)

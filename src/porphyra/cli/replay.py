@@ -17,7 +17,7 @@ from rich.markup import escape
 from rich.rule import Rule
 
 from porphyra import record as records
-from porphyra.cli.views import GameView, Obs, log_lines
+from porphyra.cli.views import GameView, Obs, log_entry, log_lines
 from porphyra.core.errors import RecordError
 from porphyra.core.game import State
 
@@ -118,7 +118,7 @@ def run_replay(
         if shown > len(lines):
             shown = 0
         for line in lines[shown:]:
-            console.print(f"  [dim]•[/] {escape(line)}", highlight=False)
+            console.print(log_entry(line))
         shown = len(lines)
 
     show_new_log()

@@ -97,6 +97,15 @@ def log_lines(obs: Obs) -> list[str]:
     return [str(line) for line in log]
 
 
+def log_entry(line: str, style: str = "") -> Table:
+    """One log line as a bullet with a hanging indent (wrapped lines align)."""
+    grid = Table.grid()
+    grid.add_column(width=4, no_wrap=True)
+    grid.add_column()
+    grid.add_row(Text("  • ", style="dim"), Text(line, style=style))
+    return grid
+
+
 def view_for(name: str) -> GameView:
     """The view of the game ``name`` (the generic view for games without their own)."""
     if name == "byzantium":
