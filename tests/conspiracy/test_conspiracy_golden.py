@@ -43,7 +43,9 @@ def _obs(state: State) -> dict[str, Any]:
 def _steps(state: State, texts: list[str]) -> list[dict[str, Any]]:
     """Apply ``texts`` to ``state``, returning the per-step transcript."""
     log: list[str] = state.public_observation()["log"]
-    steps = [{"player": None, "action": None, "log": log, "observation": _obs(state)}]
+    steps: list[dict[str, Any]] = [
+        {"player": None, "action": None, "log": log, "observation": _obs(state)}
+    ]
     for text in texts:
         player = state.current_player()
         state.apply_action(state.game.parse_action(state, text))
