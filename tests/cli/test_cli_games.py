@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -251,3 +253,31 @@ def test_pyramid_shape_and_location() -> None:
     assert "l7" in text[1]  # the Location line under row 1
     assert "B1sk◆" in text[2]
     assert [line.strip().split()[-1] for line in text[3:]] == ["·12", "·14", "·15"]
+
+
+def test_conspiracy_hot_seat_needs_no_pass_screen() -> None:
+    """Everything in Conspiracy is public (C-R12): two humans share the screen freely."""
+    out = _invoke(
+        ["play", "conspiracy", "--seed", "3", "--seats", "human,human", "--first-player", "random"],
+        "1\n" * 300,
+    )
+    assert PASS_DEVICE not in out
+    assert "Final scores" in out
+    assert "type 'board' for every chamber" in out  # compact board on a follow-up decision
+
+
+def test_python_dash_m_porphyra() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "porphyra", "--help"], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert "simulate" in done.stdout
+    done = subprocess.run(
+        [sys.executable, "-m", "porphyra", "replay", "/nonexistent/x.json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "Traceback" not in done.stdout + done.stderr
+    assert "x.json" in done.stdout + done.stderr

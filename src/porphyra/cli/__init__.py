@@ -8,7 +8,9 @@ user can cause prints one line and exits with code 2.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -111,7 +113,10 @@ def _options(
             "--reveal-first-draws": reveal_first_draws,
             "--cards": cards,
             "--players": players,
-            "--first-player": parse_first(first_player, "--first-player"),
+            # Conspiracy draws the first player from the seed when none is given.
+            "--first-player": None
+            if first_player is not None and first_player.strip().lower() == "random"
+            else parse_first(first_player, "--first-player"),
             "--bonus-locations": bonus_locations,
         },
     )
@@ -143,6 +148,9 @@ def _run_session(
     kinds = parse_seat_kinds(seats, game.num_players)
     if hint_bot is not None:
         make_bot(hint_bot)  # fail now, with a clear message, on an unknown bot
+    if sys.stdin.isatty():
+        with contextlib.suppress(ImportError):
+            import readline  # noqa: F401  (line editing and history at the prompt)
     session = PlaySession(
         state,
         make_seats(kinds, seed),

@@ -241,6 +241,19 @@ class ConspiracyView(GameView):
             self._scores(obs, labels, scores),
         )
 
+    def compact_board(self, game: Game, obs: Obs, labels: Sequence[str]) -> RenderableType:
+        """Header, the deciding seat's own chamber and the piles (same turn, next step)."""
+        seat = obs.get("seat", obs.get("current_player"))
+        if not isinstance(seat, int) or not 0 <= seat < len(obs["players"]):
+            return self.board(game, obs, labels)
+        scores = live_scores(game, obs)
+        return Group(
+            self._header(obs, labels),
+            self._chamber(game, obs, seat, labels, scores),
+            self._piles(game, obs),
+            Text("(type 'board' for every chamber and the scores)", style="dim"),
+        )
+
     def _header(self, obs: Obs, labels: Sequence[str]) -> RenderableType:
         current = obs.get("current_player")
         who = (
@@ -291,7 +304,7 @@ class ConspiracyView(GameView):
         player = obs["players"][seat]
         keys = player.get("unspent_keys") or {}
         facts = [
-            f"● {player['pearls']} pearls",
+            f"● {player['pearls']} pearl{'' if player['pearls'] == 1 else 's'}",
             f"keys {keys.get('silver', 0)}sk {keys.get('gold', 0)}gk",
         ]
         if obs.get("pearl_master") == seat:

@@ -103,6 +103,8 @@ class PlaySession:
         #: How many log lines each viewer (seat, or -1 for spectators) has been shown.
         self._seen: dict[int, int] = {}
         self._last_status = ""
+        #: The seat that made the previous decision (a repeat gets a compact board).
+        self._last_actor: int | None = None
 
     # ------------------------------------------------------------------ observations
     def _obs(self, viewer: int | None) -> Obs:
@@ -143,11 +145,17 @@ class PlaySession:
                 player = self.state.current_player()
                 seat = self.seats[player]
                 if seat.bot is None:
-                    self._human_turn(player)
+                    self._human_turn(player, again=self._last_actor == player)
                 else:
-                    action = seat.bot.choose(seat_view(self.state, player))
+                    view = seat_view(self.state, player)
+                    if self.humans:
+                        with self.console.status(f"{self.labels[player]} is thinking…"):
+                            action = seat.bot.choose(view)
+                    else:
+                        action = seat.bot.choose(view)
                     self.state.apply_action(action)
                     self._after_bot(player, action)
+                self._last_actor = player
             self._finish()
         except _Quit:
             outcome = Outcome.QUIT
@@ -220,13 +228,18 @@ class PlaySession:
                 raise _Quit from None
         self.viewer = player
 
-    def _human_turn(self, player: int) -> None:
+    def _human_turn(self, player: int, again: bool = False) -> None:
+        """Show ``player`` the table and ask for a decision; ``again`` (the same seat
+        decided just before) shows the view's compact board instead of the full one."""
         self._take_device(player)
         obs = self.state.observation(player)
         actions = list(self.state.legal_actions(player))
         self.console.print(Rule(f"{escape(self.labels[player])} to play"))
         self._print_new_log(player)
-        self.console.print(self.view.board(self.game, obs, self.labels))
+        if again:
+            self.console.print(self.view.compact_board(self.game, obs, self.labels))
+        else:
+            self.console.print(self.view.board(self.game, obs, self.labels))
         self._print_menu(actions, full=False)
         self.console.print(f"[dim]{escape(self.view.hint(self.game, obs))}[/]", highlight=False)
         action = self._ask(player, actions, obs)

@@ -45,6 +45,11 @@ class GameView:
         shown = {k: v for k, v in obs.items() if k != "log"}
         return Panel(Pretty(shown), title="Game", expand=False)
 
+    def compact_board(self, game: Game, obs: Obs, labels: Sequence[str]) -> RenderableType:
+        """The table for a seat deciding again right after its own last decision (e.g.
+        placing the next lord of a pile); default: the full :meth:`board`."""
+        return self.board(game, obs, labels)
+
     def status(self, game: Game, obs: Obs) -> str:
         """A one-line summary (turn, phase, scores) for bot-vs-bot progress output."""
         parts = [f"{k} {obs[k]}" for k in ("turn", "phase") if k in obs]
