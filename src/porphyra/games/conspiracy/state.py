@@ -22,6 +22,11 @@ Decks are lists whose *end* is the top.  Randomness: the initial shuffles and fi
 come from ``random.Random(seed)``; every later shuffle (reshuffles, deck-search) uses a
 fresh ``random.Random`` seeded from ``(rng_base, rng_counter)``, so ``clone()`` copies two
 integers and ``resample`` reseeds the future by replacing ``rng_base`` (C-R12).
+
+Solo (section 4, not implemented): per-seat data are lists, so the Legendary Opponent can be
+seat 1; its turn would run from ``_start_turn`` with the human seat answering ``lopile`` /
+``loplace``; its face-down Locations need a per-seat list of face-down ids (5 IP, no
+effect), and the Replay token a per-seat flag checked in ``_end_turn``.
 """
 
 from __future__ import annotations
