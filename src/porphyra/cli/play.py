@@ -244,6 +244,9 @@ class PlaySession:
         self.console.print(f"[dim]{escape(self.view.hint(self.game, obs))}[/]", highlight=False)
         action = self._ask(player, actions, obs)
         self.state.apply_action(action)
+        if len(self.humans) > 1:
+            # Hot seat: the end-of-game screen shows public events after the last decision.
+            self._mark_log_seen(None)
         self.console.print(
             f"[green]✓[/] {escape(self.labels[player])}: [bold]{escape(str(action))}[/]"
         )
