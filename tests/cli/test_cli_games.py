@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import random
 import re
 import subprocess
 import sys
@@ -10,12 +12,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 from porphyra import record as records
 from porphyra.cli import app
 from porphyra.cli.byzantium_view import ByzantiumView, age_bucket
-from porphyra.cli.conspiracy_view import pyramid
+from porphyra.cli.conspiracy_view import live_scores, pyramid
 from porphyra.cli.play import PASS_DEVICE
 from porphyra.core.registry import load_game
 
@@ -281,3 +284,41 @@ def test_python_dash_m_porphyra() -> None:
     assert done.returncode == 2
     assert "Traceback" not in done.stdout + done.stderr
     assert "x.json" in done.stdout + done.stderr
+
+
+def _render(renderable: object, width: int = 100) -> str:
+    console = Console(file=io.StringIO(), width=width, color_system=None)
+    console.print(renderable)
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert isinstance(out, str)
+    return out
+
+
+def test_byzantium_board_shows_the_hand_details_and_fits_80_columns() -> None:
+    game = load_game("byzantium")
+    state = game.new_initial_state(seed=1)
+    obs = state.observation(0)
+    text = _render(ByzantiumView().board(game, obs, ["Seat 0 (human)", "Seat 1 (bot)"]), 80)
+    assert max(len(line) for line in text.splitlines()) <= 80
+    for slug in obs["hand"]:
+        card = game.card(slug)  # type: ignore[attr-defined]
+        assert card.name in text
+    assert "Turn 1/12" in text and "Early Age" in text and "10/20" in text
+    assert "Your hand (byzantine)" in text
+    public = _render(ByzantiumView().board(game, state.public_observation(), ["a", "b"]))
+    assert "Your hand" not in public
+
+
+def test_conspiracy_live_scores_match_the_engine() -> None:
+    game = load_game("conspiracy", players=3)
+    state = game.new_initial_state(seed=9)
+    rng = random.Random(9)
+    checked = 0
+    while not state.is_terminal():
+        if rng.random() < 0.2:
+            assert live_scores(game, state.observation(0)) == state.scores()
+            checked += 1
+        actions = state.legal_actions()
+        state.apply_action(actions[rng.randrange(len(actions))])
+    assert live_scores(game, state.public_observation()) == state.scores()
+    assert checked > 3

@@ -196,5 +196,5 @@ def game_options(game: str, given: dict[str, Any]) -> dict[str, Any]:
         owner, name = GAME_OPTIONS[flag]
         if owner != game:
             raise CliError(f"option {flag} applies to {owner}, not to {game}")
-        options[name] = str(value) if isinstance(value, Path) else value
+        options[name] = str(value.resolve()) if isinstance(value, Path) else value
     return options
