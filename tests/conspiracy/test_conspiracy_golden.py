@@ -78,7 +78,8 @@ def _generate(options: dict[str, Any], seed: int) -> dict[str, Any]:
 
 
 def _dump(data: dict[str, Any]) -> str:
-    lines = ["{", f' "record": {json.dumps(data["record"], sort_keys=True)},', ' "steps": [']
+    rec = json.dumps(data["record"], indent=1, sort_keys=True).replace("\n", "\n ")
+    lines = ["{", f' "record": {rec},', ' "steps": [']
     steps = [json.dumps(s, sort_keys=True, separators=(",", ":")) for s in data["steps"]]
     lines.append(",\n".join(steps))
     lines.append(" ]")
