@@ -1,38 +1,161 @@
 """Bots: seat fillers that see only a seat's observation (see :mod:`porphyra.bots.base`).
 
-``make_bot(spec, seed)`` builds a bot from its name: ``random`` (alias ``bot``); more
-difficulties are added as they are built.
+``make_bot(spec, seed)`` builds a bot from a spec ``name`` or ``name:key=value,...``:
+
+========== ===========================================================================
+name       bot
+========== ===========================================================================
+random     uniformly random legal actions (alias ``bot``)
+easy       the game's heuristic bot (:mod:`porphyra.bots.heuristic`; a generic flat
+           Monte Carlo bot for a game without a heuristic)
+heuristic  alias of ``easy``
+greedy     the generic flat Monte Carlo one-ply bot (options: ``samples``)
+ismcts     information-set MCTS, 1000 iterations a move (deterministic for a seed)
+medium     ISMCTS, 0.5 s a move (not reproducible: time budget)
+hard       ISMCTS, 2 s a move (not reproducible: time budget); its ``win_probability``
+           gives the terminal client's ``hint``
+========== ===========================================================================
+
+ISMCTS options (see :class:`~porphyra.bots.ismcts.ISMCTSBot`): ``iterations`` (int, or
+``none``), ``seconds`` (float, or ``none``), ``exploration`` (float), ``rollout``
+(``random`` or ``heuristic``), ``depth`` (int, or ``none``), ``evaluation``
+(``heuristic`` or ``none``).  Example: ``ismcts:iterations=2000,exploration=0.5``;
+``hard:seconds=none,iterations=5000`` makes ``hard`` reproducible.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from porphyra.bots.base import Bot, SeatView, seat_view
+from porphyra.bots.heuristic import EasyBot, GreedyBot, heuristic_for
+from porphyra.bots.ismcts import ActionStats, ISMCTSBot, SearchResult
 from porphyra.bots.random_bot import RandomBot
 
-_FACTORIES: dict[str, Callable[[int], Bot]] = {
-    "random": RandomBot,
-    "bot": RandomBot,
+#: Settings of the ISMCTS difficulties used by ``medium`` and ``hard`` (and the benchmark).
+#: Rollouts: the game's heuristic policy for a few actions, then its evaluation
+#: (``depth``/``evaluation``); falls back to random rollouts to the end for a game without
+#: a heuristic module.
+ISMCTS_PRESETS: dict[str, dict[str, Any]] = {
+    "ismcts": {"iterations": 1000},
+    "medium": {"seconds": 0.5},
+    "hard": {"seconds": 2.0},
+}
+
+
+def _ismcts_factory(preset: str) -> Callable[..., Bot]:
+    def build(seed: int = 0, **options: Any) -> Bot:
+        settings = dict(ISMCTS_PRESETS[preset])
+        settings.update(options)
+        return ISMCTSBot(seed, name=preset, **settings)
+
+    return build
+
+
+def _greedy(seed: int = 0, **options: Any) -> Bot:
+    return GreedyBot(seed, **options)
+
+
+def _plain(cls: Callable[[int], Bot]) -> Callable[..., Bot]:
+    def build(seed: int = 0, **options: Any) -> Bot:
+        if options:
+            raise ValueError(f"this bot takes no options (got {', '.join(sorted(options))})")
+        return cls(seed)
+
+    return build
+
+
+#: Bot builders by name: ``builder(seed, **options) -> Bot``.
+_FACTORIES: dict[str, Callable[..., Bot]] = {
+    "random": _plain(RandomBot),
+    "bot": _plain(RandomBot),
+    "easy": _plain(EasyBot),
+    "heuristic": _plain(EasyBot),
+    "greedy": _greedy,
+    "ismcts": _ismcts_factory("ismcts"),
+    "medium": _ismcts_factory("medium"),
+    "hard": _ismcts_factory("hard"),
+}
+
+#: Option types for specs (``name:key=value``); ``none`` gives ``None``.
+_OPTION_TYPES: dict[str, type] = {
+    "iterations": int,
+    "seconds": float,
+    "exploration": float,
+    "rollout": str,
+    "depth": int,
+    "evaluation": str,
+    "samples": int,
 }
 
 
 def bot_names() -> list[str]:
-    """Names accepted by :func:`make_bot`."""
+    """Names accepted by :func:`make_bot` (without options)."""
     return sorted(_FACTORIES)
 
 
-def make_bot(spec: str, seed: int = 0) -> Bot:
-    """Build the bot named ``spec`` seeded with ``seed``.
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Split ``name:key=value,...`` into the bot name and typed options.
+
+    Returns:
+        ``(name, options)``; e.g. ``("ismcts", {"iterations": 2000})``.
 
     Raises:
-        ValueError: ``spec`` is not a known bot name.
+        ValueError: unknown bot name, unknown option, or a value of the wrong type.
     """
+    name, _, rest = spec.strip().partition(":")
+    name = name.strip().lower()
+    if name not in _FACTORIES:
+        raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(bot_names())}")
+    options: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, eq, value = item.partition("=")
+        key, value = key.strip(), value.strip()
+        if not eq or key not in _OPTION_TYPES:
+            raise ValueError(
+                f"bad option {item!r} in bot spec {spec!r}; options are key=value with keys "
+                f"{', '.join(sorted(_OPTION_TYPES))}"
+            )
+        if value.lower() == "none":
+            options[key] = None
+            continue
+        try:
+            options[key] = _OPTION_TYPES[key](value)
+        except ValueError:
+            raise ValueError(
+                f"bad value {value!r} for {key} in bot spec {spec!r}: expected "
+                f"{_OPTION_TYPES[key].__name__}"
+            ) from None
+    return name, options
+
+
+def make_bot(spec: str, seed: int = 0) -> Bot:
+    """Build the bot ``spec`` (a name, or ``name:key=value,...``) seeded with ``seed``.
+
+    Raises:
+        ValueError: ``spec`` names no known bot, or has an unknown or invalid option.
+    """
+    name, options = parse_spec(spec)
     try:
-        factory = _FACTORIES[spec]
-    except KeyError:
-        raise ValueError(f"unknown bot {spec!r}; known bots: {', '.join(bot_names())}") from None
-    return factory(seed)
+        return _FACTORIES[name](seed, **options)
+    except TypeError as exc:
+        raise ValueError(f"bot {name!r} does not accept these options: {exc}") from None
 
 
-__all__ = ["Bot", "RandomBot", "SeatView", "bot_names", "make_bot", "seat_view"]
+__all__ = [
+    "ISMCTS_PRESETS",
+    "ActionStats",
+    "Bot",
+    "EasyBot",
+    "GreedyBot",
+    "ISMCTSBot",
+    "RandomBot",
+    "SearchResult",
+    "SeatView",
+    "bot_names",
+    "heuristic_for",
+    "make_bot",
+    "parse_spec",
+    "seat_view",
+]

@@ -1,0 +1,380 @@
+"""Single-observer information-set Monte Carlo tree search (SO-ISMCTS).
+
+The algorithm of Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search",
+IEEE Transactions on Computational Intelligence and AI in Games 4(2), 2012, section IV.
+It is game-independent: it uses only the :class:`~porphyra.bots.base.SeatView` (the seat's
+observation, its legal actions and ``sample(rng)``) and the game contract on the sampled
+states; it never sees the true state.
+
+One search builds a single tree over the information sets of the deciding seat.  Each
+iteration:
+
+1. **Determinize**: draw a full state consistent with the seat's observation,
+   ``view.sample(rng)`` (``State.resample``).
+2. **Select**: from the root, while every action legal in this determinization already has
+   a child, pick the child maximising the subset-armed UCB1 score::
+
+       mean_reward(c) + exploration * sqrt(ln(availability(c)) / visits(c))
+
+   where ``availability(c)`` counts the iterations in which ``c`` was legal when its parent
+   was visited (the parent's visit count is wrong here, since different determinizations
+   allow different actions).  The availability of every legal child is incremented.
+3. **Expand** one untried action legal in this determinization (chosen at random).
+4. **Simulate**: play the rollout policy (uniformly random, or a per-game heuristic) to the
+   end, or for at most ``depth`` actions and then score the position with an evaluation
+   function.
+5. **Backpropagate**: each node on the path receives the reward, in [0, 1], of the seat that
+   chose the action leading to it (so the search is correct for 2 to 4 players: every seat
+   maximises its own reward).
+
+Nodes are keyed by action text (``str(action)``), since each determinization creates its own
+``Action`` objects.  Rewards map ``returns()`` from the game's utility range
+(``GameInfo.min_utility`` .. ``max_utility``) onto [0, 1]: 1 a win, 0 a loss, 0.5 a draw in
+a zero-sum game.  The mean reward of an action is thus an estimated win probability.
+
+Budgets and reproducibility: with an ``iterations`` budget the bot is deterministic: the
+search generator of each call is derived from the bot's seed and the view (seat and
+observation) only, so the same seed and the same view always give the same move, whatever
+was asked before.  A ``seconds`` budget (``time.perf_counter``) makes the number of
+iterations, and so possibly the move, depend on the machine's speed: moves are then **not**
+reproducible.  Both may be given; the search stops at whichever comes first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal, NamedTuple
+
+from porphyra.bots.base import SeatView
+from porphyra.core.game import Action, State
+
+#: A rollout policy: picks the current player's action in a (determinized) ``state``.
+RolloutPolicy = Callable[[State, random.Random], Action]
+#: An evaluation: estimated reward of ``player`` in ``state``, in [0, 1] (1 = sure win).
+Evaluation = Callable[[State, int], float]
+#: Where to find a policy or evaluation: a callable, or a name resolved per game at search
+#: time (``"random"`` for rollouts, ``"heuristic"`` for the game's heuristic module).
+RolloutSpec = RolloutPolicy | Literal["random", "heuristic"]
+EvaluationSpec = Evaluation | Literal["heuristic"] | None
+
+DEFAULT_ITERATIONS = 1000
+DEFAULT_EXPLORATION = 0.7
+
+
+class ActionStats(NamedTuple):
+    """Search statistics of one root action.
+
+    Attributes:
+        action: the legal action (an object of ``view.legal_actions``).
+        visits: iterations that chose it at the root.
+        mean_reward: its average reward in [0, 1] for the deciding seat (an estimated win
+            probability; 0.5 for an action never visited).
+    """
+
+    action: Action
+    visits: int
+    mean_reward: float
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The outcome of one search.
+
+    Attributes:
+        action: the chosen action (most visited; ties broken by mean reward, then text).
+        win_probability: mean reward in [0, 1] of ``action`` for the deciding seat.
+        stats: every legal action's statistics, best first.
+        iterations: iterations run.
+        seconds: wall-clock time spent searching, in seconds.
+    """
+
+    action: Action
+    win_probability: float
+    stats: list[ActionStats]
+    iterations: int
+    seconds: float
+
+
+class _Node:
+    """A tree node: the information set reached by ``player`` choosing an action."""
+
+    __slots__ = ("avail", "children", "player", "reward", "visits")
+
+    def __init__(self, player: int) -> None:
+        self.player = player  # the seat that chose the action leading here
+        self.children: dict[str, _Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.reward = 0.0  # total reward of ``player`` over the visits
+
+
+def _random_rollout(state: State, rng: random.Random) -> Action:
+    actions = state.legal_actions()
+    return actions[rng.randrange(len(actions))]
+
+
+def view_seed(seed: int, view: SeatView, salt: str = "") -> int:
+    """A 64-bit seed derived from ``seed`` and the view's seat and observation only.
+
+    Used to give each decision its own generator, so a bot's move depends on its seed and the
+    view, never on earlier calls (or on anything the seat cannot see).
+    """
+    text = json.dumps(view.observation, sort_keys=True, default=str, separators=(",", ":"))
+    digest = hashlib.sha256(f"{salt}|{seed}|{view.player}|{text}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+class ISMCTSBot:
+    """SO-ISMCTS bot (see the module docstring).
+
+    Args:
+        seed: seeds every search (with the view: see :func:`view_seed`).
+        iterations: iteration budget per move (deterministic mode); ``None`` for no limit.
+        seconds: time budget per move, in seconds (moves are then not reproducible);
+            ``None`` for no limit.  If both are ``None``, ``DEFAULT_ITERATIONS`` is used.
+        exploration: UCB exploration constant for rewards in [0, 1] (default 0.7).
+        rollout: ``"random"``, ``"heuristic"`` (the game's heuristic rollout policy, see
+            :mod:`porphyra.bots.heuristic`) or a callable ``(state, rng) -> Action``.
+        depth: stop each rollout after this many actions and score the position with
+            ``evaluation``; ``None`` plays rollouts to the end.
+        evaluation: ``"heuristic"`` (the game's evaluation function) or a callable
+            ``(state, player) -> float`` in [0, 1]; required when ``depth`` is set.
+        name: the bot's display name.
+
+    Raises:
+        ValueError: a budget is not positive, ``exploration`` is negative, or ``depth`` is
+            given without an evaluation.
+    """
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        exploration: float = DEFAULT_EXPLORATION,
+        rollout: RolloutSpec = "random",
+        depth: int | None = None,
+        evaluation: EvaluationSpec = None,
+        name: str = "ismcts",
+    ) -> None:
+        if iterations is None and seconds is None:
+            iterations = DEFAULT_ITERATIONS
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {iterations}")
+        if seconds is not None and not seconds > 0:
+            raise ValueError(f"seconds must be positive, not {seconds}")
+        if exploration < 0:
+            raise ValueError(f"exploration must not be negative, not {exploration}")
+        if depth is not None and depth < 0:
+            raise ValueError(f"depth must not be negative, not {depth}")
+        if depth is not None and evaluation is None:
+            raise ValueError("a rollout depth needs an evaluation function")
+        if isinstance(rollout, str) and rollout not in ("random", "heuristic"):
+            raise ValueError(f"unknown rollout {rollout!r}; use 'random' or 'heuristic'")
+        if isinstance(evaluation, str) and evaluation != "heuristic":
+            raise ValueError(f"unknown evaluation {evaluation!r}; use 'heuristic'")
+        self.name = name
+        self.seed = seed
+        self.iterations = iterations
+        self.seconds = seconds
+        self.exploration = exploration
+        self.rollout = rollout
+        self.depth = depth
+        self.evaluation = evaluation
+        #: The result of the latest search (for hints and debugging).
+        self.last_result: SearchResult | None = None
+
+    def __repr__(self) -> str:
+        return (
+            f"ISMCTSBot(seed={self.seed}, iterations={self.iterations}, seconds={self.seconds}, "
+            f"exploration={self.exploration}, rollout={self.rollout!r}, depth={self.depth}, "
+            f"evaluation={self.evaluation!r})"
+        )
+
+    # -- public API --------------------------------------------------------------------
+
+    def choose(self, view: SeatView) -> Action:
+        """The most visited root action after a search from ``view``.
+
+        With a single legal action no search is run.
+
+        Raises:
+            ValueError: ``view`` has no legal action.
+        """
+        if not view.legal_actions:
+            raise ValueError(f"seat {view.player} has no legal action")
+        if len(view.legal_actions) == 1:
+            return view.legal_actions[0]
+        return self.search(view).action
+
+    def analyse(self, view: SeatView) -> list[ActionStats]:
+        """Search from ``view`` and return every legal action's statistics, best first.
+
+        Raises:
+            ValueError: ``view`` has no legal action.
+        """
+        return self.search(view).stats
+
+    def win_probability(self, view: SeatView) -> tuple[Action, float]:
+        """The suggested action and its estimated win probability in [0, 1] (for hints).
+
+        Raises:
+            ValueError: ``view`` has no legal action.
+        """
+        result = self.search(view)
+        return result.action, result.win_probability
+
+    def search(self, view: SeatView) -> SearchResult:
+        """Run one search from ``view`` within the budget.
+
+        Returns:
+            The :class:`SearchResult` (also stored in ``last_result``).
+
+        Raises:
+            ValueError: ``view`` has no legal action, or the determinizations have no legal
+                action in common with ``view.legal_actions`` (a ``resample`` bug).
+        """
+        if not view.legal_actions:
+            raise ValueError(f"seat {view.player} has no legal action")
+        rng = random.Random(view_seed(self.seed, view, "ismcts"))
+        policy, evaluate = self._resolve(view)
+        game = view.game
+        lo, hi = float(game.info.min_utility), float(game.info.max_utility)
+        span = hi - lo if hi > lo else 1.0
+        num_players = game.num_players
+        root = _Node(view.player)
+        root_keys = {str(a): a for a in view.legal_actions}
+
+        start = time.perf_counter()
+        deadline = None if self.seconds is None else start + self.seconds
+        limit = self.iterations
+        done = 0
+        while (limit is None or done < limit) and (
+            deadline is None or done == 0 or time.perf_counter() < deadline
+        ):
+            self._iterate(
+                view.sample(rng), root, rng, policy, evaluate, lo, span, num_players, view.player
+            )
+            done += 1
+        elapsed = time.perf_counter() - start
+        result = self._result(root, root_keys, done, elapsed)
+        self.last_result = result
+        return result
+
+    # -- internals ---------------------------------------------------------------------
+
+    def _resolve(self, view: SeatView) -> tuple[RolloutPolicy, Evaluation | None]:
+        from porphyra.bots import heuristic  # late import: heuristic imports bots modules
+
+        name = view.game.info.name
+        policy: RolloutPolicy
+        if self.rollout == "random":
+            policy = _random_rollout
+        elif self.rollout == "heuristic":
+            policy = heuristic.rollout_policy_for(name)
+        else:
+            policy = self.rollout
+        evaluate: Evaluation | None
+        if self.evaluation == "heuristic":
+            evaluate = heuristic.evaluation_for(name)
+        else:
+            evaluate = self.evaluation
+        return policy, evaluate
+
+    def _iterate(
+        self,
+        state: State,
+        root: _Node,
+        rng: random.Random,
+        policy: RolloutPolicy,
+        evaluate: Evaluation | None,
+        lo: float,
+        span: float,
+        num_players: int,
+        observer: int,
+    ) -> None:
+        node = root
+        path = [root]
+        c = self.exploration
+        # Selection and expansion.
+        while not state.is_terminal():
+            actions = state.legal_actions()
+            children = node.children
+            untried: list[tuple[str, Action]] = []
+            best: tuple[str, Action, _Node] | None = None
+            best_score = -math.inf
+            for a in actions:
+                key = str(a)
+                child = children.get(key)
+                if child is None:
+                    untried.append((key, a))
+                    continue
+                child.avail += 1
+                if untried:
+                    continue  # we will expand; availability still counts
+                score = child.reward / child.visits + c * math.sqrt(
+                    math.log(child.avail) / child.visits
+                )
+                if score > best_score:
+                    best_score = score
+                    best = (key, a, child)
+            if untried:
+                key, a = untried[rng.randrange(len(untried))]
+                child = _Node(state.current_player())
+                children[key] = child
+                state.apply_action(a)
+                path.append(child)
+                break
+            assert best is not None  # a non-terminal state has a legal action
+            _, a, child = best
+            state.apply_action(a)
+            path.append(child)
+            node = child
+        # Simulation.
+        steps = 0
+        depth = self.depth
+        while not state.is_terminal() and (depth is None or steps < depth):
+            state.apply_action(policy(state, rng))
+            steps += 1
+        if state.is_terminal():
+            rewards = [(r - lo) / span for r in state.returns()]
+        else:
+            assert evaluate is not None
+            rewards = [evaluate(state, p) for p in range(num_players)]
+        # Backpropagation: each node gets the reward of the seat that chose its action.
+        for n in path[1:]:
+            n.visits += 1
+            n.reward += rewards[n.player]
+        root.visits += 1
+
+    @staticmethod
+    def _result(
+        root: _Node, root_keys: dict[str, Action], iterations: int, seconds: float
+    ) -> SearchResult:
+        stats: list[ActionStats] = []
+        for key, action in root_keys.items():
+            child = root.children.get(key)
+            if child is None or child.visits == 0:
+                stats.append(ActionStats(action, 0, 0.5))
+            else:
+                stats.append(ActionStats(action, child.visits, child.reward / child.visits))
+        if not any(s.visits for s in stats):
+            raise ValueError(
+                "no search iteration reached a legal action of the view: the determinizations "
+                "disagree with view.legal_actions (State.resample bug?)"
+            )
+        stats.sort(key=lambda s: (-s.visits, -s.mean_reward, str(s.action)))
+        best = stats[0]
+        return SearchResult(best.action, best.mean_reward, stats, iterations, seconds)
+
+
+def principal_actions(stats: Sequence[ActionStats], top: int = 3) -> str:
+    """A one-line summary of the ``top`` actions, e.g. for a hint or a log."""
+    return "; ".join(f"{s.action} ({s.visits} visits, {s.mean_reward:.0%})" for s in stats[:top])

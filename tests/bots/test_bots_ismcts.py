@@ -1,0 +1,172 @@
+"""ISMCTS on toy games: finds obvious moves, is deterministic, models each seat's interest."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from porphyra.bots import ISMCTSBot, seat_view
+from porphyra.core.game import State
+from tests.bots.kuhn import KuhnGame, deal
+from tests.bots.treegame import Tree, TreeGame
+
+J, Q, K, A = 0, 1, 2, 3
+
+
+def choose_text(bot: ISMCTSBot, state: State) -> str:
+    return str(bot.choose(seat_view(state)))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_calls_with_the_king_facing_a_bet(seed: int) -> None:
+    game = KuhnGame()
+    for other in (J, Q):
+        state = deal(game, (other, K), ["bet"])
+        assert choose_text(ISMCTSBot(seed, iterations=300), state) == "call"
+        state = deal(game, (K, other), ["check", "bet"])
+        assert choose_text(ISMCTSBot(seed, iterations=300), state) == "call"
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_folds_the_jack_facing_a_bet(seed: int) -> None:
+    game = KuhnGame()
+    for other in (Q, K):
+        state = deal(game, (other, J), ["bet"])
+        assert choose_text(ISMCTSBot(seed, iterations=300), state) == "fold"
+
+
+def test_win_probability_reflects_the_hand() -> None:
+    game = KuhnGame()
+    king = ISMCTSBot(1, iterations=400).search(seat_view(deal(game, (Q, K), ["bet"])))
+    assert str(king.action) == "call"
+    assert king.win_probability == pytest.approx(1.0)  # a sure win of the whole pot
+    jack = ISMCTSBot(1, iterations=400).search(seat_view(deal(game, (Q, J), ["bet"])))
+    assert str(jack.action) == "fold"
+    assert jack.win_probability == pytest.approx(0.25)  # -1 on the [-2, 2] scale
+    assert [s.visits for s in jack.stats] == sorted((s.visits for s in jack.stats), reverse=True)
+    assert sum(s.visits for s in jack.stats) == jack.iterations == 400
+
+
+def test_same_seed_and_view_give_the_same_search() -> None:
+    game = KuhnGame(3)
+    state = deal(game, (Q, K, J), ["check"])
+    view = seat_view(state)
+    first = ISMCTSBot(7, iterations=200).search(view)
+    bot = ISMCTSBot(7, iterations=200)
+    bot.choose(seat_view(deal(game, (J, Q, K))))  # earlier calls must not matter
+    again = bot.search(seat_view(state.clone()))
+    assert [(str(s.action), s.visits, s.mean_reward) for s in first.stats] == [
+        (str(s.action), s.visits, s.mean_reward) for s in again.stats
+    ]
+    # The seed is really used: some other seed gives other statistics.
+    others = {
+        tuple(s.visits for s in ISMCTSBot(seed, iterations=200).search(view).stats)
+        for seed in range(8)
+    }
+    assert len(others) > 1
+
+
+# Seat 0 may take a small sure loss ("safe") or let seat 1 decide ("risky"), where seat 1
+# will punish it.  Flat Monte Carlo (or a search that backs up seat 0's reward at seat 1's
+# nodes) prefers "risky"; a correct search knows seat 1 plays for itself.
+TRAP: Tree = (
+    0,
+    {
+        "safe": (-0.2, 0.2),
+        "risky": (1, {"spare": (1.0, -1.0), "punish": (-1.0, 1.0)}),
+    },
+)
+
+# Three seats: seat 2 chooses between a branch where seat 1 then picks and a direct result;
+# every seat must be modelled as maximising its own return for seat 0 to see "risky" loses.
+TRAP3: Tree = (
+    0,
+    {
+        "safe": (-0.2, 0.0, 0.0),
+        "risky": (
+            2,
+            {
+                "left": (1, {"p1good": (-1.0, 1.0, -1.0), "p0good": (1.0, 0.0, 1.0)}),
+                "right": (-1.0, -1.0, 0.0),
+            },
+        ),
+    },
+)
+
+
+@pytest.mark.parametrize(("tree", "players"), [(TRAP, 2), (TRAP3, 3)])
+def test_each_seat_maximises_its_own_reward(tree: Tree, players: int) -> None:
+    game = TreeGame(tree, players)
+    result = ISMCTSBot(0, iterations=500).search(seat_view(game.new_initial_state()))
+    assert str(result.action) == "safe"
+    risky = next(s for s in result.stats if str(s.action) == "risky")
+    assert risky.mean_reward < 0.3
+
+
+def _chain(depth: int) -> Tree:
+    """A long forced line that ends in a loss for seat 0."""
+    node: Tree = (-1.0, 1.0)
+    for i in range(depth):
+        node = (i % 2, {"go": node})
+    return node
+
+
+def test_depth_cutoff_uses_the_evaluation() -> None:
+    # "risky" starts a 40-move forced line lost by seat 0; an evaluation that (wrongly) calls
+    # every non-terminal state a win for seat 0 must be what the cut rollouts see.
+    game = TreeGame((0, {"safe": (-0.2, 0.2), "risky": _chain(40)}))
+
+    def evaluate(state: State, player: int) -> float:
+        return 1.0 if player == 0 else 0.0
+
+    view = seat_view(game.new_initial_state())
+    cut = ISMCTSBot(0, iterations=20, depth=0, evaluation=evaluate)
+    assert str(cut.choose(view)) == "risky"
+    full = ISMCTSBot(0, iterations=20, evaluation=evaluate)  # no depth: plays to the end
+    assert str(full.choose(view)) == "safe"
+
+
+def test_custom_rollout_policy_is_used() -> None:
+    calls: list[int] = []
+
+    def always_first(state: State, rng: random.Random) -> object:
+        calls.append(state.current_player())
+        return state.legal_actions()[0]
+
+    game = KuhnGame()
+    bot = ISMCTSBot(0, iterations=30, rollout=always_first)  # type: ignore[arg-type]
+    bot.choose(seat_view(deal(game, (Q, K))))
+    assert calls
+
+
+def test_time_budget_runs_at_least_one_iteration() -> None:
+    game = KuhnGame()
+    result = ISMCTSBot(0, seconds=1e-9).search(seat_view(deal(game, (Q, K), ["bet"])))
+    assert result.iterations >= 1
+
+
+def test_single_legal_action_and_no_action() -> None:
+    game = TreeGame((0, {"only": (0.0, 0.0)}))
+    bot = ISMCTSBot(0, iterations=10)
+    assert str(bot.choose(seat_view(game.new_initial_state()))) == "only"
+    end = game.new_initial_state()
+    end.apply_action(end.legal_actions()[0])
+    with pytest.raises(ValueError, match="no legal action"):
+        bot.choose(seat_view(end, 0))
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"iterations": 0},
+        {"seconds": 0.0},
+        {"exploration": -1.0},
+        {"depth": 3},
+        {"rollout": "smart"},
+        {"evaluation": "clever"},
+    ],
+)
+def test_bad_options_are_refused(kwargs: dict[str, object]) -> None:
+    with pytest.raises(ValueError):
+        ISMCTSBot(0, **kwargs)  # type: ignore[arg-type]

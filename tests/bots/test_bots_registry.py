@@ -1,0 +1,65 @@
+"""``make_bot`` specs, difficulty names and the heuristic registry."""
+
+from __future__ import annotations
+
+import pytest
+
+from porphyra.bots import EasyBot, GreedyBot, ISMCTSBot, bot_names, make_bot, parse_spec, seat_view
+from porphyra.bots.heuristic import evaluation_for, heuristic_for, rollout_policy_for
+from tests.bots.kuhn import KuhnGame, deal
+
+
+def test_names() -> None:
+    assert {"random", "bot", "easy", "medium", "hard", "ismcts"} <= set(bot_names())
+
+
+@pytest.mark.parametrize("spec", ["random", "bot", "easy", "greedy", "ismcts", "medium", "hard"])
+def test_every_name_builds_a_named_bot(spec: str) -> None:
+    assert make_bot(spec, seed=3).name in {spec, "random"}
+
+
+def test_difficulties_are_the_documented_budgets() -> None:
+    medium, hard, ismcts = make_bot("medium"), make_bot("hard"), make_bot("ismcts")
+    assert isinstance(medium, ISMCTSBot) and medium.seconds == 0.5
+    assert isinstance(hard, ISMCTSBot) and hard.seconds == 2.0
+    assert isinstance(ismcts, ISMCTSBot) and ismcts.seconds is None
+    assert ismcts.iterations is not None
+    assert isinstance(make_bot("easy"), EasyBot)
+
+
+def test_spec_options() -> None:
+    bot = make_bot("ismcts:iterations=2000,exploration=0.5,rollout=heuristic", seed=4)
+    assert isinstance(bot, ISMCTSBot)
+    assert (bot.iterations, bot.exploration, bot.rollout, bot.seed) == (2000, 0.5, "heuristic", 4)
+    hard = make_bot("hard:seconds=none,iterations=300")
+    assert isinstance(hard, ISMCTSBot) and (hard.seconds, hard.iterations) == (None, 300)
+    assert parse_spec(" Greedy : samples=2 ") == ("greedy", {"samples": 2})
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "nobody",
+        "ismcts:iterations",
+        "ismcts:iterations=many",
+        "ismcts:colour=red",
+        "ismcts:iterations=0",
+        "ismcts:rollout=clever",
+        "random:iterations=3",
+        "greedy:exploration=1",
+    ],
+)
+def test_bad_specs_are_refused_with_value_error(spec: str) -> None:
+    with pytest.raises(ValueError):
+        make_bot(spec)
+
+
+def test_game_without_heuristic_falls_back_to_generic_bots() -> None:
+    assert heuristic_for("kuhn") is GreedyBot
+    assert evaluation_for("kuhn") is None
+    game = KuhnGame()
+    state = deal(game, (0, 2), ["bet"])  # holding the king, facing a bet
+    policy = rollout_policy_for("kuhn")
+    assert str(policy(state.clone(), __import__("random").Random(0))) in {"call", "fold"}
+    assert str(make_bot("easy", 1).choose(seat_view(state))) == "call"
+    assert str(make_bot("greedy", 1).choose(seat_view(deal(game, (1, 0), ["bet"])))) == "fold"
