@@ -1,0 +1,8 @@
+"""Play in the browser: web server, lobby, seats, spectators and saved games.
+
+``porphyra.server.main.serve`` runs it (``porphyra serve`` / ``python -m porphyra.server``);
+:func:`porphyra.server.app.create_app` builds the FastAPI application;
+:mod:`porphyra.server.runner` is the authoritative match runner; :mod:`.storage` keeps
+every game as its record plus seats; :mod:`.protocol` describes the websocket messages; the
+browser UI lives in ``static/`` (plain HTML, CSS and JavaScript, no external assets).
+"""

@@ -1,0 +1,327 @@
+"""The FastAPI application: lobby REST API, one websocket per seat or spectator, and the
+static browser UI.
+
+REST (JSON):
+
+``GET  /api/meta``               games, lobby options, bot names, whether solo exists.
+``GET  /api/cards/{game}``       public card data for drawing cards.
+``GET  /api/games``              saved games, newest first (no seeds, no tokens).
+``POST /api/games``              create: ``{"game", "options", "seats": [{"kind": "human" |
+                                 "bot", "bot", "name"}], "seed"?}`` → id, per human seat its
+                                 token and invite link, the spectator link.
+``GET  /api/games/{id}``         one game's public info.
+``GET  /api/games/{id}/record``  the record (with the seed), only once the game is over.
+
+Websocket ``/ws/{id}?token=T``: a seat (T is its invite token) or, without a token, a
+spectator; see :mod:`porphyra.server.protocol`.  Pages: ``/`` (lobby), ``/game/{id}``
+(the game; the seat token travels in the URL fragment ``#token=...``, never to the
+server's HTTP log).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any, Literal
+
+from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from starlette.websockets import WebSocketState
+
+from porphyra.bots import bot_names
+from porphyra.core.errors import UnknownGameError
+from porphyra.core.registry import load_game, registered_games
+from porphyra.server import protocol
+from porphyra.server.gamedata import LOBBY_OPTIONS, card_data, lobby_bots, solo_supported
+from porphyra.server.runner import Client, CreateError, Hub, SubmitError
+from porphyra.server.storage import Storage, default_db_url
+
+log = logging.getLogger("porphyra.server")
+
+STATIC_DIR = Path(__file__).parent / "static"
+MAX_NAME = 40
+
+
+def default_data_dir() -> Path:
+    """``$PORPHYRA_DATA_DIR``, else ``$XDG_DATA_HOME/porphyra``, else
+    ``~/.local/share/porphyra``."""
+    env = os.environ.get("PORPHYRA_DATA_DIR")
+    if env:
+        return Path(env).expanduser()
+    xdg = os.environ.get("XDG_DATA_HOME")
+    base = Path(xdg).expanduser() if xdg else Path.home() / ".local" / "share"
+    return base / "porphyra"
+
+
+class SeatIn(BaseModel):
+    """One seat of a create request."""
+
+    kind: Literal["human", "bot"]
+    bot: str | None = Field(default=None, max_length=40)
+    name: str | None = Field(default=None, max_length=MAX_NAME)
+
+
+class CreateIn(BaseModel):
+    """A create request (see the module docstring)."""
+
+    game: str = Field(max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[SeatIn] = Field(min_length=1, max_length=4)
+    seed: int | None = Field(default=None, ge=0, lt=2**31)
+
+
+def check_options(name: str, options: dict[str, Any]) -> dict[str, Any]:
+    """Keep only lobby-settable options with accepted values.
+
+    Raises:
+        HTTPException(400): an unknown option or value (file paths and stacked decks are
+            never accepted from the web).
+    """
+    allowed = LOBBY_OPTIONS.get(name)
+    if allowed is None:
+        raise HTTPException(400, f"unknown game {name!r}; games: {', '.join(registered_games())}")
+    out: dict[str, Any] = {}
+    for key, value in options.items():
+        if key not in allowed:
+            raise HTTPException(400, f"option {key!r} cannot be set here")
+        values = allowed[key]
+        if value not in values or isinstance(value, bool) != any(
+            isinstance(v, bool) and v == value for v in values
+        ):
+            raise HTTPException(400, f"option {key}={value!r} not accepted; one of {values}")
+        if value is not None:
+            out[key] = value
+    return out
+
+
+def create_app(
+    db_url: str | None = None,
+    data_dir: str | Path | None = None,
+    bot_workers: int = 0,
+) -> FastAPI:
+    """Build the application.
+
+    Args:
+        db_url: any SQLAlchemy URL; default: an SQLite file ``porphyra.sqlite3`` in
+            ``data_dir``.
+        data_dir: directory of the default database (default: :func:`default_data_dir`).
+        bot_workers: processes for server-side bots (0: a thread pool).
+
+    Returns:
+        The FastAPI app; its lifespan reloads every stored game and restarts its bots.
+    """
+    url = db_url or default_db_url(data_dir or default_data_dir())
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        storage = Storage(url)
+        hub = Hub(storage, bot_workers=bot_workers)
+        app.state.hub = hub
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+            storage.close()
+
+    app = FastAPI(title="porphyra", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+    def hub_of(request_app: Any) -> Hub:
+        hub: Hub = request_app.state.hub
+        return hub
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return FileResponse(STATIC_DIR / "index.html")
+
+    @app.get("/game/{game_id}", include_in_schema=False)
+    async def game_page(game_id: str) -> FileResponse:
+        return FileResponse(STATIC_DIR / "game.html")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        return Response(status_code=204)
+
+    @app.get("/api/meta")
+    async def meta() -> dict[str, Any]:
+        games = {}
+        for name in registered_games():
+            info = load_game(name).info
+            games[name] = {
+                "long_name": info.long_name,
+                "min_players": info.min_players,
+                "max_players": info.max_players,
+                "options": LOBBY_OPTIONS.get(name, {}),
+            }
+        return {
+            "games": games,
+            "bots": lobby_bots(),
+            "all_bots": bot_names(),
+            "solo": solo_supported(),
+        }
+
+    @app.get("/api/cards/{name}")
+    async def cards(name: str) -> dict[str, Any]:
+        if name not in registered_games():
+            raise HTTPException(404, f"unknown game {name!r}")
+        return card_data(name)
+
+    @app.get("/api/games")
+    async def list_games() -> list[dict[str, Any]]:
+        hub = hub_of(app)
+        rows: list[dict[str, Any]] = await hub.db(hub.storage.summaries)
+        for row in rows:
+            runner = hub.runners.get(row["id"])
+            if runner is not None:
+                row["seats"] = runner.seats_info()
+        return rows
+
+    @app.post("/api/games", status_code=201)
+    async def create_game(body: CreateIn) -> dict[str, Any]:
+        hub = hub_of(app)
+        options = check_options(body.game, body.options)
+        bots = set(bot_names())
+        seats = []
+        for i, s in enumerate(body.seats):
+            if s.kind == "bot" and (s.bot or "random") not in bots:
+                raise HTTPException(400, f"seat {i}: unknown bot {s.bot!r}")
+            default = f"Seat {i + 1}" if s.kind == "human" else f"{s.bot or 'random'} bot"
+            name = (s.name or "").strip() or default
+            seats.append(
+                {
+                    "kind": s.kind,
+                    "bot": (s.bot or "random") if s.kind == "bot" else None,
+                    "name": name,
+                }
+            )
+        try:
+            runner, tokens = await hub.create(body.game, options, seats, body.seed)
+        except (CreateError, UnknownGameError) as exc:
+            raise HTTPException(400, str(exc)) from None
+        info = runner.info()
+        info["fixed_seed"] = body.seed is not None
+        info["invites"] = [
+            {"seat": seat, "token": token, "url": f"/game/{runner.id}#token={token}"}
+            for seat, token in sorted(tokens.items())
+        ]
+        info["spectate_url"] = f"/game/{runner.id}"
+        return info
+
+    @app.get("/api/games/{game_id}")
+    async def game_info(game_id: str) -> dict[str, Any]:
+        runner = await hub_of(app).get(game_id)
+        if runner is None:
+            raise HTTPException(404, "no such game")
+        return runner.info()
+
+    @app.get("/api/games/{game_id}/record")
+    async def game_record(game_id: str) -> JSONResponse:
+        runner = await hub_of(app).get(game_id)
+        if runner is None:
+            raise HTTPException(404, "no such game")
+        if not runner.over:
+            raise HTTPException(
+                403, "the record (with its seed) is available once the game is over"
+            )
+        from porphyra import record as records
+
+        return JSONResponse(records.to_record(runner.state))
+
+    @app.websocket("/ws/{game_id}")
+    async def websocket_endpoint(
+        websocket: WebSocket, game_id: str, token: str | None = None
+    ) -> None:
+        await websocket.accept()
+        hub = hub_of(websocket.app)
+        runner = await hub.get(game_id)
+        if runner is None:
+            await _refuse(websocket, "no such game", 4404)
+            return
+        seat: int | None = None
+        if token:
+            seat = runner.seat_of_token(token)
+            if seat is None:
+                await _refuse(websocket, "wrong seat token: this link does not open a seat", 4403)
+                return
+        client = Client(seat)
+        writer = asyncio.get_running_loop().create_task(_writer(websocket, client))
+        runner.attach(client)
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                raw = message.get("text")
+                if raw is None:
+                    raw = message.get("bytes") or b""
+                await _handle(runner, client, raw)
+                if client.dropped:
+                    break
+        except WebSocketDisconnect:
+            pass
+        finally:
+            runner.detach(client)
+            client.outbox.put_nowait(None)
+            try:
+                await asyncio.wait_for(writer, timeout=2.0)
+            except (TimeoutError, Exception):
+                writer.cancel()
+
+    return app
+
+
+async def _refuse(websocket: WebSocket, message: str, code: int) -> None:
+    await websocket.send_text(protocol.dumps(protocol.error(0, message, "auth")))
+    await websocket.close(code=code)
+
+
+async def _writer(websocket: WebSocket, client: Client) -> None:
+    """Send ``client``'s outbox in order; stop (and close) on ``None``."""
+    try:
+        while True:
+            text = await client.outbox.get()
+            if text is None:
+                break
+            await websocket.send_text(text)
+    except Exception:  # the peer went away; the reader loop notices too
+        return
+    if websocket.client_state == WebSocketState.CONNECTED:
+        with contextlib.suppress(Exception):
+            await websocket.close(code=1008 if client.dropped else 1000)
+
+
+async def _handle(runner: Any, client: Client, raw: str | bytes) -> None:
+    """Answer one client message; every failure becomes an ``error`` to that client."""
+    try:
+        msg = protocol.parse_client_message(raw)
+    except protocol.ProtocolError as exc:
+        client.send(protocol.error(runner.seq, str(exc), "malformed"))
+        return
+    if msg.type == "ping":
+        client.send({"type": "pong", "seq": runner.seq})
+        return
+    if msg.type == "snapshot":
+        client.send(runner.view(client.seat, "snapshot"))
+        return
+    if client.seat is None:
+        client.send(protocol.error(runner.seq, "spectators cannot act", "auth"))
+        return
+    assert msg.seq is not None
+    try:
+        if msg.type == "undo":
+            await runner.undo(client.seat, msg.seq)
+        else:
+            assert msg.action is not None
+            await runner.submit(client.seat, msg.action, msg.seq)
+    except SubmitError as exc:
+        client.send(protocol.error(runner.seq, exc.message, exc.code))
+    except Exception as exc:  # never let one message take the server down
+        log.exception("game %s: unexpected error", runner.id)
+        client.send(protocol.error(runner.seq, f"internal error: {exc}", "invalid"))

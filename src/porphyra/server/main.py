@@ -1,0 +1,64 @@
+"""Run the web server: ``serve(host, port, db_url, data_dir)`` (``porphyra serve``)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+#: Largest websocket frame uvicorn accepts (bytes); the app refuses messages over 16 KiB
+#: with an error and keeps the connection, uvicorn closes on anything over this.
+WS_MAX_SIZE = 64 * 1024
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db_url: str | None = None,
+    data_dir: str | Path | None = None,
+    bot_workers: int | None = None,
+    log_level: str = "info",
+) -> None:
+    """Serve the lobby and games until interrupted.
+
+    Args:
+        host: interface to listen on (default loopback only).
+        port: TCP port.
+        db_url: any SQLAlchemy URL; default an SQLite file in ``data_dir``.
+        data_dir: directory of the default database (default ``$PORPHYRA_DATA_DIR`` or
+            ``~/.local/share/porphyra``).
+        bot_workers: processes for bot seats (default: the number of CPUs; 0 runs bots in
+            threads).
+        log_level: uvicorn's log level.
+
+    Raises:
+        OSError: the port cannot be bound.
+    """
+    import uvicorn
+
+    from porphyra.server.app import create_app
+
+    workers = (os.cpu_count() or 1) if bot_workers is None else bot_workers
+    app = create_app(db_url=db_url, data_dir=data_dir, bot_workers=workers)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        ws_max_size=WS_MAX_SIZE,
+        log_level=log_level,
+        access_log=False,
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m porphyra.server [--host H] [--port P] [--db URL] [--data-dir DIR]``."""
+    parser = argparse.ArgumentParser(
+        prog="porphyra serve", description="Play Byzantium and Conspiracy in the browser."
+    )
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--db", default=None, help="SQLAlchemy URL (default: SQLite file)")
+    parser.add_argument("--data-dir", default=None, help="directory of the default database")
+    parser.add_argument("--bot-workers", type=int, default=None, help="bot processes")
+    args = parser.parse_args(argv)
+    serve(args.host, args.port, args.db, args.data_dir, args.bot_workers)

@@ -1,0 +1,111 @@
+"""The websocket protocol: client messages (parsed defensively) and server message shapes.
+
+Client → server (JSON text, at most :data:`MAX_MESSAGE_BYTES`):
+
+``{"type": "act", "action": "<notation>", "seq": N}``
+    submit an action; ``seq`` is the number of the last state the client saw.
+``{"type": "undo", "seq": N}``
+    take back this seat's last decision (only against bots, see ``runner.undo_target``).
+``{"type": "snapshot"}``
+    ask for a full snapshot again.
+``{"type": "ping"}``
+    answered with ``pong``.
+
+Server → client (every message carries ``seq``, the number of the latest state change):
+
+``snapshot``  full view: ``observation`` (the engine's ``observation(seat)``, or
+              ``public_observation()`` for a spectator), ``legal`` (this seat's legal
+              actions as notation strings), ``seats``, ``status``, ``can_undo``,
+              ``queued``, ``derived`` (figures computed from the observation alone).
+``update``    the same fields after each change, plus ``last`` (the action text, only to
+              the seat that made it).
+``queued``    an early simultaneous choice was accepted and waits for the engine.
+``presence``  seats' connection flags changed.
+``error``     ``message`` says what was wrong; nothing changed.
+``pong``      answer to ``ping``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+#: Largest accepted client message, in bytes of text.
+MAX_MESSAGE_BYTES = 16 * 1024
+#: Longest accepted action text, in characters.
+MAX_ACTION_CHARS = 1000
+
+
+class ProtocolError(ValueError):
+    """A client message that is not valid JSON or not a known message shape."""
+
+
+@dataclass(frozen=True)
+class ClientMessage:
+    """A parsed client message.
+
+    Attributes:
+        type: ``"act"``, ``"undo"``, ``"snapshot"`` or ``"ping"``.
+        action: the action text (``act`` only).
+        seq: the last seq the client saw (``act`` and ``undo``), else None.
+    """
+
+    type: str
+    action: str | None = None
+    seq: int | None = None
+
+
+def parse_client_message(text: str | bytes) -> ClientMessage:
+    """Parse and validate one client message.
+
+    Args:
+        text: the raw websocket message.
+
+    Returns:
+        The :class:`ClientMessage`.
+
+    Raises:
+        ProtocolError: too large, not UTF-8, not JSON, not an object, unknown type, or a
+            field missing or of the wrong type (the message says which).
+    """
+    if len(text) > MAX_MESSAGE_BYTES:
+        raise ProtocolError(f"message too large ({len(text)} bytes; limit {MAX_MESSAGE_BYTES})")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ProtocolError("message is not UTF-8 text") from None
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise ProtocolError("message is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("message must be a JSON object")
+    kind = data.get("type")
+    if kind in ("ping", "snapshot"):
+        return ClientMessage(kind)
+    if kind not in ("act", "undo"):
+        raise ProtocolError(f"unknown message type {kind!r}; expected act, undo, snapshot, ping")
+    seq = data.get("seq")
+    if not isinstance(seq, int) or isinstance(seq, bool):
+        raise ProtocolError(f"'{kind}' needs an integer 'seq' (the last seq you saw)")
+    if kind == "undo":
+        return ClientMessage("undo", seq=seq)
+    action = data.get("action")
+    if not isinstance(action, str) or not action.strip():
+        raise ProtocolError("'act' needs an 'action' string in the game's notation")
+    if len(action) > MAX_ACTION_CHARS:
+        raise ProtocolError(f"action text too long ({len(action)} characters)")
+    return ClientMessage("act", action=action.strip(), seq=seq)
+
+
+def dumps(message: dict[str, Any]) -> str:
+    """Compact JSON text of a server message."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def error(seq: int, message: str, code: str = "invalid") -> dict[str, Any]:
+    """An ``error`` message: ``code`` is one of ``malformed``, ``stale``, ``turn``,
+    ``illegal``, ``over``, ``undo``, ``auth``, ``invalid``."""
+    return {"type": "error", "seq": seq, "code": code, "message": message}

@@ -1,0 +1,405 @@
+"""Durable storage of web games with SQLAlchemy 2 (Core): a game is its record plus seats.
+
+Tables:
+
+``games``    id, game name, rules version, options (JSON), seed, status (``active`` /
+             ``over``), result (JSON), ``seq`` (the message number of the last change),
+             created / updated (UTC ISO-8601).
+``actions``  (game id, index, player, action text): the record's action list, one row per
+             action, so that an action is written with a single small insert (append-only;
+             undo deletes a suffix).
+``seats``    (game id, seat index), kind (``human`` / ``bot``), bot spec, display name,
+             SHA-256 of the seat token (the token itself is never stored), and ``queued``:
+             a simultaneous choice submitted early (Byzantium, B-R3) that the engine has
+             not asked for yet.
+
+The seed is stored but never leaves the server while a game is running (it determines every
+hidden card).  Any SQLAlchemy URL works; the default is an SQLite file in the data
+directory (WAL journal, so a commit survives a process crash).  All methods are
+synchronous and thread-safe; the server calls them from one dedicated worker thread.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Column,
+    Engine,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.pool import StaticPool
+
+metadata = MetaData()
+
+games_table = Table(
+    "games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("version", String(32), nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("seed", Integer, nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("result", JSON, nullable=True),
+    Column("seq", Integer, nullable=False, default=0),
+    Column("created", String(40), nullable=False),
+    Column("updated", String(40), nullable=False),
+)
+
+actions_table = Table(
+    "actions",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("player", Integer, nullable=False),
+    Column("action", Text, nullable=False),
+)
+
+seats_table = Table(
+    "seats",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("bot", String(200), nullable=True),
+    Column("name", String(80), nullable=False),
+    Column("token_hash", String(64), nullable=True, index=True),
+    Column("queued", Text, nullable=True),
+)
+
+
+def hash_token(token: str) -> str:
+    """The SHA-256 hex digest stored for a seat token."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def now() -> str:
+    """The current UTC time as ISO-8601 text (seconds)."""
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+@dataclass
+class SeatRow:
+    """One seat of a stored game.
+
+    Attributes:
+        seat: seat index (0-based).
+        kind: ``"human"`` or ``"bot"``.
+        bot: the bot spec (``make_bot``) for a bot seat, else None.
+        name: display name.
+        token_hash: SHA-256 of the seat token (human seats), else None.
+        queued: an early simultaneous choice not yet applied, else None.
+    """
+
+    seat: int
+    kind: str
+    bot: str | None
+    name: str
+    token_hash: str | None = None
+    queued: str | None = None
+
+
+@dataclass
+class GameRow:
+    """A stored game: its record fields, seats and bookkeeping.
+
+    Attributes:
+        id: the game id (URL-safe).
+        game / version / options / seed: the record header (see :mod:`porphyra.record`).
+        actions: ``[{"player": int, "action": str}]`` in order.
+        seats: the seats, by index.
+        status: ``"active"`` or ``"over"``.
+        result: the record's result once over.
+        seq: number of the last message-worthy change.
+        created / updated: ISO-8601 UTC.
+    """
+
+    id: str
+    game: str
+    version: str
+    options: dict[str, Any]
+    seed: int
+    status: str
+    seq: int
+    created: str
+    updated: str
+    result: dict[str, Any] | None = None
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    seats: list[SeatRow] = field(default_factory=list)
+
+    def record(self) -> dict[str, Any]:
+        """The game as a porphyra record (``porphyra.record`` format)."""
+        return {
+            "format": "porphyra-record",
+            "format_version": 1,
+            "game": self.game,
+            "version": self.version,
+            "options": dict(self.options),
+            "seed": self.seed,
+            "actions": [dict(a) for a in self.actions],
+            "result": self.result,
+        }
+
+
+def default_db_url(data_dir: str | Path) -> str:
+    """The embedded default: ``sqlite:///<data_dir>/porphyra.sqlite3`` (creates the dir)."""
+    path = Path(data_dir).expanduser()
+    path.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{(path / 'porphyra.sqlite3').resolve()}"
+
+
+class Storage:
+    """Games, seats and actions in any SQLAlchemy database.
+
+    Args:
+        url: an SQLAlchemy URL (``sqlite:///file``, ``sqlite://`` in memory,
+            ``postgresql+psycopg://...``).
+
+    Raises:
+        sqlalchemy.exc.ArgumentError: the URL is malformed.
+    """
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        kwargs: dict[str, Any] = {}
+        sqlite = url.startswith("sqlite")
+        if sqlite:
+            kwargs["connect_args"] = {"check_same_thread": False}
+            if url in ("sqlite://", "sqlite:///:memory:"):
+                kwargs["poolclass"] = StaticPool
+        self.engine: Engine = create_engine(url, **kwargs)
+        if sqlite:
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._lock = threading.Lock()
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        """Release the database connections."""
+        self.engine.dispose()
+
+    # ------------------------------------------------------------------ writes
+    def create_game(self, row: GameRow) -> None:
+        """Insert a new game with its seats (and any actions in ``row``)."""
+        with self._lock, self.engine.begin() as conn:
+            conn.execute(
+                insert(games_table).values(
+                    id=row.id,
+                    game=row.game,
+                    version=row.version,
+                    options=row.options,
+                    seed=row.seed,
+                    status=row.status,
+                    result=row.result,
+                    seq=row.seq,
+                    created=row.created,
+                    updated=row.updated,
+                )
+            )
+            for s in row.seats:
+                conn.execute(
+                    insert(seats_table).values(
+                        game_id=row.id,
+                        seat=s.seat,
+                        kind=s.kind,
+                        bot=s.bot,
+                        name=s.name,
+                        token_hash=s.token_hash,
+                        queued=s.queued,
+                    )
+                )
+            for i, a in enumerate(row.actions):
+                conn.execute(
+                    insert(actions_table).values(
+                        game_id=row.id, idx=i, player=a["player"], action=a["action"]
+                    )
+                )
+
+    def append_action(
+        self,
+        game_id: str,
+        index: int,
+        player: int,
+        action: str,
+        seq: int,
+        status: str,
+        result: dict[str, Any] | None,
+        clear_queued: int | None = None,
+    ) -> None:
+        """Durably add action number ``index`` (0-based) and the new bookkeeping, in one
+        transaction.  ``clear_queued``: a seat whose queued choice this action consumed."""
+        with self._lock, self.engine.begin() as conn:
+            conn.execute(
+                insert(actions_table).values(
+                    game_id=game_id, idx=index, player=player, action=action
+                )
+            )
+            conn.execute(
+                update(games_table)
+                .where(games_table.c.id == game_id)
+                .values(seq=seq, status=status, result=result, updated=now())
+            )
+            if clear_queued is not None:
+                conn.execute(
+                    update(seats_table)
+                    .where(seats_table.c.game_id == game_id, seats_table.c.seat == clear_queued)
+                    .values(queued=None)
+                )
+
+    def truncate_actions(self, game_id: str, keep: int, seq: int) -> None:
+        """Undo: delete every action from index ``keep`` on, clear queued choices, set
+        ``seq``; the game is active again."""
+        with self._lock, self.engine.begin() as conn:
+            conn.execute(
+                delete(actions_table).where(
+                    actions_table.c.game_id == game_id, actions_table.c.idx >= keep
+                )
+            )
+            conn.execute(
+                update(seats_table).where(seats_table.c.game_id == game_id).values(queued=None)
+            )
+            conn.execute(
+                update(games_table)
+                .where(games_table.c.id == game_id)
+                .values(seq=seq, status="active", result=None, updated=now())
+            )
+
+    def set_queued(self, game_id: str, seat: int, text: str | None) -> None:
+        """Store (or clear with None) seat ``seat``'s early simultaneous choice."""
+        with self._lock, self.engine.begin() as conn:
+            conn.execute(
+                update(seats_table)
+                .where(seats_table.c.game_id == game_id, seats_table.c.seat == seat)
+                .values(queued=text)
+            )
+
+    # ------------------------------------------------------------------- reads
+    def load(self, game_id: str) -> GameRow | None:
+        """The game ``game_id`` with its actions and seats, or None."""
+        with self._lock, self.engine.connect() as conn:
+            g = conn.execute(select(games_table).where(games_table.c.id == game_id)).first()
+            if g is None:
+                return None
+            acts = conn.execute(
+                select(actions_table.c.player, actions_table.c.action)
+                .where(actions_table.c.game_id == game_id)
+                .order_by(actions_table.c.idx)
+            ).all()
+            seats = conn.execute(
+                select(seats_table)
+                .where(seats_table.c.game_id == game_id)
+                .order_by(seats_table.c.seat)
+            ).all()
+        return GameRow(
+            id=g.id,
+            game=g.game,
+            version=g.version,
+            options=_json_dict(g.options),
+            seed=g.seed,
+            status=g.status,
+            seq=g.seq,
+            created=g.created,
+            updated=g.updated,
+            result=g.result,
+            actions=[{"player": p, "action": a} for p, a in acts],
+            seats=[SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash, s.queued) for s in seats],
+        )
+
+    def game_ids(self, status: str | None = None) -> list[str]:
+        """Ids of every game (or those with ``status``), newest first."""
+        query = select(games_table.c.id).order_by(games_table.c.updated.desc())
+        if status is not None:
+            query = query.where(games_table.c.status == status)
+        with self._lock, self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(query).all()]
+
+    def summaries(self, limit: int = 200) -> list[dict[str, Any]]:
+        """Lobby rows, newest first: id, game, options, status, result, number of
+        actions, created, updated and seats (kind, bot, name).  No seed, no tokens."""
+        with self._lock, self.engine.connect() as conn:
+            games = conn.execute(
+                select(
+                    games_table.c.id,
+                    games_table.c.game,
+                    games_table.c.options,
+                    games_table.c.status,
+                    games_table.c.result,
+                    games_table.c.created,
+                    games_table.c.updated,
+                )
+                .order_by(games_table.c.updated.desc())
+                .limit(limit)
+            ).all()
+            ids = [g.id for g in games]
+            seats: dict[str, list[dict[str, Any]]] = {i: [] for i in ids}
+            counts: dict[str, int] = dict.fromkeys(ids, 0)
+            if ids:
+                for s in conn.execute(
+                    select(
+                        seats_table.c.game_id,
+                        seats_table.c.seat,
+                        seats_table.c.kind,
+                        seats_table.c.bot,
+                        seats_table.c.name,
+                    )
+                    .where(seats_table.c.game_id.in_(ids))
+                    .order_by(seats_table.c.game_id, seats_table.c.seat)
+                ).all():
+                    seats[s.game_id].append(
+                        {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name}
+                    )
+                for gid, n in conn.execute(
+                    select(actions_table.c.game_id, func.count())
+                    .where(actions_table.c.game_id.in_(ids))
+                    .group_by(actions_table.c.game_id)
+                ).all():
+                    counts[gid] = n
+        return [
+            {
+                "id": g.id,
+                "game": g.game,
+                "options": _json_dict(g.options),
+                "status": g.status,
+                "result": g.result,
+                "actions": counts[g.id],
+                "created": g.created,
+                "updated": g.updated,
+                "seats": seats[g.id],
+            }
+            for g in games
+        ]
+
+
+def _json_dict(value: Any) -> dict[str, Any]:
+    if isinstance(value, str):
+        value = json.loads(value)
+    return dict(value) if isinstance(value, dict) else {}
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    try:
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute("PRAGMA foreign_keys=ON")
+    finally:
+        cur.close()
