@@ -89,6 +89,16 @@ def test_c_r12_resample_keeps_counts_and_contents_and_varies_order() -> None:
     assert r.rng_base != s.rng_base and r.observation(0) == s.observation(0)
 
 
+def test_c_r12_resample_depends_only_on_the_observation_and_rng() -> None:
+    s = midgame()
+    other = s.clone()
+    random.Random(3).shuffle(other.deck)
+    random.Random(4).shuffle(other.loc_deck)
+    other.rng_base += 5
+    a, b = s.resample(1, random.Random(8)), other.resample(1, random.Random(8))
+    assert a.hidden_from(1) == b.hidden_from(1)
+
+
 def test_log_is_readable_and_names_the_events() -> None:
     s = new(lords=["red4", "blue1", "green6", "yellow3"], locations=["l7"])
     act(s, "draw 2", "keep red4", "draw 1")

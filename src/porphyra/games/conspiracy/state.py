@@ -569,9 +569,14 @@ class ConspiracyState(State):
 
     def resample(self, player: int, rng: random.Random) -> ConspiracyState:
         """A copy with both deck orders reshuffled and the future generator reseeded from
-        ``rng`` (C-R12: only the deck orders are hidden, from every seat alike)."""
+        ``rng`` (C-R12: only the deck orders are hidden, from every seat alike).
+
+        The decks are sorted before shuffling, so the result depends only on what the seat
+        sees and on ``rng``, never on the true order (a seeded search bot cannot peek)."""
         c = self.clone()
+        c.deck.sort()
         rng.shuffle(c.deck)
+        c.loc_deck.sort()
         rng.shuffle(c.loc_deck)
         c.rng_base = rng.getrandbits(64)
         c.rng_counter = 0
