@@ -2,8 +2,9 @@
 
 Commands: ``play`` (humans and bots at one terminal, with save and resume), ``resume``,
 ``replay`` (step through a saved game), ``cards`` (the card set with totals) and
-``simulate`` (bot games with a progress bar and a summary table or JSON).  Every error a
-user can cause prints one line and exits with code 2.
+``simulate`` (bot games with a progress bar and a summary table or JSON) and ``tournament``
+(round-robin bot tournaments over worker processes, :mod:`porphyra.cli.tournament`).  Every
+error a user can cause prints one line and exits with code 2.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from porphyra.cli.play import Outcome, PlaySession
 from porphyra.cli.replay import run_replay
 from porphyra.cli.simulate import simulate as run_simulation
 from porphyra.cli.simulate import summary_tables
+from porphyra.cli.tournament import tournament_command
 from porphyra.cli.views import view_for
 from porphyra.core.registry import load_game, registered_games
 
@@ -343,6 +345,9 @@ def simulate(
             return
         for table in summary_tables(summary, view):
             console.print(table)
+
+
+app.command(name="tournament")(tournament_command)
 
 
 @app.command()

@@ -1,0 +1,165 @@
+"""Playing a tournament's games, in this process or spread over worker processes.
+
+Each :class:`~porphyra.tournament.schedule.Match` is an independent task: the worker loads
+the game, builds fresh bots seeded from the game seed and their seat (the same helper as
+``porphyra simulate``) and plays it to the end.  Results are returned in schedule order, so
+with iteration-budget bots they are identical whatever the number of workers; only the
+measured durations differ.  Time-budget bots (``medium``, ``hard``, ``seconds=...``) are not
+reproducible, and share the machine's cores with the other workers.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Any
+
+from porphyra import record as records
+from porphyra.cli.simulate import play_bot_game
+from porphyra.core.game import Game
+from porphyra.core.registry import load_game
+from porphyra.tournament.schedule import Match
+
+#: Called with the number of finished games after each game.
+ProgressCallback = Callable[[int], None]
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The result of one :class:`Match`.
+
+    Attributes:
+        match: the scheduled game.
+        returns: ``State.returns()`` per seat.
+        scores: ``State.scores()`` per seat (JSON-ready: numbers or score breakdowns).
+        actions: number of actions in the game.
+        duration: wall-clock seconds the game took (including the bots' thinking).
+        record: the game's record (:func:`porphyra.record.to_record`) if asked for.
+    """
+
+    match: Match
+    returns: tuple[float, ...]
+    scores: tuple[Any, ...]
+    actions: int
+    duration: float
+    record: dict[str, Any] | None = None
+
+    @property
+    def entrant_returns(self) -> tuple[float, ...]:
+        """Returns per entrant (``match.entrants``): the seats' returns, then in the solo
+        mode the LO's, the opposite of the player's (+1 when the player loses)."""
+        if self.match.opponent is None:
+            return self.returns
+        return (*self.returns, -self.returns[0])
+
+    @property
+    def entrant_scores(self) -> tuple[Any, ...]:
+        """Scores per entrant: the seats' scores, then in the solo mode the LO's if the game
+        reports one after the player's (else ``None``)."""
+        count = len(self.match.entrants)
+        padded = (*self.scores, *([None] * count))
+        return tuple(padded[:count])
+
+
+_GAMES: dict[str, Game] = {}
+
+
+def _game(name: str, options: dict[str, Any]) -> Game:
+    """``load_game(name, **options)``, cached per process (card data loads once)."""
+    key = json.dumps([name, options], sort_keys=True)
+    game = _GAMES.get(key)
+    if game is None:
+        game = _GAMES[key] = load_game(name, **options)
+    return game
+
+
+def play_match(match: Match, keep_record: bool = False) -> GameResult:
+    """Play one scheduled game.
+
+    Args:
+        match: the game to play.
+        keep_record: also return the game's record.
+
+    Returns:
+        The :class:`GameResult`.
+
+    Raises:
+        RuntimeError: the game failed (a bot error, or no end within the step bound); the
+            message names the game id, seats and seed.
+        UnknownGameError: the game or an option is unknown.
+    """
+    game = _game(match.game, match.options)
+    start = time.perf_counter()
+    try:
+        state = play_bot_game(game, match.seats, match.seed)
+    except Exception as exc:
+        raise RuntimeError(
+            f"game {match.game_id} ({', '.join(match.seats)}; seed {match.seed}) failed: "
+            f"{type(exc).__name__}: {exc}"
+        ) from exc
+    duration = time.perf_counter() - start
+    return GameResult(
+        match=match,
+        returns=tuple(float(r) for r in state.returns()),
+        scores=tuple(state.scores()),
+        actions=len(state.history),
+        duration=duration,
+        record=records.to_record(state) if keep_record else None,
+    )
+
+
+def run_matches(
+    matches: Sequence[Match],
+    workers: int = 1,
+    progress: ProgressCallback | None = None,
+    keep_records: bool = False,
+) -> list[GameResult]:
+    """Play every match, over ``workers`` processes.
+
+    Args:
+        matches: the schedule.
+        workers: number of processes (≥ 1); 1 plays in this process.  The workers are
+            started with ``spawn`` (no fork of a process that runs a progress thread).
+        progress: called with the number of finished games after each one (in this
+            process, in completion order).
+        keep_records: keep each game's record in its result.
+
+    Returns:
+        One result per match, in schedule (``game_id``) order, whatever the completion order.
+
+    Raises:
+        ValueError: ``workers`` < 1.
+        RuntimeError: a game failed (the remaining games are cancelled).
+    """
+    if workers < 1:
+        raise ValueError(f"--workers must be at least 1, not {workers}")
+    results: dict[int, GameResult] = {}
+    if workers == 1 or len(matches) <= 1:
+        for match in matches:
+            results[match.game_id] = play_match(match, keep_records)
+            if progress is not None:
+                progress(len(results))
+    else:
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            pending: set[Future[GameResult]] = set()
+            try:
+                for match in matches:
+                    pending.add(pool.submit(play_match, match, keep_records))
+                while pending:
+                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        result = future.result()
+                        results[result.match.game_id] = result
+                    if progress is not None:
+                        progress(len(results))
+            except BaseException:
+                for future in pending:
+                    future.cancel()
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
+    return [results[match.game_id] for match in matches]
