@@ -145,6 +145,30 @@ def check_resample(name: str, options: dict[str, Any], games: int = 5, samples: 
         assert all(varied), f"{name}: resample never varied hidden information ({varied})"
 
 
+def check_resample_canonical(name: str, options: dict[str, Any], games: int = 3) -> None:
+    """``resample(p, rng)`` depends only on what p sees and on ``rng``: two states that
+    differ only in what p cannot see give identical samples for the same generator seed.
+
+    This is what keeps a seeded search bot blind to hidden information (its choice cannot
+    change when only hidden parts of the true state change).
+    """
+    game = _game(name, options)
+    for g in range(games):
+        state = game.new_initial_state(seed=7000 + g)
+        for i, s in enumerate(_states_along(state, random.Random(g))):
+            if i % 5 or s.is_terminal():
+                continue
+            for p in range(game.num_players):
+                twin = s.resample(p, random.Random(i))  # same observation, other hidden parts
+                a = s.resample(p, random.Random(1234))
+                b = twin.resample(p, random.Random(1234))
+                assert a.hidden_from(p) == b.hidden_from(p), (
+                    f"{name}: resample({p}) at step {i} of seed {7000 + g} depends on hidden "
+                    "parts of the state it was called on"
+                )
+                assert a.observation(p) == b.observation(p)
+
+
 def check_actions(name: str, options: dict[str, Any], games: int = 3, per_state: int = 40) -> None:
     """Every legal action applies and round-trips through its text; others are refused."""
     game = _game(name, options)
@@ -231,5 +255,6 @@ def run_all(name: str, options: dict[str, Any] | None = None, games: int = 5) ->
     check_record_roundtrip(name, opts, games)
     check_clone_independence(name, opts, max(1, games // 2))
     check_resample(name, opts, games)
+    check_resample_canonical(name, opts, max(1, games // 2))
     check_actions(name, opts, max(1, games // 2))
     check_illegal_refused(name, opts, max(1, games // 2))

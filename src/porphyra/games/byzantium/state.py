@@ -739,7 +739,9 @@ class ByzantiumState(State):
         # Hands hold only cards usable in this age (B-R1), so the unknown part of the other
         # hand is drawn from the usable cards among it and the draw pile.
         cards = s._cs.cards
-        pool = hidden + s.draw[opp_deck]
+        # Sorted first, so the result depends only on what ``player`` knows and on ``rng``
+        # (never on the true order), which keeps seeded bots blind to hidden changes.
+        pool = sorted(hidden + s.draw[opp_deck])
         usable = [k for k in pool if cards[k].usable_in(s.age)]
         rng.shuffle(usable)
         s.hands[opp] = sorted(s.known[player] + usable[: len(hidden)])
@@ -747,6 +749,7 @@ class ByzantiumState(State):
         rng.shuffle(rest)
         s.draw[opp_deck] = rest
         own = s.draw[1 - opp_deck]
+        own.sort()
         rng.shuffle(own)
         if s.pending[opp] is not None:
             # The other seat already chose, hidden: draw a random legal choice instead.
