@@ -1,0 +1,56 @@
+/* Shared helpers for the lobby and game pages (plain JavaScript, no build step). */
+"use strict";
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "html") node.innerHTML = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+let toastTimer = null;
+function toast(text, kind) {
+  const box = document.getElementById("toast");
+  if (!box) return;
+  box.textContent = text;
+  box.className = "toast" + (kind === "info" ? " info" : "");
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => box.classList.add("hidden"), kind === "info" ? 2500 : 5000);
+}
+
+async function api(path, options) {
+  const res = await fetch(path, options);
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(body.detail ? (typeof body.detail === "string" ? body.detail : JSON.stringify(body.detail)) : res.statusText);
+  return body;
+}
+
+/* Seat tokens this browser knows: {gameId: {seat: token}} in localStorage. */
+function knownTokens() {
+  try { return JSON.parse(localStorage.getItem("porphyra.tokens") || "{}"); } catch (e) { return {}; }
+}
+function rememberToken(gameId, seat, token) {
+  const all = knownTokens();
+  all[gameId] = all[gameId] || {};
+  all[gameId][seat] = token;
+  try { localStorage.setItem("porphyra.tokens", JSON.stringify(all)); } catch (e) { /* private mode */ }
+}
+
+function ago(iso) {
+  const t = Date.parse(iso);
+  if (!t) return iso;
+  const s = Math.max(0, (Date.now() - t) / 1000);
+  if (s < 60) return "just now";
+  if (s < 3600) return Math.floor(s / 60) + " min ago";
+  if (s < 86400) return Math.floor(s / 3600) + " h ago";
+  return new Date(t).toLocaleDateString();
+}

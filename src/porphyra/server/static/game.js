@@ -1,0 +1,598 @@
+/* Game page: renders the observation the server sends and offers only the legal actions
+   the server listed.  The client never decides legality: builders only look up the text
+   they build in the server's legal list. */
+"use strict";
+
+const GAME_ID = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+const TOKEN = new URLSearchParams(location.hash.slice(1)).get("token");
+
+let M = null;          // the last snapshot/update
+let SEATS = [];        // public seat list
+let CARDS = null;      // card data of the game
+let ws = null;
+let busy = false;      // an action was sent; wait for the answer
+let sel = [];          // Byzantium builder: selected hand positions
+let swapSel = [];      // Conspiracy swap builder: selected slots (1-based)
+let finalDismissed = false;
+let stopReconnect = false;
+let retryDelay = 500;
+
+/* ------------------------------------------------------------------ connection */
+function connect() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const url = `${proto}//${location.host}/ws/${encodeURIComponent(GAME_ID)}` + (TOKEN ? `?token=${encodeURIComponent(TOKEN)}` : "");
+  ws = new WebSocket(url);
+  setConn("connecting", false);
+  ws.onopen = () => { setConn("online", true); retryDelay = 500; };
+  ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
+  ws.onclose = (ev) => {
+    setConn("offline", false);
+    if (ev.code === 4403 || ev.code === 4404) stopReconnect = true;
+    if (!stopReconnect) setTimeout(connect, retryDelay);
+    retryDelay = Math.min(retryDelay * 2, 8000);
+  };
+}
+
+function setConn(text, on) {
+  const c = document.getElementById("conn");
+  c.textContent = text;
+  c.className = "badge" + (on ? " turn" : " off");
+}
+
+function send(msg) {
+  if (!ws || ws.readyState !== WebSocket.OPEN) { toast("not connected"); return; }
+  ws.send(JSON.stringify(msg));
+}
+
+function act(text) {
+  if (busy || !M) return;
+  busy = true;
+  send({ type: "act", action: text, seq: M.seq });
+  render();
+}
+
+async function onMessage(msg) {
+  if (msg.type === "snapshot" || msg.type === "update") {
+    if (msg.seats) SEATS = msg.seats;
+    if (!CARDS || (M && M.game !== msg.game)) CARDS = await api(`/api/cards/${msg.game}`);
+    if (msg.type === "snapshot" || (M && msg.seq !== M.seq)) { sel = []; swapSel = []; }
+    M = msg;
+    busy = false;
+    if (TOKEN && msg.seat !== null && msg.seat !== undefined) rememberToken(GAME_ID, msg.seat, TOKEN);
+    render();
+  } else if (msg.type === "presence") {
+    SEATS = msg.seats;
+    renderSeats();
+  } else if (msg.type === "queued") {
+    busy = false;
+    toast(`Your choice "${msg.action}" is locked in; it applies when the other player has chosen.`, "info");
+  } else if (msg.type === "error") {
+    busy = false;
+    toast(msg.message);
+    if (msg.code === "stale") send({ type: "snapshot" });
+    if (M) render();
+  }
+}
+
+/* ------------------------------------------------------------------ helpers */
+function seatName(i) {
+  const s = SEATS[i];
+  const name = s ? s.name : `Seat ${i + 1}`;
+  return M && M.seat === i ? `${name} (you)` : name;
+}
+
+function nameSeats(text) {
+  return text.replace(/\bseat (\d)\b/gi, (_, d) => seatName(Number(d)));
+}
+
+function verbOf(action) { return action.split(" ")[0]; }
+function argOf(action) { return action.slice(action.indexOf(" ") + 1); }
+
+function actionButton(action, label, cls) {
+  return el("button", {
+    class: cls || "small", "data-action": action, disabled: busy,
+    onclick: () => act(action),
+  }, label || action);
+}
+
+/* ------------------------------------------------------------------ render */
+function render() {
+  if (!M) return;
+  const obs = M.observation;
+  document.body.dataset.game = M.game;
+  document.body.dataset.status = M.status;
+  document.body.dataset.seq = String(M.seq);
+  document.body.dataset.myturn = String(M.legal.length > 0);
+  document.title = `porphyra — ${M.game === "byzantium" ? "Byzantium" : "Conspiracy"}`;
+  document.getElementById("title").textContent = M.game === "byzantium" ? "Byzantium" : "Conspiracy: Abyss Universe";
+  document.getElementById("whoami").textContent = M.seat === null ? "spectating" : `you are ${seatName(M.seat).replace(" (you)", "")}`;
+  renderSeats();
+  const board = document.getElementById("board");
+  board.innerHTML = "";
+  const actions = document.getElementById("actions");
+  actions.innerHTML = "";
+  if (M.game === "byzantium") byzRender(obs, board, actions);
+  else consRender(obs, board, actions);
+  if (M.can_undo) {
+    actions.append(el("div", { class: "row" }, el("button", {
+      class: "small", "data-testid": "undo", disabled: busy,
+      onclick: () => { busy = true; send({ type: "undo", seq: M.seq }); },
+    }, "↶ Undo my last decision")));
+  }
+  renderLog(obs.log || []);
+  renderFinal(obs);
+}
+
+function renderSeats() {
+  const box = document.getElementById("seats");
+  if (!box) return;
+  box.innerHTML = "";
+  const current = M ? M.observation.current_player : -1;
+  SEATS.forEach((s, i) => {
+    box.append(el("div", {},
+      el("span", { class: "dot" + (s.connected ? " on" : "") }),
+      seatName(i),
+      s.kind === "bot" ? el("span", { class: "badge" }, `bot: ${s.bot}`) : null,
+      current === i ? el("span", { class: "badge turn" }, "to act") : null));
+  });
+}
+
+function renderLog(lines) {
+  const list = document.getElementById("log");
+  const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 30;
+  list.innerHTML = "";
+  const start = Math.max(0, lines.length - 200);
+  for (const line of lines.slice(start)) list.append(el("li", {}, nameSeats(line)));
+  if (atBottom || true) list.scrollTop = list.scrollHeight;
+}
+
+function renderFinal(obs) {
+  const box = document.getElementById("final");
+  if (M.status !== "over" || finalDismissed) { box.classList.add("hidden"); return; }
+  box.classList.remove("hidden");
+  box.innerHTML = "";
+  const panel = el("div", { class: "panel", id: "final-score" });
+  panel.append(el("div", { class: "final-title" }, "Game over"));
+  if (M.game === "byzantium") {
+    const r = obs.result || {};
+    const lt = r.legacy || obs.legacy;
+    const best = Math.max(...lt);
+    const winners = lt.map((v, i) => (v === best ? i : -1)).filter((i) => i >= 0);
+    panel.append(el("p", {}, winners.length > 1 ? "A draw: equal Legacy Tokens." : `${seatName(winners[0])} wins.`));
+    if (r.collapse) panel.append(el("p", { class: "muted" }, `The Empire collapsed in turn ${r.turn} (TT ${r.territory}).`));
+    else panel.append(el("p", { class: "muted" }, `After ${r.turn || 12} turns; the Empire holds ${r.territory} TT.`));
+    panel.append(el("table", { class: "scoretable" },
+      el("tr", {}, el("th", {}, "Player"), el("th", { class: "num" }, "Legacy Tokens")),
+      ...lt.map((v, i) => el("tr", { class: winners.includes(i) ? "winner" : "" }, el("td", {}, seatName(i)), el("td", { class: "num" }, String(v))))));
+  } else {
+    const winners = obs.winners || [];
+    panel.append(el("p", {}, winners.length > 1 ? `Shared victory: ${winners.map(seatName).join(", ")}.` : `${seatName(winners[0])} wins.`));
+    panel.append(scoreTable(obs, (M.derived && M.derived.scores) || obs.scores || []));
+  }
+  panel.append(el("div", { class: "row", style: "margin-top:14px" },
+    el("a", { href: "/" }, el("button", { class: "primary" }, "Back to the lobby")),
+    el("button", { onclick: () => { finalDismissed = true; renderFinal(obs); } }, "Look at the table")));
+  box.append(panel);
+}
+
+/* ================================================================== Byzantium */
+const AGE_LETTERS = ["E", "M", "L"];
+
+function agesOn(ages) {
+  if (ages === "all") return ["E", "M", "L"];
+  const [a, b] = ages.split("-");
+  const i = AGE_LETTERS.indexOf(a), j = AGE_LETTERS.indexOf(b || a);
+  return AGE_LETTERS.slice(i, j + 1);
+}
+
+function byzCard(slug, opts) {
+  opts = opts || {};
+  const c = (CARDS && CARDS.cards[slug]) || { name: slug, type: "?", force: "?", ages: "all", deck: "byzantine" };
+  const on = agesOn(c.ages);
+  const flags = [];
+  if (c.unique) flags.push("★ unique");
+  if (c.legacy) flags.push(`+${c.legacy} LT`);
+  if (c.natural) flags.push("natural");
+  const node = el("div", {
+    class: `card ${c.deck === "foe" ? "foe" : "byz"}${opts.mini ? " mini" : ""}${opts.selectable ? " selectable" : ""}${opts.selected ? " selected" : ""}`,
+    title: `${c.name} — ${c.type}, force ${c.force}, ages ${c.ages}${flags.length ? ", " + flags.join(", ") : ""}`,
+    "data-slug": slug,
+    onclick: opts.onclick || null,
+  },
+  el("div", { class: "force" }, String(c.force)),
+  el("div", { class: "name" }, c.name),
+  el("div", { class: `type t-${String(c.type).replace(/ /g, "-")}` }, c.type),
+  opts.mini ? null : el("div", { class: "flags" }, flags.join(" · ")),
+  el("div", { class: "ages" }, ...AGE_LETTERS.map((a) => el("span", { class: on.includes(a) ? "on" : "" }, a))));
+  return node;
+}
+
+function forceOf(slugs) {
+  return slugs.reduce((t, s) => t + ((CARDS.cards[s] || {}).force || 0), 0);
+}
+
+function byzRender(obs, board, actions) {
+  const me = M.seat;
+  const opp = me === null ? null : 1 - me;
+  const phaseNames = { redraw: "Redraw", meld: "Meld", target: "Negotiation: target", replace: "Negotiation: replacement", pass: "End: pass a card", over: "Game over" };
+  const status = el("div", { class: "status" },
+    el("span", { class: "big" }, `Turn ${obs.turn} / 12`),
+    el("span", { class: "badge" }, `${obs.age[0].toUpperCase()}${obs.age.slice(1)} Age`),
+    el("span", { class: "badge" }, phaseNames[obs.phase] || obs.phase),
+    el("span", { class: "badge gold" }, `Emperor: ${seatName(obs.emperor)}`),
+    me !== null ? el("span", { class: "badge" + (M.legal.length ? " turn" : "") }, `You: ${obs.role === "byzantine" ? "Byzantine Emperor" : "Foe"}`) : null);
+  board.append(status);
+
+  // Tracks: Territory 0..20 and Legacy.
+  const tt = obs.territory;
+  const track = el("div", { class: "track", "data-testid": "tt-track" });
+  for (let i = 0; i <= 20; i++) {
+    track.append(el("span", { class: (i === Math.max(0, tt) ? "mark" : i < tt ? "fill" : "") + (i <= 3 ? " danger" : "") }, String(i)));
+  }
+  const maxLt = Math.max(20, ...obs.legacy);
+  const lt = el("div", { class: "lt" }, ...obs.legacy.flatMap((v, i) => [
+    el("span", {}, seatName(i)), el("div", { class: "bar" }, el("div", { style: `width:${(100 * v) / maxLt}%` })), el("strong", {}, String(v)),
+  ]));
+  board.append(el("div", { class: "panel section" }, el("h3", {}, `Territory Tokens: ${tt} (collapse at 0)`), track,
+    el("h3", {}, "Legacy Tokens"), lt));
+
+  // Opponent / both hands.
+  const hands = el("div", { class: "panel section" });
+  const seatsToShow = me === null ? [0, 1] : [opp];
+  for (const s of seatsToShow) {
+    const role = s === obs.emperor ? "Byzantine Emperor" : "Foe";
+    const backs = el("div", { class: "flexwrap" });
+    for (let i = 0; i < obs.hand_sizes[s]; i++) backs.append(el("div", { class: "card back" }));
+    hands.append(el("h3", {}, `${seatName(s)} — ${role} — ${obs.hand_sizes[s]} card(s) in hand`), backs);
+  }
+  if (me !== null && obs.known_opponent_cards && obs.known_opponent_cards.length) {
+    hands.append(el("div", { class: "muted", style: "margin-top:6px" }, "You know these cards in their hand:"),
+      el("div", { class: "flexwrap" }, ...obs.known_opponent_cards.map((s) => byzCard(s, { mini: true }))));
+  }
+  board.append(hands);
+
+  // Revealed melds and negotiation.
+  const melds = el("div", { class: "panel section", "data-testid": "melds" });
+  if (obs.melds_turn) {
+    melds.append(el("h3", {}, `Melds revealed in turn ${obs.melds_turn}`));
+    const sides = el("div", { class: "melds" });
+    for (const deck of ["byzantine", "foe"]) {
+      const cards = obs.melds[deck];
+      sides.append(el("div", {}, el("div", {}, deck === "byzantine" ? "Byzantine meld " : "Foe meld ", el("span", { class: "total" }, String(forceOf(cards)))),
+        el("div", { class: "flexwrap" }, cards.length ? cards.map((s) => byzCard(s, { mini: true })) : el("span", { class: "muted" }, "empty"))));
+    }
+    melds.append(sides);
+    if (obs.negotiation) {
+      const n = obs.negotiation;
+      const name = (s) => (CARDS.cards[s] || { name: s }).name;
+      melds.append(el("p", {}, "Negotiation: ", n.target ? `${name(n.target)} was targeted` : "no target yet",
+        n.replacement ? `, replaced by ${name(n.replacement)}` : ""));
+    }
+  } else {
+    melds.append(el("h3", {}, "Melds"), el("span", { class: "muted" }, "No meld revealed yet."));
+  }
+  if (obs.redrawn) melds.append(el("p", { class: "muted" }, `Redrawn this turn: ${obs.redrawn.map((n, i) => `${seatName(i)} ${n}`).join(", ")}`));
+  board.append(melds);
+
+  // Decks and discard piles.
+  const decks = el("div", { class: "panel section" });
+  decks.append(el("h3", {}, "Decks and discard piles"));
+  for (const deck of ["byzantine", "foe"]) {
+    const pile = obs.discards[deck];
+    decks.append(el("details", {},
+      el("summary", {}, `${deck === "byzantine" ? "Byzantine" : "Foe"} deck: ${obs.deck_sizes[deck]} to draw · discard pile ${pile.length} · ${obs.set_aside[deck].length} set aside for later Ages`),
+      el("div", { class: "flexwrap" }, pile.map((s) => byzCard(s, { mini: true })))));
+  }
+  decks.append(el("details", {}, el("summary", {}, `Removed from play: ${obs.removed.length}`),
+    el("div", { class: "flexwrap" }, obs.removed.map((s) => byzCard(s, { mini: true })))));
+  board.append(decks);
+
+  // Own hand and the builder.
+  if (me !== null) {
+    const legal = M.legal;
+    const verb = legal.length ? verbOf(legal[0]) : null;
+    const builder = verb === "meld" || verb === "redraw";
+    const hand = el("div", { class: "panel section", "data-testid": "hand" });
+    hand.append(el("h3", {}, `Your hand (${obs.hand.length})`));
+    const row = el("div", { class: "flexwrap" });
+    obs.hand.forEach((slug, i) => {
+      row.append(byzCard(slug, {
+        selectable: builder && !busy,
+        selected: sel.includes(i),
+        onclick: builder ? () => { sel = sel.includes(i) ? sel.filter((x) => x !== i) : [...sel, i]; render(); } : null,
+      }));
+    });
+    hand.append(row);
+    if (obs.pending_choice) {
+      hand.append(el("p", {}, "Your secret choice: ", el("strong", {}, obs.pending_choice.length ? obs.pending_choice.map((s) => CARDS.cards[s].name).join(", ") : "none"),
+        el("span", { class: "muted" }, " — waiting for the other player.")));
+    }
+    board.append(hand);
+  }
+  byzActions(obs, actions);
+}
+
+function byzActions(obs, box) {
+  const legal = M.legal;
+  if (M.seat === null) { box.append(el("div", { class: "prompt" }, "Spectating"), el("div", { class: "muted" }, `${seatName(obs.current_player)} is deciding.`)); return; }
+  if (M.status === "over") { box.append(el("div", { class: "prompt" }, "The game is over.")); return; }
+  if (M.queued) { box.append(el("div", { class: "prompt" }, "Choice locked in"), el("div", {}, M.queued), el("div", { class: "muted" }, "It applies as soon as the other player has chosen.")); return; }
+  if (!legal.length) {
+    box.append(el("div", { class: "prompt" }, "Waiting"), el("div", { class: "muted" }, `${seatName(obs.current_player)} is deciding…`));
+    return;
+  }
+  const verb = verbOf(legal[0]);
+  if (M.early) box.append(el("div", { class: "muted" }, "The Emperor is asked first, but you may choose now: your choice stays secret until both have chosen."));
+  if (verb === "meld" || verb === "redraw") {
+    const table = new Map();
+    for (const a of legal) {
+      const arg = argOf(a);
+      table.set(arg === "-" ? "" : arg.split(",").sort().join(","), a);
+    }
+    const chosen = sel.map((i) => obs.hand[i]);
+    const key = chosen.slice().sort().join(",");
+    const action = table.get(key);
+    const b = el("div", { class: "builder" });
+    if (verb === "meld") {
+      const deck = obs.role === "byzantine" ? "byzantine" : "foe";
+      const limits = CARDS.limits[deck];
+      const counts = {};
+      let natural = 0;
+      for (const s of chosen) { const c = CARDS.cards[s]; counts[c.type] = (counts[c.type] || 0) + 1; if (c.natural) natural += 1; }
+      b.append(el("div", { class: "prompt" }, "Build your meld — click cards in your hand"));
+      b.append(el("div", { class: "limits", "data-testid": "meld-limits" }, "Limits: ",
+        ...Object.entries(limits).map(([t, n]) => el("span", { class: (counts[t] || 0) > n ? "over" : (counts[t] || 0) === n ? "full" : "" }, `${t} ${counts[t] || 0}/${n}`)),
+        deck === "foe" ? el("span", { class: natural > CARDS.max_natural ? "over" : "" }, `natural disasters ${natural}/${CARDS.max_natural}`) : null));
+      b.append(el("div", {}, "Force of this meld: ", el("span", { class: "total" }, String(forceOf(chosen)))));
+      b.append(el("div", { class: "row" },
+        el("button", { class: "primary", "data-action": action || null, "data-testid": "commit", disabled: busy || !action, onclick: () => act(action) },
+          chosen.length ? `Meld ${chosen.length} card(s)` : "Meld nothing"),
+        el("button", { class: "small", onclick: () => { sel = []; render(); } }, "Clear")));
+      if (!action) b.append(el("div", { class: "muted" }, "Not a legal meld (over a limit)."));
+    } else {
+      b.append(el("div", { class: "prompt" }, `Redraw: pick up to ${CARDS.redraw_limit} cards to discard and replace`));
+      b.append(el("div", { class: "row" },
+        el("button", { class: "primary", "data-action": action || null, "data-testid": "commit", disabled: busy || !action, onclick: () => act(action) },
+          chosen.length ? `Redraw ${chosen.length} card(s)` : "Keep my hand"),
+        el("button", { class: "small", onclick: () => { sel = []; render(); } }, "Clear")));
+      if (!action) b.append(el("div", { class: "muted" }, `At most ${CARDS.redraw_limit} cards.`));
+    }
+    box.append(b);
+    return;
+  }
+  const prompts = {
+    target: "Negotiation: discard one Foe card from the Foe meld?",
+    replace: "Negotiation: replace the lost card from your hand?",
+    pass: "End of turn: keep one card and pass it to the other player",
+  };
+  box.append(el("div", { class: "prompt" }, prompts[verb] || "Your decision"));
+  const name = (s) => (CARDS.cards[s] || { name: s }).name;
+  for (const a of legal) {
+    const arg = argOf(a);
+    const label = arg === "-" ? (verb === "target" ? "Do not target" : "Do not replace") : `${verb === "pass" ? "Pass" : verb === "target" ? "Target" : "Replace with"} ${name(arg)}`;
+    box.append(actionButton(a, label));
+  }
+}
+
+/* ================================================================== Conspiracy */
+const ROWS = [5, 4, 3, 2, 1];
+const KEY_COLOURS = { silver: "#e8e8ee", gold: "#f2c230" };
+
+function keySvg(metal) {
+  const c = KEY_COLOURS[metal] || "#ccc";
+  return `<svg width="15" height="12" viewBox="0 0 30 24" aria-label="${metal} key"><circle cx="8" cy="12" r="6" fill="none" stroke="${c}" stroke-width="3.5"/><path d="M14 12h14M24 12v6M28 12v5" stroke="${c}" stroke-width="3.5" fill="none"/></svg>`;
+}
+function pearlSvg(size) {
+  const s = size || 11;
+  return `<svg width="${s}" height="${s}" viewBox="0 0 12 12" aria-label="pearl"><circle cx="6" cy="6" r="5" fill="#fbfbff" stroke="#8a8aa0"/><circle cx="4.3" cy="4.2" r="1.6" fill="#fff"/></svg>`;
+}
+
+function lordInfo(name) {
+  return (CARDS && CARDS.lords[name]) || { colour: name.replace(/\d+$/, ""), ip: Number(name.replace(/^\D+/, "")), key: null, pearls: 0, effect: null };
+}
+
+function lordEl(name, opts) {
+  opts = opts || {};
+  const info = lordInfo(name);
+  const icons = el("div", { class: "icons" });
+  if (info.key) icons.append(el("span", { html: keySvg(info.key) }));
+  for (let i = 0; i < info.pearls; i++) icons.append(el("span", { html: pearlSvg(10) }));
+  if (info.effect === "swap") icons.append(el("span", { title: "swap two lords" }, "⇄"));
+  if (info.effect === "reveal") icons.append(el("span", { title: "reveals the top lord" }, "◉"));
+  const node = el("div", {
+    class: `lord c-${info.colour}${opts.small ? " small" : ""}${opts.extra ? " " + opts.extra : ""}`,
+    title: `${info.colour} lord, ${info.ip} IP${info.key ? ", " + info.key + " key" : ""}${info.pearls ? ", " + info.pearls + " pearl(s)" : ""}${opts.location ? ", under Location " + opts.location : ""}`,
+    "data-lord": name, onclick: opts.onclick || null,
+  },
+  opts.crest ? el("span", { class: "crest", title: "coat of arms: best lord of this colour" }, "♛") : null,
+  el("div", { class: "ip" }, String(info.ip)), icons,
+  opts.location ? el("div", { class: "loc" }, opts.location) : null);
+  return node;
+}
+
+function locationEl(slug, extra) {
+  const info = (CARDS && CARDS.locations[slug]) || { ip: "?", text: "" };
+  return el("div", { class: "location", "data-location": slug, title: info.text },
+    el("span", { class: "lip" }, `${info.ip}`), el("div", { class: "lname" }, slug), el("div", {}, info.text || "no effect"), extra || null);
+}
+
+function crestSlots(chamber) {
+  const best = {};
+  chamber.forEach((cell, i) => {
+    if (!cell) return;
+    const info = lordInfo(cell.lord);
+    if (!(info.colour in best) || info.ip > best[info.colour][0]) best[info.colour] = [info.ip, i];
+  });
+  return new Set(Object.values(best).map((v) => v[1]));
+}
+
+function pyramidEl(chamber, swapping) {
+  const crests = crestSlots(chamber);
+  const box = el("div", { class: "pyramid" });
+  let slot = 0;
+  for (const width of ROWS) {
+    const row = el("div", { class: "prow" });
+    for (let k = 0; k < width; k++) {
+      const cell = chamber[slot];
+      const n = slot + 1;
+      if (cell) {
+        const pick = swapping && swapping.slots.has(n);
+        row.append(lordEl(cell.lord, {
+          crest: crests.has(slot), location: cell.location,
+          extra: pick ? (swapSel.includes(n) ? "pickable picked" : "pickable") : "",
+          onclick: pick ? () => { swapSel = swapSel.includes(n) ? swapSel.filter((x) => x !== n) : [...swapSel, n].slice(-2); render(); } : null,
+        }));
+      } else {
+        row.append(el("div", { class: "lord empty" }, String(n)));
+      }
+      slot += 1;
+    }
+    box.append(row);
+  }
+  return box;
+}
+
+const SCORE_ROWS = [["lords", "Best lord per colour"], ["locations", "Locations"], ["coalition", "Largest coalition ×3"], ["pearl_master", "Pearl Master"], ["total", "Total IP"], ["pearls", "Pearls (tie-break)"]];
+
+function scoreTable(obs, scores) {
+  const n = scores.length;
+  const table = el("table", { class: "scoretable", "data-testid": "scores" },
+    el("tr", {}, el("th", {}, ""), ...scores.map((_, i) => el("th", { class: "num" }, seatName(i)))));
+  for (const [key, label] of SCORE_ROWS) {
+    table.append(el("tr", { class: key === "total" ? "winner" : "" }, el("td", {}, label),
+      ...scores.map((s) => el("td", { class: "num" }, String(s[key] !== undefined ? s[key] : "")))));
+  }
+  return n ? table : el("div", { class: "muted" }, "no scores");
+}
+
+function consRender(obs, board, actions) {
+  const legal = M.legal;
+  const byVerb = {};
+  for (const a of legal) (byVerb[verbOf(a)] = byVerb[verbOf(a)] || []).push(a);
+  const phaseNames = { recruit: "recruit lords", keep: "keep a drawn lord", place: "place the next lord", swap: "swap two lords (0-IP)", location: "take a Location", lockeep: "keep a drawn Location", over: "game over" };
+  const status = el("div", { class: "status" },
+    el("span", { class: "big" }, `Turn ${obs.turn}`),
+    obs.current_player >= 0 ? el("span", { class: "badge turn" }, `${seatName(obs.current_player)}: ${phaseNames[obs.phase] || obs.phase}`) : el("span", { class: "badge" }, "game over"),
+    obs.restriction ? el("span", { class: "badge gold" }, `${obs.restriction.location}: others draw exactly ${obs.restriction.count} (until ${seatName(obs.restriction.owner)}'s turn)`) : null,
+    obs.end_triggered ? el("span", { class: "badge gold" }, `${seatName(obs.end_trigger_player)} filled the chamber: last round`) : null);
+  board.append(status);
+
+  // The court: decks, face-up Locations, what is being drawn or placed.
+  const court = el("div", { class: "panel section" });
+  const lordDeck = el("div", { class: "deckbox", "data-testid": "lord-deck" }, el("div", { class: "muted" }, "Lord deck"), el("div", { class: "count" }, String(obs.lord_deck_size)),
+    el("div", {}, ...(byVerb.draw || []).map((a) => actionButton(a, `Draw ${argOf(a)}`))));
+  const locDeck = el("div", { class: "deckbox" }, el("div", { class: "muted" }, "Location deck"), el("div", { class: "count" }, String(obs.location_deck_size)),
+    el("div", {}, ...(byVerb.locdraw || []).map((a) => actionButton(a, `Draw ${argOf(a)}`))));
+  const loctake = new Set((byVerb.loctake || []).map(argOf));
+  const faceUp = el("div", { class: "flexwrap" }, ...obs.face_up_locations.map((slug) =>
+    locationEl(slug, loctake.has(slug) ? el("div", { style: "margin-top:4px" }, actionButton(`loctake ${slug}`, "Take")) : null)));
+  court.append(el("div", { class: "flexwrap" }, lordDeck, locDeck,
+    el("div", {}, el("h3", {}, `Face-up Locations (${obs.face_up_locations.length})`), obs.face_up_locations.length ? faceUp : el("span", { class: "muted" }, "none"))));
+  const pm = obs.pearl_master;
+  court.append(el("div", { style: "margin-top:8px" }, el("span", { class: "pm", html: pearlSvg(14) }), " Pearl Master: ",
+    el("strong", {}, pm === null ? "nobody yet" : seatName(pm))));
+
+  const pending = el("div", { class: "flexwrap", style: "margin-top:8px" });
+  if (obs.drawn_lords.length) {
+    const keep = new Set((byVerb.keep || []).map(argOf));
+    pending.append(el("div", {}, el("h3", {}, "Drawn lords — keep one"), el("div", { class: "flexwrap" },
+      ...obs.drawn_lords.map((l) => el("div", {}, lordEl(l), keep.has(l) ? actionButton(`keep ${l}`, "Keep") : null)))));
+  }
+  if (obs.to_place.length) {
+    const place = new Set((byVerb.place || []).map(argOf));
+    pending.append(el("div", {}, el("h3", {}, "Lords to place, in the order you choose"), el("div", { class: "flexwrap" },
+      ...obs.to_place.map((l) => el("div", {}, lordEl(l), place.has(l) ? actionButton(`place ${l}`, "Place") : null)))));
+  }
+  if (obs.drawn_locations.length) {
+    pending.append(el("div", {}, el("h3", {}, "Drawn Locations — keep one"), el("div", { class: "flexwrap" },
+      ...obs.drawn_locations.map((s) => locationEl(s, (byVerb.lockeep || []).includes(`lockeep ${s}`) ? actionButton(`lockeep ${s}`, "Keep") : null)))));
+  }
+  if (obs.location_deck) {
+    pending.append(el("div", {}, el("h3", {}, "Deck search: choose any Location"), el("div", { class: "flexwrap" },
+      ...obs.location_deck.map((s) => locationEl(s, (byVerb.locpick || []).includes(`locpick ${s}`) ? actionButton(`locpick ${s}`, "Take") : null)))));
+  }
+  if (pending.childNodes.length) court.append(pending);
+  board.append(court);
+
+  // Discard piles.
+  const take = new Set((byVerb.take || []).map(argOf));
+  const piles = el("div", { class: "piles" });
+  for (const colour of CARDS.colours) {
+    const pile = obs.piles[colour] || [];
+    piles.append(el("div", { class: "pile", "data-pile": colour },
+      el("h4", {}, `${colour} (${pile.length})`, take.has(colour) ? actionButton(`take ${colour}`, "Take all") : null),
+      el("div", { class: "stack" }, ...pile.map((l) => lordEl(l, { small: true })))));
+  }
+  board.append(el("div", { class: "panel section" }, el("h3", {}, "Discard piles"), piles));
+
+  // Chambers.
+  const scores = (M.derived && M.derived.scores) || [];
+  const swapActions = byVerb.swap || [];
+  let swapping = null;
+  if (swapActions.length > 1) {
+    const slots = new Set();
+    for (const a of swapActions) { const [i, j] = argOf(a).split(" ").map(Number); if (j) { slots.add(i); slots.add(j); } }
+    swapping = { slots };
+  }
+  const players = el("div", { class: "players" });
+  obs.players.forEach((p, i) => {
+    const keys = p.unspent_keys || { silver: 0, gold: 0 };
+    const head = el("div", { class: "row", style: "justify-content:space-between" },
+      el("strong", {}, seatName(i)),
+      el("span", {},
+        el("span", { html: pearlSvg(13) }), ` ${p.pearls} `,
+        pm === i ? el("span", { class: "badge gold" }, "Pearl Master +5") : null,
+        el("span", { class: "badge", title: "unspent keys" }, el("span", { html: keySvg("silver") }), ` ${keys.silver} `, el("span", { html: keySvg("gold") }), ` ${keys.gold}`),
+        scores[i] ? el("span", { class: "badge" }, `${scores[i].total} IP`) : null));
+    const locs = el("div", { class: "flexwrap" }, ...p.locations.map((s) => locationEl(s)));
+    const lo = p.legendary_opponent || p.opponent || null;
+    players.append(el("div", { class: "panel player" + (obs.current_player === i ? " current" : ""), "data-player": String(i) },
+      head, pyramidEl(p.chamber, i === M.seat ? swapping : null),
+      p.any_keys ? el("span", { class: "badge" }, "any 2 keys take a Location") : null,
+      p.deck_search ? el("span", { class: "badge" }, "deck search") : null,
+      lo ? el("div", { class: "lo-card" }, el("strong", {}, "Legendary Opponent: "), typeof lo === "string" ? lo : JSON.stringify(lo)) : null,
+      p.locations.length ? el("div", {}, el("h3", { style: "margin-top:6px" }, "Locations"), locs) : null));
+  });
+  board.append(players);
+  if (obs.legendary_opponent) board.append(loCard(obs.legendary_opponent));
+  board.append(el("div", { class: "panel section", style: "margin-top:12px" }, el("h3", {}, M.status === "over" ? "Final scores" : "Score if the game ended now"), scoreTable(obs, scores)));
+
+  consActions(obs, actions, byVerb, swapping);
+}
+
+function loCard(lo) {
+  const box = el("div", { class: "lo-card section", "data-testid": "lo-card" }, el("h3", {}, "Legendary Opponent"));
+  if (typeof lo === "string") { box.append(el("div", {}, lo)); return box; }
+  for (const [k, v] of Object.entries(lo)) box.append(el("div", {}, el("strong", {}, `${k}: `), Array.isArray(v) ? v.join(" → ") : typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)));
+  return box;
+}
+
+function consActions(obs, box, byVerb, swapping) {
+  const legal = M.legal;
+  if (M.seat === null) { box.append(el("div", { class: "prompt" }, "Spectating"), el("div", { class: "muted" }, obs.current_player >= 0 ? `${seatName(obs.current_player)} is deciding.` : "")); return; }
+  if (M.status === "over") { box.append(el("div", { class: "prompt" }, "The game is over.")); return; }
+  if (!legal.length) { box.append(el("div", { class: "prompt" }, "Waiting"), el("div", { class: "muted" }, `${seatName(obs.current_player)} is deciding…`)); return; }
+  const prompts = {
+    recruit: "Recruit: draw 1-3 lords and keep one, or take a whole discard pile",
+    keep: "Keep one of the drawn lords", place: "Place the next lord", swap: "You may swap two keyless lords",
+    location: "Your keys win a Location: draw 1-3 or take a face-up one", lockeep: "Keep one drawn Location",
+  };
+  box.append(el("div", { class: "prompt" }, prompts[obs.phase] || "Your decision"));
+  const labels = { draw: "Draw", take: "Take pile", keep: "Keep", place: "Place", locdraw: "Draw Locations:", loctake: "Take", lockeep: "Keep", locpick: "Take" };
+  for (const [verb, list] of Object.entries(byVerb)) {
+    if (verb === "swap" && swapping) continue;
+    for (const a of list) box.append(actionButton(a, verb === "swap" ? "Do not swap" : labels[verb] ? `${labels[verb]} ${argOf(a)}` : a));
+  }
+  if (swapping) {
+    const [a, b] = swapSel.slice().sort((x, y) => x - y);
+    const action = a && b ? `swap ${a} ${b}` : null;
+    const ok = action && byVerb.swap.includes(action);
+    box.append(el("div", { class: "builder" },
+      el("div", {}, "Click two highlighted lords of your chamber (keyless, uncovered) to swap them."),
+      el("div", { class: "row" },
+        el("button", { class: "primary", "data-action": ok ? action : null, disabled: busy || !ok, onclick: () => act(action) }, ok ? `Swap slots ${a} and ${b}` : "Swap"),
+        actionButton("swap -", "Do not swap"))));
+  }
+}
+
+connect();

@@ -1,0 +1,212 @@
+/* Lobby: create a game (seats human or bot), invite links, saved games. */
+"use strict";
+
+let META = null;
+
+const OPPONENTS = ["farmer", "military", "merchant", "politician", "mage", "random"];
+
+function selectedGame() {
+  return document.querySelector("input[name=game]:checked").value;
+}
+
+function seatCount() {
+  const game = selectedGame();
+  if (game === "byzantium") return 2;
+  if (game === "solo") return 1;
+  const players = document.getElementById("opt-players");
+  return players ? Number(players.value) : 2;
+}
+
+function renderOptions() {
+  const box = document.getElementById("options");
+  box.innerHTML = "";
+  const game = selectedGame();
+  if (game === "byzantium") {
+    box.append(
+      el("div", { class: "row" }, el("label", {}, "First Emperor"),
+        el("select", { id: "opt-first_emperor" },
+          el("option", { value: "0" }, "Seat 1"), el("option", { value: "1" }, "Seat 2"),
+          el("option", { value: "random", selected: true }, "Random"))),
+      el("div", { class: "row" }, el("label", {}, "Variant"),
+        el("label", {}, el("input", { type: "checkbox", id: "opt-reveal_first_draws" }),
+          " reveal first draws")),
+    );
+  } else if (game === "conspiracy") {
+    const players = el("select", { id: "opt-players", onchange: renderSeats },
+      ...[2, 3, 4].map((n) => el("option", { value: String(n) }, `${n} players`)));
+    box.append(
+      el("div", { class: "row" }, el("label", {}, "Players"), players),
+      el("div", { class: "row" }, el("label", {}, "First player"),
+        el("select", { id: "opt-first_player" }, el("option", { value: "" }, "Random"),
+          ...[0, 1, 2, 3].map((n) => el("option", { value: String(n) }, `Seat ${n + 1}`)))),
+      el("div", { class: "row" }, el("label", {}, "Variant"),
+        el("label", {}, el("input", { type: "checkbox", id: "opt-bonus_locations" }),
+          " bonus Locations")),
+    );
+  } else {
+    box.append(
+      el("div", { class: "row" }, el("label", {}, "Opponent"),
+        el("select", { id: "opt-opponent" },
+          ...OPPONENTS.map((o) => el("option", { value: o }, o[0].toUpperCase() + o.slice(1))))),
+      el("div", { class: "row" }, el("label", {}, "Variant"),
+        el("label", {}, el("input", { type: "checkbox", id: "opt-bonus_locations" }),
+          " bonus Locations")),
+    );
+  }
+  renderSeats();
+}
+
+function renderSeats() {
+  const box = document.getElementById("seats");
+  const old = [...box.querySelectorAll(".seatrow")].map((row) => ({
+    name: row.querySelector("input").value, kind: row.querySelector("select").value,
+  }));
+  box.innerHTML = "";
+  const bots = META ? META.bots : ["easy", "medium", "hard", "random"];
+  for (let i = 0; i < seatCount(); i++) {
+    const prev = old[i] || { name: "", kind: i === 0 ? "human" : "easy" };
+    const kind = el("select", { "data-seat": String(i) },
+      el("option", { value: "human" }, "Human"),
+      ...bots.map((b) => el("option", { value: "bot:" + b }, `Bot — ${b}`)));
+    kind.value = prev.kind === "human" ? "human" : (prev.kind.startsWith("bot:") ? prev.kind : "bot:" + prev.kind);
+    if (!kind.value) kind.value = "bot:easy";
+    box.append(el("div", { class: "row seatrow" },
+      el("label", {}, `Seat ${i + 1}`),
+      el("input", { type: "text", placeholder: "name", value: prev.name, maxlength: "40" }),
+      kind));
+  }
+  if (selectedGame() === "solo") {
+    box.append(el("div", { class: "muted" }, "The Legendary Opponent is played by the rules engine."));
+  }
+}
+
+function collectRequest() {
+  const game = selectedGame();
+  const options = {};
+  const val = (id) => document.getElementById(id);
+  if (game === "byzantium") {
+    const fe = val("opt-first_emperor").value;
+    options.first_emperor = fe === "random" ? "random" : Number(fe);
+    if (val("opt-reveal_first_draws").checked) options.reveal_first_draws = true;
+  } else if (game === "conspiracy") {
+    options.players = Number(val("opt-players").value);
+    const fp = val("opt-first_player").value;
+    if (fp !== "" && Number(fp) < options.players) options.first_player = Number(fp);
+    if (val("opt-bonus_locations").checked) options.bonus_locations = true;
+  } else {
+    options.players = 1;
+    options.opponent = val("opt-opponent").value;
+    if (val("opt-bonus_locations").checked) options.bonus_locations = true;
+  }
+  const seats = [...document.querySelectorAll("#seats .seatrow")].map((row) => {
+    const kind = row.querySelector("select").value;
+    const name = row.querySelector("input").value.trim() || null;
+    return kind === "human" ? { kind: "human", name } : { kind: "bot", bot: kind.slice(4), name };
+  });
+  const body = { game: game === "solo" ? "conspiracy" : game, options, seats };
+  const seed = document.getElementById("seed").value.trim();
+  if (seed) body.seed = Number(seed);
+  return body;
+}
+
+async function createGame() {
+  const err = document.getElementById("createerr");
+  err.textContent = "";
+  let info;
+  try {
+    info = await api("/api/games", {
+      method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify(collectRequest()),
+    });
+  } catch (e) {
+    err.textContent = e.message;
+    return;
+  }
+  const box = document.getElementById("created");
+  box.classList.remove("hidden");
+  box.innerHTML = "";
+  box.append(el("h3", { style: "margin-top:14px" }, "Game created — links"));
+  const origin = location.origin;
+  for (const inv of info.invites) {
+    rememberToken(info.id, inv.seat, inv.token);
+    const seat = info.seats[inv.seat];
+    const url = origin + inv.url;
+    const input = el("input", { type: "text", readonly: true, value: url });
+    box.append(el("div", { class: "section" },
+      el("div", {}, `Invite for seat ${inv.seat + 1} (${seat.name}) — keep it secret, it opens that seat:`),
+      input,
+      el("div", { class: "row" },
+        el("button", { class: "small", onclick: () => copy(url) }, "Copy"),
+        el("a", { href: inv.url, "data-testid": `play-seat-${inv.seat}` },
+          el("button", { class: "small primary" }, `Play as ${seat.name}`)))));
+  }
+  const spect = origin + info.spectate_url;
+  box.append(el("div", { class: "section" }, el("div", {}, "Spectator link (public view only):"),
+    el("input", { type: "text", readonly: true, value: spect }),
+    el("div", { class: "row" }, el("button", { class: "small", onclick: () => copy(spect) }, "Copy"),
+      el("a", { href: info.spectate_url, "data-testid": "spectate" }, el("button", { class: "small" }, "Watch")))));
+  loadGames();
+}
+
+function copy(text) {
+  if (navigator.clipboard) navigator.clipboard.writeText(text).then(() => toast("Copied", "info"));
+}
+
+function describeOptions(row) {
+  const o = row.options || {};
+  if (row.game === "conspiracy") {
+    if (o.players === 1) return `solo vs ${o.opponent || "LO"}`;
+    return `${o.players || 2} players` + (o.bonus_locations ? ", bonus Locations" : "");
+  }
+  return o.reveal_first_draws ? "reveal first draws" : "";
+}
+
+async function loadGames() {
+  let rows = [];
+  try { rows = await api("/api/games"); } catch (e) { toast(e.message); return; }
+  const tokens = knownTokens();
+  const body = document.querySelector("#games tbody");
+  body.innerHTML = "";
+  if (!rows.length) body.append(el("tr", {}, el("td", { colspan: "6", class: "muted" }, "No games yet.")));
+  for (const row of rows) {
+    const mine = tokens[row.id] || {};
+    const buttons = el("div", { class: "row" });
+    for (const [seat, token] of Object.entries(mine)) {
+      const s = row.seats[Number(seat)];
+      buttons.append(el("a", { href: `/game/${row.id}#token=${token}` },
+        el("button", { class: "small primary" }, `${row.status === "over" ? "Open" : "Play"} as ${s ? s.name : "seat " + seat}`)));
+    }
+    buttons.append(el("a", { href: `/game/${row.id}` }, el("button", { class: "small" }, "Watch")));
+    let status = row.status === "over" ? "finished" : "in play";
+    if (row.status === "over" && row.result && row.result.returns) {
+      const best = Math.max(...row.result.returns);
+      const winners = row.result.returns.map((r, i) => r === best ? i : -1).filter((i) => i >= 0);
+      status = row.result.returns.every((r) => r === 0) ? "draw / shared" : "won by " + winners.map((i) => (row.seats[i] || {}).name || `seat ${i + 1}`).join(", ");
+    }
+    body.append(el("tr", {},
+      el("td", {}, el("strong", {}, row.game === "byzantium" ? "Byzantium" : "Conspiracy"), el("div", { class: "muted" }, describeOptions(row))),
+      el("td", {}, ...row.seats.map((s) => el("div", {},
+        el("span", { class: "dot" + (s.connected ? " on" : "") }), s.name,
+        el("span", { class: "muted" }, s.kind === "bot" ? ` (${s.bot})` : "")))),
+      el("td", {}, status), el("td", {}, String(row.actions)), el("td", {}, ago(row.updated)),
+      el("td", {}, buttons)));
+  }
+}
+
+async function init() {
+  try { META = await api("/api/meta"); } catch (e) { toast(e.message); }
+  const solo = document.getElementById("sololabel");
+  if (!META || !META.solo) {
+    solo.classList.add("disabled");
+    solo.querySelector("input").disabled = true;
+    solo.title = "The solo mode is not available in this version of the rules engine yet.";
+    solo.querySelector(".muted").textContent = "coming soon";
+  }
+  for (const radio of document.querySelectorAll("input[name=game]")) radio.addEventListener("change", renderOptions);
+  document.getElementById("createbtn").addEventListener("click", createGame);
+  document.getElementById("refresh").addEventListener("click", loadGames);
+  renderOptions();
+  loadGames();
+}
+
+init();
