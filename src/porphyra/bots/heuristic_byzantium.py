@@ -1,0 +1,330 @@
+"""Byzantium heuristic: the ``easy`` bot, and the rollout policy and evaluation of ISMCTS.
+
+Strategy (rules: ``shared/rules/byzantium.md``).  Cards left in hand after the Meld phase
+are lost at the End phase, except the one card passed, which helps the *opponent* (who takes
+the other role next turn, i.e. the role of the deck it came from).  So:
+
+- **Meld** (both roles): the strongest meld within the limits, built slot by slot, since every
+  card type has its own limit: the Leader of highest force; the 2 best Recovery cards; the 4
+  best Troops; a Negotiation card (Embassy-like force 1 before force 0: it also lets us strike
+  a Foe people card); the 2 Legacy cards of highest legacy value (they score LT even when the
+  meld loses); for the Foe, the best Northern and Southern Foe and the 2 best Disasters with at
+  most 1 natural.  Extra cards add force and are lost otherwise, so everything that fits goes
+  in.  **Exception (Foe, collapse)**: if the Empire would fall (TT ≤ 0) and the collapse would
+  leave the Foe behind or level in LT (the Emperor loses 3 LT, then most LT wins), the Foe
+  keeps its force below ``TT + the Emperor's expected force`` (weakest cards left out).
+- **Redraw**: discard (up to 4) the cards that cannot enter that best meld (a second Leader, a
+  fifth Troop…), weakest first, then force-1 Troop or Recovery cards in the meld while redraws
+  remain (a fresh card is most often stronger).
+- **Negotiation target**: the Foe people card of highest force.  **Replacement**: the choice
+  whose exact outcome (both melds are known by then) is best for the Foe: a collapse that wins
+  the game, else winning the meld (the Emperor loses 1 LT), else the strongest card.
+- **Pass**: the card least useful to the opponent next turn: a card not usable in the next
+  Age counts as nothing; otherwise least force, with Legacy and Negotiation cards counted
+  higher.
+
+The bot decides from the seat's observation only (its hand, role, TT, LT, turn and the
+revealed melds); the same decision function runs on sampled states as ISMCTS's heuristic
+rollout policy (with a little randomness, ``ROLLOUT_EPSILON``).
+
+Evaluation (for rollouts cut at a depth): the LT lead, corrected by the collapse risk of the
+Emperor at low TT, through a logistic whose width grows with the turns left.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from porphyra.bots.base import SeatView
+from porphyra.bots.ismcts import view_seed
+from porphyra.core.game import Action, State
+from porphyra.games.byzantium.cards import Card, CardSet
+from porphyra.games.byzantium.melds import FOE_PEOPLES, LIMITS, REDRAW_LIMIT, replacement_options
+
+#: Probability that the rollout policy plays a uniformly random legal action instead.
+ROLLOUT_EPSILON = 0.1
+#: Force the Foe expects from the Emperor's meld when it avoids a collapse it would lose.
+EXPECTED_EMPEROR_FORCE = 6
+COLLAPSE_PENALTY = 3
+TURNS = 12
+
+
+@dataclass(frozen=True)
+class Situation:
+    """What a seat knows that the heuristic uses (from an observation or a sampled state).
+
+    Attributes:
+        verb: the decision: ``redraw``, ``meld``, ``target``, ``replace`` or ``pass``.
+        byzantine: True if the seat is the Emperor this turn.
+        hand: the seat's hand as card kinds.
+        turn: 1-12; age is derived.
+        territory: the Empire's TT.
+        my_lt / their_lt: Legacy Tokens of the seat and of the opponent.
+        byz_meld / foe_meld: the revealed melds (negotiation decisions only), card kinds.
+    """
+
+    verb: str
+    byzantine: bool
+    hand: tuple[int, ...]
+    turn: int
+    territory: int
+    my_lt: int
+    their_lt: int
+    byz_meld: tuple[int, ...] = ()
+    foe_meld: tuple[int, ...] = ()
+
+    @property
+    def age(self) -> int:
+        return (self.turn - 1) // 4
+
+
+def _sort_key(card: Card) -> tuple[int, int, int]:
+    """Stronger first: legacy value, then force, then card-list order."""
+    return (-card.legacy, -card.force, card.index)
+
+
+def best_meld(hand: Sequence[int], cardset: CardSet, byzantine: bool) -> list[int]:
+    """The strongest meld within the limits (see the module docstring), as card kinds."""
+    cards = cardset.cards
+    limits = LIMITS["byzantine" if byzantine else "foe"]
+    by_type: dict[str, list[Card]] = {}
+    for k in hand:
+        by_type.setdefault(cards[k].type, []).append(cards[k])
+    meld: list[int] = []
+    for typ, group in by_type.items():
+        group.sort(key=_sort_key)
+        if typ == "Disaster":
+            chosen: list[Card] = []
+            natural = False
+            for card in group:
+                if len(chosen) == limits[typ]:
+                    break
+                if card.natural and natural:
+                    continue
+                natural = natural or card.natural
+                chosen.append(card)
+        else:
+            chosen = group[: limits[typ]]
+        meld.extend(c.index for c in chosen)
+    return sorted(meld)
+
+
+def _force(kinds: Sequence[int], cardset: CardSet) -> int:
+    cards = cardset.cards
+    return sum(cards[k].force for k in kinds)
+
+
+def _minus(items: Sequence[int], remove: Sequence[int]) -> list[int]:
+    out = list(items)
+    for k in remove:
+        out.remove(k)
+    return out
+
+
+def _collapse_value(foe_lt: int, emp_lt: int) -> int:
+    """+1 / 0 / -1 for the Foe if the Empire collapses now (Emperor loses up to 3 LT)."""
+    emp_after = max(0, emp_lt - COLLAPSE_PENALTY)
+    return (foe_lt > emp_after) - (foe_lt < emp_after)
+
+
+def _foe_meld(s: Situation, cardset: CardSet) -> list[int]:
+    meld = best_meld(s.hand, cardset, byzantine=False)
+    if _collapse_value(s.my_lt, s.their_lt) > 0:
+        return meld
+    cap = s.territory - 1 + EXPECTED_EMPEROR_FORCE
+    cards = cardset.cards
+    meld.sort(key=lambda k: (cards[k].force, k))
+    while meld and _force(meld, cardset) > cap:
+        meld.pop(0)
+    return sorted(meld)
+
+
+def _redraw(s: Situation, cardset: CardSet) -> list[int]:
+    cards = cardset.cards
+    meld = best_meld(s.hand, cardset, s.byzantine)
+    surplus = sorted(_minus(s.hand, meld), key=lambda k: (cards[k].force, cards[k].legacy, k))
+    chosen = surplus[:REDRAW_LIMIT]
+    weak = sorted(
+        (k for k in meld if cards[k].force <= 1 and cards[k].type in ("Troop", "Recovery")),
+        key=lambda k: (cards[k].force, k),
+    )
+    for k in weak:
+        if len(chosen) >= REDRAW_LIMIT:
+            break
+        chosen.append(k)
+    return sorted(chosen)
+
+
+def _replace(s: Situation, cardset: CardSet) -> list[int]:
+    options = replacement_options(list(s.foe_meld), s.hand, cardset)
+    fb = _force(s.byz_meld, cardset)
+    base = _force(s.foe_meld, cardset)
+    cards = cardset.cards
+
+    def value(kind: int | None) -> tuple[int, int, int]:
+        ff = base + (0 if kind is None else cards[kind].force)
+        after = s.territory - (ff - fb) if ff >= fb else s.territory
+        if after <= 0:
+            return (2 * _collapse_value(s.my_lt, s.their_lt), 0, ff)
+        return (1 if ff >= fb else 0, 0, ff)
+
+    best: int | None = max([None, *options], key=value)
+    return [] if best is None else [best]
+
+
+def _pass(s: Situation, cardset: CardSet) -> list[int]:
+    cards = cardset.cards
+    next_age = s.turn // 4  # the age of turn + 1
+
+    def usefulness(kind: int) -> tuple[int, int]:
+        card = cards[kind]
+        if s.turn >= TURNS or not card.usable_in(next_age):
+            return (0, kind)
+        bonus = 3 * card.legacy + (2 if card.type == "Negotiation" else 0)
+        return (1 + card.force + bonus, kind)
+
+    return [min(set(s.hand), key=usefulness)]
+
+
+def decide(s: Situation, cardset: CardSet) -> tuple[str, list[int]]:
+    """The heuristic decision for situation ``s``: ``(verb, card kinds)``.
+
+    Raises:
+        ValueError: an unknown decision verb.
+    """
+    if s.verb == "meld":
+        if s.byzantine:
+            return "meld", best_meld(s.hand, cardset, byzantine=True)
+        return "meld", _foe_meld(s, cardset)
+    if s.verb == "redraw":
+        return "redraw", _redraw(s, cardset)
+    if s.verb == "target":
+        cards = cardset.cards
+        peoples = [k for k in s.foe_meld if cards[k].type in FOE_PEOPLES]
+        return "target", [max(peoples, key=lambda k: (cards[k].force, -k))] if peoples else []
+    if s.verb == "replace":
+        return "replace", _replace(s, cardset)
+    if s.verb == "pass":
+        return "pass", _pass(s, cardset)
+    raise ValueError(f"unknown Byzantium decision {s.verb!r}")
+
+
+# -- from an observation (the bot) ---------------------------------------------------------
+
+
+def situation_from_observation(obs: dict[str, object], cardset: CardSet) -> Situation:
+    """The :class:`Situation` of an ``observation(seat)`` dict.
+
+    Raises:
+        KeyError, TypeError: ``obs`` is not a Byzantium seat observation.
+    """
+    by_slug = cardset.by_slug
+    seat = int(obs["seat"])  # type: ignore[call-overload]
+    legacy = obs["legacy"]
+    assert isinstance(legacy, list)
+    melds = obs["melds"]
+    assert isinstance(melds, dict)
+    hand = obs["hand"]
+    assert isinstance(hand, list)
+    return Situation(
+        verb=str(obs["phase"]),
+        byzantine=obs["role"] == "byzantine",
+        hand=tuple(sorted(by_slug[s].index for s in hand)),
+        turn=int(obs["turn"]),  # type: ignore[call-overload]
+        territory=int(obs["territory"]),  # type: ignore[call-overload]
+        my_lt=int(legacy[seat]),
+        their_lt=int(legacy[1 - seat]),
+        byz_meld=tuple(sorted(by_slug[s].index for s in melds["byzantine"])),
+        foe_meld=tuple(sorted(by_slug[s].index for s in melds["foe"])),
+    )
+
+
+class HeuristicBot:
+    """The Byzantium ``easy`` bot (strategy in the module docstring).
+
+    It is deterministic: the seed is kept for the bot interface but never needed.
+    """
+
+    name = "easy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def choose(self, view: SeatView) -> Action:
+        """The heuristic action for ``view`` (falls back to the first legal action if the
+        heuristic's choice is not legal, which would be a bug).
+
+        Raises:
+            ValueError: ``view`` has no legal action.
+        """
+        if not view.legal_actions:
+            raise ValueError(f"seat {view.player} has no legal action")
+        cardset: CardSet = view.game.cardset  # type: ignore[attr-defined]
+        verb, kinds = decide(situation_from_observation(view.observation, cardset), cardset)
+        cards = cardset.cards
+        text = f"{verb} {','.join(cards[k].slug for k in sorted(kinds)) if kinds else '-'}"
+        for action in view.legal_actions:
+            if str(action) == text:
+                return action
+        # Not expected; stay legal and deterministic.
+        rng = random.Random(view_seed(self.seed, view, "byzantium-fallback"))
+        return view.legal_actions[rng.randrange(len(view.legal_actions))]
+
+
+# -- on a (sampled) state: ISMCTS rollouts and evaluation ----------------------------------
+
+
+def _situation_from_state(state: State) -> Situation:
+    st = state  # a ByzantiumState; only the acting seat's knowledge is read
+    seat = st.current_player()
+    phase: str = st.phase  # type: ignore[attr-defined]
+    emperor: int = st.emperor  # type: ignore[attr-defined]
+    lt: list[int] = st.lt  # type: ignore[attr-defined]
+    melds: list[list[int]] = st.melds  # type: ignore[attr-defined]
+    return Situation(
+        verb=phase.split("_")[0],
+        byzantine=seat == emperor,
+        hand=tuple(st.hands[seat]),  # type: ignore[attr-defined]
+        turn=st.turn,  # type: ignore[attr-defined]
+        territory=st.tt,  # type: ignore[attr-defined]
+        my_lt=lt[seat],
+        their_lt=lt[1 - seat],
+        byz_meld=tuple(melds[0]),
+        foe_meld=tuple(melds[1]),
+    )
+
+
+def rollout_policy(state: State, rng: random.Random) -> Action:
+    """The heuristic action of the current player of ``state`` (a sampled state), or with
+    probability ``ROLLOUT_EPSILON`` a uniformly random legal action."""
+    if rng.random() < ROLLOUT_EPSILON:
+        actions = state.legal_actions()
+        return actions[rng.randrange(len(actions))]
+    game = state.game
+    cardset: CardSet = game.cardset  # type: ignore[attr-defined]
+    verb, kinds = decide(_situation_from_state(state), cardset)
+    build = game.action_builder(verb)  # type: ignore[attr-defined]
+    action: Action = build(tuple(sorted(kinds)))
+    return action
+
+
+def evaluate(state: State, player: int) -> float:
+    """Estimated reward in [0, 1] of ``player`` in a non-terminal Byzantium ``state``.
+
+    ``sigmoid((LT lead ± 3 x collapse risk) / width)``: the collapse risk of this turn's
+    Emperor grows as TT falls (``exp(-TT / 3) / 2``); the width grows with the turns left.
+    """
+    if state.is_terminal():
+        return (state.returns()[player] + 1.0) / 2.0
+    lt: list[int] = state.lt  # type: ignore[attr-defined]
+    tt: int = state.tt  # type: ignore[attr-defined]
+    turn: int = state.turn  # type: ignore[attr-defined]
+    emperor: int = state.emperor  # type: ignore[attr-defined]
+    lead = float(lt[player] - lt[1 - player])
+    risk = 0.5 * math.exp(-max(tt, 0) / 3.0) * COLLAPSE_PENALTY
+    lead += -risk if player == emperor else risk
+    width = 0.8 + 0.6 * math.sqrt(max(0, TURNS - turn) + 0.5)
+    return 1.0 / (1.0 + math.exp(-lead / width))
