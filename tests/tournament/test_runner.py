@@ -1,0 +1,70 @@
+"""Playing tournaments: real (tiny) games, determinism across worker counts, records."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from porphyra import record as records
+from porphyra.tournament import (
+    GameResult,
+    TournamentConfig,
+    play_match,
+    round_robin,
+    run_matches,
+    schedule,
+    tournament,
+)
+
+
+def _comparable(results: list[GameResult]) -> list[tuple[object, ...]]:
+    # Everything but the wall-clock duration.
+    return [(r.match, r.returns, r.scores, r.actions) for r in results]
+
+
+def test_results_do_not_depend_on_the_number_of_workers() -> None:
+    matches = round_robin("byzantium", {}, ["random", "ismcts:iterations=10"], 2, 4, seed=3)
+    one = run_matches(matches, workers=1)
+    two = run_matches(matches, workers=2)
+    assert _comparable(one) == _comparable(two)
+    assert [r.match.game_id for r in two] == [0, 1, 2, 3]
+
+
+def test_tournament_summary_is_the_same_with_one_or_two_workers() -> None:
+    config = TournamentConfig("conspiracy", ["random", "bot"], games=2, seed=11)
+    first, _ = tournament(config)
+    second, _ = tournament(dataclasses.replace(config, workers=2))
+    for key in ("games", "entrants", "tables", "seats", "ratings", "mean_actions"):
+        assert first[key] == second[key]
+    assert second["parameters"]["workers"] == 2
+
+
+def test_a_match_replays_from_its_record() -> None:
+    (match,) = round_robin("byzantium", {}, ["random", "bot"], 2, 2, seed=5)[:1]
+    result = play_match(match, keep_record=True)
+    assert result.record is not None
+    state = records.replay(result.record)
+    assert state.is_terminal()
+    assert tuple(state.returns()) == result.returns
+    assert len(state.history) == result.actions
+    assert result.record["seed"] == 5
+
+
+def test_progress_is_reported_for_every_game() -> None:
+    seen: list[int] = []
+    matches = schedule(TournamentConfig("byzantium", ["random", "bot", "greedy:samples=1"], 2))
+    run_matches(matches, workers=1, progress=seen.append)
+    assert seen == list(range(1, 7))
+
+
+def test_bad_worker_count_is_refused() -> None:
+    with pytest.raises(ValueError, match="--workers"):
+        run_matches([], workers=0)
+
+
+def test_a_failing_game_names_the_game() -> None:
+    (match,) = round_robin("byzantium", {}, ["random", "bot"], 2, 2, seed=5)[:1]
+    broken = dataclasses.replace(match, seats=("random", "nonsense"))
+    with pytest.raises(RuntimeError, match=r"game 0 .*seed 5.*unknown bot"):
+        play_match(broken)
