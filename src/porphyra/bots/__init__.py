@@ -87,6 +87,7 @@ _OPTION_TYPES: dict[str, type] = {
     "depth": int,
     "evaluation": str,
     "samples": int,
+    "candidates": str,
 }
 
 

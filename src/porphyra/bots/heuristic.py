@@ -7,11 +7,14 @@ Each game may provide a module ``porphyra.bots.heuristic_<game>`` with:
 - ``rollout_policy(state, rng) -> Action``: a fast policy for the current player of a
   (determinized) state, used by ISMCTS with ``rollout="heuristic"``;
 - ``evaluate(state, player) -> float``: the estimated reward in [0, 1] of ``player`` in a
-  non-terminal state, used by ISMCTS rollouts cut at a depth.
+  non-terminal state, used by ISMCTS rollouts cut at a depth;
+- ``candidate_actions(state) -> list[Action]``: a small subset of the current player's
+  legal actions (always including the heuristic's own choice) that ISMCTS's tree considers
+  with ``candidates="heuristic"``.
 
 The functions here look the module up by game name.  A game without one falls back to
 :class:`GreedyBot` (a generic flat Monte Carlo one-ply bot), uniformly random rollouts and no
-evaluation (rollouts then play to the end).
+evaluation (rollouts then play to the end) and every legal action as a candidate.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from collections.abc import Callable
 from types import ModuleType
 
 from porphyra.bots.base import Bot, SeatView
-from porphyra.bots.ismcts import Evaluation, RolloutPolicy, view_seed
+from porphyra.bots.ismcts import Candidates, Evaluation, RolloutPolicy, view_seed
 from porphyra.core.game import Action, State
 
 _MODULES: dict[str, str] = {
@@ -82,6 +85,16 @@ def evaluation_for(game_name: str) -> Evaluation | None:
         return None
     evaluate: Evaluation = module.evaluate
     return evaluate
+
+
+def candidates_for(game_name: str) -> Candidates | None:
+    """The candidate generator ``state -> actions`` of ``game_name``, or ``None`` (every
+    legal action) if it has none."""
+    module = _module(game_name)
+    if module is None or not hasattr(module, "candidate_actions"):
+        return None
+    candidates: Candidates = module.candidate_actions
+    return candidates
 
 
 class GreedyBot:

@@ -328,3 +328,47 @@ def evaluate(state: State, player: int) -> float:
     lead += -risk if player == emperor else risk
     width = 0.8 + 0.6 * math.sqrt(max(0, TURNS - turn) + 0.5)
     return 1.0 / (1.0 + math.exp(-lead / width))
+
+
+def _dedupe(options: list[list[int]]) -> list[tuple[int, ...]]:
+    out: list[tuple[int, ...]] = []
+    for option in options:
+        key = tuple(sorted(option))
+        if key not in out:
+            out.append(key)
+    return out
+
+
+def candidate_actions(state: State) -> list[Action]:
+    """A few sensible options for ISMCTS's tree (the heuristic's choice first).
+
+    Meld: the heuristic meld, the strongest meld, and the strongest meld without its 1, 2
+    or 3 weakest cards (Legacy cards kept).  Redraw: the heuristic redraw, none, the
+    surplus cards only (at most 4, or 2), and the 4 weakest cards.  Negotiation and pass
+    decisions have few options: all of them.
+    """
+    game = state.game
+    cardset: CardSet = game.cardset  # type: ignore[attr-defined]
+    s = _situation_from_state(state)
+    if s.verb not in ("meld", "redraw"):
+        return list(state.legal_actions())
+    cards = cardset.cards
+    verb, main = decide(s, cardset)
+    full = best_meld(s.hand, cardset, s.byzantine)
+
+    def weakness(k: int) -> tuple[int, int, int]:
+        return (cards[k].legacy > 0, cards[k].force, k)
+
+    options: list[list[int]] = [main]
+    if verb == "meld":
+        options.append(full)
+        trimmed = sorted(full, key=weakness)
+        for drop in (1, 2, 3):
+            if len(trimmed) > drop:
+                options.append(trimmed[drop:])
+    else:
+        surplus = sorted(_minus(s.hand, full), key=weakness)
+        weakest = sorted(s.hand, key=weakness)
+        options += [[], surplus[:REDRAW_LIMIT], surplus[:2], weakest[:REDRAW_LIMIT]]
+    build = game.action_builder(verb)  # type: ignore[attr-defined]
+    return [build(option) for option in _dedupe(options)]

@@ -395,3 +395,14 @@ def evaluate(state: State, player: int) -> float:
     filled = max(len(c) for c in chambers) / SLOTS
     width = 10.0 - 6.0 * filled
     return 1.0 / (1.0 + math.exp(-lead / width))
+
+
+#: How many of the best actions by heuristic value ISMCTS's tree considers.
+CANDIDATES = 6
+
+
+def candidate_actions(state: State) -> list[Action]:
+    """The ``CANDIDATES`` legal actions of highest heuristic value (best first)."""
+    values = action_values(state)
+    order = sorted(range(len(values)), key=lambda i: -values[i][0])
+    return [values[i][1] for i in order[:CANDIDATES]]

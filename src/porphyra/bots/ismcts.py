@@ -20,6 +20,11 @@ iteration:
    was visited (the parent's visit count is wrong here, since different determinizations
    allow different actions).  The availability of every legal child is incremented.
 3. **Expand** one untried action legal in this determinization (chosen at random).
+
+   With ``candidates`` the tree only considers a subset of each player's legal actions
+   (a per-game heuristic pruning, e.g. the strongest meld and a few weaker variants among
+   Byzantium's hundreds of melds): with hundreds of actions and a budget of a few thousand
+   iterations, an unpruned tree cannot even try each root action once.
 4. **Simulate**: play the rollout policy (uniformly random, or a per-game heuristic) to the
    end, or for at most ``depth`` actions and then score the position with an evaluation
    function.
@@ -62,6 +67,10 @@ Evaluation = Callable[[State, int], float]
 #: time (``"random"`` for rollouts, ``"heuristic"`` for the game's heuristic module).
 RolloutSpec = RolloutPolicy | Literal["random", "heuristic"]
 EvaluationSpec = Evaluation | Literal["heuristic"] | None
+#: Candidate actions: the subset of the current player's legal actions the tree considers
+#: (a heuristic pruning of large action sets, e.g. Byzantium's hundreds of melds).
+Candidates = Callable[[State], Sequence[Action]]
+CandidatesSpec = Candidates | Literal["heuristic", "all"]
 
 DEFAULT_ITERATIONS = 1000
 DEFAULT_EXPLORATION = 0.7
@@ -145,6 +154,9 @@ class ISMCTSBot:
             ``evaluation``; ``None`` plays rollouts to the end.
         evaluation: ``"heuristic"`` (the game's evaluation function) or a callable
             ``(state, player) -> float`` in [0, 1]; required when ``depth`` is set.
+        candidates: ``"all"`` (every legal action), ``"heuristic"`` (the game's candidate
+            generator, every legal action for a game without one) or a callable
+            ``state -> actions`` returning a non-empty subset of the legal actions.
         name: the bot's display name.
 
     Raises:
@@ -162,6 +174,7 @@ class ISMCTSBot:
         rollout: RolloutSpec = "random",
         depth: int | None = None,
         evaluation: EvaluationSpec = None,
+        candidates: CandidatesSpec = "all",
         name: str = "ismcts",
     ) -> None:
         if iterations is None and seconds is None:
@@ -180,6 +193,8 @@ class ISMCTSBot:
             raise ValueError(f"unknown rollout {rollout!r}; use 'random' or 'heuristic'")
         if isinstance(evaluation, str) and evaluation != "heuristic":
             raise ValueError(f"unknown evaluation {evaluation!r}; use 'heuristic'")
+        if isinstance(candidates, str) and candidates not in ("all", "heuristic"):
+            raise ValueError(f"unknown candidates {candidates!r}; use 'all' or 'heuristic'")
         self.name = name
         self.seed = seed
         self.iterations = iterations
@@ -188,6 +203,7 @@ class ISMCTSBot:
         self.rollout = rollout
         self.depth = depth
         self.evaluation = evaluation
+        self.candidates = candidates
         #: The result of the latest search (for hints and debugging).
         self.last_result: SearchResult | None = None
 
@@ -195,7 +211,7 @@ class ISMCTSBot:
         return (
             f"ISMCTSBot(seed={self.seed}, iterations={self.iterations}, seconds={self.seconds}, "
             f"exploration={self.exploration}, rollout={self.rollout!r}, depth={self.depth}, "
-            f"evaluation={self.evaluation!r})"
+            f"evaluation={self.evaluation!r}, candidates={self.candidates!r})"
         )
 
     # -- public API --------------------------------------------------------------------
@@ -244,7 +260,7 @@ class ISMCTSBot:
         if not view.legal_actions:
             raise ValueError(f"seat {view.player} has no legal action")
         rng = random.Random(view_seed(self.seed, view, "ismcts"))
-        policy, evaluate = self._resolve(view)
+        policy, evaluate, candidates = self._resolve(view)
         game = view.game
         lo, hi = float(game.info.min_utility), float(game.info.max_utility)
         span = hi - lo if hi > lo else 1.0
@@ -260,7 +276,7 @@ class ISMCTSBot:
             deadline is None or done == 0 or time.perf_counter() < deadline
         ):
             self._iterate(
-                view.sample(rng), root, rng, policy, evaluate, lo, span, num_players, view.player
+                view.sample(rng), root, rng, policy, evaluate, candidates, lo, span, num_players
             )
             done += 1
         elapsed = time.perf_counter() - start
@@ -270,7 +286,9 @@ class ISMCTSBot:
 
     # -- internals ---------------------------------------------------------------------
 
-    def _resolve(self, view: SeatView) -> tuple[RolloutPolicy, Evaluation | None]:
+    def _resolve(
+        self, view: SeatView
+    ) -> tuple[RolloutPolicy, Evaluation | None, Candidates | None]:
         from porphyra.bots import heuristic  # late import: heuristic imports bots modules
 
         name = view.game.info.name
@@ -286,7 +304,14 @@ class ISMCTSBot:
             evaluate = heuristic.evaluation_for(name)
         else:
             evaluate = self.evaluation
-        return policy, evaluate
+        candidates: Candidates | None
+        if self.candidates == "all":
+            candidates = None
+        elif self.candidates == "heuristic":
+            candidates = heuristic.candidates_for(name)
+        else:
+            candidates = self.candidates
+        return policy, evaluate, candidates
 
     def _iterate(
         self,
@@ -295,17 +320,17 @@ class ISMCTSBot:
         rng: random.Random,
         policy: RolloutPolicy,
         evaluate: Evaluation | None,
+        candidates: Candidates | None,
         lo: float,
         span: float,
         num_players: int,
-        observer: int,
     ) -> None:
         node = root
         path = [root]
         c = self.exploration
         # Selection and expansion.
         while not state.is_terminal():
-            actions = state.legal_actions()
+            actions = state.legal_actions() if candidates is None else candidates(state)
             children = node.children
             untried: list[tuple[str, Action]] = []
             best: tuple[str, Action, _Node] | None = None
@@ -339,14 +364,13 @@ class ISMCTSBot:
             node = child
         # Simulation.
         steps = 0
-        depth = self.depth
+        depth = self.depth if evaluate is not None else None  # no evaluation: play to the end
         while not state.is_terminal() and (depth is None or steps < depth):
             state.apply_action(policy(state, rng))
             steps += 1
-        if state.is_terminal():
+        if state.is_terminal() or evaluate is None:
             rewards = [(r - lo) / span for r in state.returns()]
         else:
-            assert evaluate is not None
             rewards = [evaluate(state, p) for p in range(num_players)]
         # Backpropagation: each node gets the reward of the seat that chose its action.
         for n in path[1:]:
