@@ -1,0 +1,1 @@
+"""Tests of the web server, lobby API, websockets and browser UI."""

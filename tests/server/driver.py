@@ -1,0 +1,77 @@
+"""Drive complete web games from the test side: human seats pick random legal actions from
+the lists the server sends (sometimes submitting a simultaneous choice early), bot seats play
+server-side.  Every message is recorded by the :class:`SeatClient` objects."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .live import SeatClient
+
+
+def _state_seq(c: SeatClient) -> int:
+    seq: int = c.last["seq"]
+    return seq
+
+
+def sync(clients: list[SeatClient]) -> None:
+    """Receive until every client has seen the highest seq any client has seen."""
+    top = max(_state_seq(c) for c in clients)
+    for c in clients:
+        while _state_seq(c) < top:
+            c.recv()
+
+
+def play_out(
+    clients: dict[int | None, list[SeatClient]],
+    rng: random.Random,
+    early: float = 0.5,
+    max_steps: int = 5000,
+) -> None:
+    """Play the game to its end.
+
+    Args:
+        clients: ``{seat: [client]}`` as from ``connect_seats`` (None: spectators).
+        rng: picks actions and whether an early simultaneous choice goes first.
+        early: probability that a seat allowed to submit early (Byzantium B-R3) does so
+            before the seat the engine asks first.
+        max_steps: guard against a game that never ends.
+
+    Raises:
+        AssertionError: the server answered a legal submission with an error.
+    """
+    everyone = [c for group in clients.values() for c in group]
+    humans = [group[0] for seat, group in clients.items() if seat is not None]
+    for _ in range(max_steps):
+        sync(everyone)
+        if everyone[0].last["status"] == "over":
+            return
+        ready = [c for c in humans if c.last["legal"] and not c.last.get("queued")]
+        if not ready:
+            everyone[0].recv()  # a bot is deciding
+            continue
+        normal = [c for c in ready if not c.last["early"]]
+        ahead = [c for c in ready if c.last["early"]]
+        actor = ahead[0] if ahead and (not normal or rng.random() < early) else normal[0]
+        legal = actor.last["legal"]
+        was_early = actor.last["early"]
+        actor.act(legal[rng.randrange(len(legal))])
+        answer = actor.recv_until(
+            lambda m: m["type"] in ("error", "queued") or (m["type"] == "update" and "last" in m)
+        )
+        assert answer["type"] != "error", answer
+        if answer["type"] == "queued":
+            # An early simultaneous choice: the seat's own view now shows it queued.  (If
+            # the other seat decided meanwhile, the choice was applied at once instead.)
+            assert was_early, answer
+            actor.state_msg()
+    raise AssertionError("the game did not end")
+
+
+def record_of(server: Any, game_id: str) -> dict[str, Any]:
+    """The finished game's record (GET /api/games/{id}/record)."""
+    r = server.get(f"/api/games/{game_id}/record")
+    assert r.status_code == 200, r.text
+    rec: dict[str, Any] = r.json()
+    return rec

@@ -1,0 +1,233 @@
+"""Lobby REST API and pages with FastAPI's test client; protocol parsing; storage; the
+undo rule on engine states."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from porphyra.core.registry import load_game
+from porphyra.server import protocol
+from porphyra.server.app import STATIC_DIR, check_options, create_app
+from porphyra.server.gamedata import card_data, derived
+from porphyra.server.runner import undo_target
+from porphyra.server.storage import GameRow, SeatRow, Storage, hash_token, now
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(db_url="sqlite://")) as c:
+        yield c
+
+
+def _create(client: TestClient, body: dict[str, Any]) -> dict[str, Any]:
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    info: dict[str, Any] = r.json()
+    return info
+
+
+def test_meta_and_cards(client: TestClient) -> None:
+    meta = client.get("/api/meta").json()
+    assert set(meta["games"]) == {"byzantium", "conspiracy"}
+    assert meta["bots"][:3] == ["easy", "medium", "hard"]
+    byz = client.get("/api/cards/byzantium").json()
+    assert byz["cards"]["justinian-i"] == {
+        "name": "Justinian I",
+        "deck": "byzantine",
+        "type": "Leader",
+        "force": 5,
+        "ages": "E",
+        "unique": True,
+        "legacy": 0,
+        "natural": False,
+    }
+    assert byz["limits"]["foe"]["Disaster"] == 2
+    cons = client.get("/api/cards/conspiracy").json()
+    assert cons["lords"]["red1"]["key"] == "silver" and cons["lords"]["blue3"]["pearls"] == 2
+    assert cons["lords"]["green6"]["effect"] == "reveal"
+    assert cons["locations"]["l7"]["ip"] == 7
+    assert client.get("/api/cards/chess").status_code == 404
+
+
+def test_create_list_info_never_show_seed_or_tokens(client: TestClient) -> None:
+    info = _create(
+        client,
+        {
+            "game": "byzantium",
+            "seats": [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "random"}],
+            "seed": 1234567,
+        },
+    )
+    assert info["fixed_seed"] is True
+    token = info["invites"][0]["token"]
+    assert len(token) >= 32 and info["invites"][0]["url"].endswith(f"#token={token}")
+    assert [s["name"] for s in info["seats"]] == ["Ada", "random bot"]
+    listed = client.get("/api/games").text
+    one = client.get(f"/api/games/{info['id']}").text
+    for text in (listed, one):
+        assert "1234567" not in text and token not in text and "seed" not in text
+    # The record (with the seed) only once the game is over.
+    assert client.get(f"/api/games/{info['id']}/record").status_code == 403
+    assert client.get("/api/games/nope").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"game": "chess", "seats": [{"kind": "human"}]},
+        {"game": "byzantium", "seats": [{"kind": "human"}]},
+        {"game": "byzantium", "seats": [{"kind": "human"}] * 3},
+        {
+            "game": "byzantium",
+            "options": {"cards": "/etc/passwd"},
+            "seats": [{"kind": "human"}] * 2,
+        },
+        {
+            "game": "byzantium",
+            "options": {"stacked": {"foe": ["huns"]}},
+            "seats": [{"kind": "human"}] * 2,
+        },
+        {"game": "byzantium", "options": {"first_emperor": True}, "seats": [{"kind": "human"}] * 2},
+        {"game": "conspiracy", "options": {"players": 5}, "seats": [{"kind": "human"}] * 4},
+        {"game": "conspiracy", "options": {"players": 3}, "seats": [{"kind": "human"}] * 2},
+        {"game": "conspiracy", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "skynet"}]},
+        {
+            "game": "conspiracy",
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "ismcts:iterations=99999999"}],
+        },
+        {"game": "conspiracy", "seats": [{"kind": "robot"}, {"kind": "human"}]},
+        {"game": "conspiracy", "seats": [{"kind": "human", "name": "x" * 200}, {"kind": "human"}]},
+        {"game": "conspiracy", "seats": [{"kind": "human"}] * 2, "seed": -1},
+    ],
+)
+def test_create_refuses_bad_requests(client: TestClient, body: dict[str, Any]) -> None:
+    r = client.post("/api/games", json=body)
+    assert r.status_code in (400, 422), r.text
+    assert client.get("/api/games").json() == []
+
+
+def test_check_options_keeps_lobby_values() -> None:
+    assert check_options("conspiracy", {"players": 3, "first_player": None}) == {"players": 3}
+    assert check_options("byzantium", {"first_emperor": "random"}) == {"first_emperor": "random"}
+
+
+def test_pages_and_static_assets_are_self_contained(client: TestClient) -> None:
+    for path in ("/", "/game/abc", "/static/style.css", "/static/game.js", "/static/lobby.js"):
+        assert client.get(path).status_code == 200, path
+    for file in STATIC_DIR.iterdir():
+        text = file.read_text(encoding="utf-8")
+        # No external assets, fonts or CDNs: every URL is relative to this server.
+        assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text), file
+        assert "url(http" not in text and "@import" not in text, file
+
+
+def test_websocket_with_the_test_client(client: TestClient) -> None:
+    info = _create(
+        client,
+        {
+            "game": "conspiracy",
+            "options": {"first_player": 0},
+            "seats": [{"kind": "human"}, {"kind": "human"}],
+            "seed": 8,
+        },
+    )
+    token = info["invites"][0]["token"]
+    with client.websocket_connect(f"/ws/{info['id']}?token={token}") as ws:
+        snap = ws.receive_json()
+        assert snap["type"] == "snapshot" and snap["seat"] == 0
+        assert snap["legal"] == ["draw 1", "draw 2", "draw 3"]
+        assert snap["derived"]["scores"][0]["total"] == 0
+        ws.send_text("{oops")
+        msgs = [ws.receive_json() for _ in range(2)]
+        err = next(m for m in msgs if m["type"] == "error")
+        assert err["code"] == "malformed"
+        ws.send_json({"type": "act", "action": "draw 1", "seq": 0})
+        update = next(m for m in iter(ws.receive_json, None) if m["type"] == "update")
+        assert update["seq"] == 1 and update["last"] == "draw 1"
+    with client.websocket_connect(f"/ws/{info['id']}") as spectator:
+        snap = spectator.receive_json()
+        assert snap["seat"] is None and snap["legal"] == [] and snap["seq"] == 1
+
+
+def test_protocol_parsing() -> None:
+    assert protocol.parse_client_message('{"type":"ping"}') == protocol.ClientMessage("ping")
+    msg = protocol.parse_client_message('{"type":"act","action":" draw 1 ","seq":3}')
+    assert (msg.action, msg.seq) == ("draw 1", 3)
+    for bad in ("", "null", "{}", '{"type":"act","seq":true,"action":"x"}', "x" * 20000):
+        with pytest.raises(protocol.ProtocolError):
+            protocol.parse_client_message(bad)
+    with pytest.raises(protocol.ProtocolError, match="UTF-8"):
+        protocol.parse_client_message(b"\xff\xfe")
+
+
+def test_storage_round_trip(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'x.sqlite3'}"
+    storage = Storage(url)
+    stamp = now()
+    storage.create_game(
+        GameRow(
+            id="g1",
+            game="byzantium",
+            version="1",
+            options={},
+            seed=5,
+            status="active",
+            seq=0,
+            created=stamp,
+            updated=stamp,
+            seats=[SeatRow(0, "human", None, "A", hash_token("t")), SeatRow(1, "bot", "easy", "B")],
+        )
+    )
+    storage.append_action("g1", 0, 0, "redraw -", 1, "active", None)
+    storage.set_queued("g1", 1, "redraw -")
+    storage.close()
+    again = Storage(url)
+    row = again.load("g1")
+    assert row is not None
+    assert row.actions == [{"player": 0, "action": "redraw -"}]
+    assert row.seats[1].queued == "redraw -" and row.seats[0].token_hash == hash_token("t")
+    assert row.record()["seed"] == 5
+    again.truncate_actions("g1", 0, 2)
+    row = again.load("g1")
+    assert row is not None and row.actions == [] and row.seq == 2 and row.seats[1].queued is None
+    summary = again.summaries()
+    assert summary[0]["actions"] == 0 and "seed" not in json.dumps(summary)
+    assert again.load("nope") is None
+    again.close()
+
+
+def test_undo_rule_on_engine_states() -> None:
+    # Byzantium: the Emperor's redraw is pending and hidden; undo is fine until the Foe
+    # has chosen too (then cards are drawn and revealed).
+    game = load_game("byzantium", first_emperor=0)
+    state = game.new_initial_state(seed=3)
+    state.apply_action(game.parse_action(state, "redraw -"))
+    assert undo_target(state, 0) == 0
+    assert undo_target(state, 1) is None  # seat 1 has not decided yet
+    state.apply_action(state.legal_actions()[1])
+    assert undo_target(state, 1) is None  # redraw resolved: new cards drawn
+    assert undo_target(state, 0) is None
+    # Conspiracy: drawing lords reveals the deck; taking a pile does not.
+    cons = load_game("conspiracy", players=2, first_player=0)
+    s = cons.new_initial_state(seed=2)
+    s.apply_action(cons.parse_action(s, "draw 1"))
+    assert undo_target(s, 0) is None
+
+
+def test_derived_scores_come_from_the_observation() -> None:
+    game = load_game("conspiracy", players=2)
+    state = game.new_initial_state(seed=4)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+        obs = state.public_observation()
+        scores = derived(game, obs)["scores"]
+        assert [s["total"] for s in scores] == [s["total"] for s in state.scores()]
+    assert derived(load_game("byzantium"), {}) == {}
+    assert set(card_data("conspiracy")["colours"]) == {"yellow", "red", "green", "blue", "purple"}

@@ -1,0 +1,144 @@
+"""Stop the server and start it again on the same database: every game resumes exactly
+where it was (observations, legal actions, seq, queued early choices), bot seats carry on,
+and the games can be finished."""
+
+from __future__ import annotations
+
+import random
+
+from porphyra.server.storage import GameRow, SeatRow, Storage, now
+
+from .driver import play_out, sync
+from .live import LiveServer, SeatClient, connect_seats
+
+
+def test_restart_and_resume(db_url: str) -> None:
+    first = LiveServer(db_url).start()
+    try:
+        byz = first.create(
+            {
+                "game": "byzantium",
+                "options": {"first_emperor": 0},
+                "seats": [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}],
+                "seed": 31,
+            }
+        )
+        cons = first.create(
+            {
+                "game": "conspiracy",
+                "options": {"players": 3},
+                "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}, {"kind": "human"}],
+                "seed": 32,
+            }
+        )
+        # Byzantium: both redraw, then the Foe queues its meld early (B-R3) and the server
+        # stops before the Emperor melds; Conspiracy: several turns with the bot.
+        bz = connect_seats(first, byz)
+        emperor, foe = bz[0][0], bz[1][0]
+        rng = random.Random(5)
+        emperor.act("redraw -")
+        foe.recv_until(lambda m: m["type"] == "update")
+        foe.act(foe.last["legal"][1])
+        foe.recv_until(lambda m: m["type"] == "update" and "last" in m)
+        sync([emperor, foe])
+        foe_meld = foe.last["legal"][-1]
+        assert foe.last["early"]
+        foe.act(foe_meld)
+        assert foe.recv_until(lambda m: m["type"] != "presence")["type"] == "queued"
+        foe.state_msg()
+        sync([emperor, foe])
+        cs = connect_seats(first, cons)
+        humans = [cs[0][0], cs[2][0]]
+        for _ in range(12):
+            sync(humans)
+            ready = [c for c in humans if c.last["legal"]]
+            if not ready:
+                humans[0].recv()
+                continue
+            c = ready[0]
+            c.act(c.last["legal"][rng.randrange(len(c.last["legal"]))])
+            c.recv_until(
+                lambda m: m["type"] in ("error",) or (m["type"] == "update" and "last" in m)
+            )
+        sync(humans)
+        while not any(c.last["legal"] for c in humans):  # let the bot finish its turn
+            humans[0].recv()
+            sync(humans)
+        before = {
+            "byz": [emperor.last, foe.last],
+            "cons": [h.last for h in humans],
+        }
+        for c in [emperor, foe, *humans]:
+            c.close()
+    finally:
+        first.stop()
+
+    # A bot-only game stored while no server ran (as if stopped before its first move):
+    # the next start must run its bots.
+    storage = Storage(db_url)
+    stamp = now()
+    bots_id = "botsonly0001"
+    storage.create_game(
+        GameRow(
+            id=bots_id,
+            game="conspiracy",
+            version="1",
+            options={"players": 2, "bonus_locations": False},
+            seed=33,
+            status="active",
+            seq=0,
+            created=stamp,
+            updated=stamp,
+            seats=[SeatRow(0, "bot", "random", "R0"), SeatRow(1, "bot", "easy", "E1")],
+        )
+    )
+    storage.close()
+
+    second = LiveServer(db_url).start()
+    try:
+        listed = {g["id"]: g for g in second.get("/api/games").json()}
+        assert set(listed) == {byz["id"], cons["id"], bots_id}
+        assert [s["name"] for s in listed[byz["id"]]["seats"]] == ["Ada", "Bo"]
+        # Byzantium resumes exactly, with the Foe's queued meld still queued.
+        bz2 = {
+            inv["seat"]: SeatClient(second, byz["id"], inv["token"], inv["seat"])
+            for inv in byz["invites"]
+        }
+        for seat, client in bz2.items():
+            snap = client.recv_until(lambda m: m["type"] == "snapshot")
+            old = before["byz"][seat]
+            assert snap["observation"] == old["observation"]
+            assert snap["legal"] == old["legal"]
+            assert snap["seq"] == old["seq"]
+            assert snap["queued"] == old["queued"]
+        assert bz2[1].last["queued"] == foe_meld
+        # The Emperor melds; the queued Foe meld applies at once and both are revealed.
+        bz2[0].act("meld -")
+        revealed = bz2[0].recv_until(
+            lambda m: m["type"] == "update" and m["observation"]["melds_turn"] == 1
+        )
+        foe_cards = foe_meld.split(" ")[1]
+        expected = [] if foe_cards == "-" else sorted(foe_cards.split(","))
+        assert sorted(revealed["observation"]["melds"]["foe"]) == expected
+        play_out({0: [bz2[0]], 1: [bz2[1]]}, random.Random(6))
+        # Conspiracy resumes exactly and finishes (its bot restarted).
+        cs2 = {
+            inv["seat"]: [SeatClient(second, cons["id"], inv["token"], inv["seat"])]
+            for inv in cons["invites"]
+        }
+        for i, seat in enumerate((0, 2)):
+            snap = cs2[seat][0].recv_until(lambda m: m["type"] == "snapshot")
+            assert snap["observation"] == before["cons"][i]["observation"]
+            assert snap["legal"] == before["cons"][i]["legal"]
+        play_out(cs2, random.Random(7))
+        # The bot-only game finished by itself after the restart.
+        watcher = SeatClient(second, bots_id, None, None)
+        watcher.recv_until(lambda m: m["type"] in ("snapshot", "update") and m["status"] == "over")
+        for group in [*cs2.values(), [watcher], list(bz2.values())]:
+            for c in group:
+                c.close()
+        for game_id in (byz["id"], cons["id"], bots_id):
+            rec = second.get(f"/api/games/{game_id}/record").json()
+            assert rec["result"] is not None
+    finally:
+        second.stop()
