@@ -50,8 +50,11 @@ def test_stacked_cards_on_top_first_location_face_up() -> None:
 @pytest.mark.parametrize(
     "options",
     [
-        {"players": 1},
+        {"players": 0},
         {"players": 5},
+        {"players": 2, "opponent": "farmer"},
+        {"players": 1, "opponent": "pirate"},
+        {"players": 1, "first_player": 1},
         {"players": "2"},
         {"colour": 1},
         {"first_player": 2},

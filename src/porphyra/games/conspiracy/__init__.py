@@ -1,7 +1,9 @@
-"""Conspiracy (Abyss universe), 2-4 players: rules engine on the porphyra game contract.
+"""Conspiracy (Abyss universe), 2-4 players or solo: rules engine on the game contract.
 
-Rules: ``shared/rules/conspiracy.md`` (sections 1-3, 5, 6).  Entry point:
-``porphyra.load_game("conspiracy", players=3)``.
+Rules: ``shared/rules/conspiracy.md`` (sections 1-6).  Entry points:
+``porphyra.load_game("conspiracy", players=3)``; solo against a Legendary Opponent
+(section 4, :mod:`porphyra.games.conspiracy.solo`):
+``porphyra.load_game("conspiracy", players=1, opponent="military")``.
 """
 
 from porphyra.games.conspiracy.game import ConspiracyGame

@@ -1,12 +1,25 @@
-"""Conspiracy (Abyss universe) for 2-4 players: the game object and its options.
+"""Conspiracy (Abyss universe) for 2-4 players or solo: the game object and its options.
 
-Rules: ``shared/rules/conspiracy.md`` sections 1-3, 5 and 6 (the solo mode, section 4, is
-not implemented; per-seat data is kept in lists so that a Legendary Opponent seat can be
-added).  The state machine lives in :mod:`porphyra.games.conspiracy.state`.
+Rules: ``shared/rules/conspiracy.md`` sections 1-6.  The state machine lives in
+:mod:`porphyra.games.conspiracy.state`, the solo Legendary Opponent (section 4) in
+:mod:`porphyra.games.conspiracy.solo`.
+
+Solo seats (engine ruling S-R5): ``players=1`` makes a game of **one player**
+(``num_players == 1``).  The human is seat 0 and is the only seat that ever decides
+(``current_player()`` is 0 or terminal; the LO's turn runs inside ``apply_action`` and its
+two choices, ``lopile`` / ``loplace``, belong to the human by section 4.2); ``returns()``
+has one entry (+1 win, -1 loss, 0 shared victory, C-R11/C-R16).  The LO is seat 1 of the
+state's per-seat data: ``scores()`` and ``players`` in observations have two entries, the
+LO's score with its ``lo_bonus`` and its face-down Locations at 5 IP each.  So every
+interface that iterates ``range(num_players)`` (conformance, bots, simulations) sees one
+decision maker, and every display that iterates ``observation["players"]`` sees both
+chambers.
 
 Options:
-    players: 2, 3 or 4 (default 2).
-    first_player: seat that starts (default: drawn from the seed).
+    players: 1 (solo against a Legendary Opponent), 2, 3 or 4 (default 2).
+    opponent: solo only: ``farmer``, ``military``, ``merchant``, ``politician``, ``mage``
+        or ``random`` (drawn from the seed; default).
+    first_player: seat that starts (default: drawn from the seed; solo: only 0, C-R15).
     bonus_locations: shuffle the 5 bonus Locations into the Location deck (default False).
     stacked: ``{"lords": ["red4", ...], "locations": ["l7", ...]}``: named cards put on top
         of the shuffled decks, first = top.  The setup's face-up Location is the top card,
@@ -22,13 +35,14 @@ from porphyra.core.errors import IllegalActionError, UnknownGameError
 from porphyra.core.game import Game, GameInfo, State
 from porphyra.games.conspiracy.cards import CardSet, default_cards
 from porphyra.games.conspiracy.notation import ActionTable, ConspiracyAction, action_table, parse
+from porphyra.games.conspiracy.solo import Opponent, default_opponents, opponent_names
 from porphyra.games.conspiracy.state import ConspiracyState
 
 INFO = GameInfo(
     name="conspiracy",
     version="1",
     long_name="Conspiracy: Abyss Universe",
-    min_players=2,
+    min_players=1,
     max_players=4,
     information="imperfect",
     chance="sampled",
@@ -37,15 +51,19 @@ INFO = GameInfo(
     max_utility=1.0,
     max_game_length=400,
     options={
-        "players": "2-4 (default 2)",
+        "players": "1 (solo against a Legendary Opponent) or 2-4 (default 2)",
+        "opponent": "solo: farmer, military, merchant, politician, mage or random (default)",
         "first_player": "starting seat (default: drawn from the seed)",
         "bonus_locations": "add the 5 bonus Locations (default false)",
         "stacked": '{"lords": [...], "locations": [...]}: named cards on top, first = top',
-        "returns": "winners +1, others -1; 0 for all if every seat shares the victory (C-R11)",
+        "returns": "winners +1, others -1; 0 for all if every seat shares the victory (C-R11); "
+        "solo: one entry for the human (+1, -1, 0)",
     },
 )
 
-_OPTIONS = ("players", "first_player", "bonus_locations", "stacked")
+_OPTIONS = ("players", "opponent", "first_player", "bonus_locations", "stacked")
+#: The ``opponent`` value that draws the Legendary Opponent from the seed.
+RANDOM_OPPONENT = "random"
 
 
 def _bad(problem: str) -> UnknownGameError:
@@ -56,8 +74,9 @@ class ConspiracyGame(Game):
     """Conspiracy with fixed options (see the module docstring).
 
     Raises:
-        UnknownGameError: an unknown option or an invalid value (e.g. ``players=1``: the
-            solo mode is not implemented; an unknown or over-used card in ``stacked``).
+        UnknownGameError: an unknown option or an invalid value (e.g. ``players=5``, an
+            unknown ``opponent``, ``opponent`` without ``players=1``, ``first_player=1``
+            in solo, an unknown or over-used card in ``stacked``).
         CardDataError: the shipped card data does not validate.
     """
 
@@ -68,8 +87,22 @@ class ConspiracyGame(Game):
         if unknown:
             raise _bad(f"unknown option(s) {unknown}; known: {', '.join(_OPTIONS)}")
         players = options.get("players", 2)
-        if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
-            raise _bad(f"players must be 2, 3 or 4, not {players!r} (solo is not implemented)")
+        if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 4:
+            raise _bad(f"players must be 1 (solo), 2, 3 or 4, not {players!r}")
+        self.solo = players == 1
+        opponent = options.get("opponent")
+        names = opponent_names()
+        if opponent is not None and not self.solo:
+            raise _bad("opponent applies to the solo mode only (players=1)")
+        if self.solo:
+            opponent = RANDOM_OPPONENT if opponent is None else opponent
+            if opponent not in (*names, RANDOM_OPPONENT):
+                raise _bad(
+                    f"unknown opponent {opponent!r} (one of {', '.join(names)}, {RANDOM_OPPONENT})"
+                )
+        self.opponents: tuple[Opponent, ...] = default_opponents()
+        #: Index of the LO card in :attr:`opponents`; -1 if drawn from the seed or not solo.
+        self.opponent = names.index(opponent) if opponent in names else -1
         first = options.get("first_player")
         if first is not None and (
             not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players
@@ -88,6 +121,8 @@ class ConspiracyGame(Game):
         )
         self.stacked_lords, self.stacked_locations = self._stacked(options.get("stacked"))
         self.options = {"players": players, "bonus_locations": bonus}
+        if self.solo:
+            self.options["opponent"] = opponent
         if first is not None:
             self.options["first_player"] = first
         if options.get("stacked") is not None:
@@ -124,8 +159,13 @@ class ConspiracyGame(Game):
 
     @property
     def num_players(self) -> int:
-        """Number of seats (the ``players`` option)."""
+        """Number of deciding seats (the ``players`` option; 1 in solo, S-R5)."""
         return self.players
+
+    @property
+    def seats(self) -> int:
+        """Number of chambers (per-seat data): ``players``, or 2 in solo (you and the LO)."""
+        return 2 if self.solo else self.players
 
     def new_initial_state(self, seed: int = 0) -> ConspiracyState:
         """The setup of section 2 for ``seed`` (decks shuffled, one Location face up)."""
@@ -139,7 +179,7 @@ class ConspiracyGame(Game):
                 count or slot).
             IllegalActionError: well formed but not legal now (wrong phase, not offered).
         """
-        action = parse(self.actions, text)
+        action = parse(self.actions, text, solo=self.solo)
         if not isinstance(state, ConspiracyState):
             raise IllegalActionError("not a Conspiracy state")
         state.check_legal(action)

@@ -6,9 +6,10 @@ action lists hand out shared immutable objects.  Texts::
     draw 1|2|3      keep red4       take green      place blue1
     swap 3 7        swap -          locdraw 1|2|3   lockeep l7
     loctake count-red               locpick any-keys
+    replay          replay -        lopile red      loplace red4     (solo only)
 
-The solo verbs ``replay``, ``lopile`` and ``loplace`` are recognised and refused as not
-legal (the solo mode is not implemented yet).
+The solo verbs (section 4, :mod:`porphyra.games.conspiracy.solo`) parse only for a solo
+game (``parse(..., solo=True)``); elsewhere they are refused with an error saying so.
 """
 
 from __future__ import annotations
@@ -22,8 +23,20 @@ from porphyra.games.conspiracy.cards import COLOURS, CardSet
 from porphyra.games.conspiracy.chamber import SLOTS
 
 DRAW, KEEP, TAKE, PLACE, SWAP, LOCDRAW, LOCKEEP, LOCTAKE, LOCPICK = range(9)
-VERBS = ("draw", "keep", "take", "place", "swap", "locdraw", "lockeep", "loctake", "locpick")
+REPLAY, LOPILE, LOPLACE = 9, 10, 11
 SOLO_VERBS = ("replay", "lopile", "loplace")
+VERBS = (
+    "draw",
+    "keep",
+    "take",
+    "place",
+    "swap",
+    "locdraw",
+    "lockeep",
+    "loctake",
+    "locpick",
+    *SOLO_VERBS,
+)
 MAX_DRAW = 3
 
 
@@ -35,7 +48,8 @@ class ConspiracyAction(Action):
         verb: index into :data:`VERBS`.
         a: the count (draw, locdraw), lord kind (keep, place), colour index (take),
             Location id (lockeep, loctake, locpick), or the first 0-based slot (swap;
-            -1 for ``swap -``).
+            -1 for ``swap -``); solo: 1 for ``replay`` and 0 for ``replay -``, the colour
+            index (lopile) or lord kind (loplace).
         b: the second 0-based slot of a swap, else 0.
         text: the notation, e.g. ``"swap 3 7"`` (slots 1-based).
     """
@@ -73,6 +87,10 @@ class ActionTable:
         self.swap = [
             [act(SWAP, i, j, f"{i + 1} {j + 1}") for j in range(SLOTS)] for i in range(SLOTS)
         ]
+        self.replay = ConspiracyAction(REPLAY, 1, 0, "replay")
+        self.replay_none = act(REPLAY, 0, 0, "-")
+        self.lopile = [act(LOPILE, c, 0, colour) for c, colour in enumerate(COLOURS)]
+        self.loplace = [act(LOPLACE, k, 0, lord.name) for k, lord in enumerate(cards.lords)]
         self.cards = cards
 
 
@@ -94,29 +112,38 @@ def _slot(word: str, text: str) -> int:
     return int(word) - 1
 
 
-def parse(table: ActionTable, text: str) -> ConspiracyAction:
+def parse(table: ActionTable, text: str, solo: bool = False) -> ConspiracyAction:
     """Parse ``text`` into an action of ``table`` (syntax only, not legality).
 
     Args:
         table: the game's action table.
         text: action text; surrounding whitespace and repeated spaces are tolerated.
+        solo: accept the solo verbs ``replay``, ``lopile``, ``loplace`` (section 6).
 
     Returns:
         The action (canonical: ``swap 7 3`` becomes ``swap 3 7``).
 
     Raises:
         InvalidActionError: empty text, unknown verb, wrong number of arguments, bad count,
-            unknown lord, colour or Location, bad or repeated slot.
+            unknown lord, colour or Location, bad or repeated slot; a solo verb outside
+            the solo mode.
     """
     words = text.split()
     if not words:
         raise InvalidActionError("empty action text")
     verb = words[0]
-    if verb in SOLO_VERBS:
-        raise InvalidActionError(f"{verb!r} exists only in the solo mode, not implemented")
+    if verb in SOLO_VERBS and not solo:
+        raise InvalidActionError(f"{verb!r} exists only in the solo mode (players=1)")
     if verb not in VERBS:
-        raise InvalidActionError(f"unknown verb {verb!r} (one of {', '.join(VERBS)})")
+        known = VERBS if solo else VERBS[: -len(SOLO_VERBS)]
+        raise InvalidActionError(f"unknown verb {verb!r} (one of {', '.join(known)})")
     args = words[1:]
+    if verb == "replay":
+        if args == []:
+            return table.replay
+        if args == ["-"]:
+            return table.replay_none
+        raise InvalidActionError(f"'replay' takes no argument or '-', got {text!r}")
     want = 2 if verb == "swap" and args[:1] != ["-"] else 1
     if len(args) != want:
         raise InvalidActionError(f"{verb!r} takes {want} argument(s), got {len(args)}: {text!r}")
@@ -126,15 +153,15 @@ def parse(table: ActionTable, text: str) -> ConspiracyAction:
         return table.draw[_count(arg, text)]
     if verb == "locdraw":
         return table.locdraw[_count(arg, text)]
-    if verb in ("keep", "place"):
+    if verb in ("keep", "place", "loplace"):
         kind = cards.lord_index.get(arg)
         if kind is None:
             raise InvalidActionError(f"unknown lord {arg!r} (e.g. red4)")
-        return (table.keep if verb == "keep" else table.place)[kind]
-    if verb == "take":
+        return {"keep": table.keep, "place": table.place, "loplace": table.loplace}[verb][kind]
+    if verb in ("take", "lopile"):
         if arg not in COLOURS:
             raise InvalidActionError(f"unknown colour {arg!r} (one of {', '.join(COLOURS)})")
-        return table.take[COLOURS.index(arg)]
+        return (table.take if verb == "take" else table.lopile)[COLOURS.index(arg)]
     if verb == "swap":
         if arg == "-":
             return table.swap_none

@@ -10,6 +10,9 @@ A turn is a sequence of decisions of the same seat; the phase says which one is 
 ``location`` ``locdraw 1-3`` / ``loctake <slug>``, or ``locpick <slug>`` with deck-search
              (section 3.3, C-R8, C-R9).
 ``lockeep``  ``lockeep <slug>`` among the drawn Locations.
+``lopile``   solo: ``lopile <colour>``, the pile the LO takes among equals (section 4.2).
+``loplace``  solo: ``loplace <lord>``, the next lord the LO places (section 4.2, C-R5).
+``replay``   solo: ``replay`` / ``replay -`` at the end of your turn (section 4.3).
 
 Automatic steps (no decision is asked): keeping the only distinct drawn lord (one drawn, or
 all drawn identical); placing pile lords once only one distinct lord is left (C-R5); the
@@ -23,10 +26,13 @@ come from ``random.Random(seed)``; every later shuffle (reshuffles, deck-search)
 fresh ``random.Random`` seeded from ``(rng_base, rng_counter)``, so ``clone()`` copies two
 integers and ``resample`` reseeds the future by replacing ``rng_base`` (C-R12).
 
-Solo (section 4, not implemented): per-seat data are lists, so the Legendary Opponent can be
-seat 1; its turn would run from ``_start_turn`` with the human seat answering ``lopile`` /
-``loplace``; its face-down Locations need a per-seat list of face-down ids (5 IP, no
-effect), and the Replay token a per-seat flag checked in ``_end_turn``.
+Solo (section 4, :mod:`porphyra.games.conspiracy.solo`): the Legendary Opponent is seat 1
+of the per-seat lists; ``current`` is the seat whose turn it is, while
+``current_player()`` is always 0 (the human decides ``lopile`` / ``loplace`` during the
+LO's turn).  The LO's turn starts in ``_start_turn``; its placements use the same code with
+the LO's differences (0-IP lord inert, automatic face-down Locations, Military's flag); the
+Replay token is checked after each of your placements and swaps and offered in
+``_end_turn`` (:mod:`porphyra.games.conspiracy.replay_token`).
 """
 
 from __future__ import annotations
@@ -38,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from porphyra.core.errors import IllegalActionError
 from porphyra.core.game import TERMINAL_PLAYER, Action, JSONDict, State
-from porphyra.games.conspiracy import view
+from porphyra.games.conspiracy import replay_token, solo, view
 from porphyra.games.conspiracy.cards import (
     COLOURS,
     EFFECT_REVEAL,
@@ -55,7 +61,10 @@ from porphyra.games.conspiracy.notation import (
     LOCKEEP,
     LOCPICK,
     LOCTAKE,
+    LOPILE,
+    LOPLACE,
     PLACE,
+    REPLAY,
     SWAP,
     TAKE,
     ConspiracyAction,
@@ -67,7 +76,19 @@ if TYPE_CHECKING:
     from porphyra.games.conspiracy.game import ConspiracyGame
 
 RECRUIT, KEEP_PHASE, PLACE_PHASE, SWAP_PHASE, LOCATION, LOCKEEP_PHASE, OVER = range(7)
-PHASES = ("recruit", "keep", "place", "swap", "location", "lockeep", "over")
+LOPILE_PHASE, LOPLACE_PHASE, REPLAY_PHASE = 7, 8, 9
+PHASES = (
+    "recruit",
+    "keep",
+    "place",
+    "swap",
+    "location",
+    "lockeep",
+    "over",
+    "lopile",
+    "loplace",
+    "replay",
+)
 
 # Location effects that act when the Location is taken (the others score at the end).
 LE_NONE, LE_PEARLS, LE_RESTRICT, LE_RESHUFFLE_LORDS, LE_RESHUFFLE_LOCS = range(5)
@@ -117,6 +138,10 @@ class ConspiracyState(State):
     ``piles`` (per colour, arrival order), ``face_up`` Locations, ``pm`` (Pearl Master seat
     or -1), the restriction (``restr_owner``/``restr_count``/``restr_loc``), ``end_trigger``
     (seat that filled its chamber first, or -1).
+
+    Solo (section 4): ``opponent`` (the LO card), ``lo_candidates``/``lo_reason`` (a
+    pending ``lopile``), ``lo_hidden`` (per LO Location: identity unseen, S-R2),
+    ``replay_token`` (held by you), ``force_draw`` (Military's ability pending, S-R3).
     """
 
     game: ConspiracyGame
@@ -126,7 +151,15 @@ class ConspiracyState(State):
         self.cards = game.cards
         self.t = tables(game.cards)
         self.acts = action_table(game.cards)
-        self.n = game.num_players
+        self.n = game.seats
+        self.solo = game.solo
+        self.who = ["seat 0", "the LO"] if self.solo else [f"seat {p}" for p in range(self.n)]
+        self.opponent: solo.Opponent = game.opponents[max(game.opponent, 0)]
+        self.lo_candidates: list[int] = []
+        self.lo_reason = ""
+        self.lo_hidden: list[bool] = []
+        self.replay_token = False
+        self.force_draw = False
         self._seed = 0
         self.deck: list[int] = []
         self.loc_deck: list[int] = []
@@ -174,12 +207,25 @@ class ConspiracyState(State):
         for loc in game.stacked_locations:
             loc_deck.remove(loc)
         loc_deck.extend(reversed(game.stacked_locations))
-        first = rng.randrange(s.n) if game.first_player is None else game.first_player
+        if s.solo:  # C-R15: you start; the LO card is the option's or drawn (section 4)
+            first = 0
+            if game.opponent < 0:
+                s.opponent = game.opponents[rng.randrange(len(game.opponents))]
+            s.any_keys[solo.LO_SEAT] = s.opponent.ability == "any-keys"
+        else:
+            first = rng.randrange(s.n) if game.first_player is None else game.first_player
         s.rng_base = rng.getrandbits(64)
         s.deck, s.loc_deck = deck, loc_deck
         s.face_up = [loc_deck.pop()]
         s.first = first
         s.log.append(f"setup: Location {s.t.slug[s.face_up[0]]} face up; seat {first} starts")
+        if s.solo:
+            opp = s.opponent
+            s.log.append(
+                f"solo against the Legendary Opponent {opp.name} (the LO, seat 1): conditions "
+                f"{', '.join(opp.conditions)}; bonus: {opp.bonus_text}; ability: "
+                f"{opp.ability_text}"
+            )
         s._start_turn(first)
         return s
 
@@ -193,7 +239,10 @@ class ConspiracyState(State):
         return self._history
 
     def current_player(self) -> int:
-        return TERMINAL_PLAYER if self.phase == OVER else self.current
+        """The deciding seat: ``current``, or 0 in solo (S-R5); terminal at the end."""
+        if self.phase == OVER:
+            return TERMINAL_PLAYER
+        return 0 if self.solo else self.current
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
@@ -205,18 +254,36 @@ class ConspiracyState(State):
 
     def scores(self) -> list[ScoreDict]:
         """Per seat ``{"lords", "locations", "coalition", "pearl_master", "total",
-        "pearls"}`` in IP (pearls: count), final once terminal (section 3.5)."""
-        return [
+        "pearls"}`` in IP (pearls: count), final once terminal (section 3.5).
+
+        Solo: two entries, you then the LO; the LO's ``locations`` are its face-down
+        Locations at 5 IP each (no end-game effect) and its dict adds ``lo_bonus`` (its
+        card's bonus, section 4.1), included in ``total``."""
+        out = [
             score_player(self.cards, self.chambers[p], self.locs[p], self.pearls[p], self.pm == p)
             for p in range(self.n)
         ]
+        if self.solo:
+            lo = solo.LO_SEAT
+            sc = score_player(self.cards, self.chambers[lo], (), self.pearls[lo], self.pm == lo)
+            n_locs = len(self.locs[lo])
+            bonus = solo.bonus(
+                self.opponent, self.cards, self.chambers[lo], n_locs, self.pearls[lo]
+            )
+            sc["locations"] = solo.FACE_DOWN_IP * n_locs
+            sc["lo_bonus"] = bonus
+            sc["total"] += sc["locations"] + bonus
+            out[lo] = sc
+        return out
 
     def returns(self) -> list[float]:
         """Winners +1, others -1, all 0 if every seat shares the victory (C-R11); zeros
-        before the end."""
+        before the end.  Solo: ``[r]`` for you alone (+1 win, -1 loss, 0 shared; the LO
+        counts for the tie-break, C-R16)."""
         if self.phase != OVER:
-            return [0.0] * self.n
-        return returns_for(self.scores())
+            return [0.0] * self.game.num_players
+        result = returns_for(self.scores())
+        return result[:1] if self.solo else result
 
     # ------------------------------------------------------------------- legal actions
     def legal_actions(self, player: int | None = None) -> list[ConspiracyAction]:
@@ -227,13 +294,15 @@ class ConspiracyState(State):
         ``locdraw 1..3`` then ``loctake`` by card order.
         """
         phase = self.phase
-        if phase == OVER or (player is not None and player != self.current):
+        if phase == OVER or (player is not None and player != self.current_player()):
             return []
         acts = self.acts
         if phase == RECRUIT:
             dl = len(self.deck)
             if 0 <= self.restr_owner != self.current and dl:
                 return [acts.draw[min(self.restr_count, dl)]]  # C-R1, C-R7
+            if self.force_draw and dl:  # S-R3: Military's ability (C-R1 lapses it)
+                return [acts.draw[1]]
             out = acts.draw[1 : min(3, dl) + 1]
             take = acts.take
             for c, pile in enumerate(self.piles):
@@ -243,9 +312,14 @@ class ConspiracyState(State):
         if phase == KEEP_PHASE:
             keep = acts.keep
             return [keep[k] for k in sorted(set(self.drawn))]
-        if phase == PLACE_PHASE:
-            place = acts.place
+        if phase in (PLACE_PHASE, LOPLACE_PHASE):
+            place = acts.place if phase == PLACE_PHASE else acts.loplace
             return [place[k] for k in sorted(set(self.pending))]
+        if phase == LOPILE_PHASE:
+            lopile = acts.lopile
+            return [lopile[c] for c in self.lo_candidates]
+        if phase == REPLAY_PHASE:
+            return [acts.replay, acts.replay_none]
         if phase == SWAP_PHASE:
             free = self._swappable()
             swap = acts.swap
@@ -287,7 +361,7 @@ class ConspiracyState(State):
         if action not in legal:
             offered = ", ".join(str(a) for a in legal[:8]) + (", ..." if len(legal) > 8 else "")
             raise IllegalActionError(
-                f"{action} is not legal now: seat {self.current} must decide "
+                f"{action} is not legal now: seat {self.current_player()} must decide "
                 f"'{PHASES[self.phase]}' (legal: {offered})"
             )
 
@@ -300,7 +374,7 @@ class ConspiracyState(State):
         """
         self.check_legal(action)
         assert isinstance(action, ConspiracyAction)
-        self._history.append((self.current, action))
+        self._history.append((self.current_player(), action))
         verb, a = action.verb, action.a
         if verb == DRAW:
             self._draw(a)
@@ -308,10 +382,20 @@ class ConspiracyState(State):
             self._keep(a)
         elif verb == TAKE:
             self._take(a)
-        elif verb == PLACE:
+        elif verb in (PLACE, LOPLACE):
             self.pending.remove(a)
             if not self._place(a):
                 self._run()
+        elif verb == LOPILE:
+            solo.take(self, a, self.lo_reason)
+        elif verb == REPLAY:
+            if a:
+                self.replay_token = False
+                self.log.append("seat 0 spends the Replay token: one extra turn at once (4.3)")
+                self._start_turn(0)
+            else:
+                self.log.append("seat 0 keeps the Replay token")
+                self._next_turn()
         elif verb == SWAP:
             self._swap(a, action.b)
         elif verb == LOCDRAW:
@@ -334,7 +418,11 @@ class ConspiracyState(State):
             self._acquire(a)
 
     def _say(self, text: str) -> None:
-        self.log.append(f"seat {self.current} {text}")
+        self.log.append(f"{self.who[self.current]} {text}")
+
+    def draw_rng(self) -> random.Random:
+        """A fresh generator for one random event (public alias of :meth:`_rng`)."""
+        return self._rng()
 
     def _rng(self) -> random.Random:
         self.rng_counter += 1
@@ -344,15 +432,35 @@ class ConspiracyState(State):
         self.current = p
         self.phase = RECRUIT
         self.turn += 1
-        self.log.append(f"turn {self.turn}: seat {p}")
+        self.log.append(f"turn {self.turn}: {self.who[p]}")
         if self.restr_owner == p:  # C-R7
             self.log.append(f"the {self.t.slug[self.restr_loc]} restriction ends")
             self.restr_owner = -1
         if not self.deck and not any(self.piles):  # C-R2: nobody can recruit
             self.log.append("no lord can be recruited by anyone: the game ends (C-R2)")
             self._finish()
+        elif self.solo and p == solo.LO_SEAT:
+            solo.start_turn(self)
+        elif self.force_draw:
+            if self.deck:
+                self.log.append("the LO placed a red lord: seat 0 must draw exactly 1 (S-R3)")
+            else:
+                self.log.append("the lord deck is empty: the LO's draw-1 lapses (C-R1)")
 
     def _end_turn(self) -> None:
+        """End the current turn; solo: first offer the Replay token (section 4.3, S-R4)."""
+        if (
+            self.solo
+            and self.current == 0
+            and self.replay_token
+            and len(self.chambers[0]) < SLOTS
+            and self.end_trigger < 0
+        ):
+            self.phase = REPLAY_PHASE
+            return
+        self._next_turn()
+
+    def _next_turn(self) -> None:
         nxt = (self.current + 1) % self.n
         if nxt == self.end_trigger:  # section 3.5: every other seat has played once more
             self._finish()
@@ -363,11 +471,12 @@ class ConspiracyState(State):
         self.phase = OVER
         sc = self.scores()
         self.log.append(
-            "game over: " + "; ".join(f"seat {p} {s['total']} IP" for p, s in enumerate(sc))
+            "game over: " + "; ".join(f"{self.who[p]} {s['total']} IP" for p, s in enumerate(sc))
         )
 
     # --------------------------------------------------------------- recruit (3.1)
     def _draw(self, n: int) -> None:
+        self.force_draw = False  # S-R3: spent by this recruit
         deck = self.deck
         drawn = [deck.pop() for _ in range(n)]
         self.drawn = drawn
@@ -392,6 +501,7 @@ class ConspiracyState(State):
         self._run()
 
     def _take(self, c: int) -> None:
+        self.force_draw = False  # lapsed with an empty deck (C-R1)
         pile = self.piles[c]
         self.piles[c] = []
         self.pending = pile
@@ -399,6 +509,10 @@ class ConspiracyState(State):
         self._run()
 
     # ------------------------------------------------------------- placement (3.2)
+    def run_placements(self) -> None:
+        """Place the pending lords of the current seat (public alias of :meth:`_run`)."""
+        self._run()
+
     def _run(self) -> None:
         """Place pending lords until a decision is needed, else end the turn (C-R5)."""
         ch = self.chambers[self.current]
@@ -416,7 +530,8 @@ class ConspiracyState(State):
                 break
             first = pending[0]
             if any(k != first for k in pending):
-                self.phase = PLACE_PHASE
+                lo_turn = self.solo and self.current == solo.LO_SEAT
+                self.phase = LOPLACE_PHASE if lo_turn else PLACE_PHASE
                 return
             kind = pending.pop()
             if self._place(kind):
@@ -433,11 +548,28 @@ class ConspiracyState(State):
         self._say(f"places {t.name[kind]} in slot {len(ch)}")
         if len(ch) == SLOTS and self.end_trigger < 0:
             self.end_trigger = p
-            self.log.append(f"seat {p} filled the chamber: every other seat plays one more turn")
+            self.log.append(
+                f"{self.who[p]} filled the chamber: every other seat plays one more turn"
+            )
+        lo = self.solo and p == solo.LO_SEAT
+        if self.solo and not lo:
+            self._replay_check([*range(len(ch) - 1), -1], ch[:-1])
+        opp = self.opponent
+        if (
+            lo
+            and opp.ability == "force-draw-one"
+            and t.colour[kind] == COLOURS.index(opp.param("colour"))
+        ):
+            self.force_draw = True
+            self.log.append(
+                f"{opp.name}'s ability: on its next turn seat 0 must draw exactly 1 lord (S-R3)"
+            )
         if t.pearls[kind]:
             self._gain(p, t.pearls[kind])
         effect = t.effect[kind]
-        if effect == EFFECT_SWAP:
+        if lo and effect == EFFECT_SWAP:
+            self.log.append("the LO's 0-IP lord has no effect (section 4.2)")
+        elif effect == EFFECT_SWAP:
             if len(self._swappable()) >= 2:  # C-R6
                 self.phase = SWAP_PHASE
                 self.placed = kind
@@ -457,20 +589,42 @@ class ConspiracyState(State):
         if i < 0:
             self._say("does not swap")
         else:
+            before = ch[:]
             ch[i], ch[j] = ch[j], ch[i]
             name = self.t.name
             self._say(f"swaps slots {i + 1} and {j + 1} ({name[ch[j]]} <-> {name[ch[i]]})")
+            if self.solo:
+                origin = list(range(len(ch)))
+                origin[i], origin[j] = j, i
+                self._replay_check(origin, before)
         if not self._key_check(self.placed):
             self._run()
+
+    def _replay_check(self, origin: list[int], before: list[int]) -> None:
+        """Solo: take the Replay token if your chamber change made a new area of 3+
+        (section 4.3, S-R4); ``origin`` maps each slot to its lord's slot in ``before``."""
+        colour = self.t.colour
+        after = [colour[k] for k in self.chambers[0]]
+        area = replay_token.new_area([colour[k] for k in before], after, origin)
+        if area is None:
+            return
+        slots = ", ".join(str(i + 1) for i in area)
+        what = f"a new {COLOURS[after[area[0]]]} area of {len(area)} (slots {slots})"
+        if self.replay_token:
+            self.log.append(f"seat 0 makes {what}, but already holds the Replay token")
+        else:
+            self.replay_token = True
+            self.log.append(f"seat 0 makes {what}: takes the Replay token (4.3)")
 
     def _gain(self, p: int, n: int) -> None:
         """Gain ``n`` pearls; the Pearl Master moves on a tie too (section 3.4, C-R10)."""
         self.pearls[p] += n
-        self.log.append(f"seat {p} gains {n} pearl{'s' if n > 1 else ''} (now {self.pearls[p]})")
+        who = self.who[p]
+        self.log.append(f"{who} gains {n} pearl{'s' if n > 1 else ''} (now {self.pearls[p]})")
         pm = self.pm
         if pm != p and (pm < 0 or self.pearls[p] >= self.pearls[pm]):
             self.pm = p
-            self.log.append(f"seat {p} takes the Pearl Master token")
+            self.log.append(f"{who} takes the Pearl Master token")
 
     # --------------------------------------------------------------- Locations (3.3)
     def unspent_keys(self, p: int) -> tuple[int, int]:
@@ -493,6 +647,9 @@ class ConspiracyState(State):
         p = self.current
         silver, gold = self.unspent_keys(p)
         if silver >= 2 or gold >= 2 or (self.any_keys[p] and silver + gold >= 2):
+            if self.solo and p == solo.LO_SEAT:
+                solo.take_location(self)  # section 4.2 step 4: automatic, face down
+                return False
             if self.loc_deck or self.face_up:
                 self.phase = LOCATION
                 return True
@@ -526,6 +683,7 @@ class ConspiracyState(State):
             self.restr_owner, self.restr_count, self.restr_loc = p, t.le_amount[loc], loc
             self.log.append(
                 f"until seat {p}'s next turn, opponents must draw exactly {t.le_amount[loc]}"
+                + (" (the LO is never restricted, section 4.2)" if self.solo else "")
             )
         elif le == LE_RESHUFFLE_LORDS:
             for c, pile in enumerate(self.piles):
@@ -563,6 +721,8 @@ class ConspiracyState(State):
         d["drawn"] = self.drawn[:]
         d["pending"] = self.pending[:]
         d["drawn_locs"] = self.drawn_locs[:]
+        d["lo_candidates"] = self.lo_candidates[:]
+        d["lo_hidden"] = self.lo_hidden[:]
         d["_history"] = self._history[:]
         d["log"] = self.log[:]
         return c
@@ -572,19 +732,50 @@ class ConspiracyState(State):
         ``rng`` (C-R12: only the deck orders are hidden, from every seat alike).
 
         The decks are sorted before shuffling, so the result depends only on what the seat
-        sees and on ``rng``, never on the true order (a seeded search bot cannot peek)."""
+        sees and on ``rng``, never on the true order (a seeded search bot cannot peek).
+
+        Solo (S-R2): the LO's unseen face-down Locations are redrawn together with the
+        Location deck (pooled and sorted), except while a deck-search pick shows the
+        deck's contents: then only the deck order and the unseen ones' order vary."""
         c = self.clone()
         c.deck.sort()
         rng.shuffle(c.deck)
-        c.loc_deck.sort()
-        rng.shuffle(c.loc_deck)
+        lo = solo.LO_SEAT
+        hidden = [i for i, h in enumerate(self.lo_hidden) if h]
+        if hidden and self._deck_shown(player):
+            pool = sorted(c.locs[lo][i] for i in hidden)
+            rng.shuffle(pool)
+            for i, loc in zip(hidden, pool, strict=True):
+                c.locs[lo][i] = loc
+            c.loc_deck.sort()
+            rng.shuffle(c.loc_deck)
+        elif hidden:
+            pool = sorted(c.loc_deck + [c.locs[lo][i] for i in hidden])
+            rng.shuffle(pool)
+            for i in hidden:
+                c.locs[lo][i] = pool.pop()
+            c.loc_deck = pool
+        else:
+            c.loc_deck.sort()
+            rng.shuffle(c.loc_deck)
         c.rng_base = rng.getrandbits(64)
         c.rng_counter = 0
         return c
 
+    def _deck_shown(self, player: int) -> bool:
+        """Whether ``player`` sees the Location deck's contents now (C-R9, C-R12)."""
+        return (
+            self.phase == LOCATION
+            and self.current == player
+            and self.deck_search[player]
+            and bool(self.loc_deck)
+        )
+
     def hidden_from(self, player: int) -> Hashable:
-        """Deck orders and generator state (the same for every seat, C-R12)."""
-        return (tuple(self.deck), tuple(self.loc_deck), self.rng_base, self.rng_counter)
+        """Deck orders, the LO's unseen Locations (solo, S-R2) and generator state (the
+        same for every seat, C-R12)."""
+        unseen = tuple(loc for loc, h in zip(self.locs[-1], self.lo_hidden, strict=False) if h)
+        return (tuple(self.deck), tuple(self.loc_deck), unseen, self.rng_base, self.rng_counter)
 
     # ------------------------------------------------------------------ observations
     def public_observation(self) -> JSONDict:

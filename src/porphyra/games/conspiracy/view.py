@@ -3,6 +3,13 @@
 Everything is public except the order of the two decks (C-R12): observations give deck
 sizes only.  The exception is ``deck-search`` (C-R9, C-R12): while its owner is choosing
 with ``locpick``, that seat's observation lists the Location deck's contents, sorted.
+
+Solo (section 4): ``players`` has two entries (you, then the LO); the LO's covered slots
+carry ``"face_down": true`` and show the Location's slug if it was taken from the face-up
+row, else ``"face-down"`` (its identity was never seen, S-R2).  Solo observations add
+``legendary_opponent`` (the card), ``replay_token``, ``forced_draw_one`` (Military's
+ability pending, S-R3) and ``lo_choice`` (the reason and the piles of a pending
+``lopile``).
 """
 
 from __future__ import annotations
@@ -11,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from porphyra.core.game import JSONDict
 from porphyra.games.conspiracy.cards import COLOURS
+from porphyra.games.conspiracy.scoring import winners as score_winners
+from porphyra.games.conspiracy.solo import FACE_DOWN, LO_SEAT
 
 if TYPE_CHECKING:
     from porphyra.games.conspiracy.state import ConspiracyState
@@ -19,19 +28,29 @@ if TYPE_CHECKING:
 def _player(state: ConspiracyState, p: int) -> JSONDict:
     t = state.t
     chamber: list[Any] = [None] * 15
-    covered = dict(zip(state.loc_slots[p], state.locs[p], strict=True))
+    lo = state.solo and p == LO_SEAT
+    slugs = [t.slug[i] for i in state.locs[p]]
+    if lo:  # S-R2: an unseen face-down Location shows no identity
+        slugs = [FACE_DOWN if h else s for s, h in zip(slugs, state.lo_hidden, strict=True)]
+    covered = dict(zip(state.loc_slots[p], slugs, strict=True))
     for i, k in enumerate(state.chambers[p]):
-        loc = covered.get(i)
-        chamber[i] = {"lord": t.name[k], "location": None if loc is None else t.slug[loc]}
+        slug = covered.get(i)
+        cell: dict[str, Any] = {"lord": t.name[k], "location": slug}
+        if lo and slug is not None:
+            cell["face_down"] = True
+        chamber[i] = cell
     silver, gold = state.unspent_keys(p)
-    return {
+    out: JSONDict = {
         "chamber": chamber,
         "pearls": state.pearls[p],
-        "locations": [t.slug[i] for i in state.locs[p]],
+        "locations": slugs,
         "unspent_keys": {"silver": silver, "gold": gold},
         "any_keys": state.any_keys[p],
         "deck_search": state.deck_search[p],
     }
+    if state.solo:
+        out["legendary_opponent"] = lo
+    return out
 
 
 def public(state: ConspiracyState) -> JSONDict:
@@ -57,15 +76,11 @@ def public(state: ConspiracyState) -> JSONDict:
             "location": t.slug[state.restr_loc],
             "owner": owner,
             "count": state.restr_count,
-            "against": [p for p in range(n) if p != owner],
+            "against": [] if state.solo else [p for p in range(n) if p != owner],
         }
     scores = state.scores() if over else None
-    winners = None
-    if scores is not None:
-        returns = state.returns()
-        best = max(returns)
-        winners = [p for p in range(n) if returns[p] == best]
-    return {
+    winners = None if scores is None else score_winners(scores)
+    obs: JSONDict = {
         "game": "conspiracy",
         "players": [_player(state, p) for p in range(n)],
         "pearl_master": None if state.pm < 0 else state.pm,
@@ -87,6 +102,16 @@ def public(state: ConspiracyState) -> JSONDict:
         "winners": winners,
         "log": list(state.log),
     }
+    if state.solo:
+        obs["legendary_opponent"] = state.opponent.card()
+        obs["replay_token"] = state.replay_token
+        obs["forced_draw_one"] = state.force_draw
+        obs["lo_choice"] = (
+            {"reason": state.lo_reason, "piles": [COLOURS[c] for c in state.lo_candidates]}
+            if state.phase_name == "lopile"
+            else None
+        )
+    return obs
 
 
 def seat(state: ConspiracyState, player: int) -> JSONDict:
@@ -95,13 +120,7 @@ def seat(state: ConspiracyState, player: int) -> JSONDict:
     obs = public(state)
     obs["seat"] = player
     deck = None
-    if (
-        not state.is_terminal()
-        and state.current == player
-        and state.phase_name == "location"
-        and state.deck_search[player]
-        and state.loc_deck
-    ):
+    if state._deck_shown(player):
         deck = sorted(state.t.slug[i] for i in state.loc_deck)
     obs["location_deck"] = deck
     return obs

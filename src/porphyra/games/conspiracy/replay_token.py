@@ -1,0 +1,66 @@
+"""The solo Replay token condition (rules section 4.3, engine ruling S-R4).
+
+A change to your chamber (a placement or a 0-IP swap) earns the token when it creates a
+**new** same-colour area of 3 or more lords: a coalition of ≥ 3 none of whose lords was
+already in a coalition of ≥ 3 before the change.  So extending an area of 3 does not count,
+and joining two areas of 2 does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from porphyra.games.conspiracy.chamber import ADJACENT
+
+#: The smallest area that earns the token.
+AREA = 3
+
+
+def groups(colours: Sequence[int]) -> list[list[int]]:
+    """The connected same-colour groups of a chamber.
+
+    Args:
+        colours: colour index per 0-based slot (filled slots only, in order).
+
+    Returns:
+        Each group as a sorted list of 0-based slots.
+    """
+    n = len(colours)
+    seen = [False] * n
+    out: list[list[int]] = []
+    for start in range(n):
+        if seen[start]:
+            continue
+        seen[start] = True
+        stack, group = [start], []
+        while stack:
+            i = stack.pop()
+            group.append(i)
+            for j in ADJACENT[i]:
+                if j < n and not seen[j] and colours[j] == colours[start]:
+                    seen[j] = True
+                    stack.append(j)
+        out.append(sorted(group))
+    return out
+
+
+def new_area(
+    before: Sequence[int], after: Sequence[int], origin: Sequence[int]
+) -> list[int] | None:
+    """The new area of ≥ 3 a chamber change created, if any (section 4.3).
+
+    Args:
+        before: colour per slot before the change.
+        after: colour per slot after the change.
+        origin: for each slot of ``after``, the slot its lord occupied in ``before``, or -1
+            for a lord just placed.
+
+    Returns:
+        The slots (0-based, sorted) of the first new area of ≥ 3 lords none of which was in
+        an area of ≥ 3 before, or None.
+    """
+    big = {i for g in groups(before) if len(g) >= AREA for i in g}
+    for group in groups(after):
+        if len(group) >= AREA and not any(origin[i] in big for i in group if origin[i] >= 0):
+            return group
+    return None
