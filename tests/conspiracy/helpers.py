@@ -58,3 +58,26 @@ def set_chamber(state: ConspiracyState, p: int, *names: str) -> None:
 def pile(state: ConspiracyState, colour: str) -> list[str]:
     """Lord names of the ``colour`` pile."""
     return state.public_observation()["piles"][colour]  # type: ignore[no-any-return]
+
+
+def solo(
+    opponent: str = "farmer",
+    lords: list[str] | None = None,
+    locations: list[str] | None = None,
+    seed: int = 0,
+    **options: Any,
+) -> ConspiracyState:
+    """A fresh solo state against ``opponent`` (section 4), cards stacked as in :func:`new`."""
+    return new(1, lords, locations, 0, seed, opponent=opponent, **options)
+
+
+def put_pile(state: ConspiracyState, *names: str) -> None:
+    """Put ``names`` on their colours' discard piles (copies taken out of the lord deck)."""
+    for k in kinds(state, *names):
+        state.deck.remove(k)
+        state.piles[state.t.colour[k]].append(k)
+
+
+def log_since(state: ConspiracyState, start: int) -> str:
+    """The log lines after the first ``start`` ones, joined by newlines."""
+    return "\n".join(state.log[start:])

@@ -1,4 +1,5 @@
-"""The engine's conformance suite on Conspiracy: 2, 3, 4 players and bonus Locations."""
+"""The engine's conformance suite on Conspiracy: 2, 3, 4 players, bonus Locations, and the
+solo mode against each Legendary Opponent (section 4; one deciding seat, S-R5)."""
 
 from __future__ import annotations
 
@@ -22,3 +23,10 @@ from porphyra.core import conformance
 )
 def test_conformance_suite(options: dict[str, Any]) -> None:
     conformance.run_all("conspiracy", options)
+
+
+@pytest.mark.parametrize(
+    "opponent", ["farmer", "military", "merchant", "politician", "mage", "random"]
+)
+def test_conformance_suite_solo(opponent: str) -> None:
+    conformance.run_all("conspiracy", {"players": 1, "opponent": opponent})

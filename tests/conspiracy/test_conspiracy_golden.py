@@ -26,12 +26,24 @@ from porphyra import record
 from porphyra.core.game import State
 
 GOLDEN = Path(__file__).parent / "golden"
-CASES = {
+CASES: dict[str, tuple[dict[str, Any], int]] = {
     "conspiracy_2p": ({"players": 2}, 11),
     "conspiracy_3p": ({"players": 3}, 12),
     "conspiracy_4p": ({"players": 4}, 13),
     "conspiracy_4p_bonus": ({"players": 4, "bonus_locations": True}, 14),
 }
+#: Solo playthroughs, one per Legendary Opponent (section 4), same machinery.
+SOLO_CASES: dict[str, tuple[dict[str, Any], int]] = {
+    f"solo_{name}": ({"players": 1, "opponent": name}, seed)
+    for name, seed in (
+        ("farmer", 21),
+        ("military", 22),
+        ("merchant", 23),
+        ("politician", 24),
+        ("mage", 25),
+    )
+}
+CASES.update(SOLO_CASES)
 
 
 def _obs(state: State) -> dict[str, Any]:
@@ -112,8 +124,26 @@ def test_golden_games_cover_the_rules() -> None:
     text = "\n".join(
         line
         for name in CASES
+        if name not in SOLO_CASES
         for step in json.loads((GOLDEN / f"{name}.json").read_text())["steps"]
         for line in step["log"]
     )
     for needle in ("takes the", "keeps", "Location", "Pearl Master", "game over", "swaps"):
+        assert needle in text, needle
+
+
+def test_solo_golden_games_cover_the_lo_rules() -> None:
+    """The solo playthroughs exercise the LO's turn, its choices and the Replay token."""
+    goldens = [json.loads((GOLDEN / f"{name}.json").read_text()) for name in SOLO_CASES]
+    text = "\n".join(line for g in goldens for step in g["steps"] for line in step["log"])
+    actions = {a["action"].split()[0] for g in goldens for a in g["record"]["actions"]}
+    assert {"lopile", "loplace", "replay"} <= actions
+    for needle in (
+        "checks the piles",
+        "reveals",
+        "face down on slot",
+        "takes the Replay token",
+        "must draw exactly 1",
+        "game over",
+    ):
         assert needle in text, needle
