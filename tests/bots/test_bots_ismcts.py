@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
 from porphyra.bots import ISMCTSBot, seat_view
-from porphyra.core.game import State
-from tests.bots.kuhn import KuhnGame, deal
+from porphyra.core.game import Action, State
+from tests.bots.kuhn import KuhnGame, KuhnState, deal
 from tests.bots.treegame import Tree, TreeGame
 
 J, Q, K, A = 0, 1, 2, 3
@@ -170,3 +171,51 @@ def test_single_legal_action_and_no_action() -> None:
 def test_bad_options_are_refused(kwargs: dict[str, object]) -> None:
     with pytest.raises(ValueError):
         ISMCTSBot(0, **kwargs)  # type: ignore[arg-type]
+
+
+def test_refine_models_the_opponent_in_each_determinization() -> None:
+    # Seat 1 holds the queen facing a bet: the bettor holds the jack or the king.  An
+    # opponent model that says "a bettor holds the king" makes folding right; "the jack",
+    # calling.
+    game = KuhnGame()
+    view = seat_view(deal(game, (K, Q), ["bet"]))
+
+    def holds(card: int) -> Callable[[State, int, random.Random], None]:
+        def refine(state: State, player: int, rng: random.Random) -> None:
+            assert isinstance(state, KuhnState)
+            cards = list(state.cards)
+            cards[1 - player] = card
+            state.cards = tuple(cards)
+
+        return refine
+
+    assert str(ISMCTSBot(0, iterations=200, refine=holds(K)).choose(view)) == "fold"
+    assert str(ISMCTSBot(0, iterations=200, refine=holds(J)).choose(view)) == "call"
+
+
+def test_candidates_restrict_the_tree() -> None:
+    game = KuhnGame()
+    view = seat_view(deal(game, (Q, K), ["bet"]))
+
+    def only_fold(state: State) -> list[Action]:
+        return [a for a in state.legal_actions() if str(a) == "fold"] or list(state.legal_actions())
+
+    result = ISMCTSBot(0, iterations=50, candidates=only_fold).search(view)
+    assert str(result.action) == "fold"  # calling with the king is better, but pruned
+    assert [s.visits for s in result.stats if str(s.action) == "call"] == [0]
+
+
+def test_anchor_keeps_the_default_unless_clearly_beaten() -> None:
+    game = KuhnGame()
+
+    def fold_first(state: State) -> list[Action]:
+        return sorted(state.legal_actions(), key=lambda a: str(a) != "fold")
+
+    king = seat_view(deal(game, (Q, K), ["bet"]))  # calling is clearly better
+    assert str(ISMCTSBot(0, iterations=200, candidates=fold_first).choose(king)) == "call"
+    assert str(ISMCTSBot(0, iterations=200, candidates=fold_first, anchor_z=1).choose(king)) == (
+        "call"
+    )
+    stubborn = ISMCTSBot(0, iterations=200, candidates=fold_first, anchor_z=1000)
+    assert str(stubborn.choose(king)) == "fold"
+    assert str(stubborn.last_result.stats[0].action) == "fold"  # type: ignore[union-attr]

@@ -88,6 +88,8 @@ _OPTION_TYPES: dict[str, type] = {
     "evaluation": str,
     "samples": int,
     "candidates": str,
+    "refine": str,
+    "anchor_z": float,
 }
 
 

@@ -10,7 +10,9 @@ Each game may provide a module ``porphyra.bots.heuristic_<game>`` with:
   non-terminal state, used by ISMCTS rollouts cut at a depth;
 - ``candidate_actions(state) -> list[Action]``: a small subset of the current player's
   legal actions (always including the heuristic's own choice) that ISMCTS's tree considers
-  with ``candidates="heuristic"``.
+  with ``candidates="heuristic"``;
+- ``refine_sample(state, player, rng)``: adjusts a determinization in place (an opponent
+  model for hidden choices that ``resample`` draws at random), for ``refine="heuristic"``.
 
 The functions here look the module up by game name.  A game without one falls back to
 :class:`GreedyBot` (a generic flat Monte Carlo one-ply bot), uniformly random rollouts and no
@@ -25,7 +27,7 @@ from collections.abc import Callable
 from types import ModuleType
 
 from porphyra.bots.base import Bot, SeatView
-from porphyra.bots.ismcts import Candidates, Evaluation, RolloutPolicy, view_seed
+from porphyra.bots.ismcts import Candidates, Evaluation, Refiner, RolloutPolicy, view_seed
 from porphyra.core.game import Action, State
 
 _MODULES: dict[str, str] = {
@@ -95,6 +97,15 @@ def candidates_for(game_name: str) -> Candidates | None:
         return None
     candidates: Candidates = module.candidate_actions
     return candidates
+
+
+def refiner_for(game_name: str) -> Refiner | None:
+    """The determinization refiner of ``game_name``, or ``None`` if it has none."""
+    module = _module(game_name)
+    if module is None or not hasattr(module, "refine_sample"):
+        return None
+    refine: Refiner = module.refine_sample
+    return refine
 
 
 class GreedyBot:

@@ -372,3 +372,36 @@ def candidate_actions(state: State) -> list[Action]:
         options += [[], surplus[:REDRAW_LIMIT], surplus[:2], weakest[:REDRAW_LIMIT]]
     build = game.action_builder(verb)  # type: ignore[attr-defined]
     return [build(option) for option in _dedupe(options)]
+
+
+_OPPONENT_PHASE = {"redraw_foe": "redraw", "meld_foe": "meld", "pass_foe": "pass"}
+
+
+def refine_sample(state: State, player: int, rng: random.Random) -> None:
+    """Opponent model for ISMCTS determinizations (in place).
+
+    When the Foe decides, the Emperor has already chosen in secret (B-R3) and ``resample``
+    draws that hidden choice uniformly among the legal ones: a random meld is far weaker than
+    any sensible one, and a Foe searching against it learns to hold back.  Here the hidden
+    choice becomes the heuristic's choice for the Emperor's sampled hand.  Only the sampled
+    opponent's data is read, so ``observation(player)`` is unchanged.
+    """
+    verb = _OPPONENT_PHASE.get(state.phase)  # type: ignore[attr-defined]
+    pending: list[tuple[int, ...] | None] = state.pending  # type: ignore[attr-defined]
+    opp = 1 - player
+    if verb is None or pending[opp] is None:
+        return
+    lt: list[int] = state.lt  # type: ignore[attr-defined]
+    emperor: int = state.emperor  # type: ignore[attr-defined]
+    situation = Situation(
+        verb=verb,
+        byzantine=opp == emperor,
+        hand=tuple(state.hands[opp]),  # type: ignore[attr-defined]
+        turn=state.turn,  # type: ignore[attr-defined]
+        territory=state.tt,  # type: ignore[attr-defined]
+        my_lt=lt[opp],
+        their_lt=lt[player],
+    )
+    cardset: CardSet = state.game.cardset  # type: ignore[attr-defined]
+    _, kinds = decide(situation, cardset)
+    pending[opp] = tuple(sorted(kinds))

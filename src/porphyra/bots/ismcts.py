@@ -10,7 +10,9 @@ One search builds a single tree over the information sets of the deciding seat. 
 iteration:
 
 1. **Determinize**: draw a full state consistent with the seat's observation,
-   ``view.sample(rng)`` (``State.resample``).
+   ``view.sample(rng)`` (``State.resample``); optionally refine it with an opponent model
+   (``refine``: e.g. a Byzantium Foe deciding its meld must not assume that the Emperor's
+   hidden meld, which ``resample`` draws uniformly among the legal melds, is random).
 2. **Select**: from the root, while every action legal in this determinization already has
    a child, pick the child maximising the subset-armed UCB1 score::
 
@@ -71,6 +73,11 @@ EvaluationSpec = Evaluation | Literal["heuristic"] | None
 #: (a heuristic pruning of large action sets, e.g. Byzantium's hundreds of melds).
 Candidates = Callable[[State], Sequence[Action]]
 CandidatesSpec = Candidates | Literal["heuristic", "all"]
+#: Refines a determinization for the observer ``player`` in place, e.g. replaces a hidden
+#: choice that ``resample`` drew uniformly at random by what a sensible opponent would have
+#: chosen given its sampled hand (an opponent model; it only sees the sampled state).
+Refiner = Callable[[State, int, random.Random], None]
+RefinerSpec = Refiner | Literal["heuristic"] | None
 
 DEFAULT_ITERATIONS = 1000
 DEFAULT_EXPLORATION = 0.7
@@ -96,7 +103,8 @@ class SearchResult:
     """The outcome of one search.
 
     Attributes:
-        action: the chosen action (most visited; ties broken by mean reward, then text).
+        action: the chosen action (most visited; ties broken by mean reward, then text;
+            see ``anchor_z``).
         win_probability: mean reward in [0, 1] of ``action`` for the deciding seat.
         stats: every legal action's statistics, best first.
         iterations: iterations run.
@@ -157,6 +165,13 @@ class ISMCTSBot:
         candidates: ``"all"`` (every legal action), ``"heuristic"`` (the game's candidate
             generator, every legal action for a game without one) or a callable
             ``state -> actions`` returning a non-empty subset of the legal actions.
+        refine: ``None``, ``"heuristic"`` (the game's refiner, none for a game without one)
+            or a callable ``(state, player, rng) -> None`` that adjusts each determinization
+            in place without changing ``observation(player)``.
+        anchor_z: with candidates, the first candidate (the heuristic's own choice) is the
+            default move; another root action replaces it only if its mean reward is higher
+            by more than ``anchor_z`` standard errors (0: plain most-visited choice).  Keeps
+            a short search from trading a good heuristic move for noise.
         name: the bot's display name.
 
     Raises:
@@ -175,6 +190,8 @@ class ISMCTSBot:
         depth: int | None = None,
         evaluation: EvaluationSpec = None,
         candidates: CandidatesSpec = "all",
+        refine: RefinerSpec = None,
+        anchor_z: float = 0.0,
         name: str = "ismcts",
     ) -> None:
         if iterations is None and seconds is None:
@@ -195,6 +212,10 @@ class ISMCTSBot:
             raise ValueError(f"unknown evaluation {evaluation!r}; use 'heuristic'")
         if isinstance(candidates, str) and candidates not in ("all", "heuristic"):
             raise ValueError(f"unknown candidates {candidates!r}; use 'all' or 'heuristic'")
+        if anchor_z < 0:
+            raise ValueError(f"anchor_z must not be negative, not {anchor_z}")
+        if isinstance(refine, str) and refine != "heuristic":
+            raise ValueError(f"unknown refine {refine!r}; use 'heuristic'")
         self.name = name
         self.seed = seed
         self.iterations = iterations
@@ -204,6 +225,8 @@ class ISMCTSBot:
         self.depth = depth
         self.evaluation = evaluation
         self.candidates = candidates
+        self.refine = refine
+        self.anchor_z = anchor_z
         #: The result of the latest search (for hints and debugging).
         self.last_result: SearchResult | None = None
 
@@ -211,7 +234,8 @@ class ISMCTSBot:
         return (
             f"ISMCTSBot(seed={self.seed}, iterations={self.iterations}, seconds={self.seconds}, "
             f"exploration={self.exploration}, rollout={self.rollout!r}, depth={self.depth}, "
-            f"evaluation={self.evaluation!r}, candidates={self.candidates!r})"
+            f"evaluation={self.evaluation!r}, candidates={self.candidates!r}, "
+            f"refine={self.refine!r}, anchor_z={self.anchor_z})"
         )
 
     # -- public API --------------------------------------------------------------------
@@ -260,7 +284,7 @@ class ISMCTSBot:
         if not view.legal_actions:
             raise ValueError(f"seat {view.player} has no legal action")
         rng = random.Random(view_seed(self.seed, view, "ismcts"))
-        policy, evaluate, candidates = self._resolve(view)
+        policy, evaluate, candidates, refine = self._resolve(view)
         game = view.game
         lo, hi = float(game.info.min_utility), float(game.info.max_utility)
         span = hi - lo if hi > lo else 1.0
@@ -272,15 +296,19 @@ class ISMCTSBot:
         deadline = None if self.seconds is None else start + self.seconds
         limit = self.iterations
         done = 0
+        default: str | None = None
         while (limit is None or done < limit) and (
             deadline is None or done == 0 or time.perf_counter() < deadline
         ):
-            self._iterate(
-                view.sample(rng), root, rng, policy, evaluate, candidates, lo, span, num_players
-            )
+            state = view.sample(rng)
+            if refine is not None:
+                refine(state, view.player, rng)
+            if done == 0 and candidates is not None:
+                default = str(candidates(state)[0])
+            self._iterate(state, root, rng, policy, evaluate, candidates, lo, span, num_players)
             done += 1
         elapsed = time.perf_counter() - start
-        result = self._result(root, root_keys, done, elapsed)
+        result = self._result(root, root_keys, done, elapsed, default)
         self.last_result = result
         return result
 
@@ -288,7 +316,7 @@ class ISMCTSBot:
 
     def _resolve(
         self, view: SeatView
-    ) -> tuple[RolloutPolicy, Evaluation | None, Candidates | None]:
+    ) -> tuple[RolloutPolicy, Evaluation | None, Candidates | None, Refiner | None]:
         from porphyra.bots import heuristic  # late import: heuristic imports bots modules
 
         name = view.game.info.name
@@ -311,7 +339,8 @@ class ISMCTSBot:
             candidates = heuristic.candidates_for(name)
         else:
             candidates = self.candidates
-        return policy, evaluate, candidates
+        refine = heuristic.refiner_for(name) if self.refine == "heuristic" else self.refine
+        return policy, evaluate, candidates, refine
 
     def _iterate(
         self,
@@ -378,9 +407,13 @@ class ISMCTSBot:
             n.reward += rewards[n.player]
         root.visits += 1
 
-    @staticmethod
     def _result(
-        root: _Node, root_keys: dict[str, Action], iterations: int, seconds: float
+        self,
+        root: _Node,
+        root_keys: dict[str, Action],
+        iterations: int,
+        seconds: float,
+        default: str | None,
     ) -> SearchResult:
         stats: list[ActionStats] = []
         for key, action in root_keys.items():
@@ -396,7 +429,21 @@ class ISMCTSBot:
             )
         stats.sort(key=lambda s: (-s.visits, -s.mean_reward, str(s.action)))
         best = stats[0]
+        if self.anchor_z > 0 and default is not None and str(best.action) != default:
+            anchor = next(s for s in stats if str(s.action) == default)
+            if anchor.visits and best.mean_reward - anchor.mean_reward <= self.anchor_z * (
+                _stderr(best) ** 2 + _stderr(anchor) ** 2
+            ) ** 0.5:
+                best = anchor
+                stats.remove(anchor)
+                stats.insert(0, anchor)
         return SearchResult(best.action, best.mean_reward, stats, iterations, seconds)
+
+
+def _stderr(s: ActionStats) -> float:
+    """Standard error of a mean reward in [0, 1] (Bernoulli bound ``m (1 - m) / n``)."""
+    m = s.mean_reward
+    return math.sqrt(max(m * (1.0 - m), 1e-4) / s.visits)
 
 
 def principal_actions(stats: Sequence[ActionStats], top: int = 3) -> str:
