@@ -77,6 +77,7 @@ def validate(record: Any) -> dict[str, Any]:
             not isinstance(entry, dict)
             or not isinstance(entry.get("action"), str)
             or not isinstance(entry.get("player"), int)
+            or isinstance(entry.get("player"), bool)
         ):
             raise RecordError(f"record action #{i + 1} must be {{'player': int, 'action': str}}")
     return record
@@ -92,6 +93,8 @@ def loads(text: str) -> dict[str, Any]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"record is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise RecordError("record JSON is nested too deeply") from None
     return validate(data)
 
 
@@ -139,6 +142,10 @@ def replay(record: dict[str, Any], upto: int | None = None) -> State:
     state = game.new_initial_state(seed=record["seed"])
     actions = record["actions"] if upto is None else record["actions"][:upto]
     for i, entry in enumerate(actions):
+        if state.is_terminal():
+            raise RecordError(
+                f"action #{i + 1} {entry['action']!r} comes after the end of the game"
+            )
         if state.current_player() != entry["player"]:
             raise RecordError(
                 f"action #{i + 1} {entry['action']!r} is recorded for player {entry['player']}"
@@ -150,4 +157,12 @@ def replay(record: dict[str, Any], upto: int | None = None) -> State:
             raise RecordError(
                 f"action #{i + 1} {entry['action']!r} does not apply: {exc}"
             ) from None
+    result = record.get("result")
+    if upto is None and result is not None:
+        if not state.is_terminal():
+            raise RecordError("record claims a result but its actions do not end the game")
+        if not isinstance(result, dict) or result.get("returns") != state.returns():
+            raise RecordError(
+                f"record result {result!r} does not match its replay {state.returns()}"
+            )
     return state

@@ -84,6 +84,18 @@ def test_card_file_not_json_or_missing(tmp_path: Path) -> None:
         load_cards(bad)
     with pytest.raises(CardDataError, match="cannot read"):
         load_cards(tmp_path / "missing.json")
+    with pytest.raises(CardDataError, match="not a regular file"):
+        load_cards("/dev/zero")
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(CardDataError, match="not valid JSON"):
+        load_cards(deep)
+
+
+def test_card_names_must_be_printable(tmp_path: Path) -> None:
+    path = _write(tmp_path, lambda d: d["cards"][0].update(name="Infantry\x1b[2J"))
+    with pytest.raises(CardDataError, match="printable"):
+        load_cards(path)
 
 
 def test_cards_option_loads_another_card_list(tmp_path: Path) -> None:
@@ -101,8 +113,11 @@ def test_cards_option_loads_another_card_list(tmp_path: Path) -> None:
 def test_bad_options_are_refused() -> None:
     with pytest.raises(UnknownGameError, match="unknown byzantium option"):
         porphyra.load_game("byzantium", players=3)
-    with pytest.raises(UnknownGameError, match="first_emperor"):
-        porphyra.load_game("byzantium", first_emperor=2)
+    for bad in (2, 1.0, True, "0"):
+        with pytest.raises(UnknownGameError, match="first_emperor"):
+            porphyra.load_game("byzantium", first_emperor=bad)
+    with pytest.raises(UnknownGameError, match="cards must be a file path"):
+        porphyra.load_game("byzantium", cards="")
     with pytest.raises(UnknownGameError, match="not a card of the foe deck"):
         porphyra.load_game("byzantium", stacked={"foe": ["infantry"]})
     with pytest.raises(UnknownGameError, match="later Age"):

@@ -348,3 +348,24 @@ def test_rule_random_games_always_end() -> None:
         s = new_state(seed=seed)
         steps = random_playout(s, random.Random(seed))
         assert s.is_terminal() and steps <= s.game.info.max_game_length
+
+
+def test_rule_after_turn_12_no_card_is_passed() -> None:
+    s = new_state()
+    s.turn = 12
+    to_meld(s, ["cavalry", "archers", "infantry"], ["raiders", "famine"])
+    meld(s, "-", "-")
+    assert s.is_terminal() and s.turn == 12  # no pass decision on the last turn
+    assert "After turn 12 no card is passed: the game ends." in s.public_observation()["log"]
+
+
+def test_observation_is_a_copy_of_the_state() -> None:
+    s = new_state()
+    s.turn = 12
+    to_meld(s, [], [])
+    meld(s, "-", "-")
+    obs = s.public_observation()
+    obs["result"]["returns"][0] = 99.0
+    obs["result"]["legacy"][0] = 99
+    obs["legacy"][0] = 99
+    assert s.returns() == [0.0, 0.0] and s.scores() == [10, 10]

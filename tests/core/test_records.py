@@ -85,3 +85,34 @@ def test_record_with_wrong_player_or_version_or_game() -> None:
 def test_load_game_unknown_name() -> None:
     with pytest.raises(UnknownGameError, match="unknown game 'chess'"):
         porphyra.load_game("chess")
+
+
+def test_record_result_must_match_its_replay() -> None:
+    rec = records.to_record(_game_state())
+    assert rec["result"] is not None
+    bad = json.loads(json.dumps(rec))
+    bad["result"]["returns"] = [r * -1 + 0.5 for r in bad["result"]["returns"]]
+    with pytest.raises(RecordError, match="does not match its replay"):
+        records.replay(bad)
+    bad = json.loads(json.dumps(rec))
+    bad["actions"] = bad["actions"][:3]
+    with pytest.raises(RecordError, match="do not end the game"):
+        records.replay(bad)
+
+
+def test_record_action_after_the_end_is_refused() -> None:
+    rec = records.to_record(_game_state())
+    rec["actions"].append(dict(rec["actions"][-1]))
+    with pytest.raises(RecordError, match="after the end of the game"):
+        records.replay(rec)
+
+
+def test_record_player_must_be_an_integer_and_json_not_too_deep(tmp_path: Path) -> None:
+    rec = records.to_record(_game_state())
+    rec["actions"][0]["player"] = True
+    with pytest.raises(RecordError, match="action #1"):
+        records.replay(rec)
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(RecordError, match="nested too deeply"):
+        records.load(path)

@@ -25,6 +25,7 @@ TYPES = {
     "foe": ("Northern Foe", "Southern Foe", "Disaster", "Troop"),
 }
 FORMAT = "porphyra-byzantium-cards"
+MAX_FILE_BYTES = 1_000_000
 _SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _FIELDS = {"slug", "name", "deck", "type", "force", "ages", "unique", "copies", "legacy", "natural"}
 
@@ -130,8 +131,8 @@ def _parse_entry(source: str, i: int, e: Any) -> Card:
     slug, name, deck, typ = e["slug"], e["name"], e["deck"], e["type"]
     if not isinstance(slug, str) or not _SLUG.match(slug):
         raise _entry_error(source, i, e, f"slug {slug!r} must be lower-case words joined by '-'")
-    if not isinstance(name, str) or not name.strip():
-        raise _entry_error(source, i, e, "name must be a non-empty string")
+    if not isinstance(name, str) or not name.strip() or not name.isprintable():
+        raise _entry_error(source, i, e, "name must be a non-empty string of printable text")
     if deck not in DECKS:
         raise _entry_error(source, i, e, f"unknown deck {deck!r} (expected one of {DECKS})")
     if typ not in TYPES[deck]:
@@ -224,11 +225,15 @@ def load_cards(path: str | Path | None = None) -> CardSet:
     """
     file = Path(path) if path is not None else default_cards_path()
     try:
+        if not file.is_file():
+            raise CardDataError(f"{file}: cannot read card list: not a regular file")
+        if file.stat().st_size > MAX_FILE_BYTES:
+            raise CardDataError(f"{file}: card list is larger than {MAX_FILE_BYTES} bytes")
         text = file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise CardDataError(f"{file}: cannot read card list: {exc}") from None
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as exc:
+    except (json.JSONDecodeError, RecursionError) as exc:
         raise CardDataError(f"{file}: not valid JSON: {exc}") from None
     return parse_cards(data, str(file))

@@ -69,13 +69,13 @@ class ByzantiumGame(Game):
                 f"known: {', '.join(INFO.options)}"
             )
         first = options.get("first_emperor", 0)
-        if first not in (0, 1, "random") or isinstance(first, bool):
+        if first != "random" and (type(first) is not int or first not in (0, 1)):
             raise UnknownGameError(f"first_emperor must be 0, 1 or 'random', not {first!r}")
         reveal = options.get("reveal_first_draws", False)
         if not isinstance(reveal, bool):
             raise UnknownGameError(f"reveal_first_draws must be true or false, not {reveal!r}")
         cards_path = options.get("cards")
-        if cards_path is not None and not isinstance(cards_path, str):
+        if cards_path is not None and (not isinstance(cards_path, str) or not cards_path):
             raise UnknownGameError(f"cards must be a file path, not {cards_path!r}")
         self.cardset: CardSet = load_cards(cards_path) if cards_path else _default_cards()
         self.first_emperor: int | str = first

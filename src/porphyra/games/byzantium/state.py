@@ -395,6 +395,11 @@ class ByzantiumState(State):
             self._log(PUBLIC, f"Legacy: seat {seat} {' '.join(parts)} → {self.lt[seat]} LT.")
 
     def _start_end_phase(self) -> None:
+        if self.turn == TURNS:
+            # Passing after the last turn could change nothing: no decision is asked.
+            self._log(PUBLIC, "After turn 12 no card is passed: the game ends.")
+            self._end_game(collapse=False)
+            return
         if len(self.hands[self.emperor]) >= 2:
             self.phase = "pass_byz"
         elif len(self.hands[self.foe]) >= 2:
@@ -429,9 +434,6 @@ class ByzantiumState(State):
             self.hands[seat] = [given] if given is not None else []
             mine = passed[seat]
             self.known[seat] = [mine] if mine is not None else []
-        if self.turn == TURNS:
-            self._end_game(collapse=False)
-            return
         self.turn += 1
         self.emperor = 1 - self.emperor
         self._start_turn()
@@ -679,7 +681,9 @@ class ByzantiumState(State):
             "negotiation": negotiation,
             "redrawn": None if self.redrawn is None else list(self.redrawn),
             "log": [text for who, text in self.events if who == PUBLIC],
-            "result": None if self.result is None else dict(self.result),
+            "result": None
+            if self.result is None
+            else {k: list(v) if isinstance(v, list) else v for k, v in self.result.items()},
         }
 
     def observation(self, player: int) -> dict[str, Any]:
