@@ -113,7 +113,7 @@ def test_tables_for_three_player_conspiracy() -> None:
         (["byzantium", "--bots", "random,bot", "--solo"], "--solo applies to conspiracy"),
         (["byzantium", "--bots", "random,bot", "--records"], "--records needs --out"),
         (["conspiracy", "--bots", "random,bot", "--opponents", "mage"], "--opponents needs"),
-        (["conspiracy", "--bots", "random,bot", "--players", "5"], "players must be 2, 3 or 4"),
+        (["conspiracy", "--bots", "random,bot", "--players", "5"], "players must be"),
         (["conspiracy", "--bots", "easy", "--solo", "--opponents", "dragon"], "unknown Legendary"),
     ],
 )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
@@ -14,8 +15,10 @@ from porphyra.tournament import (
     round_robin,
     run_matches,
     schedule,
+    summarize,
     tournament,
 )
+from porphyra.tournament.output import combine, read_csv, write_csv
 
 
 def _comparable(results: list[GameResult]) -> list[tuple[object, ...]]:
@@ -68,3 +71,21 @@ def test_a_failing_game_names_the_game() -> None:
     broken = dataclasses.replace(match, seats=("random", "nonsense"))
     with pytest.raises(RuntimeError, match=r"game 0 .*seed 5.*unknown bot"):
         play_match(broken)
+
+
+def test_results_read_back_from_csv_and_chunks_combine_into_one_run(tmp_path: Path) -> None:
+    bots = ["random", "bot", "greedy:samples=1"]
+    whole = run_matches(round_robin("byzantium", {}, bots, 2, 6, seed=20))
+    chunks = [
+        run_matches(round_robin("byzantium", {}, bots, 2, 4, seed=20)),
+        run_matches(round_robin("byzantium", {}, bots, 2, 2, seed=22)),
+    ]
+    for i, chunk in enumerate(chunks):
+        write_csv(chunk, tmp_path / f"chunk{i}.csv")
+    read = [read_csv(tmp_path / f"chunk{i}.csv") for i in range(2)]
+    assert [_comparable(r) for r in read] == [_comparable(c) for c in chunks]
+    combined = combine(read)
+    assert _comparable(combined) == _comparable(whole)
+    assert summarize(combined)["entrants"] == summarize(whole)["entrants"]
+    with pytest.raises(ValueError, match="overlap"):
+        combine([chunks[0], chunks[0]])

@@ -1,5 +1,5 @@
 """Tournament output files: ``games.csv`` (one row per game), ``summary.json`` and
-optional game records.
+optional game records; reading ``games.csv`` back and combining the results of several runs.
 
 ``games.csv`` columns: ``game_id, game, options, table, deal, rotation, seed, seats,
 opponent, returns, scores, score_totals, winners, actions, duration_s``.  List and object
@@ -11,12 +11,14 @@ JSON text; ``winners`` lists the entrants with the top outcome (empty when every
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from porphyra.tournament.runner import GameResult
+from porphyra.tournament.schedule import Match
 from porphyra.tournament.stats import DRAW, WIN, outcomes, score_total
 
 CSV_COLUMNS = (
@@ -118,3 +120,69 @@ def write_outputs(
             )
         written.append(folder)
     return written
+
+
+def read_csv(path: Path) -> list[GameResult]:
+    """Read the results back from a ``games.csv`` written by :func:`write_csv` (records are
+    not in the CSV: ``record`` is ``None``).
+
+    Raises:
+        OSError: the file cannot be read.
+        ValueError: a row is malformed (the message names the row).
+    """
+    results: list[GameResult] = []
+    with path.open(newline="", encoding="utf-8") as handle:
+        for number, row in enumerate(csv.DictReader(handle), start=2):
+            try:
+                match = Match(
+                    game_id=int(row["game_id"]),
+                    game=row["game"],
+                    options=json.loads(row["options"]),
+                    table=int(row["table"]),
+                    deal=int(row["deal"]),
+                    rotation=int(row["rotation"]),
+                    seats=tuple(json.loads(row["seats"])),
+                    seed=int(row["seed"]),
+                    opponent=row["opponent"] or None,
+                )
+                results.append(
+                    GameResult(
+                        match=match,
+                        returns=tuple(float(r) for r in json.loads(row["returns"])),
+                        scores=tuple(json.loads(row["scores"])),
+                        actions=int(row["actions"]),
+                        duration=float(row["duration_s"]),
+                    )
+                )
+            except (KeyError, TypeError, ValueError) as exc:
+                raise ValueError(f"{path}, line {number}: malformed row ({exc})") from None
+    return results
+
+
+def combine(runs: Sequence[Sequence[GameResult]]) -> list[GameResult]:
+    """Merge the results of several runs of one tournament that differ only in ``--seed``
+    and ``--games`` (same game, options and bots), e.g. a long tournament run in chunks of
+    consecutive seed ranges so that a stopped run loses at most one chunk.
+
+    Games are ordered by table, seed and rotation; ``deal`` becomes ``seed`` minus the
+    smallest seed and ``game_id`` the new position.  For chunks covering consecutive seed
+    ranges this gives exactly the results of one run from the smallest seed.
+
+    Raises:
+        ValueError: the same game (table, seed, rotation) appears twice.
+    """
+    merged = [result for run in runs for result in run]
+    merged.sort(key=lambda r: (r.match.table, r.match.seed, r.match.rotation))
+    keys = [(r.match.table, r.match.seed, r.match.rotation) for r in merged]
+    if len(set(keys)) != len(keys):
+        raise ValueError("the runs overlap: a game (table, seed, rotation) appears twice")
+    if not merged:
+        return []
+    base = min(r.match.seed for r in merged)
+    return [
+        dataclasses.replace(
+            r,
+            match=dataclasses.replace(r.match, game_id=i, deal=r.match.seed - base),
+        )
+        for i, r in enumerate(merged)
+    ]
