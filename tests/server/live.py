@@ -94,6 +94,7 @@ class SeatClient:
         self.messages: list[dict[str, Any]] = []
         self.raw: list[str] = []
         self.last: dict[str, Any] = {}
+        self.log: list[str] = []
 
     def recv(self, timeout: float = RECV_TIMEOUT) -> dict[str, Any]:
         """The next message (recorded)."""
@@ -101,9 +102,17 @@ class SeatClient:
         assert isinstance(text, str)
         self.raw.append(text)
         msg: dict[str, Any] = json.loads(text)
-        self.messages.append(msg)
         if msg["type"] in ("snapshot", "update"):
+            # Updates carry only the log lines the client lacks (``log_start``): rebuild the
+            # whole observation as the browser does.
+            obs = msg["observation"]
+            start = msg.get("log_start", 0)
+            if "log" in obs:
+                assert start <= len(self.log), (start, len(self.log))
+                self.log = self.log[:start] + obs["log"]
+                obs["log"] = list(self.log)
             self.last = msg
+        self.messages.append(msg)
         return msg
 
     def recv_until(self, pred: Any, timeout: float = RECV_TIMEOUT) -> dict[str, Any]:

@@ -252,7 +252,8 @@ def create_app(
                 return
         client = Client(seat)
         writer = asyncio.get_running_loop().create_task(_writer(websocket, client))
-        runner.attach(client)
+        async with runner.lock:  # a snapshot only ever shows a durably stored state
+            runner.attach(client)
         try:
             while True:
                 message = await websocket.receive()

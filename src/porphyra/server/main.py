@@ -18,6 +18,7 @@ def serve(
     data_dir: str | Path | None = None,
     bot_workers: int | None = None,
     log_level: str = "info",
+    compression: bool = False,
 ) -> None:
     """Serve the lobby and games until interrupted.
 
@@ -30,6 +31,8 @@ def serve(
         bot_workers: processes for bot seats (default: the number of CPUs; 0 runs bots in
             threads).
         log_level: uvicorn's log level.
+        compression: negotiate permessage-deflate on websockets (smaller messages for
+            distant players, at a CPU cost; off by default).
 
     Raises:
         OSError: the port cannot be bound.
@@ -45,6 +48,7 @@ def serve(
         host=host,
         port=port,
         ws_max_size=WS_MAX_SIZE,
+        ws_per_message_deflate=compression,
         log_level=log_level,
         access_log=False,
     )
@@ -60,5 +64,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--db", default=None, help="SQLAlchemy URL (default: SQLite file)")
     parser.add_argument("--data-dir", default=None, help="directory of the default database")
     parser.add_argument("--bot-workers", type=int, default=None, help="bot processes")
+    parser.add_argument(
+        "--compression", action="store_true", help="compress websocket messages (deflate)"
+    )
     args = parser.parse_args(argv)
-    serve(args.host, args.port, args.db, args.data_dir, args.bot_workers)
+    serve(
+        args.host,
+        args.port,
+        args.db,
+        args.data_dir,
+        args.bot_workers,
+        compression=args.compression,
+    )

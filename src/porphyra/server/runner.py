@@ -176,6 +176,8 @@ class Client:
     seat: int | None
     outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     dropped: bool = False
+    #: Log lines of its observation this client already has (updates send the rest).
+    log_len: int = 0
 
     def send(self, message: dict[str, Any] | str) -> None:
         """Queue ``message`` (a dict, or JSON text already encoded)."""
@@ -213,6 +215,10 @@ class MatchRunner:
         self.queued: dict[int, str] = {s.seat: s.queued for s in self.seats if s.queued}
         self._bot_task: asyncio.Task[None] | None = None
         self._undo_cache: dict[int, tuple[int, int | None]] = {}
+        #: Per-seq memo of views, probes and the public observation (cleared on change).
+        self._memo: dict[Any, Any] = {}
+        self._early_legal: dict[int, tuple[tuple[int, int], list[str]]] = {}
+        self._memo_seq = -1
 
     # ----------------------------------------------------------------- info
     @property
@@ -276,42 +282,93 @@ class MatchRunner:
         return cached[1] is not None
 
     # ----------------------------------------------------------------- the choke point
-    def view(self, seat: int | None, kind: str, last: str | None = None) -> dict[str, Any]:
-        """The message of type ``kind`` for ``seat`` (None: spectator).
+    def _memoized(self, key: Any, make: Callable[[], Any]) -> Any:
+        """``make()`` once per (seq, key): views are recomputed after every change only."""
+        if self._memo_seq != self.seq:
+            self._memo.clear()
+            self._memo_seq = self.seq
+        if key not in self._memo:
+            self._memo[key] = make()
+        return self._memo[key]
+
+    def public(self) -> dict[str, Any]:
+        """``state.public_observation()`` (memoized per seq; do not mutate)."""
+        result: dict[str, Any] = self._memoized("public", self.state.public_observation)
+        return result
+
+    def _base_view(self, seat: int | None) -> dict[str, Any]:
+        """The fields of ``seat``'s view that depend on the state only (memoized per seq).
 
         This is the only function that turns state into outgoing data: the observation
         comes from ``state.observation(seat)`` or ``state.public_observation()``, the legal
-        actions from ``state.legal_actions(seat)``.
+        actions from ``state.legal_actions(seat)`` (or, for an early simultaneous choice,
+        from the seat's own options in the same phase, see :meth:`_early_probe`).
         """
-        state = self.state
-        early = False
-        if seat is None:
-            obs = state.public_observation()
-            legal: list[str] = []
-        else:
-            obs = state.observation(seat)
-            legal = [str(a) for a in state.legal_actions(seat)] if not self.over else []
-            if not legal and seat not in self.queued:
-                # A simultaneous decision the engine asks later (B-R3): the seat's own
-                # options, which do not depend on the other seat's hidden choice.
-                probe = self._early_probe(seat)
-                if probe is not None:
-                    legal = [str(a) for a in probe.legal_actions(seat)]
-                    early = True
-        message: dict[str, Any] = {
-            "type": kind,
-            "seq": self.seq,
-            "game_id": self.id,
-            "game": self.name,
-            "seat": seat,
-            "status": "over" if self.over else "active",
-            "observation": obs,
-            "legal": legal,
-            "derived": derived(self.game, obs),
-            "can_undo": False if seat is None else self.can_undo(seat),
-            "queued": None if seat is None else self.queued.get(seat),
-            "early": early,
-        }
+
+        def make() -> dict[str, Any]:
+            state = self.state
+            early = False
+            if seat is None:
+                obs = state.public_observation()
+                legal: list[str] = []
+            else:
+                obs = state.observation(seat)
+                window = (self.decision_seq, seat)
+                reuse = self._early_legal.get(seat)
+                if reuse is not None and reuse[0] == window and state.current_player() == seat:
+                    # Asked now, in the same simultaneous window: the same options as
+                    # offered early (they depend on this seat's hand and phase only).
+                    legal = reuse[1]
+                else:
+                    legal = list(map(str, state.legal_actions(seat))) if not self.over else []
+                if not legal and seat not in self.queued:
+                    # A simultaneous decision the engine asks later (B-R3): the seat's own
+                    # options, which do not depend on the other seat's hidden choice.
+                    probe = self._early_probe(seat)
+                    if probe is not None:
+                        legal = list(map(str, probe.legal_actions(seat)))
+                        self._early_legal[seat] = (window, legal)
+                        early = True
+            return {
+                "seq": self.seq,
+                "game_id": self.id,
+                "game": self.name,
+                "seat": seat,
+                "status": "over" if self.over else "active",
+                "observation": obs,
+                "legal": legal,
+                "derived": derived(self.game, obs),
+                "can_undo": False if seat is None else self.can_undo(seat),
+                "queued": None if seat is None else self.queued.get(seat),
+                "early": early,
+            }
+
+        base: dict[str, Any] = self._memoized(("view", seat), make)
+        return base
+
+    def view(
+        self, seat: int | None, kind: str, last: str | None = None, log_from: int = 0
+    ) -> dict[str, Any]:
+        """The message of type ``kind`` for ``seat`` (None: spectator).
+
+        Args:
+            seat: the seat, or None for a spectator.
+            kind: ``"snapshot"`` or ``"update"``.
+            last: the action text to echo (only ever to the seat that made it).
+            log_from: log lines the client already has: the message's observation then
+                carries ``log[log_from:]`` and ``log_start = log_from`` (0: the whole log).
+        """
+        message = dict(self._base_view(seat))
+        message["type"] = kind
+        obs = message["observation"]
+        log = obs.get("log")
+        if isinstance(log, list):
+            start = log_from if 0 < log_from <= len(log) else 0
+            if start:
+                obs = dict(obs)
+                obs["log"] = log[start:]
+                message["observation"] = obs
+            message["log_start"] = start
         if kind == "snapshot":
             message["seats"] = self.seats_info()
             message["options"] = self.row.options
@@ -319,16 +376,27 @@ class MatchRunner:
             message["last"] = last
         return message
 
+    def _log_length(self, seat: int | None) -> int:
+        log = self._base_view(seat)["observation"].get("log")
+        return len(log) if isinstance(log, list) else 0
+
+    def send_view(self, client: Client, kind: str, last: str | None = None) -> None:
+        """Send ``client`` its view (an update carries only the log lines it lacks)."""
+        client.send(self._view_text(client, kind, last))
+
+    def _view_text(self, client: Client, kind: str, last: str | None) -> str:
+        seat = client.seat
+        start = client.log_len if kind == "update" else 0
+        key = ("text", seat, kind, last, start)
+        text: str = self._memoized(key, lambda: protocol.dumps(self.view(seat, kind, last, start)))
+        client.log_len = self._log_length(seat)
+        return text
+
     def broadcast(self, last: tuple[int, str] | None = None) -> None:
         """Send an ``update`` to every client, each its own view."""
-        cache: dict[int | None, str] = {}
         for client in list(self.clients):
-            if client.seat not in cache:
-                text = None
-                if last is not None and last[0] == client.seat:
-                    text = last[1]
-                cache[client.seat] = protocol.dumps(self.view(client.seat, "update", text))
-            client.send(cache[client.seat])
+            echo = last[1] if last is not None and last[0] == client.seat else None
+            self.send_view(client, "update", echo)
 
     def presence(self) -> None:
         """Tell every client the seats' connection flags."""
@@ -339,7 +407,7 @@ class MatchRunner:
     def attach(self, client: Client) -> None:
         """Register ``client`` and send it a full snapshot."""
         self.clients.add(client)
-        client.send(self.view(client.seat, "snapshot"))
+        self.send_view(client, "snapshot")
         self.presence()
 
     def detach(self, client: Client) -> None:
@@ -357,7 +425,13 @@ class MatchRunner:
         current = state.current_player()
         if not phases or current in (seat, TERMINAL_PLAYER):
             return None
-        before = state.public_observation()
+        probe: State | None = self._memoized(("probe", seat), lambda: self._make_probe(seat))
+        return probe
+
+    def _make_probe(self, seat: int) -> State | None:
+        phases = SIMULTANEOUS_PHASES.get(self.name, frozenset())
+        state = self.state
+        before = self.public()
         if before.get("phase") not in phases:
             return None
         legal = state.legal_actions()
@@ -407,6 +481,7 @@ class MatchRunner:
                 action = self._parse(probe, text)
                 await self.hub.db(self.hub.storage.set_queued, self.id, seat, str(action))
                 self.queued[seat] = str(action)
+                self._memo_seq = -1  # the seat's view changes (queued) at the same seq
                 self._send_to(
                     seat, {"type": "queued", "seq": self.seq, "action": str(action)}, also=True
                 )
@@ -423,36 +498,35 @@ class MatchRunner:
         return "nobody"
 
     def _send_to(self, seat: int, message: dict[str, Any], also: bool = False) -> None:
-        view = None
+        """Send ``message`` to ``seat``'s clients (and, with ``also``, its fresh view)."""
         for client in list(self.clients):
             if client.seat == seat:
                 client.send(message)
                 if also:
-                    if view is None:
-                        view = protocol.dumps(self.view(seat, "update"))
-                    client.send(view)
+                    self.send_view(client, "update")
 
     async def _commit(self, seat: int, action: Action, clear_queued: bool = False) -> None:
         """Apply ``action`` for ``seat`` (legal: checked by the caller), write it, then
         broadcast.  On a database failure the state is rebuilt from the stored record."""
         state = self.state
-        before = state.public_observation() if self._simultaneous_phase() else None
+        before = self.public() if self._simultaneous_phase() else None
         state.apply_action(action)
         index = len(state.history) - 1
         text = str(action)
         self.seq += 1
         result = records.to_record(state)["result"] if state.is_terminal() else None
         try:
-            await self.hub.db(
-                self.hub.storage.append_action,
-                self.id,
-                index,
-                seat,
-                text,
-                self.seq,
-                "over" if state.is_terminal() else "active",
-                result,
-                seat if clear_queued else None,
+            await self.hub.store_action(
+                {
+                    "game_id": self.id,
+                    "index": index,
+                    "player": seat,
+                    "action": text,
+                    "seq": self.seq,
+                    "status": "over" if state.is_terminal() else "active",
+                    "result": result,
+                    "clear_queued": seat if clear_queued else None,
+                }
             )
         except Exception as exc:
             log.exception("game %s: could not store action %s", self.id, text)
@@ -460,7 +534,7 @@ class MatchRunner:
             raise SubmitError("invalid", f"the server could not store the action: {exc}") from None
         self.row.updated = now()
         # A simultaneous phase keeps the seat's decision window open (B-R3).
-        after = state.public_observation() if before is not None else None
+        after = self.public() if before is not None else None
         if (
             before is None
             or after is None
@@ -472,7 +546,7 @@ class MatchRunner:
 
     def _simultaneous_phase(self) -> bool:
         phases = SIMULTANEOUS_PHASES.get(self.name)
-        return bool(phases) and self.state.public_observation().get("phase") in (phases or ())
+        return bool(phases) and self.public().get("phase") in (phases or ())
 
     async def _drain_queue(self) -> None:
         """Apply queued early choices as soon as the engine asks their seat."""
@@ -481,6 +555,7 @@ class MatchRunner:
             text = self.queued.pop(current, None)
             if text is None:
                 return
+            self._memo_seq = -1
             try:
                 action = self.game.parse_action(self.state, text)
             except ValueError as exc:
@@ -500,6 +575,7 @@ class MatchRunner:
             self.row = row
             self.state = records.replay(row.record())
             self.seq = row.seq
+            self._memo_seq = -1
             self.decision_seq = row.seq
             self.queued = {s.seat: s.queued for s in row.seats if s.queued}
 
@@ -527,14 +603,14 @@ class MatchRunner:
                     "since your last decision",
                 )
             state = records.replay(records.to_record(self.state), upto=target)
-            self.seq += 1
-            await self.hub.db(self.hub.storage.truncate_actions, self.id, target, self.seq)
-            self.state = state
+            seq = self.seq + 1
+            await self.hub.db(self.hub.storage.truncate_actions, self.id, target, seq)
+            self.state, self.seq = state, seq
             self.queued.clear()
             self.decision_seq = self.seq
             self._undo_cache.clear()
             for client in list(self.clients):
-                client.send(self.view(client.seat, "snapshot"))
+                self.send_view(client, "snapshot")
 
     # ----------------------------------------------------------------- bots
     def kick_bots(self) -> None:
@@ -602,19 +678,73 @@ class Hub:
 
     def __init__(self, storage: Storage, bot_workers: int = 0) -> None:
         self.storage = storage
+        self.inline_db = storage.url.startswith("sqlite")
         self.bots = BotPool(bot_workers)
         self._db = concurrent.futures.ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="porphyra-db"
         )
         self.runners: dict[str, MatchRunner] = {}
         self.broken: dict[str, str] = {}
+        self._pending: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
+        self._wake: asyncio.Event | None = None
+        self._writer: asyncio.Task[None] | None = None
+        self._checkpointer: asyncio.Task[None] | None = None
 
     async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """Run storage call ``fn(*args)`` on the database thread and await its result."""
+        """Run storage call ``fn(*args)`` and return its result.
+
+        SQLite calls run inline (they take well under a millisecond, and a database thread
+        would fight the event loop for the GIL, which made commits wait for hundreds of
+        milliseconds under load); other databases (network round trips) run on the
+        database thread."""
+        if self.inline_db:
+            return fn(*args)
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+
+    async def store_action(self, entry: dict[str, Any]) -> None:
+        """Durably store one action (keywords of :meth:`Storage.append_actions`); returns
+        once it is committed.  Actions arriving together share one transaction (group
+        commit), so a hundred busy games cost a few commits, not a hundred."""
+        if self._wake is None:
+            self._wake = asyncio.Event()
+            self._writer = asyncio.get_running_loop().create_task(self._write_loop())
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((entry, future))
+        self._wake.set()
+        await future
+
+    async def _write_loop(self) -> None:
+        assert self._wake is not None
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            batch, self._pending = self._pending, []
+            if not batch:
+                continue
+            try:
+                await self.db(self.storage.append_actions, [entry for entry, _ in batch])
+            except Exception as exc:
+                for _, future in batch:
+                    if not future.done():
+                        future.set_exception(exc)
+            else:
+                for _, future in batch:
+                    if not future.done():
+                        future.set_result(None)
+
+    async def _checkpoints(self, every: float = 2.0) -> None:
+        """Checkpoint the SQLite write-ahead log on the database thread, off the loop."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await loop.run_in_executor(self._db, self.storage.checkpoint)
+            except Exception:  # a busy database: try again next time
+                log.debug("checkpoint skipped", exc_info=True)
 
     async def start(self) -> None:
         """Reload every stored game by replaying its record, and restart its bots."""
+        self._checkpointer = asyncio.get_running_loop().create_task(self._checkpoints())
         ids = await self.db(self.storage.game_ids)
         for game_id in ids:
             await self.get(game_id)
@@ -625,6 +755,17 @@ class Hub:
         """Stop bots and executors."""
         for runner in self.runners.values():
             await runner.stop()
+        for task in (self._checkpointer, self._writer):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        with contextlib.suppress(Exception):
+            self.storage.checkpoint()
+        if self._writer is not None:
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._writer
         self.bots.shutdown()
         self._db.shutdown(wait=True)
 

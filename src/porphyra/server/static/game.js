@@ -16,6 +16,7 @@ let swapSel = [];      // Conspiracy swap builder: selected slots (1-based)
 let finalDismissed = false;
 let stopReconnect = false;
 let retryDelay = 500;
+let inbox = Promise.resolve();
 
 /* ------------------------------------------------------------------ connection */
 function connect() {
@@ -24,7 +25,10 @@ function connect() {
   ws = new WebSocket(url);
   setConn("connecting", false);
   ws.onopen = () => { setConn("online", true); retryDelay = 500; };
-  ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
+  ws.onmessage = (ev) => {
+    // Handle messages strictly in order (the first one waits for the card data).
+    inbox = inbox.then(() => onMessage(JSON.parse(ev.data))).catch((e) => toast(String(e)));
+  };
   ws.onclose = (ev) => {
     setConn("offline", false);
     if (ev.code === 4403 || ev.code === 4404) stopReconnect = true;
@@ -53,6 +57,14 @@ function act(text) {
 
 async function onMessage(msg) {
   if (msg.type === "snapshot" || msg.type === "update") {
+    const log = msg.observation.log;
+    if (Array.isArray(log)) {
+      // Updates carry only the log lines this page lacks.
+      const start = msg.log_start || 0;
+      const have = M ? M.observation.log || [] : [];
+      if (start > have.length) { send({ type: "snapshot" }); return; }
+      msg.observation.log = have.slice(0, start).concat(log);
+    }
     if (msg.seats) SEATS = msg.seats;
     if (!CARDS || (M && M.game !== msg.game)) CARDS = await api(`/api/cards/${msg.game}`);
     if (msg.type === "snapshot" || (M && msg.seq !== M.seq)) { sel = []; swapSel = []; }

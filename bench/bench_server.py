@@ -1,0 +1,244 @@
+"""Web server benchmark: concurrent games over websockets on loopback.
+
+Starts ``python -m porphyra.server`` on a free loopback port with a fresh SQLite database
+in a temporary directory, creates ``--games`` games (``--game mixed``: half Byzantium, half
+2-player Conspiracy) whose seats are all driven by websocket clients in this process.  Each client
+picks a random action from the legal list the server sends it (after ``--think`` ms), and
+measures the latency from sending the submission to receiving the resulting ``update``
+(the one echoing its action).  Prints p50, p90, p99 and max latency, decisions per second
+and how many games finished.  Bounded by ``--seconds``.
+
+    .venv/bin/python bench/bench_server.py --games 100 --seconds 60
+
+Target (issue): p99 under 100 ms with 100 concurrent games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import websockets
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST JSON, return the decoded answer."""
+    req = urllib.request.Request(
+        base + path, data=json.dumps(body).encode(), headers={"content-type": "application/json"}
+    )
+    with urllib.request.urlopen(req, timeout=30) as r:
+        out: dict[str, Any] = json.load(r)
+        return out
+
+
+class Stats:
+    """Latencies (seconds) and counters shared by the clients."""
+
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.errors = 0
+        self.finished = 0
+        self.error_texts: list[str] = []
+        self.when: list[float] = []
+        self.last_decision = 0.0
+        self.started = 0.0
+
+
+async def seat_client(
+    ws_url: str, stats: Stats, rng: random.Random, think: float, deadline: float
+) -> None:
+    """Play one seat until the game ends or the deadline passes."""
+    async with websockets.connect(ws_url, max_size=None) as ws:
+        sent_at: float | None = None
+        while time.monotonic() < deadline:
+            try:
+                text = await asyncio.wait_for(
+                    ws.recv(), timeout=max(0.1, deadline - time.monotonic())
+                )
+            except TimeoutError:
+                return
+            msg = json.loads(text)
+            kind = msg["type"]
+            if kind == "error":
+                stats.errors += 1
+                stats.error_texts.append(msg["message"])
+                sent_at = None
+                await ws.send(json.dumps({"type": "snapshot"}))  # look again, go on
+                continue
+            if kind == "queued":
+                continue
+            if kind not in ("snapshot", "update"):
+                continue
+            if sent_at is not None and "last" in msg:
+                stats.latencies.append(time.perf_counter() - sent_at)
+                stats.when.append(sent_at)
+                stats.last_decision = time.perf_counter()
+                sent_at = None
+            if msg["status"] == "over":
+                stats.finished += 1
+                return
+            legal = msg["legal"]
+            if legal and sent_at is None and not msg.get("queued") and not msg.get("early"):
+                if think:
+                    await asyncio.sleep(rng.uniform(0, 2 * think))
+                action = legal[rng.randrange(len(legal))]
+                sent_at = time.perf_counter()
+                await ws.send(json.dumps({"type": "act", "action": action, "seq": msg["seq"]}))
+
+
+async def run(args: argparse.Namespace, base: str, ws_base: str) -> Stats:
+    """Create the games and drive every seat concurrently."""
+    stats = Stats()
+    stats.started = time.perf_counter()
+    rng = random.Random(args.seed)
+    tasks = []
+    deadline = time.monotonic() + args.seconds
+    for g in range(args.games):
+        byzantium = args.game == "byzantium" or (args.game == "mixed" and g % 2 == 0)
+        body: dict[str, Any] = (
+            {"game": "byzantium", "seats": [{"kind": "human"}, {"kind": "human"}]}
+            if byzantium
+            else {
+                "game": "conspiracy",
+                "options": {"players": 2},
+                "seats": [{"kind": "human"}, {"kind": "human"}],
+            }
+        )
+        body["seed"] = args.seed + g
+        info = await asyncio.to_thread(post, base, "/api/games", body)
+        for inv in info["invites"]:
+            url = f"{ws_base}/ws/{info['id']}?token={inv['token']}"
+            seat_rng = random.Random(rng.getrandbits(32))
+            tasks.append(seat_client(url, stats, seat_rng, args.think / 1000, deadline))
+    await asyncio.gather(*tasks)
+    return stats
+
+
+def pct(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0-1) of ``values``, nearest rank."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+def main() -> None:
+    """Run the benchmark and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=60.0, help="upper bound on the run")
+    parser.add_argument("--think", type=float, default=0.0, help="mean think time per decision, ms")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--game",
+        choices=("mixed", "byzantium", "conspiracy"),
+        default="mixed",
+        help="which games (mixed: half Byzantium, half 2-player Conspiracy)",
+    )
+    parser.add_argument("--db", default=None, help="SQLAlchemy URL (default: SQLite in a temp dir)")
+    parser.add_argument("--url", default=None, help="use this running server (http://host:port)")
+    parser.add_argument(
+        "--no-pin",
+        action="store_true",
+        help="do not pin the server to CPU 0 and the clients to CPU 1",
+    )
+    args = parser.parse_args()
+    if args.url:
+        base = args.url.rstrip("/")
+        started = time.perf_counter()
+        stats = asyncio.run(run(args, base, "ws" + base[4:]))
+        report(args, stats, time.perf_counter() - started)
+        return
+
+    port = free_port()
+    base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory() as tmp:
+        db = args.db or f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
+        env = dict(os.environ)
+        pin = not args.no_pin and hasattr(os, "sched_setaffinity") and (os.cpu_count() or 1) >= 2
+
+        def server_cpu() -> None:
+            if pin:
+                os.sched_setaffinity(0, {0})
+
+        if pin:
+            os.sched_setaffinity(0, {1})  # the clients on another CPU than the server
+        server = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "porphyra.server",
+                "--port",
+                str(port),
+                "--db",
+                db,
+                "--bot-workers",
+                "0",
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            preexec_fn=server_cpu,
+        )
+        try:
+            for _ in range(200):
+                try:
+                    urllib.request.urlopen(base + "/api/meta", timeout=1).read()
+                    break
+                except OSError:
+                    time.sleep(0.05)
+            else:
+                raise SystemExit("the server did not start")
+            started = time.perf_counter()
+            stats = asyncio.run(run(args, base, ws_base))
+            elapsed = time.perf_counter() - started
+            report(args, stats, elapsed)
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+
+
+def report(args: argparse.Namespace, stats: Stats, elapsed: float) -> None:
+    """Print the figures."""
+    lat = stats.latencies
+    if not lat:
+        raise SystemExit("no decision was measured")
+    ms = [x * 1000 for x in lat]
+    active = max(1e-9, stats.last_decision - stats.started)
+    print(
+        f"games: {args.games} concurrent, {stats.finished // 2} finished; think time "
+        f"{args.think:.0f} ms; {elapsed:.1f} s"
+    )
+    print(f"decisions: {len(ms)} ({len(ms) / active:.0f}/s while playing), errors: {stats.errors}")
+    for text in sorted(set(stats.error_texts))[:5]:
+        print(f"  error: {text}")
+    print(
+        f"latency submission -> update: p50 {pct(ms, 0.5):.1f} ms, p90 {pct(ms, 0.9):.1f} ms, "
+        f"p99 {pct(ms, 0.99):.1f} ms, max {max(ms):.1f} ms, mean {statistics.fmean(ms):.1f} ms"
+    )
+
+
+if __name__ == "__main__":
+    main()
