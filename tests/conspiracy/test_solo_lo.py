@@ -199,7 +199,7 @@ def test_priority_falls_through_to_a_later_condition() -> None:
     act(s, "draw 1")
     text = log_since(s, start)
     assert "STACK: no pile; KEY: green" in text
-    assert "takes the green pile (KEY" in text
+    assert "takes the green pile [KEY" in text
     assert chamber(s, 1) == ["green2"]
 
 
@@ -397,7 +397,7 @@ def test_your_draw_one_does_not_restrict_the_lo() -> None:
     act(s, "draw 1", "loctake draw-one")
     text = log_since(s, start)
     assert "the LO is never restricted" in text
-    assert "takes the green pile (STACK" in text
+    assert "takes the green pile [STACK" in text
     assert s.current == 0
 
 

@@ -34,7 +34,7 @@ from porphyra.cli.common import (
 from porphyra.cli.play import Outcome, PlaySession
 from porphyra.cli.replay import run_replay
 from porphyra.cli.simulate import simulate as run_simulation
-from porphyra.cli.simulate import summary_tables
+from porphyra.cli.simulate import simulate_solo, solo_table, summary_tables
 from porphyra.cli.tournament import tournament_command
 from porphyra.cli.views import view_for
 from porphyra.core.registry import load_game, registered_games
@@ -93,6 +93,18 @@ FirstPlayerOpt = Annotated[
 BonusOpt = Annotated[
     bool, typer.Option("--bonus-locations", help="Conspiracy: add the optional bonus Locations.")
 ]
+SoloOpt = Annotated[
+    bool,
+    typer.Option("--solo", help="Conspiracy: solo against a Legendary Opponent (rules section 4)."),
+]
+OpponentOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--opponent",
+        help="Conspiracy solo: farmer, military, merchant, politician, mage or random "
+        "(default); simulate also takes all.  Implies --solo.",
+    ),
+]
 
 
 def _console(stderr: bool = False) -> Console:
@@ -107,6 +119,7 @@ def _options(
     players: int | None,
     first_player: str | None,
     bonus_locations: bool,
+    opponent: str | None = None,
 ) -> dict[str, Any]:
     return game_options(
         game,
@@ -120,8 +133,27 @@ def _options(
             if first_player is not None and first_player.strip().lower() == "random"
             else parse_first(first_player, "--first-player"),
             "--bonus-locations": bonus_locations,
+            "--opponent": opponent,
         },
     )
+
+
+def _solo(name: str, solo: bool, opponent: str | None, players: int | None) -> int | None:
+    """``--solo`` / ``--opponent``: Conspiracy's solo mode is ``players=1``.
+
+    Returns:
+        The ``players`` value to use (1 in solo, else ``players`` unchanged).
+
+    Raises:
+        CliError: the flags name another game, or contradict ``--players``.
+    """
+    if not solo and opponent is None:
+        return players
+    if name != "conspiracy":
+        raise CliError(f"--solo and --opponent apply to conspiracy, not to {name}")
+    if players not in (None, 1):
+        raise CliError("--solo is one player against a Legendary Opponent: drop --players")
+    return 1
 
 
 def _check_game(name: str) -> str:
@@ -182,6 +214,8 @@ def play(
     first_player: FirstPlayerOpt = None,
     bonus_locations: BonusOpt = False,
     hint_bot: HintOpt = None,
+    solo: SoloOpt = False,
+    opponent: OpponentOpt = None,
 ) -> None:
     """Play at this terminal: you against bots, friends on one screen, or bots only.
 
@@ -191,7 +225,9 @@ def play(
     [cyan]log[/], [cyan]menu[/], [cyan]board[/] and [cyan]quit[/] also work.
 
     Examples: [green]porphyra play byzantium --seats human,random --save game.json[/];
-    [green]porphyra play conspiracy --players 3 --seats human,random,random[/].
+    [green]porphyra play conspiracy --players 3 --seats human,random,random[/];
+    solo against a Legendary Opponent: [green]porphyra play conspiracy --solo --opponent
+    military[/].
     """
     console = _console()
     with handle_errors(console):
@@ -201,15 +237,32 @@ def play(
         if game is None:
             raise CliError("name a game to play (" + ", ".join(registered_games()) + ")")
         name = _check_game(game)
+        players = _solo(name, solo, opponent, players)
         if name == "conspiracy":
             players = _players_hint(seats, players)
+        if opponent is not None and opponent.strip().lower() == "all":
+            raise CliError("--opponent all is for simulate; play one Legendary Opponent")
         options = _options(
-            name, first_emperor, reveal_first_draws, cards, players, first_player, bonus_locations
+            name,
+            first_emperor,
+            reveal_first_draws,
+            cards,
+            players,
+            first_player,
+            bonus_locations,
+            _opponent(solo, opponent),
         )
         loaded = load_game(name, **options)
         seed = fresh_seed() if seed is None else seed
         state = loaded.new_initial_state(seed=seed)
         _run_session(console, state, seats, seed, save, hint_bot)
+
+
+def _opponent(solo: bool, opponent: str | None) -> str | None:
+    """The ``opponent`` option: the named LO (lower case), ``random`` for a bare --solo."""
+    if opponent is not None:
+        return opponent.strip().lower()
+    return "random" if solo else None
 
 
 def _resume(
@@ -300,15 +353,25 @@ def simulate(
     players: PlayersOpt = None,
     first_player: FirstPlayerOpt = None,
     bonus_locations: BonusOpt = False,
+    solo: SoloOpt = False,
+    opponent: OpponentOpt = None,
 ) -> None:
     """Play bot games; print wins per seat, draws and the game's own statistics.
 
     Byzantium: collapses, mean final LT and TT.  Conspiracy: mean score by category.
+    Conspiracy solo ([green]--solo --opponent all --bots easy[/]): one bot against each
+    Legendary Opponent, with its win rate and mean scores per opponent.
     A progress bar runs on stderr; --json prints the summary as JSON on stdout.
     """
     console = _console()
     with handle_errors(console):
         name = _check_game(game)
+        if solo or opponent is not None:
+            _solo(name, solo, opponent, players)  # checks the flags
+            _simulate_solo(
+                console, name, games, seed, bots, as_json, first_player, bonus_locations, opponent
+            )
+            return
         if name == "conspiracy":
             players = _players_hint(bots, players)
         options = _options(
@@ -345,6 +408,53 @@ def simulate(
             return
         for table in summary_tables(summary, view):
             console.print(table)
+
+
+def _simulate_solo(
+    console: Console,
+    name: str,
+    games: int,
+    seed: int,
+    bots: str | None,
+    as_json: bool,
+    first_player: str | None,
+    bonus_locations: bool,
+    opponent: str | None,
+) -> None:
+    """``simulate --solo``: one bot against each named Legendary Opponent (or all)."""
+    from porphyra.games.conspiracy.solo import opponent_names
+
+    which = (opponent or "all").strip().lower()
+    opponents = list(opponent_names()) if which == "all" else [which]
+    kinds = parse_seat_kinds(bots or "random", 1)
+    if kinds == ["human"]:
+        raise CliError("--bots takes bot names only: " + ", ".join(bot_names()))
+    options = _options(name, None, False, None, 1, first_player, bonus_locations)
+    options.pop("players", None)
+    load_game(name, **{**options, "players": 1, "opponent": opponents[0]})  # fail early
+    progress = Progress(
+        TextColumn("[bold]simulating[/]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=_console(stderr=True),
+        transient=as_json,
+    )
+    with progress:
+        task = progress.add_task("games", total=games * len(opponents))
+        summary = simulate_solo(
+            name,
+            options,
+            opponents,
+            kinds[0],
+            games,
+            seed,
+            progress=lambda done: progress.update(task, completed=done),
+        )
+    if as_json:
+        print(json.dumps(summary, indent=1, sort_keys=True))
+        return
+    console.print(solo_table(summary))
 
 
 app.command(name="tournament")(tournament_command)

@@ -172,6 +172,7 @@ GAME_OPTIONS: dict[str, tuple[str, str]] = {
     "--players": ("conspiracy", "players"),
     "--first-player": ("conspiracy", "first_player"),
     "--bonus-locations": ("conspiracy", "bonus_locations"),
+    "--opponent": ("conspiracy", "opponent"),
 }
 
 

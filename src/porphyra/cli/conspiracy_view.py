@@ -7,6 +7,12 @@ colour's most influential lord.  Below come the discard piles (every card visibl
 face-up Locations, pearls and the Pearl Master, and a live score breakdown computed from
 the observation with the engine's own scoring.  Everything in Conspiracy is public except
 the deck orders (C-R12), so every seat sees the same table.
+
+Solo (rules section 4): the Legendary Opponent is the observation's second player although
+the game has one seat, so its label is added here (:func:`solo_labels`); the board shows
+the LO card (conditions in order, bonus, ability), the Replay token, Military's forced draw
+and a pending ``lopile`` choice; the LO's face-down Locations show as ``▼slug`` (``▼?``
+when never seen) and score 5 IP each plus its card bonus.
 """
 
 from __future__ import annotations
@@ -72,6 +78,9 @@ HINTS = {
         "or with deck-search 'locpick <slug>'."
     ),
     "lockeep": "Keep one drawn Location: 'lockeep <slug>'; the others are put face up.",
+    "lopile": "Several piles qualify: choose the one the Legendary Opponent takes: 'lopile red'.",
+    "loplace": "Choose the next lord the Legendary Opponent places: 'loplace blue1'.",
+    "replay": "Spend the Replay token for one extra turn now ('replay') or keep it ('replay -').",
 }
 
 
@@ -141,8 +150,20 @@ def crest_slots(chamber: Sequence[Any]) -> set[int]:
     return {slot for _, slot in best.values()}
 
 
+def solo_labels(obs: Obs, labels: Sequence[str]) -> list[str]:
+    """``labels`` plus a label for every observed player without one: in solo, the
+    Legendary Opponent (``"The Military (LO)"``)."""
+    out = list(labels)
+    card = obs.get("legendary_opponent") or {}
+    while len(out) < len(obs.get("players", [])):
+        out.append(f"{card.get('title', 'the')} (LO)" if card else f"Seat {len(out)}")
+    return out
+
+
 def short_location(slug: str) -> str:
     """A Location slug cut to fit a chamber cell (``count-yellow`` → ``count-Y``)."""
+    if slug == "face-down":
+        return "?"
     if len(slug) < CELL:
         return slug
     head, _, tail = slug.rpartition("-")
@@ -179,7 +200,10 @@ def pyramid(chamber: Sequence[Any]) -> Text:
                 below = Text(" " * CELL)
                 if loc:
                     covered = True
-                    below = Text(short_location(loc), style="reverse")
+                    short = short_location(loc)
+                    if cell.get("face_down"):  # solo: the LO's face-down Location
+                        short = "▼" + short[: CELL - 2]
+                    below = Text(short, style="reverse")
                     below.pad_right(CELL - below.cell_len)
                 bottom.append_text(below)
             else:
@@ -210,15 +234,73 @@ def live_scores(game: Game, obs: Obs) -> list[dict[str, int]] | None:
     result = []
     for seat, player in enumerate(obs["players"]):
         chamber = [cards.lord_index[c["lord"]] for c in player["chamber"] if c]
+        pm = obs.get("pearl_master") == seat
+        if player.get("legendary_opponent"):
+            result.append(_lo_score(obs, cards, chamber, player, pm))
+            continue
         locs = [cards.location_index[s] for s in player["locations"]]
-        result.append(
-            dict(
-                score_player(
-                    cards, chamber, locs, int(player["pearls"]), obs.get("pearl_master") == seat
-                )
-            )
-        )
+        result.append(dict(score_player(cards, chamber, locs, int(player["pearls"]), pm)))
     return result
+
+
+def _lo_score(obs: Obs, cards: Any, chamber: list[int], player: Obs, pm: bool) -> dict[str, int]:
+    """The Legendary Opponent's score (section 4): no Location effects, 5 IP per face-down
+    Location, plus its card's bonus."""
+    from porphyra.games.conspiracy.scoring import score_player
+    from porphyra.games.conspiracy.solo import FACE_DOWN_IP, bonus, default_opponents
+
+    pearls = int(player["pearls"])
+    score = dict(score_player(cards, chamber, [], pearls, pm))
+    n_locs = len(player["locations"])
+    name = (obs.get("legendary_opponent") or {}).get("name")
+    card = next((o for o in default_opponents() if o.name == name), None)
+    extra = 0 if card is None else bonus(card, cards, chamber, n_locs, pearls)
+    score["locations"] = FACE_DOWN_IP * n_locs
+    score["lo_bonus"] = extra
+    score["total"] += score["locations"] + extra
+    return score
+
+
+def lo_card(obs: Obs) -> RenderableType:
+    """The Legendary Opponent's card (section 4.1): its conditions in the order they are
+    checked, its end-game bonus and its permanent ability."""
+    card = obs["legendary_opponent"]
+    lines = ["[bold]Takes the first pile meeting, checked left to right:[/]"]
+    for i, cond in enumerate(card["conditions"], 1):
+        lines.append(f"  {i}. [bold]{escape(cond['name'])}[/] {escape(cond['text'])}")
+    lines.append(
+        "  none: reveal deck lords until one's pile qualifies; empty deck: the largest pile"
+    )
+    lines.append(f"[bold]End-game bonus:[/] {escape(card['bonus'])}")
+    lines.append(f"[bold]Ability:[/] {escape(card['ability'])}")
+    lines.append(
+        "[dim]Its Locations lie face down: no effect, 5 IP each.  You choose among equal "
+        "piles (lopile) and the order of its lords (loplace).[/]"
+    )
+    return Panel(
+        "\n".join(lines), title=f"Legendary Opponent: {escape(card['title'])}", expand=False
+    )
+
+
+def solo_status(obs: Obs) -> list[str]:
+    """Header lines of a solo game: Replay token, forced draw, pending LO choice."""
+    lines = [
+        "Replay token: "
+        + (
+            "[bold green]held[/] (spend it at the end of a turn)"
+            if obs.get("replay_token")
+            else "—"
+        )
+    ]
+    if obs.get("forced_draw_one"):
+        lines.append("[yellow]The LO placed a Military lord: you must draw exactly 1.[/]")
+    choice = obs.get("lo_choice")
+    if choice:
+        lines.append(
+            f"[bold]The LO takes one of: {escape(', '.join(choice['piles']))}[/] "
+            f"({escape(choice['reason'])}); you choose."
+        )
+    return lines
 
 
 class ConspiracyView(GameView):
@@ -228,13 +310,16 @@ class ConspiracyView(GameView):
     hidden_hands = False
 
     def board(self, game: Game, obs: Obs, labels: Sequence[str]) -> RenderableType:
-        """Header, every chamber, the piles and face-up Locations, and the scores."""
+        """Header, every chamber, the piles and face-up Locations, and the scores (solo:
+        the Legendary Opponent's card too)."""
+        labels = solo_labels(obs, labels)
         scores = live_scores(game, obs)
         chambers = [
             self._chamber(game, obs, seat, labels, scores) for seat in range(len(obs["players"]))
         ]
         return Group(
             self._header(obs, labels),
+            *([lo_card(obs)] if obs.get("legendary_opponent") else []),
             Columns(chambers),
             Text.from_markup(LEGEND, style="dim"),
             self._piles(game, obs),
@@ -246,6 +331,14 @@ class ConspiracyView(GameView):
         seat = obs.get("seat", obs.get("current_player"))
         if not isinstance(seat, int) or not 0 <= seat < len(obs["players"]):
             return self.board(game, obs, labels)
+        labels = solo_labels(obs, labels)
+        if obs.get("legendary_opponent"):
+            # Solo: you decide everything, so a new turn (the LO has just played) gets the
+            # full board; a choice for the LO shows its chamber.
+            if obs.get("phase") == "recruit":
+                return self.board(game, obs, labels)
+            if obs.get("phase") in ("lopile", "loplace"):
+                seat = len(obs["players"]) - 1
         scores = live_scores(game, obs)
         return Group(
             self._header(obs, labels),
@@ -270,7 +363,12 @@ class ConspiracyView(GameView):
             + ("nobody yet" if pm is None else escape(labels[pm])),
         ]
         restriction = obs.get("restriction")
-        if restriction:
+        if restriction and obs.get("legendary_opponent"):
+            lines.append(
+                f"[yellow]{restriction['location']}[/] of {escape(labels[restriction['owner']])}:"
+                " no effect, the LO is never restricted (section 4.2)"
+            )
+        elif restriction:
             lines.append(
                 f"[yellow]{restriction['location']}[/] of {escape(labels[restriction['owner']])}:"
                 f" the others must draw exactly {restriction['count']}"
@@ -280,6 +378,8 @@ class ConspiracyView(GameView):
                 f"[bold red]Last round:[/] {escape(labels[obs['end_trigger_player']])} "
                 "filled their chamber; every other player has one more turn."
             )
+        if obs.get("legendary_opponent"):
+            lines.extend(solo_status(obs))
         pending = []
         if obs.get("drawn_lords"):
             pending.append("drawn: " + ", ".join(obs["drawn_lords"]))
@@ -342,7 +442,9 @@ class ConspiracyView(GameView):
         owned = []
         for seat, player in enumerate(obs["players"]):
             if player["locations"]:
-                owned.append(f"seat {seat}: " + ", ".join(player["locations"]))
+                who = "LO" if player.get("legendary_opponent") else f"seat {seat}"
+                face = " (face down, 5 IP each)" if player.get("legendary_opponent") else ""
+                owned.append(f"{who}: " + ", ".join(player["locations"]) + face)
         if owned:
             table.add_row(Text("Locations held", style="bold"), Text(" · ".join(owned)))
         return table
@@ -358,17 +460,21 @@ class ConspiracyView(GameView):
             box=box.SIMPLE_HEAD,
         )
         table.add_column("seat")
-        for col in ("lords", "Locations", "coalition", "Pearl M.", "total", "pearls"):
+        solo = any("lo_bonus" in s for s in scores)
+        cols = ("lords", "Locations", "coalition", "Pearl M.", *(["LO bonus"] if solo else []))
+        for col in (*cols, "total", "pearls"):
             table.add_column(col, justify="right")
         winners = obs.get("winners") or []
         for seat, s in enumerate(scores):
             name = escape(labels[seat]) + (" 🏆" if over and seat in winners else "")
+            bonus = [str(s.get("lo_bonus", "—"))] if solo else []
             table.add_row(
                 name,
                 str(s["lords"]),
                 str(s["locations"]),
                 str(s["coalition"]),
                 str(s["pearl_master"]),
+                *bonus,
                 f"[bold]{s['total']}[/]",
                 str(s["pearls"]),
             )
@@ -399,10 +505,12 @@ class ConspiracyView(GameView):
             "lockeep": list(obs.get("drawn_locations") or []),
             "loctake": list(obs.get("face_up_locations") or []),
             "locpick": list(obs.get("location_deck") or []),
+            "lopile": list((obs.get("lo_choice") or {}).get("piles") or []),
+            "loplace": list(dict.fromkeys(obs.get("to_place") or [])),
         }.get(verb, [])
         if not choices:
             return text
-        if arg.isdigit() and verb in ("keep", "place", "lockeep"):
+        if arg.isdigit() and verb in ("keep", "place", "lockeep", "loplace"):
             i = int(arg)
             return f"{verb} {choices[i - 1]}" if 1 <= i <= len(choices) else text
         matches = sorted({c for c in choices if c.startswith(arg)})
@@ -412,6 +520,7 @@ class ConspiracyView(GameView):
     def result(self, game: Game, state: State, labels: Sequence[str]) -> RenderableType:
         """The winners (ties broken by pearls; a full tie shares the victory)."""
         obs = state.public_observation()
+        labels = solo_labels(obs, labels)
         winners = obs.get("winners") or [i for i, r in enumerate(state.returns()) if r > 0]
         names = " and ".join(escape(labels[w]) for w in winners)
         shared = " share the victory" if len(winners) > 1 else " wins"

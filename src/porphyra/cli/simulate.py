@@ -125,6 +125,104 @@ def simulate(
     return summary
 
 
+def simulate_solo(
+    name: str,
+    options: dict[str, Any],
+    opponents: Sequence[str],
+    bot: str,
+    games: int,
+    seed: int,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """Play a bot against each Legendary Opponent (Conspiracy solo, rules section 4).
+
+    Args:
+        name: the game (``"conspiracy"``).
+        options: ``load_game`` options besides ``players`` and ``opponent``.
+        opponents: the LO names to play against (``"random"`` allowed).
+        bot: the bot spec of the player's seat.
+        games: games per opponent (≥ 1); game ``g`` uses seed ``seed + g``.
+        progress: called with the number of finished games (all opponents) after each.
+
+    Returns:
+        ``{"game", "options", "games", "seed", "bot", "opponents": {name: {"wins",
+        "losses", "shared", "win_rate" (shared counts half), "mean_score",
+        "mean_lo_score", "mean_lo_bonus", "mean_margin" (yours minus the LO's)}}}``.
+
+    Raises:
+        ValueError: ``games`` < 1, an unknown bot or opponent.
+    """
+    from porphyra.core.registry import load_game
+
+    if games < 1:
+        raise ValueError("--games must be at least 1")
+    per: dict[str, Any] = {}
+    done = 0
+    for opponent in opponents:
+        game = load_game(name, **{**options, "players": 1, "opponent": opponent})
+        wins = losses = shared = 0
+        mine = lo = bonus = 0.0
+        for g in range(games):
+            state = play_bot_game(game, [bot], seed + g)
+            result = state.returns()[0]
+            wins += result > 0
+            losses += result < 0
+            shared += result == 0
+            scores = state.scores()
+            mine += scores[0]["total"]
+            lo += scores[1]["total"]
+            bonus += scores[1].get("lo_bonus", 0)
+            done += 1
+            if progress is not None:
+                progress(done)
+        per[opponent] = {
+            "wins": wins,
+            "losses": losses,
+            "shared": shared,
+            "win_rate": round((wins + shared / 2) / games, 4),
+            "mean_score": round(mine / games, 3),
+            "mean_lo_score": round(lo / games, 3),
+            "mean_lo_bonus": round(bonus / games, 3),
+            "mean_margin": round((mine - lo) / games, 3),
+        }
+    return {
+        "game": name,
+        "options": dict(options),
+        "games": games,
+        "seed": seed,
+        "bot": bot,
+        "opponents": per,
+    }
+
+
+def solo_table(summary: dict[str, Any]) -> Table:
+    """A Rich table of a :func:`simulate_solo` summary: one row per Legendary Opponent."""
+    table = Table(
+        title=f"{summary['game']} solo: {summary['bot']} bot, {summary['games']} games per "
+        f"Legendary Opponent from seed {summary['seed']}"
+    )
+    table.add_column("opponent", no_wrap=True, min_width=10)
+    for col in ("wins", "losses", "shared", "win %", "you", "LO", "LO bonus", "margin"):
+        table.add_column(col, justify="right")
+    for name, row in summary["opponents"].items():
+        table.add_row(
+            name,
+            str(row["wins"]),
+            str(row["losses"]),
+            str(row["shared"]),
+            f"{100 * row['win_rate']:.1f}",
+            f"{row['mean_score']:.2f}",
+            f"{row['mean_lo_score']:.2f}",
+            f"{row['mean_lo_bonus']:.2f}",
+            f"{row['mean_margin']:+.2f}",
+        )
+    table.caption = (
+        "win %: a shared victory (C-R11) counts half; you / LO: mean final score (IP); "
+        "margin: yours minus the LO's"
+    )
+    return table
+
+
 def summary_tables(summary: dict[str, Any], view: GameView) -> list[RenderableType]:
     """Rich tables of a :func:`simulate` summary."""
     labels = [f"Seat {i} ({name})" for i, name in enumerate(summary["bots"])]

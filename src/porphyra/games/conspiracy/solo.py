@@ -69,7 +69,8 @@ CONDITION_TEXT: dict[str, str] = {
     "PEARL": "a pile holding a lord with pearls",
     "MIL": "the Military (red) pile",
     "SIX": "a pile holding a 6-IP lord",
-    "COAL": "a pile that extends an alliance (would touch a lord of its colour, C-R13)",
+    "COAL": "a pile that extends an alliance: its lords would touch a lord of their colour "
+    "in the LO's chamber (C-R13)",
 }
 BONUS_KINDS: dict[str, dict[str, type]] = {
     "none": {},
@@ -348,7 +349,7 @@ def _choose_or_take(state: ConspiracyState, colours: list[int], reason: str) -> 
     state.lo_reason = reason
     state.phase = LOPILE_PHASE
     state.log.append(
-        f"piles {', '.join(COLOURS[c] for c in colours)} all qualify ({reason}): "
+        f"piles {', '.join(COLOURS[c] for c in colours)} all qualify [{reason}]: "
         f"you choose the one {state.who[LO_SEAT]} takes (lopile)"
     )
 
@@ -362,7 +363,7 @@ def take(state: ConspiracyState, colour: int, reason: str) -> None:
     state.lo_reason = ""
     state.pending = pile
     names = ", ".join(state.t.name[k] for k in pile)
-    state.log.append(f"{state.who[LO_SEAT]} takes the {COLOURS[colour]} pile ({reason}): {names}")
+    state.log.append(f"{state.who[LO_SEAT]} takes the {COLOURS[colour]} pile [{reason}]: {names}")
     state.run_placements()
 
 

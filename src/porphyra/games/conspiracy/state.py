@@ -562,7 +562,7 @@ class ConspiracyState(State):
         ):
             self.force_draw = True
             self.log.append(
-                f"{opp.name}'s ability: on its next turn seat 0 must draw exactly 1 lord (S-R3)"
+                f"{opp.name}'s ability: seat 0 must draw exactly 1 lord on its next turn (S-R3)"
             )
         if t.pearls[kind]:
             self._gain(p, t.pearls[kind])
