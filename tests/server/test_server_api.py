@@ -231,3 +231,24 @@ def test_derived_scores_come_from_the_observation() -> None:
         assert [s["total"] for s in scores] == [s["total"] for s in state.scores()]
     assert derived(load_game("byzantium"), {}) == {}
     assert set(card_data("conspiracy")["colours"]) == {"yellow", "red", "green", "blue", "purple"}
+
+
+def test_solo_game_when_the_engine_has_it(client: TestClient) -> None:
+    meta = client.get("/api/meta").json()
+    body = {
+        "game": "conspiracy",
+        "options": {"players": 1, "opponent": "merchant"},
+        "seats": [{"kind": "human", "name": "Solo"}],
+    }
+    if not meta["solo"]:
+        assert client.post("/api/games", json=body).status_code == 400
+        return
+    info = _create(client, body)
+    assert [s["name"] for s in info["seats"]] == ["Solo"]
+    token = info["invites"][0]["token"]
+    with client.websocket_connect(f"/ws/{info['id']}?token={token}") as ws:
+        snap = ws.receive_json()
+        assert snap["observation"]["legendary_opponent"]["name"] == "merchant"
+        assert len(snap["derived"]["scores"]) == 2  # you and the Legendary Opponent
+    two = dict(body, seats=[{"kind": "human"}, {"kind": "bot", "bot": "easy"}])
+    assert client.post("/api/games", json=two).status_code == 400

@@ -24,6 +24,7 @@ import pytest
 
 from porphyra.core.game import State
 from porphyra.core.registry import load_game
+from porphyra.server.gamedata import solo_supported
 
 from .driver import play_out, record_of
 from .live import LiveServer, SeatClient, connect_seats
@@ -57,6 +58,11 @@ GAMES: list[tuple[str, dict[str, Any], list[dict[str, Any]], int]] = [
         7,
     ),
 ]
+
+
+if solo_supported():
+    GAMES.append(("conspiracy", {"players": 1, "opponent": "mage"}, [{"kind": "human"}], 8))
+    GAMES.append(("conspiracy", {"players": 1, "opponent": "military"}, [{"kind": "human"}], 9))
 
 
 def _states(rec: dict[str, Any]) -> list[State]:

@@ -88,6 +88,8 @@ async function onMessage(msg) {
 
 /* ------------------------------------------------------------------ helpers */
 function seatName(i) {
+  const lo = M && M.observation.legendary_opponent;
+  if (!SEATS[i] && lo && typeof lo === "object") return `${lo.title || lo.name} (LO)`;
   const s = SEATS[i];
   const name = s ? s.name : `Seat ${i + 1}`;
   return M && M.seat === i ? `${name} (you)` : name;
@@ -96,6 +98,8 @@ function seatName(i) {
 function nameSeats(text) {
   return text.replace(/\bseat (\d)\b/gi, (_, d) => seatName(Number(d)));
 }
+
+const FACE_DOWN = "face-down";
 
 function verbOf(action) { return action.split(" ")[0]; }
 function argOf(action) { return action.slice(action.indexOf(" ") + 1); }
@@ -147,6 +151,10 @@ function renderSeats() {
       s.kind === "bot" ? el("span", { class: "badge" }, `bot: ${s.bot}`) : null,
       current === i ? el("span", { class: "badge turn" }, "to act") : null));
   });
+  const lo = M && M.observation.legendary_opponent;
+  if (lo && typeof lo === "object") {
+    box.append(el("div", {}, el("span", { class: "dot on" }), seatName(SEATS.length), el("span", { class: "badge" }, "played by the rules")));
+  }
 }
 
 function renderLog(lines) {
@@ -418,11 +426,15 @@ function lordEl(name, opts) {
   },
   opts.crest ? el("span", { class: "crest", title: "coat of arms: best lord of this colour" }, "♛") : null,
   el("div", { class: "ip" }, String(info.ip)), icons,
-  opts.location ? el("div", { class: "loc" }, opts.location) : null);
+  opts.location ? el("div", { class: "loc" }, opts.faceDown ? `▼ ${opts.location === FACE_DOWN ? "face down" : opts.location}` : opts.location) : null);
   return node;
 }
 
-function locationEl(slug, extra) {
+function locationEl(slug, extra, faceDown) {
+  if (slug === FACE_DOWN || faceDown) {
+    return el("div", { class: "location facedown", "data-location": slug, title: "face down: no effect, 5 IP at the end" },
+      el("span", { class: "lip" }, "5"), el("div", { class: "lname" }, slug === FACE_DOWN ? "face down" : slug), el("div", {}, "no effect"), extra || null);
+  }
   const info = (CARDS && CARDS.locations[slug]) || { ip: "?", text: "" };
   return el("div", { class: "location", "data-location": slug, title: info.text },
     el("span", { class: "lip" }, `${info.ip}`), el("div", { class: "lname" }, slug), el("div", {}, info.text || "no effect"), extra || null);
@@ -450,7 +462,7 @@ function pyramidEl(chamber, swapping) {
       if (cell) {
         const pick = swapping && swapping.slots.has(n);
         row.append(lordEl(cell.lord, {
-          crest: crests.has(slot), location: cell.location,
+          crest: crests.has(slot), location: cell.location, faceDown: cell.face_down,
           extra: pick ? (swapSel.includes(n) ? "pickable picked" : "pickable") : "",
           onclick: pick ? () => { swapSel = swapSel.includes(n) ? swapSel.filter((x) => x !== n) : [...swapSel, n].slice(-2); render(); } : null,
         }));
@@ -464,13 +476,14 @@ function pyramidEl(chamber, swapping) {
   return box;
 }
 
-const SCORE_ROWS = [["lords", "Best lord per colour"], ["locations", "Locations"], ["coalition", "Largest coalition ×3"], ["pearl_master", "Pearl Master"], ["total", "Total IP"], ["pearls", "Pearls (tie-break)"]];
+const SCORE_ROWS = [["lords", "Best lord per colour"], ["locations", "Locations"], ["coalition", "Largest coalition ×3"], ["pearl_master", "Pearl Master"], ["lo_bonus", "LO card bonus"], ["total", "Total IP"], ["pearls", "Pearls (tie-break)"]];
 
 function scoreTable(obs, scores) {
   const n = scores.length;
   const table = el("table", { class: "scoretable", "data-testid": "scores" },
     el("tr", {}, el("th", {}, ""), ...scores.map((_, i) => el("th", { class: "num" }, seatName(i)))));
   for (const [key, label] of SCORE_ROWS) {
+    if (key === "lo_bonus" && !scores.some((s) => s.lo_bonus !== undefined)) continue;
     table.append(el("tr", { class: key === "total" ? "winner" : "" }, el("td", {}, label),
       ...scores.map((s) => el("td", { class: "num" }, String(s[key] !== undefined ? s[key] : "")))));
   }
@@ -556,26 +569,33 @@ function consRender(obs, board, actions) {
         pm === i ? el("span", { class: "badge gold" }, "Pearl Master +5") : null,
         el("span", { class: "badge", title: "unspent keys" }, el("span", { html: keySvg("silver") }), ` ${keys.silver} `, el("span", { html: keySvg("gold") }), ` ${keys.gold}`),
         scores[i] ? el("span", { class: "badge" }, `${scores[i].total} IP`) : null));
-    const locs = el("div", { class: "flexwrap" }, ...p.locations.map((s) => locationEl(s)));
-    const lo = p.legendary_opponent || p.opponent || null;
+    const locs = el("div", { class: "flexwrap" }, ...p.locations.map((s) => locationEl(s, null, p.legendary_opponent)));
     players.append(el("div", { class: "panel player" + (obs.current_player === i ? " current" : ""), "data-player": String(i) },
       head, pyramidEl(p.chamber, i === M.seat ? swapping : null),
       p.any_keys ? el("span", { class: "badge" }, "any 2 keys take a Location") : null,
       p.deck_search ? el("span", { class: "badge" }, "deck search") : null,
-      lo ? el("div", { class: "lo-card" }, el("strong", {}, "Legendary Opponent: "), typeof lo === "string" ? lo : JSON.stringify(lo)) : null,
+      p.legendary_opponent ? el("span", { class: "badge gold" }, "Legendary Opponent") : null,
+      i === M.seat && obs.replay_token ? el("span", { class: "badge gold", title: "spend it at the end of a turn to play again" }, "Replay token") : null,
+      i === M.seat && obs.forced_draw_one ? el("span", { class: "badge" }, "Military: you must draw exactly 1") : null,
       p.locations.length ? el("div", {}, el("h3", { style: "margin-top:6px" }, "Locations"), locs) : null));
   });
   board.append(players);
-  if (obs.legendary_opponent) board.append(loCard(obs.legendary_opponent));
+  if (obs.legendary_opponent) board.insertBefore(loCard(obs.legendary_opponent, obs.lo_choice), board.children[1] || null);
   board.append(el("div", { class: "panel section", style: "margin-top:12px" }, el("h3", {}, M.status === "over" ? "Final scores" : "Score if the game ended now"), scoreTable(obs, scores)));
 
   consActions(obs, actions, byVerb, swapping);
 }
 
-function loCard(lo) {
+function loCard(lo, choice) {
   const box = el("div", { class: "lo-card section", "data-testid": "lo-card" }, el("h3", {}, "Legendary Opponent"));
-  if (typeof lo === "string") { box.append(el("div", {}, lo)); return box; }
-  for (const [k, v] of Object.entries(lo)) box.append(el("div", {}, el("strong", {}, `${k}: `), Array.isArray(v) ? v.join(" → ") : typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)));
+  if (typeof lo !== "object" || lo === null) { box.append(el("div", {}, String(lo))); return box; }
+  box.append(el("div", { class: "big" }, el("strong", {}, lo.title || lo.name)));
+  const conds = lo.conditions || [];
+  box.append(el("div", {}, "Takes the first pile meeting, in order: ",
+    ...conds.map((c, i) => el("span", { class: "badge", title: c.text || "" }, `${i + 1}. ${c.name || c}`))));
+  if (lo.bonus) box.append(el("div", {}, el("strong", {}, "End bonus: "), String(lo.bonus)));
+  if (lo.ability) box.append(el("div", {}, el("strong", {}, "Ability: "), String(lo.ability)));
+  if (choice) box.append(el("div", { class: "muted", style: "margin-top:4px" }, "Pending: ", typeof choice === "object" ? Object.entries(choice).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(", ") : v}`).join("; ") : String(choice)));
   return box;
 }
 
@@ -588,12 +608,20 @@ function consActions(obs, box, byVerb, swapping) {
     recruit: "Recruit: draw 1-3 lords and keep one, or take a whole discard pile",
     keep: "Keep one of the drawn lords", place: "Place the next lord", swap: "You may swap two keyless lords",
     location: "Your keys win a Location: draw 1-3 or take a face-up one", lockeep: "Keep one drawn Location",
+    replay: "Spend your Replay token to play another turn now?",
+    lopile: "Several piles qualify: choose the pile the Legendary Opponent takes",
+    loplace: "Choose the next lord the Legendary Opponent places",
   };
   box.append(el("div", { class: "prompt" }, prompts[obs.phase] || "Your decision"));
-  const labels = { draw: "Draw", take: "Take pile", keep: "Keep", place: "Place", locdraw: "Draw Locations:", loctake: "Take", lockeep: "Keep", locpick: "Take" };
+  const labels = { draw: "Draw", take: "Take pile", keep: "Keep", place: "Place", locdraw: "Draw Locations:", loctake: "Take", lockeep: "Keep", locpick: "Take", lopile: "LO takes the pile", loplace: "LO places" };
   for (const [verb, list] of Object.entries(byVerb)) {
     if (verb === "swap" && swapping) continue;
-    for (const a of list) box.append(actionButton(a, verb === "swap" ? "Do not swap" : labels[verb] ? `${labels[verb]} ${argOf(a)}` : a));
+    for (const a of list) {
+      let label = labels[verb] ? `${labels[verb]} ${argOf(a)}` : a;
+      if (verb === "swap") label = "Do not swap";
+      if (verb === "replay") label = a === "replay" ? "Play again (spend the token)" : "Keep the token";
+      box.append(actionButton(a, label));
+    }
   }
   if (swapping) {
     const [a, b] = swapSel.slice().sort((x, y) => x - y);
