@@ -4,6 +4,7 @@ undo rule on engine states."""
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -252,3 +253,19 @@ def test_solo_game_when_the_engine_has_it(client: TestClient) -> None:
         assert len(snap["derived"]["scores"]) == 2  # you and the Legendary Opponent
     two = dict(body, seats=[{"kind": "human"}, {"kind": "bot", "bot": "easy"}])
     assert client.post("/api/games", json=two).status_code == 400
+
+
+def test_seat_tokens_are_hidden_in_server_logs() -> None:
+    from porphyra.server.app import RedactTokens
+
+    record = logging.LogRecord(
+        "uvicorn.error",
+        logging.INFO,
+        __file__,
+        1,
+        '%s - "WebSocket %s" [accepted]',
+        ("127.0.0.1:5", "/ws/abc?token=SECRET-tok_en&x=1"),
+        None,
+    )
+    assert RedactTokens().filter(record)
+    assert "SECRET" not in record.getMessage() and "token=<hidden>&x=1" in record.getMessage()

@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Literal
@@ -57,6 +58,30 @@ def default_data_dir() -> Path:
     xdg = os.environ.get("XDG_DATA_HOME")
     base = Path(xdg).expanduser() if xdg else Path.home() / ".local" / "share"
     return base / "porphyra"
+
+
+class RedactTokens(logging.Filter):
+    """Hide seat tokens (``token=...``) in log lines, e.g. uvicorn's websocket lines."""
+
+    _pattern = re.compile(r"token=[^&\s\"']+")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str) and "token=" in record.msg:
+            record.msg = self._pattern.sub("token=<hidden>", record.msg)
+        if record.args and isinstance(record.args, tuple):
+            record.args = tuple(
+                self._pattern.sub("token=<hidden>", a) if isinstance(a, str) else a
+                for a in record.args
+            )
+        return True
+
+
+def redact_server_logs() -> None:
+    """Install :class:`RedactTokens` on uvicorn's loggers (idempotent)."""
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactTokens) for f in logger.filters):
+            logger.addFilter(RedactTokens())
 
 
 class SeatIn(BaseModel):
@@ -120,6 +145,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        redact_server_logs()  # after uvicorn configured its logging
         storage = Storage(url)
         hub = Hub(storage, bot_workers=bot_workers)
         app.state.hub = hub
