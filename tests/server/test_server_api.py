@@ -269,3 +269,19 @@ def test_seat_tokens_are_hidden_in_server_logs() -> None:
     )
     assert RedactTokens().filter(record)
     assert "SECRET" not in record.getMessage() and "token=<hidden>&x=1" in record.getMessage()
+
+
+def test_serve_command_for_the_cli(monkeypatch: pytest.MonkeyPatch) -> None:
+    import typer
+    from typer.testing import CliRunner
+
+    from porphyra.server import cli
+
+    calls: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(cli, "serve", lambda *a, **k: calls.append((*a, k)))
+    app = typer.Typer()
+    app.command(name="serve")(cli.serve_command)
+    app.command(name="other")(lambda: None)
+    result = CliRunner().invoke(app, ["serve", "--port", "9001", "--db", "sqlite://"])
+    assert result.exit_code == 0, result.output
+    assert calls == [("127.0.0.1", 9001, "sqlite://", None, None, {"compression": False})]

@@ -294,19 +294,6 @@ function byzRender(obs, board, actions) {
   if (obs.redrawn) melds.append(el("p", { class: "muted" }, `Redrawn this turn: ${obs.redrawn.map((n, i) => `${seatName(i)} ${n}`).join(", ")}`));
   board.append(melds);
 
-  // Decks and discard piles.
-  const decks = el("div", { class: "panel section" });
-  decks.append(el("h3", {}, "Decks and discard piles"));
-  for (const deck of ["byzantine", "foe"]) {
-    const pile = obs.discards[deck];
-    decks.append(el("details", {},
-      el("summary", {}, `${deck === "byzantine" ? "Byzantine" : "Foe"} deck: ${obs.deck_sizes[deck]} to draw · discard pile ${pile.length} · ${obs.set_aside[deck].length} set aside for later Ages`),
-      el("div", { class: "flexwrap" }, pile.map((s) => byzCard(s, { mini: true })))));
-  }
-  decks.append(el("details", {}, el("summary", {}, `Removed from play: ${obs.removed.length}`),
-    el("div", { class: "flexwrap" }, obs.removed.map((s) => byzCard(s, { mini: true })))));
-  board.append(decks);
-
   // Own hand and the builder.
   if (me !== null) {
     const legal = M.legal;
@@ -329,6 +316,19 @@ function byzRender(obs, board, actions) {
     }
     board.append(hand);
   }
+  // Decks and discard piles.
+  const decks = el("div", { class: "panel section" });
+  decks.append(el("h3", {}, "Decks and discard piles"));
+  for (const deck of ["byzantine", "foe"]) {
+    const pile = obs.discards[deck];
+    decks.append(el("details", {},
+      el("summary", {}, `${deck === "byzantine" ? "Byzantine" : "Foe"} deck: ${obs.deck_sizes[deck]} to draw · discard pile ${pile.length} · ${obs.set_aside[deck].length} set aside for later Ages`),
+      el("div", { class: "flexwrap" }, pile.map((s) => byzCard(s, { mini: true })))));
+  }
+  decks.append(el("details", {}, el("summary", {}, `Removed from play: ${obs.removed.length}`),
+    el("div", { class: "flexwrap" }, obs.removed.map((s) => byzCard(s, { mini: true })))));
+  board.append(decks);
+
   byzActions(obs, actions);
 }
 

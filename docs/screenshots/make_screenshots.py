@@ -1,0 +1,112 @@
+"""Take the README screenshots of the browser UI (``byzantium.png``, ``conspiracy.png``).
+
+Starts the web server on a free loopback port with a throw-away database, plays a
+Byzantium game and a 3-player Conspiracy game against bots through the page (headless
+Debian ``chromium`` driven by Playwright) up to an interesting position, and saves the
+screenshots next to this file::
+
+    .venv/bin/python docs/screenshots/make_screenshots.py
+"""
+
+from __future__ import annotations
+
+import random
+import socket
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from playwright.sync_api import sync_playwright
+
+from porphyra.server.app import create_app
+
+HERE = Path(__file__).parent
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"]
+READY = """() => document.body.dataset.status === 'over'
+    || document.querySelector('[data-action]:not([disabled])') !== null"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def create(page: Any, base: str, game: str, seed: int, players: int = 2) -> None:
+    page.goto(base + "/")
+    page.check(f"input[name=game][value={game}]")
+    if game == "conspiracy":
+        page.select_option("#opt-players", str(players))
+    else:
+        page.select_option("#opt-first_emperor", "0")
+    rows = page.locator("#seats .seatrow")
+    names = ["Theodora", "Belisarius", "Antonina", "Procopius"]
+    for i in range(rows.count()):
+        rows.nth(i).locator("input").fill(names[i])
+        rows.nth(i).locator("select").select_option("human" if i == 0 else "bot:easy")
+    page.fill("#seed", str(seed))
+    page.click("#createbtn")
+    page.click("[data-testid=play-seat-0]")
+    page.wait_for_function("document.body.dataset.seq !== undefined")
+
+
+def step(page: Any, rng: random.Random) -> None:
+    """One decision: greedy meld in the builder, random otherwise."""
+    page.wait_for_function(READY, timeout=60_000)
+    commit = page.locator("[data-testid=commit]")
+    cards = page.locator(".card.selectable")
+    if commit.count() and "meld" in (commit.get_attribute("data-action") or ""):
+        for i in range(cards.count()):
+            cards.nth(i).click()
+            if not commit.is_enabled():
+                cards.nth(i).click()
+        commit.click()
+        return
+    buttons = page.locator("[data-action]:not([disabled])")
+    buttons.nth(rng.randrange(buttons.count())).click()
+
+
+def main() -> None:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory() as tmp:
+        app = create_app(db_url=f"sqlite:///{tmp}/shots.sqlite3", bot_workers=0)
+        server = uvicorn.Server(uvicorn.Config(app, port=port, log_level="warning"))
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        while not server.started:
+            time.sleep(0.05)
+        rng = random.Random(3)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+            page = browser.new_page(viewport={"width": 1440, "height": 1200})
+            create(page, base, "byzantium", seed=21)
+            # Play to the meld phase of turn 3, then pick a few cards in the builder.
+            while True:
+                page.wait_for_function(READY, timeout=60_000)
+                obs = page.evaluate("M.observation")
+                if obs["turn"] >= 3 and obs["phase"] == "meld" and obs["role"] == "byzantine":
+                    break
+                step(page, rng)
+            cards = page.locator(".card.selectable")
+            for i in (0, 2, 3):
+                cards.nth(i).click()
+            page.wait_for_timeout(300)
+            page.screenshot(path=str(HERE / "byzantium.png"), full_page=True)
+            create(page, base, "conspiracy", seed=5, players=3)
+            while page.evaluate("M.observation.turn") < 19:
+                step(page, rng)
+            page.wait_for_function(READY, timeout=60_000)
+            page.wait_for_timeout(300)
+            page.screenshot(path=str(HERE / "conspiracy.png"), full_page=True)
+            browser.close()
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+if __name__ == "__main__":
+    main()

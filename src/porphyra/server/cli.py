@@ -1,0 +1,48 @@
+"""The ``porphyra serve`` command (Typer), for the CLI to register::
+
+from porphyra.server.cli import serve_command
+app.command(name="serve")(serve_command)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from porphyra.server.main import serve
+
+
+def serve_command(
+    host: Annotated[
+        str, typer.Option("--host", help="Interface to listen on (default: this machine only).")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="TCP port.")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            help="Any SQLAlchemy database URL, e.g. postgresql+psycopg://user@host/porphyra "
+            "(default: an SQLite file in the data directory).",
+        ),
+    ] = None,
+    data_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--data-dir",
+            help="Directory of the default SQLite database (default: $PORPHYRA_DATA_DIR or "
+            "~/.local/share/porphyra).",
+        ),
+    ] = None,
+    bot_workers: Annotated[
+        int | None,
+        typer.Option("--bot-workers", help="Processes for bot seats (default: the CPU count)."),
+    ] = None,
+    compression: Annotated[
+        bool, typer.Option("--compression", help="Compress websocket messages (deflate).")
+    ] = False,
+) -> None:
+    """Play in the browser: serve the lobby and games (friends, bots, solo) over HTTP."""
+    typer.echo(f"porphyra: open http://{host}:{port}/ in a browser (Ctrl-C stops the server)")
+    serve(host, port, db, data_dir, bot_workers, compression=compression)
