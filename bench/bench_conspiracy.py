@@ -2,11 +2,13 @@
 
 Usage::
 
-    .venv/bin/python bench/bench_conspiracy.py [--seconds 5] [--players 2 4]
+    .venv/bin/python bench/bench_conspiracy.py [--seconds 5] [--players 1 2 4]
 
-Prints, per seat count, complete random games per second and actions per second on one
-core, then the cost of ``clone()`` and ``resample()`` in microseconds (mid-game states).
-The issue's target is at least 300 complete random 2-player games per second.
+``--players 1`` is the solo mode against a Legendary Opponent drawn from each game's seed
+(rules section 4; the LO's turns run inside ``apply_action``).  Prints, per seat count,
+complete random games per second and actions per second on one core, then the cost of
+``clone()`` and ``resample()`` in microseconds (mid-game states).  The issue's target is at
+least 300 complete random 2-player games per second.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ def mid_game_states(players: int, count: int) -> list[State]:
     for g in range(count):
         state = game.new_initial_state(seed=g)
         rng = random.Random(g)
-        for _ in range(25 * players):
+        for _ in range(25 * max(players, 2)):
             if state.is_terminal():
                 break
             actions = state.legal_actions()
@@ -71,7 +73,7 @@ def main() -> None:
     """Parse the arguments and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per seat count")
-    parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    parser.add_argument("--players", type=int, nargs="+", default=[1, 2, 4])
     args = parser.parse_args()
     for players in args.players:
         games, steps = playouts(players, args.seconds)

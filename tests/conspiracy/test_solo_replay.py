@@ -136,3 +136,22 @@ def test_c_r16_the_lo_full_chamber_gives_you_one_last_turn_without_replay() -> N
     assert s.replay_token
     assert s.is_terminal()
     assert "game over" in log_since(s, start)
+
+
+def test_new_area_shortcut_agrees_with_the_full_computation() -> None:
+    import random
+
+    rng = random.Random(5)
+    for _ in range(400):
+        n = rng.randrange(3, 16)
+        before = [rng.randrange(3) for _ in range(n - 1)]
+        after = [*before, rng.randrange(3)]
+        origin = [*range(n - 1), -1]
+        full = new_area(before, after, origin)
+        assert new_area(before, after, origin, [n - 1]) == full
+        i, j = sorted(rng.sample(range(n - 1), 2))
+        swapped = before[:]
+        swapped[i], swapped[j] = swapped[j], swapped[i]
+        so = list(range(n - 1))
+        so[i], so[j] = j, i
+        assert new_area(before, swapped, so, [i, j]) == new_area(before, swapped, so)

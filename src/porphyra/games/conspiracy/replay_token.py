@@ -44,8 +44,26 @@ def groups(colours: Sequence[int]) -> list[list[int]]:
     return out
 
 
+def group_size(colours: Sequence[int], start: int) -> int:
+    """The number of lords in the same-colour group of 0-based slot ``start``."""
+    n = len(colours)
+    want = colours[start]
+    seen = {start}
+    stack = [start]
+    while stack:
+        i = stack.pop()
+        for j in ADJACENT[i]:
+            if j < n and j not in seen and colours[j] == want:
+                seen.add(j)
+                stack.append(j)
+    return len(seen)
+
+
 def new_area(
-    before: Sequence[int], after: Sequence[int], origin: Sequence[int]
+    before: Sequence[int],
+    after: Sequence[int],
+    origin: Sequence[int],
+    changed: Sequence[int] | None = None,
 ) -> list[int] | None:
     """The new area of ≥ 3 a chamber change created, if any (section 4.3).
 
@@ -54,11 +72,16 @@ def new_area(
         after: colour per slot after the change.
         origin: for each slot of ``after``, the slot its lord occupied in ``before``, or -1
             for a lord just placed.
+        changed: optional, the slots whose lord changed (placed or swapped): only a group
+            holding one of them can be new (any other group was already connected), so
+            when all of theirs are smaller than 3 nothing more is computed.
 
     Returns:
         The slots (0-based, sorted) of the first new area of ≥ 3 lords none of which was in
         an area of ≥ 3 before, or None.
     """
+    if changed is not None and all(group_size(after, i) < AREA for i in changed):
+        return None
     big = {i for g in groups(before) if len(g) >= AREA for i in g}
     for group in groups(after):
         if len(group) >= AREA and not any(origin[i] in big for i in group if origin[i] >= 0):

@@ -553,7 +553,7 @@ class ConspiracyState(State):
             )
         lo = self.solo and p == solo.LO_SEAT
         if self.solo and not lo:
-            self._replay_check([*range(len(ch) - 1), -1], ch[:-1])
+            self._replay_check([*range(len(ch) - 1), -1], ch[:-1], [len(ch) - 1])
         opp = self.opponent
         if (
             lo
@@ -596,16 +596,16 @@ class ConspiracyState(State):
             if self.solo:
                 origin = list(range(len(ch)))
                 origin[i], origin[j] = j, i
-                self._replay_check(origin, before)
+                self._replay_check(origin, before, [i, j])
         if not self._key_check(self.placed):
             self._run()
 
-    def _replay_check(self, origin: list[int], before: list[int]) -> None:
+    def _replay_check(self, origin: list[int], before: list[int], changed: list[int]) -> None:
         """Solo: take the Replay token if your chamber change made a new area of 3+
         (section 4.3, S-R4); ``origin`` maps each slot to its lord's slot in ``before``."""
         colour = self.t.colour
         after = [colour[k] for k in self.chambers[0]]
-        area = replay_token.new_area([colour[k] for k in before], after, origin)
+        area = replay_token.new_area([colour[k] for k in before], after, origin, changed)
         if area is None:
             return
         slots = ", ".join(str(i + 1) for i in area)
