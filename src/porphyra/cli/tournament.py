@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import (
@@ -181,15 +182,14 @@ def summary_tables(summary: dict[str, Any]) -> list[Table]:
         f"{params['game']}{' solo' if solo else ''}: {summary['games']} games, "
         f"seed {params['seed']}"
     )
-    main = Table(title=title)
-    main.add_column("")
-    for column in ("games", "W-D-L", "win %", "95% CI", "score", "mu ± sigma", "ordinal"):
+    main = Table(title=title, box=box.SIMPLE_HEAD)
+    main.add_column("", overflow="fold", min_width=12)
+    for column in ("W-D-L", "win %", "95% CI", "score", "mu ± sigma", "ordinal"):
         main.add_column(column, justify="right", no_wrap=True)
     for row in summary["ratings"]:
         tally = entrants[row["entrant"]]
         main.add_row(
             row["entrant"],
-            str(tally["games"]),
             f"{tally['wins']}-{tally['draws']}-{tally['losses']}",
             _pct(tally["win_rate"]),
             _ci(tally),
@@ -198,7 +198,8 @@ def summary_tables(summary: dict[str, Any]) -> list[Table]:
             f"{row['ordinal']:.1f}",
         )
     main.caption = (
-        "win % counts draws half; 95% CI: Wilson score interval; score: mean game score; "
+        "W-D-L: wins, draws, losses; win % counts draws half; 95% CI: Wilson score "
+        "interval; score: mean game score; "
         "rating: openskill Plackett-Luce, ordinal = mu - 3 sigma; "
         f"{summary['mean_actions']} actions and {summary['mean_duration_s']:.2f} s a game"
     )
@@ -221,12 +222,13 @@ def _head_to_head(summary: dict[str, Any], solo: bool) -> Table:
         cells[(a, b)] = table["results"][a]
         cells[(b, a)] = table["results"][b]
     grid = Table(
+        box=box.SIMPLE_HEAD,
         title="win % of the row against the column [95% CI]"
-        + (" (each bot against each Legendary Opponent)" if solo else "")
+        + (" (columns: the Legendary Opponents)" if solo else ""),
     )
-    grid.add_column("")
+    grid.add_column("", overflow="fold")
     for column in columns:
-        grid.add_column(column, justify="right")
+        grid.add_column(column.removeprefix(LO_PREFIX), justify="right", overflow="fold")
     for bot in bots:
         row = [bot]
         for column in columns:
@@ -237,9 +239,9 @@ def _head_to_head(summary: dict[str, Any], solo: bool) -> Table:
 
 
 def _per_table(summary: dict[str, Any]) -> Table:
-    grid = Table(title="tables: win % [95% CI], mean score")
-    grid.add_column("table")
-    grid.add_column("bot")
+    grid = Table(title="tables: win % [95% CI], mean score", box=box.SIMPLE_HEAD)
+    grid.add_column("table", overflow="fold")
+    grid.add_column("bot", overflow="fold")
     grid.add_column("games", justify="right")
     grid.add_column("win %", justify="right")
     grid.add_column("95% CI", justify="right")
@@ -263,8 +265,8 @@ def _per_table(summary: dict[str, Any]) -> Table:
 
 def _by_seat(summary: dict[str, Any]) -> Table:
     seats = max((len(s) for s in summary["seats"].values()), default=0)
-    grid = Table(title="win % by seat")
-    grid.add_column("")
+    grid = Table(title="win % by seat (games)", box=box.SIMPLE_HEAD)
+    grid.add_column("", overflow="fold")
     for s in range(seats):
         grid.add_column(f"seat {s}", justify="right")
     for bot, per_seat in summary["seats"].items():
