@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import json
 import logging
 import multiprocessing
 import random
@@ -70,7 +71,7 @@ def choose_from_record(rec: dict[str, Any], seat: int, spec: str, seed: int) -> 
         RecordError: the record does not replay.
         ValueError: ``spec`` is not a bot.
     """
-    state = records.replay(rec)
+    state = replay(rec)
     return choose_on_state(state, seat, spec, seed)
 
 
@@ -117,6 +118,54 @@ class BotPool:
         self._executor.shutdown(wait=False, cancel_futures=True)
 
 
+# ---------------------------------------------------------------------------- replay
+#: Game objects shared by every web game with the same options (their caches, e.g.
+#: Byzantium's interned actions, then serve all games instead of starting cold).
+_GAMES: dict[str, Game] = {}
+
+
+def shared_game(name: str, options: dict[str, Any]) -> Game:
+    """The shared :class:`Game` for ``name`` with ``options`` (``load_game`` once).
+
+    Raises:
+        UnknownGameError: unknown game or invalid options (as ``load_game``).
+    """
+    key = f"{name}:{json.dumps(options, sort_keys=True)}"
+    game = _GAMES.get(key)
+    if game is None:
+        game = _GAMES[key] = load_game(name, **options)
+    return game
+
+
+def replay(rec: dict[str, Any], upto: int | None = None) -> State:
+    """:func:`porphyra.record.replay` on the shared game object of the record's options.
+
+    Raises:
+        RecordError: invalid record, another rules version, or an action that does not
+            apply.
+    """
+    rec = records.validate(rec)
+    try:
+        game = shared_game(rec["game"], rec["options"])
+    except (ValueError, TypeError) as exc:
+        raise RecordError(f"record cannot be loaded: {exc}") from None
+    if rec["version"] != game.info.version:
+        raise RecordError(
+            f"record is for {rec['game']} rules version {rec['version']}, "
+            f"this is version {game.info.version}"
+        )
+    state = game.new_initial_state(seed=rec["seed"])
+    actions = rec["actions"] if upto is None else rec["actions"][:upto]
+    for i, entry in enumerate(actions):
+        if state.current_player() != entry["player"]:
+            raise RecordError(f"action #{i + 1} is recorded for another player")
+        try:
+            state.apply_action(game.parse_action(state, entry["action"]))
+        except ValueError as exc:
+            raise RecordError(f"action #{i + 1} {entry['action']!r}: {exc}") from None
+    return state
+
+
 # ---------------------------------------------------------------------------- undo
 def undo_target(state: State, seat: int) -> int | None:
     """The history length to go back to when ``seat`` asks to undo, or None if refused.
@@ -140,7 +189,7 @@ def undo_target(state: State, seat: int) -> int | None:
         return None
     target = mine[-1]
     try:
-        base = records.replay(records.to_record(state), upto=target)
+        base = replay(records.to_record(state), upto=target)
     except RecordError:
         return None
     game = base.game
@@ -573,7 +622,7 @@ class MatchRunner:
         row = await self.hub.db(self.hub.storage.load, self.id)
         if row is not None:
             self.row = row
-            self.state = records.replay(row.record())
+            self.state = replay(row.record())
             self.seq = row.seq
             self._memo_seq = -1
             self.decision_seq = row.seq
@@ -602,7 +651,7 @@ class MatchRunner:
                     "cannot undo: cards were drawn or revealed, or a random event happened "
                     "since your last decision",
                 )
-            state = records.replay(records.to_record(self.state), upto=target)
+            state = replay(records.to_record(self.state), upto=target)
             seq = self.seq + 1
             await self.hub.db(self.hub.storage.truncate_actions, self.id, target, seq)
             self.state, self.seq = state, seq
@@ -743,9 +792,10 @@ class Hub:
                 log.debug("checkpoint skipped", exc_info=True)
 
     async def start(self) -> None:
-        """Reload every stored game by replaying its record, and restart its bots."""
+        """Reload every unfinished game by replaying its record, and restart its bots
+        (finished games load when someone opens them)."""
         self._checkpointer = asyncio.get_running_loop().create_task(self._checkpoints())
-        ids = await self.db(self.storage.game_ids)
+        ids = await self.db(self.storage.game_ids, "active")
         for game_id in ids:
             await self.get(game_id)
         for runner in self.runners.values():
@@ -780,7 +830,7 @@ class Hub:
         if row is None:
             return None
         try:
-            state = records.replay(row.record())
+            state = replay(row.record())
         except RecordError as exc:
             log.error("game %s does not replay: %s", game_id, exc)
             self.broken[game_id] = str(exc)
@@ -812,7 +862,7 @@ class Hub:
             CreateError: the engine refuses the options or the seat count is wrong.
         """
         try:
-            game = load_game(name, **options)
+            game = shared_game(name, options)
         except (ValueError, TypeError) as exc:
             raise CreateError(str(exc)) from None
         if len(seats) != game.num_players:
