@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from rich import box
 from rich.console import RenderableType
 from rich.table import Table
 
@@ -199,11 +200,12 @@ def solo_table(summary: dict[str, Any]) -> Table:
     """A Rich table of a :func:`simulate_solo` summary: one row per Legendary Opponent."""
     table = Table(
         title=f"{summary['game']} solo: {summary['bot']} bot, {summary['games']} games per "
-        f"Legendary Opponent from seed {summary['seed']}"
+        f"Legendary Opponent from seed {summary['seed']}",
+        box=box.SIMPLE_HEAD,
     )
     table.add_column("opponent", no_wrap=True, min_width=10)
-    for col in ("wins", "losses", "shared", "win %", "you", "LO", "LO bonus", "margin"):
-        table.add_column(col, justify="right")
+    for col in ("wins", "losses", "shared", "win %", "you", "LO", "bonus", "margin"):
+        table.add_column(col, justify="right", no_wrap=True)
     for name, row in summary["opponents"].items():
         table.add_row(
             name,
@@ -217,8 +219,8 @@ def solo_table(summary: dict[str, Any]) -> Table:
             f"{row['mean_margin']:+.2f}",
         )
     table.caption = (
-        "win %: a shared victory (C-R11) counts half; you / LO: mean final score (IP); "
-        "margin: yours minus the LO's"
+        "win %: a shared victory (C-R11) counts half · you, LO: mean final score (IP) · "
+        "bonus: the LO's card bonus · margin: you minus the LO"
     )
     return table
 
