@@ -62,6 +62,7 @@ class Stats:
         self.when: list[float] = []
         self.last_decision = 0.0
         self.started = 0.0
+        self.server_cpu = 0.0
 
 
 async def seat_client(
@@ -132,6 +133,15 @@ async def run(args: argparse.Namespace, base: str, ws_base: str) -> Stats:
             tasks.append(seat_client(url, stats, seat_rng, args.think / 1000, deadline))
     await asyncio.gather(*tasks)
     return stats
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user + system) used so far by process ``pid`` (Linux), else 0."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def pct(values: list[float], q: float) -> float:
@@ -207,9 +217,11 @@ def main() -> None:
                     time.sleep(0.05)
             else:
                 raise SystemExit("the server did not start")
+            cpu_before = process_cpu(server.pid)
             started = time.perf_counter()
             stats = asyncio.run(run(args, base, ws_base))
             elapsed = time.perf_counter() - started
+            stats.server_cpu = process_cpu(server.pid) - cpu_before
             report(args, stats, elapsed)
         finally:
             server.terminate()
@@ -232,6 +244,12 @@ def report(args: argparse.Namespace, stats: Stats, elapsed: float) -> None:
         f"{args.think:.0f} ms; {elapsed:.1f} s"
     )
     print(f"decisions: {len(ms)} ({len(ms) / active:.0f}/s while playing), errors: {stats.errors}")
+    if stats.server_cpu:
+        per = stats.server_cpu / len(ms) * 1000
+        print(
+            f"server CPU: {stats.server_cpu:.1f} s, {per:.2f} ms per decision "
+            f"(one core sustains about {1000 / per:.0f} decisions/s)"
+        )
     for text in sorted(set(stats.error_texts))[:5]:
         print(f"  error: {text}")
     print(

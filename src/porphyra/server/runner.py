@@ -386,7 +386,9 @@ class MatchRunner:
                 "status": "over" if self.over else "active",
                 "observation": obs,
                 "legal": legal,
-                "derived": derived(self.game, obs),
+                # Figures computed from the public observation only (the same for every
+                # seat and spectator), once per change.
+                "derived": self._memoized("derived", lambda: derived(self.game, self.public())),
                 "can_undo": False if seat is None else self.can_undo(seat),
                 "queued": None if seat is None else self.queued.get(seat),
                 "early": early,
