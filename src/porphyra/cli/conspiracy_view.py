@@ -461,7 +461,11 @@ class ConspiracyView(GameView):
         )
         table.add_column("seat")
         solo = any("lo_bonus" in s for s in scores)
-        cols = ("lords", "Locations", "coalition", "Pearl M.", *(["LO bonus"] if solo else []))
+        cols = (
+            ("lords", "Locs", "coal.", "Pearl M.", "LO bonus")
+            if solo  # one more column: shorter headers keep 80 columns
+            else ("lords", "Locations", "coalition", "Pearl M.")
+        )
         for col in (*cols, "total", "pearls"):
             table.add_column(col, justify="right")
         winners = obs.get("winners") or []
