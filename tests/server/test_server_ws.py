@@ -232,3 +232,23 @@ def test_undo_against_bots_only_without_new_information(server: LiveServer) -> N
     me.send({"type": "undo", "seq": after["seq"]})
     assert _error(me)["code"] == "stale"
     me.close()
+
+
+def test_bots_in_worker_processes_finish_a_game(db_url: str) -> None:
+    live = LiveServer(db_url, bot_workers=1).start()
+    try:
+        info = live.create(
+            {
+                "game": "byzantium",
+                "seats": [{"kind": "bot", "bot": "easy"}, {"kind": "bot", "bot": "random"}],
+                "seed": 2,
+            }
+        )
+        watcher = SeatClient(live, info["id"], None, None)
+        final = watcher.recv_until(
+            lambda m: m["type"] in ("snapshot", "update") and m["status"] == "over", timeout=120
+        )
+        assert final["observation"]["result"] is not None
+        watcher.close()
+    finally:
+        live.stop()

@@ -28,6 +28,7 @@ import multiprocessing
 import random
 import secrets
 from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,24 +93,34 @@ class BotPool:
 
     def __init__(self, workers: int = 0) -> None:
         self.workers = workers
-        self._executor: concurrent.futures.Executor
-        if workers > 0:
-            self._executor = concurrent.futures.ProcessPoolExecutor(
-                max_workers=workers, mp_context=multiprocessing.get_context("spawn")
+        self._executor: concurrent.futures.Executor = self._new_executor()
+
+    def _new_executor(self) -> concurrent.futures.Executor:
+        if self.workers > 0:
+            return concurrent.futures.ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
             )
-        else:
-            self._executor = concurrent.futures.ThreadPoolExecutor(
-                max_workers=4, thread_name_prefix="porphyra-bot"
-            )
+        return concurrent.futures.ThreadPoolExecutor(
+            max_workers=4, thread_name_prefix="porphyra-bot"
+        )
 
     async def choose(self, state: State, seat: int, spec: str, seed: int) -> str:
-        """The bot's action text for ``seat`` (runs off the event loop)."""
+        """The bot's action text for ``seat`` (runs off the event loop).  A broken process
+        pool (a worker killed) is replaced once."""
         loop = asyncio.get_running_loop()
         if self.workers > 0:
             rec = records.to_record(state)
-            return await loop.run_in_executor(
-                self._executor, choose_from_record, rec, seat, spec, seed
-            )
+            for attempt in (1, 2):
+                try:
+                    return await loop.run_in_executor(
+                        self._executor, choose_from_record, rec, seat, spec, seed
+                    )
+                except BrokenProcessPool:
+                    if attempt == 2:
+                        raise
+                    log.warning("bot worker pool broken; starting a new one")
+                    self._executor.shutdown(wait=False, cancel_futures=True)
+                    self._executor = self._new_executor()
         frozen = state.clone()
         return await loop.run_in_executor(self._executor, choose_on_state, frozen, seat, spec, seed)
 
