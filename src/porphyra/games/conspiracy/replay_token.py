@@ -9,8 +9,13 @@ and joining two areas of 2 does.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from porphyra.games.conspiracy.cards import COLOURS
 from porphyra.games.conspiracy.chamber import ADJACENT
+
+if TYPE_CHECKING:
+    from porphyra.games.conspiracy.state import ConspiracyState
 
 #: The smallest area that earns the token.
 AREA = 3
@@ -87,3 +92,29 @@ def new_area(
         if len(group) >= AREA and not any(origin[i] in big for i in group if origin[i] >= 0):
             return group
     return None
+
+
+def check(
+    state: ConspiracyState, origin: Sequence[int], before: Sequence[int], changed: Sequence[int]
+) -> None:
+    """After a change to your (seat 0's) chamber: take the Replay token if the change made
+    a new area of 3+ and you do not hold it already; log either way (section 4.3, S-R4).
+
+    Args:
+        state: the solo state, after the change.
+        origin: for each slot now, the slot its lord occupied before (-1: just placed).
+        before: your chamber's lord kinds before the change.
+        changed: the slots whose lord changed.
+    """
+    colour = state.t.colour
+    after = [colour[k] for k in state.chambers[0]]
+    area = new_area([colour[k] for k in before], after, origin, changed)
+    if area is None:
+        return
+    slots = ", ".join(str(i + 1) for i in area)
+    what = f"a new {COLOURS[after[area[0]]]} area of {len(area)} (slots {slots})"
+    if state.replay_token:
+        state.log.append(f"seat 0 makes {what}, but already holds the Replay token")
+    else:
+        state.replay_token = True
+        state.log.append(f"seat 0 makes {what}: takes the Replay token (4.3)")

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import functools
 import json
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +51,7 @@ from typing import TYPE_CHECKING, Any
 from porphyra.core.errors import CardDataError
 from porphyra.games.conspiracy.cards import COLOURS, DATA_DIR, CardSet
 from porphyra.games.conspiracy.chamber import ADJACENT, SLOTS
+from porphyra.games.conspiracy.scoring import score_player
 
 if TYPE_CHECKING:
     from porphyra.games.conspiracy.state import ConspiracyState
@@ -398,7 +400,54 @@ def take_location(state: ConspiracyState) -> None:
     )
 
 
+def redraw_unseen(state: ConspiracyState, deck_shown: bool, rng: random.Random) -> None:
+    """For ``resample`` (S-R2, C-R12): redraw the LO's unseen face-down Locations and the
+    Location deck order of ``state`` (a copy) with ``rng``, from sorted pools.
+
+    Args:
+        state: the copy being resampled (changed in place).
+        deck_shown: the resampling seat sees the Location deck's contents (a deck-search
+            pick): then only the deck order and the unseen Locations' order vary.
+        rng: the generator of the resample.
+    """
+    locs = state.locs[LO_SEAT]
+    hidden = [i for i, h in enumerate(state.lo_hidden) if h]
+    if deck_shown:
+        pool = sorted(locs[i] for i in hidden)
+        rng.shuffle(pool)
+        for i, loc in zip(hidden, pool, strict=True):
+            locs[i] = loc
+        state.loc_deck.sort()
+        rng.shuffle(state.loc_deck)
+        return
+    pool = sorted(state.loc_deck + [locs[i] for i in hidden])
+    rng.shuffle(pool)
+    for i in hidden:
+        locs[i] = pool.pop()
+    state.loc_deck = pool
+
+
 # ------------------------------------------------------------------------- scoring
+def score(state: ConspiracyState) -> dict[str, int]:
+    """The LO's score by category (sections 3.5, 4.1, 4.2 step 4, C-R16).
+
+    Returns:
+        As :func:`porphyra.games.conspiracy.scoring.score_player`, with ``locations`` =
+        5 IP per face-down Location (never their own effects) and ``lo_bonus`` (its card's
+        bonus), both included in ``total``.
+    """
+    lo = LO_SEAT
+    chamber = state.chambers[lo]
+    pearls = state.pearls[lo]
+    sc = score_player(state.cards, chamber, (), pearls, state.pm == lo)
+    n_locs = len(state.locs[lo])
+    extra = bonus(state.opponent, state.cards, chamber, n_locs, pearls)
+    sc["locations"] = FACE_DOWN_IP * n_locs
+    sc["lo_bonus"] = extra
+    sc["total"] += sc["locations"] + extra
+    return sc
+
+
 def bonus(
     opponent: Opponent, cards: CardSet, chamber: Sequence[int], locations: int, pearls: int
 ) -> int:

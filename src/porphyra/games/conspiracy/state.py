@@ -264,16 +264,7 @@ class ConspiracyState(State):
             for p in range(self.n)
         ]
         if self.solo:
-            lo = solo.LO_SEAT
-            sc = score_player(self.cards, self.chambers[lo], (), self.pearls[lo], self.pm == lo)
-            n_locs = len(self.locs[lo])
-            bonus = solo.bonus(
-                self.opponent, self.cards, self.chambers[lo], n_locs, self.pearls[lo]
-            )
-            sc["locations"] = solo.FACE_DOWN_IP * n_locs
-            sc["lo_bonus"] = bonus
-            sc["total"] += sc["locations"] + bonus
-            out[lo] = sc
+            out[solo.LO_SEAT] = solo.score(self)
         return out
 
     def returns(self) -> list[float]:
@@ -601,20 +592,8 @@ class ConspiracyState(State):
             self._run()
 
     def _replay_check(self, origin: list[int], before: list[int], changed: list[int]) -> None:
-        """Solo: take the Replay token if your chamber change made a new area of 3+
-        (section 4.3, S-R4); ``origin`` maps each slot to its lord's slot in ``before``."""
-        colour = self.t.colour
-        after = [colour[k] for k in self.chambers[0]]
-        area = replay_token.new_area([colour[k] for k in before], after, origin, changed)
-        if area is None:
-            return
-        slots = ", ".join(str(i + 1) for i in area)
-        what = f"a new {COLOURS[after[area[0]]]} area of {len(area)} (slots {slots})"
-        if self.replay_token:
-            self.log.append(f"seat 0 makes {what}, but already holds the Replay token")
-        else:
-            self.replay_token = True
-            self.log.append(f"seat 0 makes {what}: takes the Replay token (4.3)")
+        """Solo: the Replay token check (see :func:`replay_token.check`)."""
+        replay_token.check(self, origin, before, changed)
 
     def _gain(self, p: int, n: int) -> None:
         """Gain ``n`` pearls; the Pearl Master moves on a tie too (section 3.4, C-R10)."""
@@ -740,21 +719,8 @@ class ConspiracyState(State):
         c = self.clone()
         c.deck.sort()
         rng.shuffle(c.deck)
-        lo = solo.LO_SEAT
-        hidden = [i for i, h in enumerate(self.lo_hidden) if h]
-        if hidden and self._deck_shown(player):
-            pool = sorted(c.locs[lo][i] for i in hidden)
-            rng.shuffle(pool)
-            for i, loc in zip(hidden, pool, strict=True):
-                c.locs[lo][i] = loc
-            c.loc_deck.sort()
-            rng.shuffle(c.loc_deck)
-        elif hidden:
-            pool = sorted(c.loc_deck + [c.locs[lo][i] for i in hidden])
-            rng.shuffle(pool)
-            for i in hidden:
-                c.locs[lo][i] = pool.pop()
-            c.loc_deck = pool
+        if any(self.lo_hidden):
+            solo.redraw_unseen(c, self._deck_shown(player), rng)
         else:
             c.loc_deck.sort()
             rng.shuffle(c.loc_deck)
