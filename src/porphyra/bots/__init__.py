@@ -19,8 +19,11 @@ hard       ISMCTS, 2 s a move (not reproducible: time budget); its ``win_probabi
 ISMCTS options (see :class:`~porphyra.bots.ismcts.ISMCTSBot`): ``iterations`` (int, or
 ``none``), ``seconds`` (float, or ``none``), ``exploration`` (float), ``rollout``
 (``random`` or ``heuristic``), ``depth`` (int, or ``none``), ``evaluation``
-(``heuristic`` or ``none``).  Example: ``ismcts:iterations=2000,exploration=0.5``;
-``hard:seconds=none,iterations=5000`` makes ``hard`` reproducible.
+(``heuristic`` or ``none``), ``candidates`` (``all`` or ``heuristic``), ``refine``
+(``heuristic`` or ``none``), ``anchor_z`` (float).  Example:
+``ismcts:iterations=2000,exploration=0.5``; ``hard:seconds=none,iterations=5000`` makes
+``hard`` reproducible.  ``ismcts``, ``medium`` and ``hard`` share the settings of
+:data:`ISMCTS_SEARCH` and differ only in budget.
 """
 
 from __future__ import annotations
@@ -33,14 +36,28 @@ from porphyra.bots.heuristic import EasyBot, GreedyBot, heuristic_for
 from porphyra.bots.ismcts import ActionStats, ISMCTSBot, SearchResult
 from porphyra.bots.random_bot import RandomBot
 
-#: Settings of the ISMCTS difficulties used by ``medium`` and ``hard`` (and the benchmark).
-#: Rollouts: the game's heuristic policy for a few actions, then its evaluation
-#: (``depth``/``evaluation``); falls back to random rollouts to the end for a game without
-#: a heuristic module.
+#: Search settings shared by ``ismcts``, ``medium`` and ``hard``: the tree considers the
+#: game's heuristic candidate actions (a few sensible options instead of, in Byzantium,
+#: hundreds of melds), determinizations get the game's opponent model, rollouts follow the
+#: heuristic policy for ``depth`` actions and are then scored by the game's evaluation, and
+#: the heuristic's own move is kept unless another is better by ``anchor_z`` standard errors.
+#: A game without a heuristic module falls back to every legal action, no refinement and
+#: uniformly random rollouts played to the end.
+ISMCTS_SEARCH: dict[str, Any] = {
+    "rollout": "heuristic",
+    "depth": 8,
+    "evaluation": "heuristic",
+    "candidates": "heuristic",
+    "refine": "heuristic",
+    "anchor_z": 1.0,
+}
+
+#: Budgets of the ISMCTS bots: ``ismcts`` is deterministic (iterations), ``medium`` and
+#: ``hard`` are the difficulty names, with time budgets (moves not reproducible).
 ISMCTS_PRESETS: dict[str, dict[str, Any]] = {
-    "ismcts": {"iterations": 1000},
-    "medium": {"seconds": 0.5},
-    "hard": {"seconds": 2.0},
+    "ismcts": {**ISMCTS_SEARCH, "iterations": 1000},
+    "medium": {**ISMCTS_SEARCH, "seconds": 0.5},
+    "hard": {**ISMCTS_SEARCH, "seconds": 2.0},
 }
 
 
@@ -148,6 +165,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
 
 __all__ = [
     "ISMCTS_PRESETS",
+    "ISMCTS_SEARCH",
     "ActionStats",
     "Bot",
     "EasyBot",

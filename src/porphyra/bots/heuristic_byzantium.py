@@ -45,7 +45,7 @@ from porphyra.games.byzantium.cards import Card, CardSet
 from porphyra.games.byzantium.melds import FOE_PEOPLES, LIMITS, REDRAW_LIMIT, replacement_options
 
 #: Probability that the rollout policy plays a uniformly random legal action instead.
-ROLLOUT_EPSILON = 0.1
+ROLLOUT_EPSILON = 0.0
 #: Force the Foe expects from the Emperor's meld when it avoids a collapse it would lose.
 EXPECTED_EMPEROR_FORCE = 6
 COLLAPSE_PENALTY = 3

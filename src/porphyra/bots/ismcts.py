@@ -162,9 +162,9 @@ class ISMCTSBot:
             ``evaluation``; ``None`` plays rollouts to the end.
         evaluation: ``"heuristic"`` (the game's evaluation function) or a callable
             ``(state, player) -> float`` in [0, 1]; required when ``depth`` is set.
-        candidates: ``"all"`` (every legal action), ``"heuristic"`` (the game's candidate
-            generator, every legal action for a game without one) or a callable
-            ``state -> actions`` returning a non-empty subset of the legal actions.
+        candidates: ``"all"`` or ``None`` (every legal action), ``"heuristic"`` (the
+            game's candidate generator, every legal action for a game without one) or a
+            callable ``state -> actions`` returning a non-empty subset of the legal actions.
         refine: ``None``, ``"heuristic"`` (the game's refiner, none for a game without one)
             or a callable ``(state, player, rng) -> None`` that adjusts each determinization
             in place without changing ``observation(player)``.
@@ -189,7 +189,7 @@ class ISMCTSBot:
         rollout: RolloutSpec = "random",
         depth: int | None = None,
         evaluation: EvaluationSpec = None,
-        candidates: CandidatesSpec = "all",
+        candidates: CandidatesSpec | None = "all",
         refine: RefinerSpec = None,
         anchor_z: float = 0.0,
         name: str = "ismcts",
@@ -206,8 +206,10 @@ class ISMCTSBot:
             raise ValueError(f"depth must not be negative, not {depth}")
         if depth is not None and evaluation is None:
             raise ValueError("a rollout depth needs an evaluation function")
-        if isinstance(rollout, str) and rollout not in ("random", "heuristic"):
+        if not callable(rollout) and rollout not in ("random", "heuristic"):
             raise ValueError(f"unknown rollout {rollout!r}; use 'random' or 'heuristic'")
+        if candidates is None:
+            candidates = "all"
         if isinstance(evaluation, str) and evaluation != "heuristic":
             raise ValueError(f"unknown evaluation {evaluation!r}; use 'heuristic'")
         if isinstance(candidates, str) and candidates not in ("all", "heuristic"):
@@ -431,9 +433,11 @@ class ISMCTSBot:
         best = stats[0]
         if self.anchor_z > 0 and default is not None and str(best.action) != default:
             anchor = next(s for s in stats if str(s.action) == default)
-            if anchor.visits and best.mean_reward - anchor.mean_reward <= self.anchor_z * (
-                _stderr(best) ** 2 + _stderr(anchor) ** 2
-            ) ** 0.5:
+            if (
+                anchor.visits
+                and best.mean_reward - anchor.mean_reward
+                <= self.anchor_z * (_stderr(best) ** 2 + _stderr(anchor) ** 2) ** 0.5
+            ):
                 best = anchor
                 stats.remove(anchor)
                 stats.insert(0, anchor)
