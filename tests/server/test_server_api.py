@@ -69,7 +69,7 @@ def test_create_list_info_never_show_seed_or_tokens(client: TestClient) -> None:
     assert info["fixed_seed"] is True
     token = info["invites"][0]["token"]
     assert len(token) >= 32 and info["invites"][0]["url"].endswith(f"#token={token}")
-    assert [s["name"] for s in info["seats"]] == ["Ada", "random bot"]
+    assert [s["name"] for s in info["seats"]] == ["Ada", "Random bot 2"]
     listed = client.get("/api/games").text
     one = client.get(f"/api/games/{info['id']}").text
     for text in (listed, one):

@@ -218,7 +218,8 @@ def create_app(
         for i, s in enumerate(body.seats):
             if s.kind == "bot" and (s.bot or "random") not in bots:
                 raise HTTPException(400, f"seat {i}: unknown bot {s.bot!r}")
-            default = f"Seat {i + 1}" if s.kind == "human" else f"{s.bot or 'random'} bot"
+            bot = s.bot or "random"
+            default = f"Seat {i + 1}" if s.kind == "human" else f"{bot.capitalize()} bot {i + 1}"
             name = (s.name or "").strip() or default
             seats.append(
                 {
