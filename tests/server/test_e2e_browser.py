@@ -39,13 +39,24 @@ READY = """() => document.body.dataset.status === 'over'
     || document.querySelector('[data-action]:not([disabled])') !== null"""
 
 
-def play_in_page(page: Any, rng: random.Random, max_steps: int = 3000) -> int:
-    """Click legal actions until the final score screen; the number of actions clicked."""
+def play_in_page(
+    page: Any, rng: random.Random, max_steps: int = 3000, undos: list[int] | None = None
+) -> int:
+    """Click legal actions until the final score screen; the number of actions clicked.
+    With ``undos``, sometimes click the page's undo button (at most 5 times), appending the
+    seq seen before each undo."""
     clicks = 0
     for _ in range(max_steps):
         page.wait_for_function(READY, timeout=60_000)
         if page.evaluate("document.body.dataset.status") == "over":
             return clicks
+        undo = page.locator("[data-testid=undo]")
+        if undos is not None and len(undos) < 5 and undo.count() and rng.random() < 0.5:
+            seq = page.evaluate("document.body.dataset.seq")
+            undos.append(int(seq))
+            undo.click()
+            page.wait_for_function(f"document.body.dataset.seq !== '{seq}'", timeout=30_000)
+            continue
         cards = page.locator(".card.selectable")
         n = cards.count()
         commit = page.locator("[data-testid=commit]")
@@ -114,7 +125,9 @@ def test_play_byzantium_and_conspiracy_in_chromium(server: LiveServer) -> None:
 
             create_in_lobby(page, server.base, "conspiracy", seed=7, players=3)
             assert page.locator(".pyramid").count() == 3
-            clicks = play_in_page(page, rng)
+            undos: list[int] = []
+            clicks = play_in_page(page, rng, undos=undos)
+            assert undos  # taking a pile of several lords leaves an undo offered
             final = page.locator("#final-score")
             final.wait_for(state="visible")
             text = final.inner_text()
