@@ -63,6 +63,7 @@ class Stats:
         self.last_decision = 0.0
         self.started = 0.0
         self.server_cpu = 0.0
+        self.client_cpu = 0.0
 
 
 async def seat_client(
@@ -131,7 +132,9 @@ async def run(args: argparse.Namespace, base: str, ws_base: str) -> Stats:
             url = f"{ws_base}/ws/{info['id']}?token={inv['token']}"
             seat_rng = random.Random(rng.getrandbits(32))
             tasks.append(seat_client(url, stats, seat_rng, args.think / 1000, deadline))
+    cpu = time.process_time()
     await asyncio.gather(*tasks)
+    stats.client_cpu = time.process_time() - cpu
     return stats
 
 
@@ -166,6 +169,13 @@ def main() -> None:
     parser.add_argument("--db", default=None, help="SQLAlchemy URL (default: SQLite in a temp dir)")
     parser.add_argument("--url", default=None, help="use this running server (http://host:port)")
     parser.add_argument(
+        "--server-nice",
+        type=int,
+        default=0,
+        help="nice increment of the server process (negative needs root: on a machine shared "
+        "with other jobs, gives the server its CPU share)",
+    )
+    parser.add_argument(
         "--no-pin",
         action="store_true",
         help="do not pin the server to CPU 0 and the clients to CPU 1",
@@ -188,6 +198,8 @@ def main() -> None:
         def server_cpu() -> None:
             if pin:
                 os.sched_setaffinity(0, {0})
+            if args.server_nice:
+                os.nice(args.server_nice)
 
         if pin:
             os.sched_setaffinity(0, {1})  # the clients on another CPU than the server
@@ -244,6 +256,7 @@ def report(args: argparse.Namespace, stats: Stats, elapsed: float) -> None:
         f"{args.think:.0f} ms; {elapsed:.1f} s"
     )
     print(f"decisions: {len(ms)} ({len(ms) / active:.0f}/s while playing), errors: {stats.errors}")
+    print(f"client CPU: {stats.client_cpu:.1f} s (this process, all {2 * args.games} seats)")
     if stats.server_cpu:
         per = stats.server_cpu / len(ms) * 1000
         print(

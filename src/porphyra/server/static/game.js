@@ -285,8 +285,9 @@ function byzRender(obs, board, actions) {
     if (obs.negotiation) {
       const n = obs.negotiation;
       const name = (s) => (CARDS.cards[s] || { name: s }).name;
-      melds.append(el("p", {}, "Negotiation: ", n.target ? `${name(n.target)} was targeted` : "no target yet",
-        n.replacement ? `, replaced by ${name(n.replacement)}` : ""));
+      const noTarget = obs.phase === "target" ? "the Emperor is choosing a target" : "the Emperor targeted no card";
+      melds.append(el("p", {}, "Negotiation: ", n.target ? `${name(n.target)} was discarded from the Foe meld` : noTarget,
+        n.replacement ? `, replaced by ${name(n.replacement)}` : (n.target && obs.phase !== "replace" ? ", not replaced" : "")));
     }
   } else {
     melds.append(el("h3", {}, "Melds"), el("span", { class: "muted" }, "No meld revealed yet."));
@@ -334,8 +335,8 @@ function byzRender(obs, board, actions) {
 
 function byzActions(obs, box) {
   const legal = M.legal;
-  if (M.seat === null) { box.append(el("div", { class: "prompt" }, "Spectating"), el("div", { class: "muted" }, `${seatName(obs.current_player)} is deciding.`)); return; }
   if (M.status === "over") { box.append(el("div", { class: "prompt" }, "The game is over.")); return; }
+  if (M.seat === null) { box.append(el("div", { class: "prompt" }, "Spectating"), el("div", { class: "muted" }, `${seatName(obs.current_player)} is deciding.`)); return; }
   if (M.queued) { box.append(el("div", { class: "prompt" }, "Choice locked in"), el("div", {}, M.queued), el("div", { class: "muted" }, "It applies as soon as the other player has chosen.")); return; }
   if (!legal.length) {
     box.append(el("div", { class: "prompt" }, "Waiting"), el("div", { class: "muted" }, `${seatName(obs.current_player)} is deciding…`));
@@ -601,8 +602,8 @@ function loCard(lo, choice) {
 
 function consActions(obs, box, byVerb, swapping) {
   const legal = M.legal;
-  if (M.seat === null) { box.append(el("div", { class: "prompt" }, "Spectating"), el("div", { class: "muted" }, obs.current_player >= 0 ? `${seatName(obs.current_player)} is deciding.` : "")); return; }
   if (M.status === "over") { box.append(el("div", { class: "prompt" }, "The game is over.")); return; }
+  if (M.seat === null) { box.append(el("div", { class: "prompt" }, "Spectating"), el("div", { class: "muted" }, obs.current_player >= 0 ? `${seatName(obs.current_player)} is deciding.` : "")); return; }
   if (!legal.length) { box.append(el("div", { class: "prompt" }, "Waiting"), el("div", { class: "muted" }, `${seatName(obs.current_player)} is deciding…`)); return; }
   const prompts = {
     recruit: "Recruit: draw 1-3 lords and keep one, or take a whole discard pile",
