@@ -680,7 +680,7 @@ class MatchRunner:
         if self.over or (self._bot_task is not None and not self._bot_task.done()):
             return
         current = self.state.current_player()
-        if current < 0 or self.seats[current].kind != "bot":
+        if not 0 <= current < len(self.seats) or self.seats[current].kind != "bot":
             return
         self._bot_task = asyncio.get_running_loop().create_task(self._bot_turns())
 
@@ -688,7 +688,7 @@ class MatchRunner:
         """Let bots decide while a bot seat is to act."""
         while not self.over:
             current = self.state.current_player()
-            if current < 0 or self.seats[current].kind != "bot":
+            if not 0 <= current < len(self.seats) or self.seats[current].kind != "bot":
                 return
             seq = self.seq
             spec = self.seats[current].bot or "random"
