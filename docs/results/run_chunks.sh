@@ -7,7 +7,7 @@
 #   SRC    the porphyra source tree to run (a snapshot: git archive HEAD src | tar -x)
 #   GAME   byzantium | conspiracy;  BOTS  the --bots list
 #   OUT    directory; chunk k goes to OUT/chunk-NNN (seeds SEED + k*DEALS ...)
-#   DEALS  deals per chunk (2 games each: seats swapped)
+#   DEALS  deals per chunk (2 games each: seats swapped; 1 with GAMES_PER_DEAL=1 for --solo)
 #   UNTIL  stop starting chunks after this time (seconds since the epoch)
 set -u
 src=$1; game=$2; bots=$3; out=$4; seed=$5; deals=$6; until=$7; shift 7
@@ -19,7 +19,7 @@ while [ "$(date +%s)" -lt "$until" ]; do
     s=$((seed + k * deals))
     echo "$(date -u +%FT%TZ) chunk $k seed $s" >> "$out/chunks.log"
     PYTHONPATH="$src" "$py" -m porphyra tournament "$game" --bots "$bots" \
-        --games $((2 * deals)) --seed "$s" --workers 1 --out "$dir" --json "$@" \
+        --games $((${GAMES_PER_DEAL:-2} * deals)) --seed "$s" --workers 1 --out "$dir" --json "$@" \
         > "$dir.json" 2> "$dir.err" || { echo "chunk $k failed" >> "$out/chunks.log"; exit 1; }
     echo "$(date -u +%FT%TZ) chunk $k done" >> "$out/chunks.log"
     k=$((k + 1))

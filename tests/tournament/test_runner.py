@@ -89,3 +89,10 @@ def test_results_read_back_from_csv_and_chunks_combine_into_one_run(tmp_path: Pa
     assert summarize(combined)["entrants"] == summarize(whole)["entrants"]
     with pytest.raises(ValueError, match="overlap"):
         combine([chunks[0], chunks[0]])
+
+
+def test_a_failing_game_in_a_worker_stops_the_tournament() -> None:
+    matches = round_robin("byzantium", {}, ["random", "bot"], 2, 4, seed=5)
+    matches[2] = dataclasses.replace(matches[2], seats=("random", "nonsense"))
+    with pytest.raises(RuntimeError, match=r"game 2 .*unknown bot"):
+        run_matches(matches, workers=2)

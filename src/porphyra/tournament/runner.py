@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import signal
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
 
@@ -116,6 +116,15 @@ def play_match(match: Match, keep_record: bool = False) -> GameResult:
     )
 
 
+def _ignore_interrupts() -> None:
+    """Worker initializer: Ctrl-C is handled by the parent, which ends the workers."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _play_task(task: tuple[Match, bool]) -> GameResult:
+    return play_match(*task)
+
+
 def run_matches(
     matches: Sequence[Match],
     workers: int = 1,
@@ -127,7 +136,8 @@ def run_matches(
     Args:
         matches: the schedule.
         workers: number of processes (≥ 1); 1 plays in this process.  The workers are
-            started with ``spawn`` (no fork of a process that runs a progress thread).
+            started with ``spawn`` (no fork of a process that runs a progress thread) and
+            ended at once when this function leaves, even on an error or ``KeyboardInterrupt``.
         progress: called with the number of finished games after each one (in this
             process, in completion order).
         keep_records: keep each game's record in its result.
@@ -137,7 +147,7 @@ def run_matches(
 
     Raises:
         ValueError: ``workers`` < 1.
-        RuntimeError: a game failed (the remaining games are cancelled).
+        RuntimeError: a game failed (the remaining games are not played).
     """
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, not {workers}")
@@ -149,21 +159,12 @@ def run_matches(
                 progress(len(results))
     else:
         context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            pending: set[Future[GameResult]] = set()
-            try:
-                for match in matches:
-                    pending.add(pool.submit(play_match, match, keep_records))
-                while pending:
-                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    for future in done:
-                        result = future.result()
-                        results[result.match.game_id] = result
-                    if progress is not None:
-                        progress(len(results))
-            except BaseException:
-                for future in pending:
-                    future.cancel()
-                pool.shutdown(wait=False, cancel_futures=True)
-                raise
+        tasks = [(match, keep_records) for match in matches]
+        # Leaving the block (normally, on a failed game or on Ctrl-C) terminates the
+        # workers at once instead of waiting for their games to end.
+        with context.Pool(min(workers, len(matches)), initializer=_ignore_interrupts) as pool:
+            for result in pool.imap_unordered(_play_task, tasks, chunksize=1):
+                results[result.match.game_id] = result
+                if progress is not None:
+                    progress(len(results))
     return [results[match.game_id] for match in matches]
