@@ -46,6 +46,7 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.pool import StaticPool
@@ -87,6 +88,13 @@ seats_table = Table(
     Column("token_hash", String(64), nullable=True, index=True),
     Column("queued", Text, nullable=True),
 )
+
+
+_INSERT_ACTION = text("INSERT INTO actions (game_id, idx, player, action) VALUES (:g, :i, :p, :a)")
+_UPDATE_GAME = text(
+    "UPDATE games SET seq = :seq, status = :st, result = :r, updated = :u WHERE id = :g"
+).bindparams(bindparam("r", type_=JSON))
+_CLEAR_QUEUED = text("UPDATE seats SET queued = NULL WHERE game_id = :g AND seat = :s")
 
 
 def hash_token(token: str) -> str:
@@ -278,7 +286,9 @@ class Storage:
 
     def append_actions(self, batch: list[dict[str, Any]]) -> None:
         """Group commit: :meth:`append_action` for every entry of ``batch`` (keyword
-        dicts), all in one transaction (all stored, or none), with three statements."""
+        dicts), all in one transaction (all stored, or none), as three plain statements
+        (``text()`` with named parameters: portable, and half the cost of Core
+        constructs on this hot path)."""
         if not batch:
             return
         stamp = now()
@@ -287,46 +297,24 @@ class Storage:
             latest[a["game_id"]] = a  # the last entry of a game gives its bookkeeping
         with self._lock, self.engine.begin() as conn:
             conn.execute(
-                insert(actions_table),
+                _INSERT_ACTION,
                 [
-                    {
-                        "game_id": a["game_id"],
-                        "idx": a["index"],
-                        "player": a["player"],
-                        "action": a["action"],
-                    }
+                    {"g": a["game_id"], "i": a["index"], "p": a["player"], "a": a["action"]}
                     for a in batch
                 ],
             )
             conn.execute(
-                update(games_table)
-                .where(games_table.c.id == bindparam("gid"))
-                .values(
-                    seq=bindparam("new_seq"),
-                    status=bindparam("new_status"),
-                    result=bindparam("new_result"),
-                    updated=stamp,
-                ),
+                _UPDATE_GAME,
                 [
-                    {
-                        "gid": g,
-                        "new_seq": a["seq"],
-                        "new_status": a["status"],
-                        "new_result": a["result"],
-                    }
+                    {"g": g, "seq": a["seq"], "st": a["status"], "r": a["result"], "u": stamp}
                     for g, a in latest.items()
                 ],
             )
             cleared = [a for a in batch if a.get("clear_queued") is not None]
             if cleared:
                 conn.execute(
-                    update(seats_table)
-                    .where(
-                        seats_table.c.game_id == bindparam("gid"),
-                        seats_table.c.seat == bindparam("s"),
-                    )
-                    .values(queued=None),
-                    [{"gid": a["game_id"], "s": a["clear_queued"]} for a in cleared],
+                    _CLEAR_QUEUED,
+                    [{"g": a["game_id"], "s": a["clear_queued"]} for a in cleared],
                 )
 
     def truncate_actions(self, game_id: str, keep: int, seq: int) -> None:
