@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from .driver import sync
 from .live import LiveServer, SeatClient, connect_seats
 
 
@@ -250,5 +251,34 @@ def test_bots_in_worker_processes_finish_a_game(db_url: str) -> None:
         )
         assert final["observation"]["result"] is not None
         watcher.close()
+    finally:
+        live.stop()
+
+
+def test_a_thinking_bot_does_not_hold_up_other_games(db_url: str) -> None:
+    live = LiveServer(db_url, bot_workers=1).start()
+    try:
+        slow = live.create(
+            {
+                "game": "conspiracy",
+                "options": {"players": 2, "first_player": 0},
+                "seats": [{"kind": "bot", "bot": "hard"}, {"kind": "human"}],
+                "seed": 5,
+            }
+        )
+        other = _two_humans(live)
+        clients = connect_seats(live, other)
+        seats = [clients[0][0], clients[1][0]]
+        for _ in range(8):  # several decisions in the other game ...
+            sync(seats)
+            actor = next(c for c in seats if c.last["legal"])
+            actor.act(actor.last["legal"][0])
+            actor.recv_until(lambda m: m["type"] == "update" and "last" in m)
+        assert live.get(f"/api/games/{other['id']}").json()["actions"] >= 8
+        # ... while the hard bot (2 s a move) is still on its first decision.
+        assert live.get(f"/api/games/{slow['id']}").json()["actions"] == 0
+        for group in clients.values():
+            for c in group:
+                c.close()
     finally:
         live.stop()
