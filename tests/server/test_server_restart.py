@@ -142,3 +142,32 @@ def test_restart_and_resume(db_url: str) -> None:
             assert rec["result"] is not None
     finally:
         second.stop()
+
+
+def test_a_record_that_no_longer_replays_is_listed_as_broken(db_url: str) -> None:
+    storage = Storage(db_url)
+    stamp = now()
+    storage.create_game(
+        GameRow(
+            id="oldrules0001",
+            game="byzantium",
+            version="0-old",
+            options={},
+            seed=1,
+            status="active",
+            seq=0,
+            created=stamp,
+            updated=stamp,
+            seats=[SeatRow(0, "human", None, "A"), SeatRow(1, "bot", "easy", "B")],
+        )
+    )
+    storage.close()
+    live = LiveServer(db_url).start()
+    try:
+        listed = live.get("/api/games").json()
+        assert listed[0]["status"] == "broken" and "version" in listed[0]["problem"]
+        assert live.get("/api/games/oldrules0001").status_code == 404
+        fresh = live.create({"game": "byzantium", "seats": [{"kind": "human"}] * 2})
+        assert live.get(f"/api/games/{fresh['id']}").status_code == 200
+    finally:
+        live.stop()

@@ -207,6 +207,9 @@ def create_app(
             runner = hub.runners.get(row["id"])
             if runner is not None:
                 row["seats"] = runner.seats_info()
+            if row["id"] in hub.broken:  # e.g. a record of an older rules version
+                row["status"] = "broken"
+                row["problem"] = hub.broken[row["id"]]
         return rows
 
     @app.post("/api/games", status_code=201)

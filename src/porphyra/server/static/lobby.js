@@ -177,7 +177,7 @@ async function loadGames() {
         el("button", { class: "small primary" }, `${row.status === "over" ? "Open" : "Play"} as ${s ? s.name : "seat " + seat}`)));
     }
     buttons.append(el("a", { href: `/game/${row.id}` }, el("button", { class: "small" }, "Watch")));
-    let status = row.status === "over" ? "finished" : "in play";
+    let status = row.status === "over" ? "finished" : row.status === "broken" ? `cannot be replayed: ${row.problem}` : "in play";
     if (row.status === "over" && row.result && row.result.returns) {
       const best = Math.max(...row.result.returns);
       const winners = row.result.returns.map((r, i) => r === best ? i : -1).filter((i) => i >= 0);
