@@ -172,8 +172,8 @@ def main() -> None:
         "--server-nice",
         type=int,
         default=0,
-        help="nice increment of the server process (negative needs root: on a machine shared "
-        "with other jobs, gives the server its CPU share)",
+        help="nice increment of the server and the clients (negative needs root: on a "
+        "machine shared with other jobs, gives the benchmark its CPU share)",
     )
     parser.add_argument(
         "--no-pin",
@@ -203,6 +203,8 @@ def main() -> None:
 
         if pin:
             os.sched_setaffinity(0, {1})  # the clients on another CPU than the server
+        if args.server_nice:
+            os.nice(args.server_nice)  # the clients get the same share as the server
         server = subprocess.Popen(
             [
                 sys.executable,

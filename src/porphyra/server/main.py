@@ -6,6 +6,9 @@ import argparse
 import os
 from pathlib import Path
 
+#: ``gc.set_threshold`` of the server process (see :func:`serve`).
+GC_THRESHOLDS = (10_000, 50, 1_000)
+
 #: Largest websocket frame uvicorn accepts (bytes); the app refuses messages over 16 KiB
 #: with an error and keeps the connection, uvicorn closes on anything over this.
 WS_MAX_SIZE = 64 * 1024
@@ -37,9 +40,17 @@ def serve(
     Raises:
         OSError: the port cannot be bound.
     """
+    import gc
+
     import uvicorn
 
     from porphyra.server.app import create_app
+
+    # The server keeps every running game's state in memory and allocates many short-lived
+    # containers per move; with the default thresholds, full collections of that heap
+    # paused the event loop for 100-250 ms under load (bench/bench_server.py).  Collect
+    # the young generation less often and the old ones rarely (cycles are rare here).
+    gc.set_threshold(*GC_THRESHOLDS)
 
     workers = (os.cpu_count() or 1) if bot_workers is None else bot_workers
     app = create_app(db_url=db_url, data_dir=data_dir, bot_workers=workers)
