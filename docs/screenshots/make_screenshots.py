@@ -1,8 +1,9 @@
 """Take the README screenshots of the browser UI (``byzantium.png``, ``conspiracy.png``).
 
 Starts the web server on a free loopback port with a throw-away database, plays a
-Byzantium game and a 3-player Conspiracy game against bots through the page (headless
-Debian ``chromium`` driven by Playwright) up to an interesting position, and saves the
+Byzantium game, a 3-player Conspiracy game against bots and a solo game against a
+Legendary Opponent (``conspiracy-solo.png``) through the page (headless Debian
+``chromium`` driven by Playwright) up to an interesting position, and saves the
 screenshots next to this file::
 
     .venv/bin/python docs/screenshots/make_screenshots.py
@@ -41,6 +42,8 @@ def create(page: Any, base: str, game: str, seed: int, players: int = 2) -> None
     page.check(f"input[name=game][value={game}]")
     if game == "conspiracy":
         page.select_option("#opt-players", str(players))
+    elif game == "solo":
+        page.select_option("#opt-opponent", "military")
     else:
         page.select_option("#opt-first_emperor", "0")
     rows = page.locator("#seats .seatrow")
@@ -103,6 +106,14 @@ def main() -> None:
             page.wait_for_function(READY, timeout=60_000)
             page.wait_for_timeout(300)
             page.screenshot(path=str(HERE / "conspiracy.png"), full_page=True)
+            # Solo against the Legendary Opponent (when the engine has the solo mode).
+            if page.evaluate("fetch('/api/meta').then(r => r.json()).then(m => m.solo)"):
+                create(page, base, "solo", seed=8)
+                while page.evaluate("M.observation.turn") < 15:
+                    step(page, rng)
+                page.wait_for_function(READY, timeout=60_000)
+                page.wait_for_timeout(300)
+                page.screenshot(path=str(HERE / "conspiracy-solo.png"), full_page=True)
             browser.close()
         server.should_exit = True
         thread.join(timeout=10)
