@@ -45,9 +45,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--iterations", type=int, default=200)
+    parser.add_argument("--game", choices=["byzantium", "conspiracy"], default=None)
     args = parser.parse_args()
     print(f"hard preset: {ISMCTS_PRESETS['hard']}")
     for name, options in (("byzantium", {}), ("conspiracy", {"players": 2})):
+        if args.game not in (None, name):
+            continue
         found = rates(name, options, args.games, args.iterations)
         q1, median, q3 = statistics.quantiles(found, n=4)
         print(
