@@ -1,7 +1,8 @@
 """The ``porphyra`` console command (Typer for the arguments, Rich for the screen).
 
 Commands: ``play`` (humans and bots at one terminal, with save and resume), ``resume``,
-``replay`` (step through a saved game), ``cards`` (the card set with totals) and
+``replay`` (step through a saved game), ``rules`` (how to play), ``cards`` (the card set
+with totals) and
 ``simulate`` (bot games with a progress bar and a summary table or JSON) and ``tournament``
 (round-robin bot tournaments over worker processes, :mod:`porphyra.cli.tournament`).  Every
 error a user can cause prints one line and exits with code 2.
@@ -33,6 +34,7 @@ from porphyra.cli.common import (
 )
 from porphyra.cli.play import Outcome, PlaySession
 from porphyra.cli.replay import run_replay
+from porphyra.cli.rules import rules_markdown
 from porphyra.cli.simulate import simulate as run_simulation
 from porphyra.cli.simulate import simulate_solo, solo_table, summary_tables
 from porphyra.cli.tournament import tournament_command
@@ -332,6 +334,14 @@ def cards(
         loaded = load_game(name, **options)
         for renderable in view_for(name).cards(loaded):
             console.print(renderable)
+
+
+@app.command()
+def rules(game: Annotated[str, typer.Argument(help=GAMES_HELP)]) -> None:
+    """How to play GAME: the goal, a turn, scoring and the action notation."""
+    console = _console()
+    with handle_errors(console):
+        console.print(rules_markdown(_check_game(game)))
 
 
 @app.command()

@@ -26,6 +26,7 @@ from rich.table import Table
 from porphyra import record as records
 from porphyra.bots import bot_names, make_bot, seat_view
 from porphyra.cli.common import Seat, default_bot
+from porphyra.cli.rules import rules_markdown
 from porphyra.cli.views import GameView, Obs, log_entry, log_lines
 from porphyra.core.errors import IllegalActionError, InvalidActionError
 from porphyra.core.game import Action, State
@@ -44,6 +45,7 @@ HELP_TEXT = """\
   [cyan]menu[/]              list every legal action with its number
   [cyan]board[/]             show the table again
   [cyan]log[/]               show the whole game log you are allowed to see
+  [cyan]rules[/]             how to play this game
   [cyan]hint[/]              ask a bot (seeing only what you see) for a suggestion
   [cyan]help[/]              this text
   [cyan]quit[/]              stop (the game is saved first if you gave --save)"""
@@ -292,6 +294,9 @@ class PlaySession:
             if word in ("help", "?", "h"):
                 self.console.print(HELP_TEXT)
                 self.console.print(f"[dim]{escape(self.view.hint(self.game, obs))}[/]")
+                continue
+            if word == "rules":
+                self.console.print(rules_markdown(self.game.info.name))
                 continue
             if word == "log":
                 for line in log_lines(self.state.observation(player)):
