@@ -83,12 +83,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     note = pin_one_core()
     config = settings(args.preset, args.config)
-    print(f"ISMCTS benchmark ({note}); settings: {config}")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"ISMCTS benchmark ({note}, load average {load:.1f}); settings: {config}")
     print(f"target: {TARGET:.0f} iterations/s per decision, {args.seconds:g} s per position")
     ok = True
     for label, name, options in GAMES:
         rates = []
-        for i, state in enumerate(positions(name, options, [3, 15, 40], args.seed)):
+        for i, state in enumerate(positions(name, options, [3, 12, 24, 36], args.seed)):
             bot = ISMCTSBot(args.seed + i, seconds=args.seconds, **config)
             result = bot.search(seat_view(state))
             rate = result.iterations / result.seconds
