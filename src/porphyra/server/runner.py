@@ -8,13 +8,15 @@ validated and queued), and the action parses and is legal.  Only then is it appl
 **written to the database**, and broadcast.  Anything else answers the submitting client
 with an ``error`` and changes nothing.
 
-The choke point (``shared/DESIGN.md``): :meth:`MatchRunner.view` is the only place where
-state becomes an outgoing message.  A seat gets ``state.observation(seat)`` and its own
-legal actions; a spectator gets ``state.public_observation()``.  Undo history never leaves
+The choke point (``shared/DESIGN.md``): :meth:`MatchRunner._base_view` is the only place
+where state becomes outgoing data (:meth:`MatchRunner.view` shapes it into messages).  A
+seat gets ``state.observation(seat)`` and its own legal actions; a spectator gets
+``state.public_observation()``.  Undo history never leaves
 the server (an undo replays a record prefix and sends fresh snapshots).
 
-Bot seats play server-side in an executor (a process pool by default, so a 2-second ISMCTS
-move never blocks the event loop or another game).  Undo follows :func:`undo_target`.
+Bot seats play server-side in an executor (a process pool under ``porphyra serve``, so a
+2-second ISMCTS move never blocks the event loop or another game).  Undo follows
+:func:`undo_target`.
 """
 
 from __future__ import annotations
