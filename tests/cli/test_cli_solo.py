@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -147,3 +148,17 @@ def test_solo_flag_errors_exit_2(args: list[str]) -> None:
     result = runner.invoke(app, args)
     assert result.exit_code == 2, result.output
     assert "error:" in result.output and "Traceback" not in result.output
+
+
+def test_a_failing_hint_bot_does_not_end_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Broken:
+        name = "broken"
+
+        def choose(self, view: object) -> object:
+            raise ValueError("max() arg is an empty sequence")
+
+    play_module = sys.modules["porphyra.cli.play"]  # ``porphyra.cli.play`` is the command
+    monkeypatch.setattr(play_module, "make_bot", lambda spec, seed=0: Broken())
+    out = _invoke(["play", "conspiracy", "--solo", "--seed", "3"], "hint\n1\nquit\n")
+    assert "no hint" in out and "empty sequence" in out
+    assert "✓ Seat 0 (human): draw 1" in out  # the game went on

@@ -334,13 +334,20 @@ class PlaySession:
         spec = self.hint_bot or ("hard" if "hard" in bot_names() else default_bot())
         bot = make_bot(spec, seed=self.state.seed + len(self.state.history))
         view = seat_view(self.state, player)
-        with self.console.status("thinking…"):
-            estimate = getattr(bot, "win_probability", None)
-            if callable(estimate):
-                action, chance = estimate(view)
-                note = f" (estimated chance to win: {100 * chance:.0f}%)"
-            else:
-                action, note = bot.choose(view), ""
+        try:
+            with self.console.status("thinking…"):
+                estimate = getattr(bot, "win_probability", None)
+                if callable(estimate):
+                    action, chance = estimate(view)
+                    note = f" (estimated chance to win: {100 * chance:.0f}%)"
+                else:
+                    action, note = bot.choose(view), ""
+        except ValueError as exc:  # a hint is advice: a failing bot must not end the game
+            self.console.print(
+                f"[red]✗ no hint: the {escape(spec)} bot failed: {escape(str(exc))}[/]",
+                highlight=False,
+            )
+            return
         self.console.print(
             f"[yellow]Hint ({escape(spec)}):[/] [bold]{escape(str(action))}[/]{note}",
             highlight=False,
