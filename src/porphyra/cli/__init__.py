@@ -40,6 +40,7 @@ from porphyra.cli.simulate import simulate_solo, solo_table, summary_tables
 from porphyra.cli.tournament import tournament_command
 from porphyra.cli.views import view_for
 from porphyra.core.registry import load_game, registered_games
+from porphyra.server.cli import serve_command
 
 app = typer.Typer(
     name="porphyra",
@@ -468,6 +469,7 @@ def _simulate_solo(
 
 
 app.command(name="tournament")(tournament_command)
+app.command(name="serve")(serve_command)
 
 
 @app.command()
