@@ -4,8 +4,23 @@ from __future__ import annotations
 
 import pytest
 
-from porphyra.bots import EasyBot, GreedyBot, ISMCTSBot, bot_names, make_bot, parse_spec, seat_view
-from porphyra.bots.heuristic import evaluation_for, heuristic_for, rollout_policy_for
+from porphyra.bots import (
+    ISMCTS_SEARCH,
+    EasyBot,
+    GreedyBot,
+    ISMCTSBot,
+    bot_names,
+    make_bot,
+    parse_spec,
+    seat_view,
+)
+from porphyra.bots.heuristic import (
+    candidates_for,
+    evaluation_for,
+    heuristic_for,
+    refiner_for,
+    rollout_policy_for,
+)
 from tests.bots.kuhn import KuhnGame, deal
 
 
@@ -25,6 +40,14 @@ def test_difficulties_are_the_documented_budgets() -> None:
     assert isinstance(ismcts, ISMCTSBot) and ismcts.seconds is None
     assert ismcts.iterations is not None
     assert isinstance(make_bot("easy"), EasyBot)
+    for bot in (medium, hard, ismcts):  # one search configuration, three budgets
+        assert (bot.rollout, bot.candidates, bot.refine, bot.evaluation) == (
+            "heuristic",
+            "heuristic",
+            "heuristic",
+            "heuristic",
+        )
+        assert bot.depth == ISMCTS_SEARCH["depth"]
 
 
 def test_spec_options() -> None:
@@ -57,6 +80,7 @@ def test_bad_specs_are_refused_with_value_error(spec: str) -> None:
 def test_game_without_heuristic_falls_back_to_generic_bots() -> None:
     assert heuristic_for("kuhn") is GreedyBot
     assert evaluation_for("kuhn") is None
+    assert candidates_for("kuhn") is None and refiner_for("kuhn") is None
     game = KuhnGame()
     state = deal(game, (0, 2), ["bet"])  # holding the king, facing a bet
     policy = rollout_policy_for("kuhn")
