@@ -268,3 +268,30 @@ def test_easy_beats_random(
 ) -> None:
     game = load_or_skip(name, **options)
     assert win_rate(game, "easy", "random", games) >= target
+
+
+def test_byzantium_refine_keeps_the_observation_and_models_the_emperor() -> None:
+    from porphyra.bots import heuristic_byzantium as hb
+
+    game = byz()
+    cardset = game.cardset  # type: ignore[attr-defined]
+    rng = random.Random(0)
+    refined = 0
+    for seed in range(6):
+        for state in states_along(game, seed):
+            player = state.current_player()
+            sample = state.resample(player, rng)
+            before = sample.observation(player)
+            hb.refine_sample(sample, player, rng)
+            assert sample.observation(player) == before
+            pending = sample.pending[1 - player]  # type: ignore[attr-defined]
+            if sample.phase == "meld_foe":  # type: ignore[attr-defined]
+                emperor = 1 - player
+                strongest = hb.best_meld(
+                    sample.hands[emperor],  # type: ignore[attr-defined]
+                    cardset,
+                    byzantine=True,
+                )
+                assert pending == tuple(strongest)
+                refined += 1
+    assert refined >= 5
