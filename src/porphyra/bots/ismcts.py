@@ -34,6 +34,11 @@ iteration:
    chose the action leading to it (so the search is correct for 2 to 4 players: every seat
    maximises its own reward).
 
+The move is the most visited root action among the view's legal actions (ties: higher mean
+reward, then text).  With ``anchor_z`` and candidates, the first candidate (the heuristic's
+own choice) is kept unless another action's mean reward beats it by ``anchor_z`` standard
+errors: a short search then only overrides a good heuristic on evidence, not on noise.
+
 Nodes are keyed by action text (``str(action)``), since each determinization creates its own
 ``Action`` objects.  Rewards map ``returns()`` from the game's utility range
 (``GameInfo.min_utility`` .. ``max_utility``) onto [0, 1]: 1 a win, 0 a loss, 0.5 a draw in
