@@ -11,10 +11,10 @@ from porphyra import record as records
 from porphyra.tournament import (
     GameResult,
     TournamentConfig,
+    build_schedule,
     play_match,
     round_robin,
     run_matches,
-    schedule,
     summarize,
     tournament,
 )
@@ -56,7 +56,8 @@ def test_a_match_replays_from_its_record() -> None:
 
 def test_progress_is_reported_for_every_game() -> None:
     seen: list[int] = []
-    matches = schedule(TournamentConfig("byzantium", ["random", "bot", "greedy:samples=1"], 2))
+    config = TournamentConfig("byzantium", ["random", "bot", "greedy:samples=1"], games=2)
+    matches = build_schedule(config)
     run_matches(matches, workers=1, progress=seen.append)
     assert seen == list(range(1, 7))
 

@@ -38,7 +38,7 @@ from porphyra.tournament import (
     LEGENDARY_OPPONENTS,
     LO_PREFIX,
     TournamentConfig,
-    schedule,
+    build_schedule,
     tournament,
 )
 from porphyra.tournament.output import write_outputs
@@ -349,7 +349,7 @@ def tournament_command(
             records,
             out,
         )
-        matches = schedule(config)
+        matches = build_schedule(config)
         progress = Progress(
             TextColumn("[bold]tournament[/]"),
             BarColumn(),

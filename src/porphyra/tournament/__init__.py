@@ -3,7 +3,7 @@ openskill ratings and results files.
 
 The pieces, each usable alone:
 
-- :mod:`~porphyra.tournament.schedule`: which bots meet, seats rotated, mirrored deals;
+- :mod:`porphyra.tournament.schedule` (module): which bots meet, seats rotated, mirrored deals;
 - :mod:`~porphyra.tournament.runner`: play the games in this process or over workers;
 - :mod:`~porphyra.tournament.stats`: outcomes, Wilson intervals, tallies;
 - :mod:`~porphyra.tournament.summary`: per-bot and per-table tables, openskill ratings;
@@ -67,7 +67,7 @@ class TournamentConfig:
     records: bool = False
 
 
-def schedule(config: TournamentConfig) -> list[Match]:
+def build_schedule(config: TournamentConfig) -> list[Match]:
     """The matches of ``config``.
 
     Raises:
@@ -103,18 +103,18 @@ def tournament(
     Args:
         config: what to play.
         progress: called with the number of finished games after each one.
-        matches: the schedule if already built (default: :func:`schedule` of ``config``).
+        matches: the schedule if already built (default: :func:`build_schedule` of ``config``).
 
     Returns:
         ``(summary, results)``: the :func:`summarize` tables plus ``"parameters"`` (the
         config) and ``"elapsed_s"`` (wall-clock seconds), and the results in schedule order.
 
     Raises:
-        ValueError / UnknownGameError: as :func:`schedule`.
+        ValueError / UnknownGameError: as :func:`build_schedule`.
         RuntimeError: a game failed.
     """
     if matches is None:
-        matches = schedule(config)
+        matches = build_schedule(config)
     start = time.perf_counter()
     results = run_matches(matches, config.workers, progress, config.records)
     summary = summarize(results)
@@ -130,6 +130,7 @@ __all__ = [
     "Match",
     "Tally",
     "TournamentConfig",
+    "build_schedule",
     "outcomes",
     "play_match",
     "ranks",
@@ -137,7 +138,6 @@ __all__ = [
     "rotations",
     "round_robin",
     "run_matches",
-    "schedule",
     "score_total",
     "solo_schedule",
     "summarize",
