@@ -20,7 +20,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from porphyra.cli.views import GameView, Obs
+from porphyra.cli.views import GameView, Obs, ascii_number
 from porphyra.core.game import Game, State
 
 AGE_LABEL = {"early": "Early", "middle": "Middle", "late": "Late"}
@@ -261,8 +261,8 @@ class ByzantiumView(GameView):
             return f"{verb} -"
         out = []
         for arg in args:
-            if arg.isdigit():
-                i = int(arg)
+            i = ascii_number(arg)
+            if i is not None:
                 if not 1 <= i <= len(hand):
                     return text
                 out.append(hand[i - 1])

@@ -29,7 +29,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from porphyra.cli.views import GameView, Obs
+from porphyra.cli.views import GameView, Obs, ascii_number
 from porphyra.core.game import Game, State
 
 COLOURS = ("yellow", "red", "green", "blue", "purple")
@@ -514,8 +514,8 @@ class ConspiracyView(GameView):
         }.get(verb, [])
         if not choices:
             return text
-        if arg.isdigit() and verb in ("keep", "place", "lockeep", "loplace"):
-            i = int(arg)
+        i = ascii_number(arg)
+        if i is not None and verb in ("keep", "place", "lockeep", "loplace"):
             return f"{verb} {choices[i - 1]}" if 1 <= i <= len(choices) else text
         matches = sorted({c for c in choices if c.startswith(arg)})
         return f"{verb} {matches[0]}" if len(matches) == 1 else text

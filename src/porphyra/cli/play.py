@@ -27,7 +27,7 @@ from porphyra import record as records
 from porphyra.bots import bot_names, make_bot, seat_view
 from porphyra.cli.common import Seat, default_bot
 from porphyra.cli.rules import rules_markdown
-from porphyra.cli.views import GameView, Obs, log_entry, log_lines
+from porphyra.cli.views import GameView, Obs, ascii_number, log_entry, log_lines
 from porphyra.core.errors import IllegalActionError, InvalidActionError
 from porphyra.core.game import Action, State
 
@@ -311,8 +311,8 @@ class PlaySession:
             if word in ("board", "show"):
                 self.console.print(self.view.board(self.game, obs, self.labels))
                 continue
-            if text.isdigit():
-                number = int(text)
+            number = ascii_number(text)
+            if number is not None:
                 if 1 <= number <= len(actions):
                     return actions[number - 1]
                 self.console.print(
@@ -321,7 +321,11 @@ class PlaySession:
                 continue
             try:
                 return self._parse(text, obs)
-            except (InvalidActionError, IllegalActionError) as exc:
+            except (InvalidActionError, IllegalActionError, ValueError) as exc:
+                # ValueError: a parser that trusted str.isdigit() ("swap ² 3"); bad input
+                # is explained and re-asked, it never ends the game.
+                if not isinstance(exc, InvalidActionError | IllegalActionError):
+                    exc = InvalidActionError(f"cannot read {text!r}: use the digits 0-9")
                 self.console.print(f"[red]✗ {escape(str(exc))}[/]", highlight=False)
                 self.console.print(
                     "[dim]Try again: a menu number or an action (help: how to type, "

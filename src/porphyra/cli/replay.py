@@ -17,7 +17,7 @@ from rich.markup import escape
 from rich.rule import Rule
 
 from porphyra import record as records
-from porphyra.cli.views import GameView, Obs, log_entry, log_lines
+from porphyra.cli.views import GameView, Obs, ascii_number, log_entry, log_lines
 from porphyra.core.errors import RecordError
 from porphyra.core.game import State
 
@@ -135,7 +135,7 @@ def run_replay(
             elif key in ("s", "show", "board"):
                 console.print(view.board(game, rep.obs(), labels))
                 continue
-            elif key in ("b", "back") or key.isdigit():
+            elif key in ("b", "back") or ascii_number(key) is not None:
                 target = rep.position - 1 if key in ("b", "back") else int(key)
                 rep.go_to(target)
                 shown = len(log_lines(rep.obs()))

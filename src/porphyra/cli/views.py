@@ -96,6 +96,17 @@ class GameView:
         return [Text(f"{game.info.long_name} has no card listing.")]
 
 
+def ascii_number(text: str) -> int | None:
+    """The number ``text`` spells in ASCII digits only, else ``None``.
+
+    ``str.isdigit()`` is also true for ``"²"`` or ``"١"``, which ``int()`` rejects or
+    reads unexpectedly; input numbers must be plain ``0-9``.
+    """
+    if text and text.isascii() and text.isdigit():
+        return int(text)
+    return None
+
+
 def log_lines(obs: Obs) -> list[str]:
     """The observation's readable log (``obs["log"]``), as strings."""
     log = obs.get("log") or []

@@ -1,0 +1,61 @@
+"""Fixes from the new-user and attack reviews of the terminal client."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.console import Console
+from typer.testing import CliRunner
+
+from porphyra import record as records
+from porphyra.cli import app
+from porphyra.cli.byzantium_view import ByzantiumView
+from porphyra.cli.conspiracy_view import ConspiracyView
+from porphyra.cli.replay import run_replay
+from porphyra.cli.views import ascii_number, view_for
+from porphyra.core.registry import load_game
+
+runner = CliRunner()
+
+
+def _lines(*lines: str) -> str:
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- 1. non-ASCII digits
+def test_ascii_number_rejects_superscripts_and_other_scripts() -> None:
+    assert ascii_number("12") == 12
+    assert ascii_number("²") is None
+    assert ascii_number("١") is None
+    assert ascii_number("") is None
+
+
+def test_superscript_digits_are_re_asked_and_the_game_is_saved(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    result = runner.invoke(
+        app,
+        ["play", "byzantium", "--seed", "8", "--seats", "human,random", "--save", str(save)],
+        input=_lines("²", "redraw ²", "meld ²", "quit"),
+    )
+    assert result.exit_code == 0, result.output
+    assert "invalid literal" not in result.output
+    assert result.output.count("✗") >= 3
+    assert records.load(save)["result"] is None  # unfinished, but saved
+
+
+def test_views_leave_superscript_numbers_alone() -> None:
+    state = load_game("byzantium").new_initial_state(seed=8)
+    obs = state.observation(0)
+    assert ByzantiumView().expand_input("meld ²", obs) == "meld ²"
+    assert ConspiracyView().expand_input("keep ²", {"drawn_lords": ["red1"]}) == "keep ²"
+
+
+def test_replay_key_superscript_is_an_unknown_key(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    runner.invoke(
+        app, ["play", "byzantium", "--seed", "3", "--seats", "random,random", "--save", str(save)]
+    )
+    console = Console(record=True, width=100)
+    keys = iter(["²", "q"])
+    run_replay(records.load(save), console, view_for("byzantium"), read_line=lambda _p: next(keys))
+    assert "unknown key" in console.export_text()
