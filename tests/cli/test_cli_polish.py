@@ -59,3 +59,21 @@ def test_replay_key_superscript_is_an_unknown_key(tmp_path: Path) -> None:
     keys = iter(["²", "q"])
     run_replay(records.load(save), console, view_for("byzantium"), read_line=lambda _p: next(keys))
     assert "unknown key" in console.export_text()
+
+
+# ---------------------------------------------------------------- 2. the seed
+def test_seed_is_hidden_from_a_human_until_the_end() -> None:
+    args = ["play", "byzantium", "--seed", "443720", "--seats", "human,random"]
+    quit_early = runner.invoke(app, args, input=_lines("quit"))
+    assert quit_early.exit_code == 0, quit_early.output
+    assert "443720" not in quit_early.output
+    played = runner.invoke(app, args, input=_lines(*["1"] * 200))
+    assert played.exit_code == 0, played.output
+    before, _, after = played.output.partition("Game over")
+    assert "443720" not in before and "443720" in after
+
+
+def test_bot_only_games_show_the_seed() -> None:
+    result = runner.invoke(app, ["play", "byzantium", "--seed", "443720", "--seats", "easy,random"])
+    assert result.exit_code == 0, result.output
+    assert "seed 443720" in result.output.splitlines()[0]

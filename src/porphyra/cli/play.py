@@ -171,9 +171,10 @@ class PlaySession:
     def _intro(self) -> None:
         info = self.game.info
         seats = ", ".join(self.labels)
-        self.console.print(
-            Rule(f"[bold]{escape(info.long_name)}[/]  seed {self.state.seed}"), highlight=False
-        )
+        # With a human at the table the seed stays hidden until the end: it determines
+        # every hand and deck order, so a player could recompute the bots' cards.
+        seed = "" if self.humans else f"  seed {self.state.seed}"
+        self.console.print(Rule(f"[bold]{escape(info.long_name)}[/]{seed}"), highlight=False)
         self.console.print(f"Seats: {escape(seats)}", highlight=False)
         if self.state.history:
             self.console.print(f"Resumed after {len(self.state.history)} actions.")
@@ -380,6 +381,7 @@ class PlaySession:
         self._print_new_log(final_viewer)
         self.console.print(self.view.board(self.game, self.state.public_observation(), self.labels))
         self.console.print(self.view.result(self.game, self.state, self.labels))
+        self.console.print(f"Seed {self.state.seed}.", highlight=False)
 
     def _save(self, outcome: Outcome) -> None:
         if self.save_path is None:
