@@ -77,3 +77,15 @@ def test_bot_only_games_show_the_seed() -> None:
     result = runner.invoke(app, ["play", "byzantium", "--seed", "443720", "--seats", "easy,random"])
     assert result.exit_code == 0, result.output
     assert "seed 443720" in result.output.splitlines()[0]
+
+
+# ---------------------------------------------------------------- 3. --save checked first
+def test_unwritable_save_path_fails_before_the_game(tmp_path: Path) -> None:
+    for bad in (tmp_path, tmp_path / "missing" / "g.json"):
+        result = runner.invoke(
+            app, ["play", "byzantium", "--seats", "random,random", "--save", str(bad)]
+        )
+        assert result.exit_code == 2, result.output
+        assert "cannot save" in result.output
+        assert "Game over" not in result.output
+        assert len(result.output.strip().splitlines()) == 1

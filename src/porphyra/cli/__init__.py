@@ -25,6 +25,7 @@ from porphyra import record as records
 from porphyra.bots import bot_names, make_bot
 from porphyra.cli.common import (
     CliError,
+    check_save_path,
     fresh_seed,
     game_options,
     handle_errors,
@@ -183,6 +184,7 @@ def _run_session(
 ) -> None:
     game = state.game
     kinds = parse_seat_kinds(seats, game.num_players)
+    check_save_path(save)  # now, not after the whole game
     if hint_bot is not None:
         make_bot(hint_bot)  # fail now, with a clear message, on an unknown bot
     if sys.stdin.isatty():

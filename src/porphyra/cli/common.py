@@ -7,6 +7,7 @@ Everything here is independent of a particular game; the per-game rendering live
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -81,6 +82,29 @@ class Seat:
         """Display name, e.g. ``"Seat 1 (random bot)"``."""
         who = "human" if self.is_human else f"{self.kind} bot"
         return f"Seat {self.index} ({who})"
+
+
+def check_save_path(path: Path | None) -> None:
+    """Fail before a game starts if its record could not be written to ``path``.
+
+    Raises:
+        CliError: ``path`` is a directory, its directory is missing, or either is not
+            writable.
+    """
+    if path is None:
+        return
+    parent = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        problem = "is a directory"
+    elif not parent.is_dir():
+        problem = f"directory {parent} does not exist"
+    elif path.exists() and not os.access(path, os.W_OK):
+        problem = "is not writable"
+    elif not path.exists() and not os.access(parent, os.W_OK | os.X_OK):
+        problem = f"directory {parent} is not writable"
+    else:
+        return
+    raise CliError(f"cannot save to {path}: {problem}")
 
 
 def default_bot() -> str:
