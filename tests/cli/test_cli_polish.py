@@ -89,3 +89,24 @@ def test_unwritable_save_path_fails_before_the_game(tmp_path: Path) -> None:
         assert "cannot save" in result.output
         assert "Game over" not in result.output
         assert len(result.output.strip().splitlines()) == 1
+
+
+# ---------------------------------------------------------------- 4. long menus
+def test_menu_lists_every_action_whole_and_filters() -> None:
+    state = load_game("byzantium").new_initial_state(seed=5)
+    actions = [str(a) for a in state.legal_actions(0)]
+    assert len(actions) > 100
+    result = runner.invoke(
+        app,
+        ["play", "byzantium", "--seed", "5", "--seats", "human,random"],
+        input=_lines("menu", "menu constantine", "quit"),
+    )
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "…" not in out
+    for i, action in enumerate(actions):
+        assert f"{i + 1:>4} {action}\n" in out  # one per line, in full
+    assert "menu <text>" in out and "hand numbers" in out
+    with_constantine = [a for a in actions if "constantine" in a]
+    assert 0 < len(with_constantine) < len(actions)
+    assert f"{len(with_constantine)} of {len(actions)} actions" in out

@@ -255,13 +255,37 @@ class PlaySession:
         )
         self._print_new_log(player)
 
-    def _print_menu(self, actions: Sequence[Action], full: bool) -> None:
+    def _print_menu(
+        self, actions: Sequence[Action], full: bool, contains: str | None = None
+    ) -> None:
+        """The numbered menu: in columns when short; ``full`` (the ``menu`` command) lists
+        one action per line, never cut, only those containing ``contains`` if given."""
         if len(actions) > MENU_LIMIT and not full:
             self.console.print(
                 f"{len(actions)} legal actions: type [cyan]menu[/] to list them with numbers, "
-                "or type one in the notation.",
+                "[cyan]menu <text>[/] for those containing the text (e.g. "
+                f"[cyan]menu {escape(self._sample_word(actions))}[/]), or type one in the "
+                "notation.",
                 highlight=False,
             )
+            return
+        if full:
+            needle = (contains or "").strip().lower()
+            shown = 0
+            for i, action in enumerate(actions):
+                text = str(action)
+                if needle and needle not in text.lower():
+                    continue
+                self.console.print(
+                    f"[cyan]{i + 1:>4}[/] {escape(text)}", highlight=False, soft_wrap=True
+                )
+                shown += 1
+            if needle and not shown:
+                self.console.print(
+                    f"[red]✗ no legal action contains {escape(needle)!r}.[/]", highlight=False
+                )
+            elif needle:
+                self.console.print(f"[dim]{shown} of {len(actions)} actions.[/]")
             return
         table = Table.grid(padding=(0, 2))
         columns = 1 if len(actions) <= 8 else 2 if len(actions) <= 24 else 3
@@ -278,6 +302,12 @@ class PlaySession:
                     cells.append("")
             table.add_row(*cells)
         self.console.print(table)
+
+    @staticmethod
+    def _sample_word(actions: Sequence[Action]) -> str:
+        """A word of the last action's argument, to show how ``menu <text>`` works."""
+        words = str(actions[-1]).replace(",", " ").split()
+        return words[1] if len(words) > 1 else words[0]
 
     def _ask(self, player: int, actions: Sequence[Action], obs: Obs) -> Action:
         """Ask until the input names a legal action; bad input is explained, then re-asked."""
@@ -306,8 +336,15 @@ class PlaySession:
             if word == "hint":
                 self._hint(player)
                 continue
-            if word in ("menu", "list", "actions"):
-                self._print_menu(actions, full=True)
+            first, _, rest = word.partition(" ")
+            if first in ("menu", "list", "actions"):
+                self._print_menu(actions, full=True, contains=rest)
+                if len(actions) > MENU_LIMIT and not rest:
+                    self.console.print(
+                        f"[dim]{escape(self.view.hint(self.game, obs))}  "
+                        "Type menu <text> to list only the actions containing the text.[/]",
+                        highlight=False,
+                    )
                 continue
             if word in ("board", "show"):
                 self.console.print(self.view.board(self.game, obs, self.labels))
