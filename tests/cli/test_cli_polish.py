@@ -110,3 +110,33 @@ def test_menu_lists_every_action_whole_and_filters() -> None:
     with_constantine = [a for a in actions if "constantine" in a]
     assert 0 < len(with_constantine) < len(actions)
     assert f"{len(with_constantine)} of {len(actions)} actions" in out
+
+
+# ---------------------------------------------------------------- 5. keep N = menu entry N
+def test_conspiracy_keep_number_matches_the_menu_entry(tmp_path: Path) -> None:
+    game = load_game("conspiracy", players=2)
+    for seed in range(100):  # seat 0 starts, and the engine lists keeps in another order
+        state = game.new_initial_state(seed=seed)
+        if state.current_player() != 0:
+            continue
+        state.apply_action(game.parse_action(state, "draw 3"))
+        drawn = list(dict.fromkeys(state.observation(0)["drawn_lords"]))
+        if [str(a) for a in state.legal_actions(0)] != [f"keep {n}" for n in drawn]:
+            break
+    assert len(drawn) >= 2
+    save = tmp_path / "g.json"
+    result = runner.invoke(
+        app,
+        ["play", "conspiracy", "--seed", str(seed), "--seats", "human,random", "--save", f"{save}"],
+        input=_lines("draw 3", "keep 2", "quit"),
+    )
+    assert result.exit_code == 0, result.output
+    for i, name in enumerate(drawn, 1):
+        assert f"{i} keep {name}" in result.output  # menu in drawn order
+        assert f"{i}. {name}" in result.output  # the header numbers them the same way
+    assert records.load(save)["actions"][1] == {"player": 0, "action": f"keep {drawn[1]}"}
+    view = ConspiracyView()
+    obs = state.observation(0)
+    menu = view.order_actions(list(state.legal_actions(0)), obs)
+    for i in range(len(menu)):
+        assert view.expand_input(f"keep {i + 1}", obs) == str(menu[i])

@@ -30,7 +30,7 @@ from rich.table import Table
 from rich.text import Text
 
 from porphyra.cli.views import GameView, Obs, ascii_number
-from porphyra.core.game import Game, State
+from porphyra.core.game import Action, Game, State
 
 COLOURS = ("yellow", "red", "green", "blue", "purple")
 #: Rich style per guild colour (purple is shown as magenta).
@@ -70,7 +70,10 @@ LEGEND = (
 
 HINTS = {
     "recruit": "Recruit: 'draw 1', 'draw 2', 'draw 3' (keep one) or 'take <colour>' (whole pile).",
-    "keep": "Keep one drawn lord: 'keep red4' (or 'keep 2': the 2nd drawn); the rest go to piles.",
+    "keep": (
+        "Keep one drawn lord: 'keep red4', or 'keep 2' for the 2nd drawn (= menu entry 2); "
+        "the rest go to piles."
+    ),
     "place": "Choose the next lord from the pile to place: 'place blue1'.",
     "swap": "Swap two keyless lords: 'swap 3 7' (slots), or 'swap -' to skip.",
     "location": (
@@ -136,6 +139,21 @@ def location_effect(game: Game, slug: str) -> str:
         "extremes": f"end: +{per} per 0-IP and 6-IP lord",
     }.get(effect, effect)
     return f"{card.ip} IP" + (f"; {text}" if text else "")
+
+
+def numbered_choices(verb: str, obs: Obs) -> list[str]:
+    """What ``keep N`` / ``place N`` / ``lockeep N`` / ``loplace N`` number: the drawn
+    cards (or the pile to place) in drawn order, each name once; the menu uses the same
+    order.  Empty for other verbs."""
+    source = {
+        "keep": "drawn_lords",
+        "place": "to_place",
+        "lockeep": "drawn_locations",
+        "loplace": "to_place",
+    }.get(verb)
+    if source is None:
+        return []
+    return list(dict.fromkeys(obs.get(source) or []))
 
 
 def crest_slots(chamber: Sequence[Any]) -> set[int]:
@@ -382,7 +400,8 @@ class ConspiracyView(GameView):
             lines.extend(solo_status(obs))
         pending = []
         if obs.get("drawn_lords"):
-            pending.append("drawn: " + ", ".join(obs["drawn_lords"]))
+            drawn = numbered_choices("keep", obs)
+            pending.append("drawn: " + ", ".join(f"{i}. {n}" for i, n in enumerate(drawn, 1)))
         if obs.get("to_place"):
             pending.append("to place: " + ", ".join(obs["to_place"]))
         if obs.get("drawn_locations"):
@@ -495,6 +514,20 @@ class ConspiracyView(GameView):
         """What to type in the current phase."""
         return HINTS.get(str(obs.get("phase")), super().hint(game, obs))
 
+    def order_actions(self, actions: list[Action], obs: Obs) -> list[Action]:
+        """``keep``, ``place``, ``lockeep`` and ``loplace`` menus follow the order of the
+        drawn cards (the pile), so menu entry N is what ``keep N`` names."""
+        phase = str(obs.get("phase"))
+        choices = numbered_choices(phase, obs)
+        if not choices:
+            return actions
+
+        def position(action: Action) -> int:
+            verb, _, arg = str(action).partition(" ")
+            return choices.index(arg) if verb == phase and arg in choices else len(choices)
+
+        return sorted(actions, key=position)
+
     def expand_input(self, text: str, obs: Obs) -> str:
         """``keep 2`` → the 2nd drawn lord; ``take r`` / ``loctake cou-r`` → the one
         colour or Location the prefix names; unchanged if nothing matches exactly once."""
@@ -502,15 +535,11 @@ class ConspiracyView(GameView):
         if len(words) != 2:
             return text
         verb, arg = words
-        choices: list[str] = {
-            "keep": list(obs.get("drawn_lords") or []),
-            "place": list(dict.fromkeys(obs.get("to_place") or [])),
+        choices: list[str] = numbered_choices(verb, obs) or {
             "take": list(COLOURS),
-            "lockeep": list(obs.get("drawn_locations") or []),
             "loctake": list(obs.get("face_up_locations") or []),
             "locpick": list(obs.get("location_deck") or []),
             "lopile": list((obs.get("lo_choice") or {}).get("piles") or []),
-            "loplace": list(dict.fromkeys(obs.get("to_place") or [])),
         }.get(verb, [])
         if not choices:
             return text

@@ -236,7 +236,7 @@ class PlaySession:
         decided just before) shows the view's compact board instead of the full one."""
         self._take_device(player)
         obs = self.state.observation(player)
-        actions = list(self.state.legal_actions(player))
+        actions = self.view.order_actions(list(self.state.legal_actions(player)), obs)
         self.console.print(Rule(f"{escape(self.labels[player])} to play"))
         self._print_new_log(player)
         if again:

@@ -19,7 +19,7 @@ from rich.pretty import Pretty
 from rich.table import Table
 from rich.text import Text
 
-from porphyra.core.game import Game, State
+from porphyra.core.game import Action, Game, State
 
 Obs = dict[str, Any]
 
@@ -58,6 +58,11 @@ class GameView:
     def hint(self, game: Game, obs: Obs) -> str:
         """One line telling the seat to act what to type in the current phase."""
         return "Type a number from the menu or an action in the game's notation."
+
+    def order_actions(self, actions: list[Action], obs: Obs) -> list[Action]:
+        """The legal actions in the order the menu numbers them (default: the engine's);
+        a view may reorder so that menu numbers match its :meth:`expand_input` numbers."""
+        return actions
 
     def expand_input(self, text: str, obs: Obs) -> str:
         """Rewrite convenient input (e.g. hand positions) into the game's notation.
