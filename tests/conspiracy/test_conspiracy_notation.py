@@ -62,7 +62,9 @@ def test_whitespace_is_tolerated_and_swap_is_normalised() -> None:
         ("", "empty"),
         ("   ", "empty"),
         ("xyzzy", "unknown verb 'xyzzy'"),
-        ("Draw 1", "unknown verb"),
+        ("swap ² 3", "bad slot"),
+        ("swap ٣ ٧", "bad slot"),
+        ("draw " + "1" * 500, "too long"),
         ("draw", "takes 1 argument"),
         ("draw 1 2", "takes 1 argument"),
         ("draw 0", "bad count '0'"),
@@ -104,3 +106,14 @@ def test_action_repr_and_equality() -> None:
     assert repr(a) == "ConspiracyAction('keep red4')"
     assert a == parse(TABLE, "keep red4") and hash(a) == hash(parse(TABLE, "keep red4"))
     assert a != parse(TABLE, "place red4")
+
+
+def test_notation_is_case_insensitive_like_byzantium() -> None:
+    assert parse(TABLE, "DRAW 1") == parse(TABLE, "draw 1")
+    assert parse(TABLE, "Keep RED4") == parse(TABLE, "keep red4")
+
+
+@pytest.mark.parametrize("value", [None, 5, b"draw 1"])
+def test_non_text_raises_invalid_action(value: object) -> None:
+    with pytest.raises(InvalidActionError, match="must be text"):
+        parse(TABLE, value)  # type: ignore[arg-type]

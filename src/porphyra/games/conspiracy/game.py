@@ -168,19 +168,28 @@ class ConspiracyGame(Game):
         return 2 if self.solo else self.players
 
     def new_initial_state(self, seed: int = 0) -> ConspiracyState:
-        """The setup of section 2 for ``seed`` (decks shuffled, one Location face up)."""
+        """The setup of section 2 for ``seed`` (decks shuffled, one Location face up).
+
+        Raises:
+            TypeError: ``seed`` is not an integer.
+        """
+        if type(seed) is not int:
+            raise TypeError(f"seed must be an integer, not {seed!r}")
         return ConspiracyState.initial(self, seed)
 
-    def parse_action(self, state: State, text: str) -> ConspiracyAction:
-        """Parse ``text`` (section 6) for the current player of ``state``.
+    def parse_action(self, state: State, text: str, player: int | None = None) -> ConspiracyAction:
+        """Parse ``text`` (section 6) for ``player`` (default: the current player).
 
         Raises:
             InvalidActionError: malformed text (unknown verb, lord, colour, Location; bad
                 count or slot).
-            IllegalActionError: well formed but not legal now (wrong phase, not offered).
+            IllegalActionError: well formed but not legal now (not your turn, wrong phase,
+                not offered).
         """
         action = parse(self.actions, text, solo=self.solo)
         if not isinstance(state, ConspiracyState):
             raise IllegalActionError("not a Conspiracy state")
+        if player is not None and player != state.current_player():
+            raise IllegalActionError(f"not your turn: seat {state.current_player()} decides now")
         state.check_legal(action)
         return action

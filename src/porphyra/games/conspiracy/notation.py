@@ -100,6 +100,9 @@ def action_table(cards: CardSet) -> ActionTable:
     return ActionTable(cards)
 
 
+MAX_TEXT = 400
+
+
 def _count(word: str, text: str) -> int:
     if word not in ("1", "2", "3"):
         raise InvalidActionError(f"bad count {word!r} in {text!r} (1, 2 or 3)")
@@ -107,7 +110,7 @@ def _count(word: str, text: str) -> int:
 
 
 def _slot(word: str, text: str) -> int:
-    if not word.isdigit() or not 1 <= int(word) <= SLOTS:
+    if not (word.isascii() and word.isdigit()) or not 1 <= int(word) <= SLOTS:
         raise InvalidActionError(f"bad slot {word!r} in {text!r} (1..{SLOTS})")
     return int(word) - 1
 
@@ -128,7 +131,11 @@ def parse(table: ActionTable, text: str, solo: bool = False) -> ConspiracyAction
             unknown lord, colour or Location, bad or repeated slot; a solo verb outside
             the solo mode.
     """
-    words = text.split()
+    if not isinstance(text, str):
+        raise InvalidActionError(f"an action must be text, not {type(text).__name__}")
+    if len(text) > MAX_TEXT:
+        raise InvalidActionError(f"action text is too long ({len(text)} characters)")
+    words = text.lower().split()
     if not words:
         raise InvalidActionError("empty action text")
     verb = words[0]

@@ -196,7 +196,9 @@ class ConspiracyState(State):
         up, pick the first player (option or seeded draw)."""
         s = cls(game)
         s._seed = seed
-        rng = random.Random(seed)
+        # random.Random ignores an int seed's sign; negative seeds are seeded by their text
+        # so that n and -n are different games (non-negative seeds are unchanged).
+        rng = random.Random(seed if seed >= 0 else str(seed))
         deck = [k for k, lord in enumerate(game.cards.lords) for _ in range(lord.copies)]
         rng.shuffle(deck)
         for kind in game.stacked_lords:
@@ -346,6 +348,10 @@ class ConspiracyState(State):
             IllegalActionError: the game is over, or ``action`` is not among the legal
                 actions of the pending decision (the message names the phase).
         """
+        if not isinstance(action, ConspiracyAction):
+            raise IllegalActionError(
+                f"{action!r} is not a Conspiracy action (parse text with game.parse_action)"
+            )
         if self.phase == OVER:
             raise IllegalActionError(f"{action}: the game is over")
         legal = self.legal_actions()
@@ -726,6 +732,9 @@ class ConspiracyState(State):
             rng.shuffle(c.loc_deck)
         c.rng_base = rng.getrandbits(64)
         c.rng_counter = 0
+        # The seed and the history would let a bot replay the true deck orders.
+        c._seed = -1
+        c._history = []
         return c
 
     def _deck_shown(self, player: int) -> bool:
@@ -749,7 +758,13 @@ class ConspiracyState(State):
         return view.public(self)
 
     def observation(self, player: int) -> JSONDict:
-        """Seat ``player``'s view (see :func:`porphyra.games.conspiracy.view.seat`)."""
+        """Seat ``player``'s view (see :func:`porphyra.games.conspiracy.view.seat`).
+
+        Raises:
+            ValueError: no such seat (solo: seat 1 is the Legendary Opponent).
+        """
+        if type(player) is not int or not 0 <= player < len(self.chambers):
+            raise ValueError(f"no seat {player!r} in this game")
         return view.seat(self, player)
 
     def to_json(self) -> dict[str, Any]:
