@@ -140,3 +140,20 @@ def test_conspiracy_keep_number_matches_the_menu_entry(tmp_path: Path) -> None:
     menu = view.order_actions(list(state.legal_actions(0)), obs)
     for i in range(len(menu)):
         assert view.expand_input(f"keep {i + 1}", obs) == str(menu[i])
+
+
+# ---------------------------------------------------------------- 6. card names
+def test_printed_card_names_are_read_as_slugs() -> None:
+    view = ByzantiumView()
+    obs = {"hand": ["rus", "basil-ii", "infantry", "archers"], "phase": "meld"}
+    assert view.expand_input("meld rus'", obs) == "meld rus"
+    assert view.expand_input("meld Rus', Basil II,infantry", obs) == ("meld rus,basil-ii,infantry")
+    assert view.expand_input("meld 1 arch", obs) == "meld rus,archers"
+
+
+def test_cards_listing_shows_slugs_that_differ_from_the_name() -> None:
+    result = runner.invoke(app, ["cards", "byzantium"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    assert "(rus)" in result.output
+    assert "(recapture-of-constantinople)" in result.output  # the longest, not cut
+    assert "(infantry)" not in result.output

@@ -249,10 +249,14 @@ class ByzantiumView(GameView):
         ``redraw infantry`` (a prefix must match one slug of the candidates: the hand, and
         for ``target`` the Foe meld).  Returns ``text`` unchanged if a word matches nothing.
         """
-        words = text.replace(",", " ").split()
-        if len(words) < 2:
+        head, _, rest = text.strip().partition(" ")
+        # Commas separate cards, so a part may be a printed name ("Basil II", "Rus'");
+        # without commas every word is one card (a number, slug or prefix).
+        parts = rest.split(",") if "," in rest else rest.split()
+        args = [p.strip() for p in parts if p.strip()]
+        if not args:
             return text
-        verb, args = words[0].lower(), words[1:]
+        verb = head.lower()
         hand: list[str] = list(obs.get("hand") or [])
         candidates = list(hand)
         if verb == "target":
@@ -267,7 +271,7 @@ class ByzantiumView(GameView):
                     return text
                 out.append(hand[i - 1])
                 continue
-            arg = arg.lower()
+            arg = slugify(arg.replace("'", "").replace("’", ""))
             if arg in candidates:
                 out.append(arg)
                 continue
@@ -349,19 +353,19 @@ class ByzantiumView(GameView):
                 title_style=DECK_STYLE[deck],
                 pad_edge=False,
             )
-            table.add_column("card", overflow="fold")
+            table.add_column("card (slug)", overflow="fold")
             table.add_column("type", no_wrap=True)
             table.add_column("force", justify="right", no_wrap=True)
             table.add_column("ages", no_wrap=True)
-            table.add_column("notes")
-            table.add_column("copies", justify="right", no_wrap=True)
+            table.add_column("notes", max_width=9)  # "unique," over "+2 LT": room for slugs
+            table.add_column("qty", justify="right", no_wrap=True)
             counts: Counter[str] = Counter()
             for card in all_cards:
                 if card.deck != deck:
                     continue
                 counts[age_bucket(card)] += card.copies
                 table.add_row(
-                    card_label(card),
+                    card_label(card, always_slug=True),
                     card.type,
                     str(card.force),
                     card.ages,
@@ -372,8 +376,9 @@ class ByzantiumView(GameView):
             out.append(table)
         out.append(
             Text(
-                "In actions, name a card by its slug: the name in lower case, words joined by "
-                "'-' (shown in brackets where it differs).",
+                "In actions, name a card by its slug, shown in brackets where it differs from "
+                "the name (Rus' → rus), or by its number in your hand.  At the prompt a name "
+                "as printed works too: 'meld Basil II, Rus''.",
                 style="dim",
             )
         )
@@ -395,11 +400,13 @@ def slugify(name: str) -> str:
     return "-".join("".join(ch if ch.isalnum() else " " for ch in name.lower()).split())
 
 
-def card_label(card: Any) -> str:
-    """The card's name, plus its slug in brackets when the slug is not the obvious one."""
+def card_label(card: Any, always_slug: bool = False) -> str:
+    """The card's name, plus its slug in brackets when the slug is not the obvious one
+    (``always_slug``: whenever it differs from the lower-case name, as ``cards`` lists)."""
     label = escape(card.name)
-    if slugify(card.name) != card.slug:
-        label += f" [dim]({card.slug})[/]"
+    differs = card.name.lower() != card.slug if always_slug else slugify(card.name) != card.slug
+    if differs:
+        label += ("\n" if always_slug else " ") + f"[dim]({card.slug})[/]"
     return label
 
 
