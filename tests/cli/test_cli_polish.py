@@ -157,3 +157,21 @@ def test_cards_listing_shows_slugs_that_differ_from_the_name() -> None:
     assert "(rus)" in result.output
     assert "(recapture-of-constantinople)" in result.output  # the longest, not cut
     assert "(infantry)" not in result.output
+
+
+# ---------------------------------------------------------------- 7. drawn Locations
+def test_drawn_locations_show_their_effect() -> None:
+    game = load_game("conspiracy", players=2)
+    state = game.new_initial_state(seed=1)
+    obs = state.observation(0)
+    from porphyra.cli.conspiracy_view import location_effect
+
+    slugs = [card.slug for card in game.cards.locations[:2]]  # type: ignore[attr-defined]
+    obs = {**obs, "phase": "lockeep", "drawn_locations": slugs}
+    console = Console(record=True, width=200)
+    view = ConspiracyView()
+    for render in (view.board, view.compact_board):
+        console.print(render(game, obs, ["a", "b"]))
+        text = console.export_text()
+        for slug in slugs:
+            assert f"{slug} ({location_effect(game, slug)})" in text

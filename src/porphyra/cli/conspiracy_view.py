@@ -451,6 +451,15 @@ class ConspiracyView(GameView):
             table.add_row(
                 Text(f"{colour} pile ({len(pile)})", style=STYLE[colour]), line or Text("—")
             )
+        for key, title in (
+            ("drawn_locations", "drawn Locations"),
+            ("location_deck", "Location deck"),
+        ):
+            if obs.get(key):  # lockeep / locpick: each one's effect, as for face-up ones
+                table.add_row(
+                    Text(f"{title} ({len(obs[key])})", style="bold yellow"),
+                    Text("; ".join(f"{s} ({location_effect(game, s)})" for s in obs[key])),
+                )
         face_up = obs.get("face_up_locations") or []
         table.add_row(
             Text(f"face-up Locations ({len(face_up)})", style="bold"),
