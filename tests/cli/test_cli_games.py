@@ -20,6 +20,7 @@ from porphyra.cli import app
 from porphyra.cli.byzantium_view import ByzantiumView, age_bucket
 from porphyra.cli.conspiracy_view import live_scores, pyramid
 from porphyra.cli.play import PASS_DEVICE
+from porphyra.core.errors import InvalidActionError
 from porphyra.core.registry import load_game
 
 from .test_cli_generic import _check_no_leak
@@ -92,7 +93,8 @@ def test_byzantium_meld_over_a_limit_is_explained() -> None:
     text = view.expand_input("meld " + " ".join(map(str, troops)), obs)
     assert text.startswith("meld ") and "," in text
     assert all(not part.isdigit() for part in text[5:].split(","))
-    assert view.expand_input("meld 99", obs) == "meld 99"  # no such hand card: unchanged
+    with pytest.raises(InvalidActionError, match="no card number 99 in your hand"):
+        view.expand_input("meld 99", obs)
 
 
 def test_conspiracy_human_game(tmp_path: Path) -> None:

@@ -175,3 +175,30 @@ def test_drawn_locations_show_their_effect() -> None:
         text = console.export_text()
         for slug in slugs:
             assert f"{slug} ({location_effect(game, slug)})" in text
+
+
+# ---------------------------------------------------------------- 8. messages
+def test_hand_number_out_of_range_says_so() -> None:
+    result = runner.invoke(
+        app,
+        ["play", "byzantium", "--seed", "8", "--seats", "human,random"],
+        input=_lines("redraw 99", "quit"),
+    )
+    assert "no card number 99 in your hand" in result.output
+    assert "unknown card '99'" not in result.output
+
+
+def test_help_and_hints_are_game_and_role_specific() -> None:
+    game = load_game("byzantium")
+    state = game.new_initial_state(seed=8)
+    foe = 1 - state.current_player()
+    foe_hand = state.observation(foe)["hand"]
+    hint = ByzantiumView().hint(game, {**state.observation(foe), "phase": "redraw"})
+    assert f"redraw {foe_hand[0]},{foe_hand[1]}" in hint.replace(", ", ",")
+    assert "chronicle" not in hint and "infantry" not in hint  # Byzantine cards
+    end = ByzantiumView().hint(game, {"phase": "pass", "hand": ["archers"]})
+    assert "discarded" in end and "opponent" in end
+    out = runner.invoke(
+        app, ["play", "conspiracy", "--seed", "1", "--seats", "human,random"], input="help\nquit\n"
+    ).output
+    assert "redraw" not in out and "infantry" not in out

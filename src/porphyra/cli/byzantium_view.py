@@ -21,6 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from porphyra.cli.views import GameView, Obs, ascii_number
+from porphyra.core.errors import InvalidActionError
 from porphyra.core.game import Game, State
 
 AGE_LABEL = {"early": "Early", "middle": "Middle", "late": "Late"}
@@ -37,12 +38,10 @@ MAX_TT = 20
 
 HINTS = {
     "redraw": (
-        "Redraw up to 4 cards: 'redraw 2 5' (hand numbers) or 'redraw infantry,chronicle'; "
+        "Redraw up to 4 cards: 'redraw 2 5' (hand numbers) or 'redraw {a},{b}'; "
         "'redraw -' keeps your hand."
     ),
-    "meld": (
-        "Meld: 'meld 1 3 4' (hand numbers) or 'meld justinian-i,cavalry'; 'meld -' melds nothing."
-    ),
+    "meld": "Meld: 'meld 1 3 4' (hand numbers) or 'meld {a},{b}'; 'meld -' melds nothing.",
     "target": (
         "Negotiation: 'target <slug>' discards a Northern or Southern Foe card of the Foe "
         "meld; 'target -' declines."
@@ -51,8 +50,14 @@ HINTS = {
         "Replace the target: 'replace <slug>' (a Northern or Southern Foe from your hand) or "
         "'replace -'."
     ),
-    "pass": "End: choose the card you keep and pass to your opponent: 'pass 3' or 'pass archers'.",
+    "pass": (
+        "End: choose the one card you pass to your opponent ('pass 3' or 'pass {a}'); "
+        "the rest of your hand is discarded."
+    ),
 }
+
+#: Example cards per role when the hand has too few to show (section 7 of the rules).
+EXAMPLES = {"byzantine": ("infantry", "chronicle"), "foe": ("raiders", "earthquake")}
 
 MELD_LIMITS = {
     "byzantine": "1 Leader, 2 Recovery, 4 Troop, 1 Negotiation, 2 Legacy",
@@ -237,7 +242,11 @@ class ByzantiumView(GameView):
     def hint(self, game: Game, obs: Obs) -> str:
         """What to type in the current phase."""
         phase = str(obs.get("phase"))
-        text = HINTS.get(phase, super().hint(game, obs))
+        hand = list(dict.fromkeys(obs.get("hand") or []))
+        a, b = (hand + list(EXAMPLES.get(str(obs.get("role")), EXAMPLES["byzantine"])))[:2]
+        if a == b:
+            b = EXAMPLES["byzantine"][1]
+        text = HINTS.get(phase, super().hint(game, obs)).format(a=a, b=b)
         if phase == "meld":
             text += "  Limits: " + MELD_LIMITS.get(str(obs.get("role")), "see the rules") + "."
         return text
@@ -248,6 +257,9 @@ class ByzantiumView(GameView):
         ``meld 1 3 4`` → ``meld justinian-i,cavalry,infantry``; ``redraw inf`` →
         ``redraw infantry`` (a prefix must match one slug of the candidates: the hand, and
         for ``target`` the Foe meld).  Returns ``text`` unchanged if a word matches nothing.
+
+        Raises:
+            InvalidActionError: a hand number beyond the hand (``redraw 99``).
         """
         head, _, rest = text.strip().partition(" ")
         # Commas separate cards, so a part may be a printed name ("Basil II", "Rus'");
@@ -268,7 +280,10 @@ class ByzantiumView(GameView):
             i = ascii_number(arg)
             if i is not None:
                 if not 1 <= i <= len(hand):
-                    return text
+                    raise InvalidActionError(
+                        f"there is no card number {i} in your hand"
+                        + (f" (1 to {len(hand)})" if hand else " (it is empty)")
+                    )
                 out.append(hand[i - 1])
                 continue
             arg = slugify(arg.replace("'", "").replace("’", ""))

@@ -40,9 +40,10 @@ PASS_DEVICE = "Pass the device to"
 HELP_TEXT = """\
 [bold]At the prompt you can type[/]
   [cyan]a number[/]          choose that entry of the menu of legal actions
-  [cyan]an action[/]         in the game's notation, e.g. [green]redraw infantry,chronicle[/] or
-                    [green]draw 2[/]; spaces between cards work as well as commas
+  [cyan]an action[/]         in the game's notation (examples for now: below); spaces
+                    between cards work as well as commas
   [cyan]menu[/]              list every legal action with its number
+  [cyan]menu <text>[/]       list only the actions containing the text
   [cyan]board[/]             show the table again
   [cyan]log[/]               show the whole game log you are allowed to see
   [cyan]rules[/]             how to play this game
