@@ -345,15 +345,16 @@ def candidate_actions(state: State) -> list[Action]:
     Meld: the heuristic meld, the strongest meld, and the strongest meld without its 1, 2
     or 3 weakest cards (Legacy cards kept).  Redraw: the heuristic redraw, none, the
     surplus cards only (at most 4, or 2), and the 4 weakest cards.  Negotiation and pass
-    decisions have few options: all of them.
+    decisions have few options: all of them, the heuristic's first.
     """
     game = state.game
     cardset: CardSet = game.cardset  # type: ignore[attr-defined]
     s = _situation_from_state(state)
-    if s.verb not in ("meld", "redraw"):
-        return list(state.legal_actions())
-    cards = cardset.cards
     verb, main = decide(s, cardset)
+    if s.verb not in ("meld", "redraw"):
+        first = game.action_builder(verb)(tuple(sorted(main)))  # type: ignore[attr-defined]
+        return [first, *(a for a in state.legal_actions() if a != first)]
+    cards = cardset.cards
     full = best_meld(s.hand, cardset, s.byzantine)
 
     def weakness(k: int) -> tuple[int, int, int]:
