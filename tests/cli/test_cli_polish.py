@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -11,6 +13,7 @@ from porphyra import record as records
 from porphyra.cli import app
 from porphyra.cli.byzantium_view import ByzantiumView
 from porphyra.cli.conspiracy_view import ConspiracyView
+from porphyra.cli.play import PlaySession
 from porphyra.cli.replay import run_replay
 from porphyra.cli.views import ascii_number, view_for
 from porphyra.core.registry import load_game
@@ -202,3 +205,18 @@ def test_help_and_hints_are_game_and_role_specific() -> None:
         app, ["play", "conspiracy", "--seed", "1", "--seats", "human,random"], input="help\nquit\n"
     ).output
     assert "redraw" not in out and "infantry" not in out
+
+
+# ---------------------------------------------------------------- 9. --delay
+def test_delay_pauses_after_each_bot_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    pauses: list[float] = []
+    play_module = sys.modules[PlaySession.__module__]  # porphyra.cli.play is also a command
+    monkeypatch.setattr(play_module.time, "sleep", pauses.append)
+    args = ["play", "byzantium", "--seed", "3", "--seats", "easy,random"]
+    assert runner.invoke(app, args).exit_code == 0
+    assert pauses == []  # not a terminal: no default pause
+    result = runner.invoke(app, [*args, "--delay", "0.25"])
+    assert result.exit_code == 0, result.output
+    assert len(pauses) > 10 and set(pauses) == {0.25}
+    assert runner.invoke(app, [*args, "--delay", "-1"]).exit_code == 2
+    assert "--delay" in runner.invoke(app, ["play", "--help"]).output

@@ -72,6 +72,17 @@ HintOpt = Annotated[
     str | None,
     typer.Option("--hint-bot", help="Bot that answers 'hint' at the prompt (default: hard)."),
 ]
+DelayOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--delay",
+        metavar="SECONDS",
+        help="Pause after each bot move.  Default: 0.6 when every seat is a bot and the "
+        "output is a terminal, else 0.",
+    ),
+]
+#: The ``--delay`` of a bot-only game watched at a terminal.
+WATCH_DELAY = 0.6
 SaveOpt = Annotated[
     Path | None,
     typer.Option("--save", help="Write the record here at the end, on quit and on Ctrl-C."),
@@ -181,9 +192,15 @@ def _run_session(
     seed: int,
     save: Path | None,
     hint_bot: str | None = None,
+    delay: float | None = None,
 ) -> None:
     game = state.game
     kinds = parse_seat_kinds(seats, game.num_players)
+    if delay is None:
+        watching = "human" not in kinds and console.is_terminal
+        delay = WATCH_DELAY if watching else 0.0
+    if delay < 0:
+        raise CliError("--delay must be 0 or more seconds")
     check_save_path(save)  # now, not after the whole game
     if hint_bot is not None:
         make_bot(hint_bot)  # fail now, with a clear message, on an unknown bot
@@ -197,6 +214,7 @@ def _run_session(
         view_for(game.info.name),
         save_path=save,
         hint_bot=hint_bot,
+        delay=delay,
     )
     outcome = session.run()
     if outcome is Outcome.INTERRUPTED:
@@ -221,6 +239,7 @@ def play(
     hint_bot: HintOpt = None,
     solo: SoloOpt = False,
     opponent: OpponentOpt = None,
+    delay: DelayOpt = None,
 ) -> None:
     """Play at this terminal: you against bots, friends on one screen, or bots only.
 
@@ -237,7 +256,7 @@ def play(
     console = _console()
     with handle_errors(console):
         if resume is not None:
-            _resume(console, resume, seats, save, hint_bot)
+            _resume(console, resume, seats, save, hint_bot, delay)
             return
         if game is None:
             raise CliError("name a game to play (" + ", ".join(registered_games()) + ")")
@@ -260,7 +279,7 @@ def play(
         loaded = load_game(name, **options)
         seed = fresh_seed() if seed is None else seed
         state = loaded.new_initial_state(seed=seed)
-        _run_session(console, state, seats, seed, save, hint_bot)
+        _run_session(console, state, seats, seed, save, hint_bot, delay)
 
 
 def _opponent(solo: bool, opponent: str | None) -> str | None:
@@ -276,6 +295,7 @@ def _resume(
     seats: str | None,
     save: Path | None,
     hint_bot: str | None = None,
+    delay: float | None = None,
 ) -> None:
     record = records.load(path)
     state = records.replay(record)
@@ -286,7 +306,7 @@ def _resume(
         console.print(view.board(state.game, state.public_observation(), labels))
         console.print(view.result(state.game, state, labels))
         return
-    _run_session(console, state, seats, state.seed, save or path, hint_bot)
+    _run_session(console, state, seats, state.seed, save or path, hint_bot, delay)
 
 
 @app.command()
@@ -297,11 +317,12 @@ def resume(
         Path | None, typer.Option("--save", help="Save here instead of back into FILE.")
     ] = None,
     hint_bot: HintOpt = None,
+    delay: DelayOpt = None,
 ) -> None:
     """Continue a saved unfinished game (saved back into FILE unless --save is given)."""
     console = _console()
     with handle_errors(console):
-        _resume(console, file, seats, save, hint_bot)
+        _resume(console, file, seats, save, hint_bot, delay)
 
 
 @app.command()

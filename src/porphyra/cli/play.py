@@ -14,6 +14,7 @@ observation:
 from __future__ import annotations
 
 import enum
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -79,6 +80,7 @@ class PlaySession:
             Raises ``EOFError`` at end of input (treated as ``quit``).
         hint_bot: the bot spec that answers ``hint`` (default ``hard`` if registered, else
             the default bot); it gets the seat's view only.
+        delay: seconds to pause after each bot move, so people can follow it.
     """
 
     def __init__(
@@ -90,8 +92,10 @@ class PlaySession:
         save_path: Path | None = None,
         read_line: ReadLine | None = None,
         hint_bot: str | None = None,
+        delay: float = 0.0,
     ) -> None:
         self.state = state
+        self.delay = max(0.0, delay)
         self.hint_bot = hint_bot
         self.game = state.game
         self.seats = list(seats)
@@ -158,6 +162,8 @@ class PlaySession:
                         action = seat.bot.choose(view)
                     self.state.apply_action(action)
                     self._after_bot(player, action)
+                    if self.delay:
+                        time.sleep(self.delay)
                 self._last_actor = player
             self._finish()
         except _Quit:
