@@ -220,3 +220,21 @@ def test_delay_pauses_after_each_bot_move(monkeypatch: pytest.MonkeyPatch) -> No
     assert len(pauses) > 10 and set(pauses) == {0.25}
     assert runner.invoke(app, [*args, "--delay", "-1"]).exit_code == 2
     assert "--delay" in runner.invoke(app, ["play", "--help"]).output
+
+
+# ---------------------------------------------------------------- 10. --bots and bot names
+def test_simulate_errors_name_the_bots_option() -> None:
+    for bots in ("random,random,random", "random,nosuchbot"):
+        result = runner.invoke(app, ["simulate", "byzantium", "--games", "1", "--bots", bots])
+        assert result.exit_code == 2, result.output
+        assert "--bots" in result.output and "--seats" not in result.output
+
+
+def test_bot_names_are_case_insensitive() -> None:
+    result = runner.invoke(
+        app,
+        ["play", "byzantium", "--seed", "3", "--seats", "human,ISMCTS:iterations=5"],
+        input="quit\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "Seat 1 (ismcts:iterations=5 bot)" in result.output

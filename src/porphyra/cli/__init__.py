@@ -178,10 +178,10 @@ def _check_game(name: str) -> str:
     return name
 
 
-def _players_hint(seats: str | None, players: int | None) -> int | None:
-    """Conspiracy: without --players, the number of names in --seats sets it."""
+def _players_hint(seats: str | None, players: int | None, option: str = "--seats") -> int | None:
+    """Conspiracy: without --players, the number of names in --seats (``option``) sets it."""
     if players is None and seats is not None:
-        return len(parse_seat_kinds(seats, None))
+        return len(parse_seat_kinds(seats, None, option))
     return players
 
 
@@ -407,7 +407,7 @@ def simulate(
             )
             return
         if name == "conspiracy":
-            players = _players_hint(bots, players)
+            players = _players_hint(bots, players, "--bots")
         options = _options(
             name, first_emperor, reveal_first_draws, cards, players, first_player, bonus_locations
         )
@@ -415,7 +415,7 @@ def simulate(
         if bots is None:
             kinds = ["random"] * loaded.num_players
         else:
-            kinds = parse_seat_kinds(bots, loaded.num_players)
+            kinds = parse_seat_kinds(bots, loaded.num_players, "--bots")
         if "human" in kinds:
             raise CliError("--bots takes bot names only: " + ", ".join(bot_names()))
         view = view_for(name)
@@ -460,7 +460,7 @@ def _simulate_solo(
 
     which = (opponent or "all").strip().lower()
     opponents = list(opponent_names()) if which == "all" else [which]
-    kinds = parse_seat_kinds(bots or "random", 1)
+    kinds = parse_seat_kinds(bots or "random", 1, "--bots")
     if kinds == ["human"]:
         raise CliError("--bots takes bot names only: " + ", ".join(bot_names()))
     options = _options(name, None, False, None, 1, first_player, bonus_locations)

@@ -119,7 +119,7 @@ def default_bot() -> str:
     return names[0]
 
 
-def parse_seat_kinds(spec: str | None, players: int | None) -> list[str]:
+def parse_seat_kinds(spec: str | None, players: int | None, option: str = "--seats") -> list[str]:
     """Parse ``--seats`` (``"human,random"``) into one kind per seat.
 
     Args:
@@ -128,6 +128,7 @@ def parse_seat_kinds(spec: str | None, players: int | None) -> list[str]:
             (``human,ismcts:iterations=200,exploration=0.5``): a part with ``=`` but no
             ``:`` continues the bot before it.
         players: the number of seats the game needs, or ``None`` to take it from ``spec``.
+        option: the option that gave ``spec``, as errors name it (``--bots`` in simulate).
 
     Returns:
         One entry per seat: ``"human"`` or a bot name.
@@ -143,13 +144,15 @@ def parse_seat_kinds(spec: str | None, players: int | None) -> list[str]:
         if "=" in part and ":" not in part and kinds:
             kinds[-1] += "," + part
         else:
-            kinds.append(part.lower() if ":" not in part else part)
+            # Bot names are case-insensitive ("ISMCTS:iterations=5"); options stay as given.
+            name, colon, options = part.partition(":")
+            kinds.append(name.strip().lower() + colon + options)
     known = [HUMAN, *bot_names()]
     for kind in kinds:
         if kind.partition(":")[0] not in known:
-            raise CliError(f"unknown seat {kind!r} in --seats; use any of: {', '.join(known)}")
+            raise CliError(f"unknown seat {kind!r} in {option}; use any of: {', '.join(known)}")
     if players is not None and len(kinds) != players:
-        raise CliError(f"--seats names {len(kinds)} seats but the game has {players} players")
+        raise CliError(f"{option} names {len(kinds)} seats but the game has {players} players")
     return kinds
 
 
