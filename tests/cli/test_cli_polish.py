@@ -238,3 +238,17 @@ def test_bot_names_are_case_insensitive() -> None:
     )
     assert result.exit_code == 0, result.output
     assert "Seat 1 (ismcts:iterations=5 bot)" in result.output
+
+
+# ---------------------------------------------------------------- 12. replay privacy
+def test_public_replay_hides_the_passed_cards(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    play = ["play", "byzantium", "--seed", "4", "--seats", "random,random", "--save", str(save)]
+    assert runner.invoke(app, play).exit_code == 0
+    passes = [a for a in records.load(save)["actions"] if a["action"].startswith("pass ")]
+    assert passes
+    public = runner.invoke(app, ["replay", str(save), "--no-pause"]).output
+    assert ": pass " not in public and "passes a card" in public
+    for flag in (["--reveal"], ["--all"], ["--seat", "0"]):
+        out = runner.invoke(app, ["replay", str(save), "--no-pause", *flag]).output
+        assert f"Seat {passes[0]['player']}: {passes[0]['action']}" in out

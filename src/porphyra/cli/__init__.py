@@ -335,12 +335,21 @@ def replay(
     pause: Annotated[
         bool, typer.Option("--pause/--no-pause", help="Wait for Enter after each action.")
     ] = True,
+    reveal: Annotated[
+        bool,
+        typer.Option(
+            "--reveal",
+            "--all",
+            help="Show every action as recorded, also the private ones (the card each "
+            "Byzantium player passes).",
+        ),
+    ] = False,
 ) -> None:
     """Step through a saved game, action by action, with the log of what changed."""
     console = _console()
     with handle_errors(console):
         record = records.load(file)
-        run_replay(record, console, view_for(record["game"]), seat=seat, pause=pause)
+        run_replay(record, console, view_for(record["game"]), seat=seat, pause=pause, reveal=reveal)
 
 
 @app.command()

@@ -251,6 +251,13 @@ class ByzantiumView(GameView):
             text += "  Limits: " + MELD_LIMITS.get(str(obs.get("role")), "see the rules") + "."
         return text
 
+    def replay_text(self, player: int, action: str, seat: int | None) -> str:
+        """The End-phase pass is private between passer and receiver (rules section 4):
+        others read "passes a card"."""
+        if action.startswith("pass ") and seat not in (player, 1 - player):
+            return f"passes a card to seat {1 - player}"
+        return action
+
     def expand_input(self, text: str, obs: Obs) -> str:
         """Rewrite hand numbers and unique slug prefixes into slugs, spaces into commas.
 

@@ -83,6 +83,7 @@ def run_replay(
     seat: int | None = None,
     pause: bool = True,
     read_line: ReadLine | None = None,
+    reveal: bool = False,
 ) -> None:
     """Show the game of ``record`` step by step.
 
@@ -93,6 +94,8 @@ def run_replay(
         seat: show that seat's view instead of the public one.
         pause: wait for a key after each step; ``False`` prints the whole game.
         read_line: input function (default ``console.input``); EOF stops the replay.
+        reveal: print every action as recorded, even those private to other seats (the
+            Byzantium pass); by default they read as the viewer could see them.
 
     Raises:
         RecordError: the record does not replay.
@@ -146,6 +149,8 @@ def run_replay(
                 console.print(f"[red]✗ unknown key {escape(key)!r}[/]  {KEYS}")
                 continue
         player, text = rep.step()
+        if not reveal:
+            text = view.replay_text(player, text, seat)
         console.print(
             f"[cyan]{rep.position:>3}.[/] Seat {player}: [bold]{escape(text)}[/]",
             highlight=False,

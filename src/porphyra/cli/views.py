@@ -59,6 +59,11 @@ class GameView:
         """One line telling the seat to act what to type in the current phase."""
         return "Type a number from the menu or an action in the game's notation."
 
+    def replay_text(self, player: int, action: str, seat: int | None) -> str:
+        """How a replay prints ``player``'s recorded ``action`` to ``seat`` (``None``: the
+        public); a view hides what that viewer could not see.  Default: the action."""
+        return action
+
     def order_actions(self, actions: list[Action], obs: Obs) -> list[Action]:
         """The legal actions in the order the menu numbers them (default: the engine's);
         a view may reorder so that menu numbers match its :meth:`expand_input` numbers."""
