@@ -149,8 +149,11 @@ def test_save_and_replay_round_trip(tmp_path: Path) -> None:
     _invoke(["play", "byzantium", "--seats", "random,random", "--seed", "6", "--save", str(save)])
     rec = records.load(save)
     out = _invoke(["replay", str(save), "--no-pause"])
+    revealed = _invoke(["replay", str(save), "--no-pause", "--reveal"])
     for i, entry in enumerate(rec["actions"]):
-        assert f"{i + 1:>3}. Seat {entry['player']}: {entry['action']}" in out
+        line = f"{i + 1:>3}. Seat {entry['player']}: {entry['action']}"
+        assert line in revealed
+        assert (line in out) != entry["action"].startswith("pass ")  # a pass is private
     assert "Result" in out
     seat_view = _invoke(["replay", str(save), "--no-pause", "--seat", "0"])
     assert "You drew" in seat_view and "You drew" not in out  # private log only with --seat
