@@ -252,3 +252,47 @@ def test_public_replay_hides_the_passed_cards(tmp_path: Path) -> None:
     for flag in (["--reveal"], ["--all"], ["--seat", "0"]):
         out = runner.invoke(app, ["replay", str(save), "--no-pause", *flag]).output
         assert f"Seat {passes[0]['player']}: {passes[0]['action']}" in out
+
+
+# ---------------------------------------------------------------- 11. cosmetics
+def test_location_labels_fit_a_cell_and_are_distinct() -> None:
+    from porphyra.cli.conspiracy_view import CELL, short_location
+
+    game = load_game("conspiracy", players=2, bonus_locations=True)
+    slugs = [card.slug for card in game.cards.locations]  # type: ignore[attr-defined]
+    labels = [short_location(slug) for slug in slugs]
+    assert all(len(label) < CELL for label in labels)
+    assert len(set(labels)) == len(set(slugs))
+
+
+def test_empty_hand_is_said_in_words() -> None:
+    game = load_game("byzantium")
+    console = Console(record=True, width=100)
+    obs = {**game.new_initial_state(seed=8).observation(0), "hand": []}
+    console.print(ByzantiumView().board(game, obs, ["a", "b"]))
+    text = console.export_text()
+    assert "empty" in text and "force" not in text  # no table header without rows
+
+
+def test_long_moves_wrap_between_cards() -> None:
+    game = load_game("byzantium")
+    state = game.new_initial_state(seed=8)
+    hand = state.observation(0)["hand"]
+    result = runner.invoke(
+        app,
+        ["play", "byzantium", "--seed", "8", "--seats", "human,random"],
+        input=_lines("redraw 1 2 3 4", "quit"),
+        env={"COLUMNS": "50"},
+    )
+    lines = result.output.splitlines()
+    i = next(i for i, line in enumerate(lines) if "✓" in line)
+    assert lines[i].rstrip().endswith(",")  # the line breaks between two cards
+    assert lines[i + 1].strip().rstrip(",").split(",")[0].strip() in hand
+
+
+def test_help_shows_no_type_next_to_flags() -> None:
+    for command in ("play", "replay", "simulate"):
+        out = runner.invoke(app, [command, "--help"], env={"COLUMNS": "120"}).output
+        for line in out.splitlines():
+            if "--help" in line or "--solo" in line or "--reveal" in line:
+                assert "<bool>" not in line, line

@@ -20,6 +20,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from typer.core import TyperOption
 
 from porphyra import record as records
 from porphyra.bots import bot_names, make_bot
@@ -43,6 +44,16 @@ from porphyra.cli.views import view_for
 from porphyra.core.registry import load_game, registered_games
 from porphyra.server.cli import serve_command
 
+
+def _flag_type(self: TyperOption, ctx: Any) -> str | None:
+    """No type column for on/off flags: Typer prints ``<bool>`` next to ``--help``,
+    ``--solo``… although a flag takes no value."""
+    return None if self.is_flag else _typer_display_type(self, ctx)
+
+
+_typer_display_type = TyperOption.display_type_rich
+TyperOption.display_type_rich = _flag_type  # type: ignore[method-assign]
+
 app = typer.Typer(
     name="porphyra",
     help=(
@@ -58,7 +69,11 @@ app = typer.Typer(
 GAMES_HELP = "The game: " + ", ".join(registered_games()) + "."
 
 SeedOpt = Annotated[
-    int | None, typer.Option("--seed", help="Game seed (default: a fresh one, printed).")
+    int | None,
+    typer.Option(
+        "--seed",
+        help="Game seed (default: a fresh one, shown at the end; at the start if only bots play).",
+    ),
 ]
 SeatsOpt = Annotated[
     str | None,

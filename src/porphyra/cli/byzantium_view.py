@@ -171,13 +171,16 @@ class ByzantiumView(GameView):
                 card.ages,
                 card_notes(card),
             )
-        extra = []
+        hand = obs.get("hand") or []
+        extra = [] if hand else [f"[{DECK_STYLE.get(role, 'bold')}]{title}:[/] empty"]
         pending = obs.get("pending_meld")
         if pending is not None:
             extra.append(f"Your meld (not yet revealed): {escape(_counted(game, pending))}")
         known = obs.get("known_opponent_cards") or []
         if known:
             extra.append(f"You know your opponent holds: {escape(_counted(game, known))}")
+        if not hand:  # an empty table is only a header: say it in words
+            return Text.from_markup("\n".join(extra))
         if extra:
             return Group(table, Text.from_markup("\n".join(extra)))
         return table

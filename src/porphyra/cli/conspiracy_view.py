@@ -187,13 +187,20 @@ def short_location(slug: str) -> str:
     head, _, tail = slug.rpartition("-")
     if tail in COLOURS:
         return f"{head}-{tail[0].upper()}"
+    # Each label fits CELL - 1 characters (one blank before the next) and differs from
+    # every other Location's: "l4-pearl" read as l5-pearl's cousin, "alliance" was 4 cards.
+    head, _, tail = slug.rpartition("-")
+    if head == "alliance":
+        return f"allian-{tail}"
     return {
         "reshuffle-lords": "reshuf-L",
-        "reshuffle-locations": "reshuf-Lc",
-        "deck-search": "deck-srch",
-        "pearl-pairs": "pearl-prs",
+        "reshuffle-locations": "reshufLc",
+        "deck-search": "search",
+        "pearl-pairs": "prl-pair",
         "silver-keys": "silver-k",
-        "l5-pearl": "l5-pearl",
+        "gold-keys": "gold-k",
+        "l4-pearls": "l4-prls",
+        "l3-pearls": "l3-prls",
     }.get(slug, slug[: CELL - 1])
 
 

@@ -257,9 +257,9 @@ class PlaySession:
         if len(self.humans) > 1:
             # Hot seat: the end-of-game screen shows public events after the last decision.
             self._mark_log_seen(None)
-        self.console.print(
-            f"[green]✓[/] {escape(self.labels[player])}: [bold]{escape(str(action))}[/]"
-        )
+        # A space after each comma lets a long move wrap between cards, not inside one.
+        shown = str(action).replace(",", ", ")
+        self.console.print(f"[green]✓[/] {escape(self.labels[player])}: [bold]{escape(shown)}[/]")
         self._print_new_log(player)
 
     def _print_menu(
