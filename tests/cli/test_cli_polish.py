@@ -288,11 +288,3 @@ def test_long_moves_wrap_between_cards() -> None:
     i = next(i for i, line in enumerate(lines) if "✓" in line)
     assert lines[i].rstrip().endswith(",")  # the line breaks between two cards
     assert lines[i + 1].strip().rstrip(",").split(",")[0].strip() in hand
-
-
-def test_help_shows_no_type_next_to_flags() -> None:
-    for command in ("play", "replay", "simulate"):
-        out = runner.invoke(app, [command, "--help"], env={"COLUMNS": "120"}).output
-        for line in out.splitlines():
-            if "--help" in line or "--solo" in line or "--reveal" in line:
-                assert "<bool>" not in line, line

@@ -20,7 +20,6 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from typer.core import TyperOption
 
 from porphyra import record as records
 from porphyra.bots import bot_names, make_bot
@@ -43,16 +42,6 @@ from porphyra.cli.tournament import tournament_command
 from porphyra.cli.views import view_for
 from porphyra.core.registry import load_game, registered_games
 from porphyra.server.cli import serve_command
-
-
-def _flag_type(self: TyperOption, ctx: Any) -> str | None:
-    """No type column for on/off flags: Typer prints ``<bool>`` next to ``--help``,
-    ``--solo``… although a flag takes no value."""
-    return None if self.is_flag else _typer_display_type(self, ctx)
-
-
-_typer_display_type = TyperOption.display_type_rich
-TyperOption.display_type_rich = _flag_type  # type: ignore[method-assign]
 
 app = typer.Typer(
     name="porphyra",
