@@ -84,7 +84,7 @@ def test_tables_for_three_player_conspiracy() -> None:
             "--players",
             "3",
             "--bots",
-            "random,bot,greedy:samples=1",
+            "random,bot,easy",
             "--games",
             "3",
             "--workers",

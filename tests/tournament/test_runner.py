@@ -56,7 +56,7 @@ def test_a_match_replays_from_its_record() -> None:
 
 def test_progress_is_reported_for_every_game() -> None:
     seen: list[int] = []
-    config = TournamentConfig("byzantium", ["random", "bot", "greedy:samples=1"], games=2)
+    config = TournamentConfig("byzantium", ["random", "bot", "easy"], games=2)
     matches = build_schedule(config)
     run_matches(matches, workers=1, progress=seen.append)
     assert seen == list(range(1, 7))
@@ -75,7 +75,7 @@ def test_a_failing_game_names_the_game() -> None:
 
 
 def test_results_read_back_from_csv_and_chunks_combine_into_one_run(tmp_path: Path) -> None:
-    bots = ["random", "bot", "greedy:samples=1"]
+    bots = ["random", "bot", "easy"]
     whole = run_matches(round_robin("byzantium", {}, bots, 2, 6, seed=20))
     chunks = [
         run_matches(round_robin("byzantium", {}, bots, 2, 4, seed=20)),
