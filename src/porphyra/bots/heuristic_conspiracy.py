@@ -385,13 +385,14 @@ def evaluate(state: State, player: int) -> float:
     """Estimated reward in [0, 1] of ``player`` in a non-terminal Conspiracy ``state``:
     ``sigmoid(lead / width)``, the lead of :func:`seat_potential` over the best opponent,
     the width from 4 IP (full chambers) to 10 IP (empty ones)."""
-    n = state.game.num_players
     if state.is_terminal():
         r = state.returns()[player]
         return 1.0 if r > 0 else (0.0 if r < 0 else 0.5)
-    values = [seat_potential(state, p) for p in range(n)]
-    lead = values[player] - max(v for q, v in enumerate(values) if q != player)
     chambers: list[list[int]] = state.chambers  # type: ignore[attr-defined]
+    # Every chamber counts, including a solo game's Legendary Opponent (seat 1, which is
+    # not a deciding seat: num_players is 1 there).
+    values = [seat_potential(state, p) for p in range(len(chambers))]
+    lead = values[player] - max(v for q, v in enumerate(values) if q != player)
     filled = max(len(c) for c in chambers) / SLOTS
     width = 10.0 - 6.0 * filled
     return 1.0 / (1.0 + math.exp(-lead / width))
