@@ -432,14 +432,7 @@ def simulate(
         if "human" in kinds:
             raise CliError("--bots takes bot names only: " + ", ".join(bot_names()))
         view = view_for(name)
-        progress = Progress(
-            TextColumn("[bold]simulating[/]"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=_console(stderr=True),
-            transient=as_json,
-        )
+        progress = _simulation_progress(as_json)
         with progress:
             task = progress.add_task("games", total=games)
             summary = run_simulation(
@@ -455,6 +448,18 @@ def simulate(
             return
         for table in summary_tables(summary, view):
             console.print(table)
+
+
+def _simulation_progress(as_json: bool) -> Progress:
+    """The progress bar of ``simulate`` (on stderr; it vanishes when printing JSON)."""
+    return Progress(
+        TextColumn("[bold]simulating[/]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=_console(stderr=True),
+        transient=as_json,
+    )
 
 
 def _simulate_solo(
@@ -479,14 +484,7 @@ def _simulate_solo(
     options = _options(name, None, False, None, 1, first_player, bonus_locations)
     options.pop("players", None)
     load_game(name, **{**options, "players": 1, "opponent": opponents[0]})  # fail early
-    progress = Progress(
-        TextColumn("[bold]simulating[/]"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=_console(stderr=True),
-        transient=as_json,
-    )
+    progress = _simulation_progress(as_json)
     with progress:
         task = progress.add_task("games", total=games * len(opponents))
         summary = simulate_solo(

@@ -242,48 +242,14 @@ def pyramid(chamber: Sequence[Any]) -> Text:
 
 
 def live_scores(game: Game, obs: Obs) -> list[dict[str, int]] | None:
-    """Each seat's score by category, computed from ``obs`` with the engine's scoring.
+    """Each seat's score by category, computed from ``obs`` with the engine's scoring
+    (:func:`porphyra.games.conspiracy.live.live_scores`); ``None`` without card data."""
+    from porphyra.games.conspiracy.live import live_scores as engine_live_scores
 
-    Returns ``obs["scores"]`` once the game is over; ``None`` if the engine's scoring
-    cannot be used.
-    """
-    if obs.get("scores"):
-        return [dict(s) for s in obs["scores"]]
-    try:
-        from porphyra.games.conspiracy.scoring import score_player
-    except ImportError:  # pragma: no cover - the engine is part of the package
-        return None
     cards = getattr(game, "cards", None)
     if cards is None:
         return None
-    result = []
-    for seat, player in enumerate(obs["players"]):
-        chamber = [cards.lord_index[c["lord"]] for c in player["chamber"] if c]
-        pm = obs.get("pearl_master") == seat
-        if player.get("legendary_opponent"):
-            result.append(_lo_score(obs, cards, chamber, player, pm))
-            continue
-        locs = [cards.location_index[s] for s in player["locations"]]
-        result.append(dict(score_player(cards, chamber, locs, int(player["pearls"]), pm)))
-    return result
-
-
-def _lo_score(obs: Obs, cards: Any, chamber: list[int], player: Obs, pm: bool) -> dict[str, int]:
-    """The Legendary Opponent's score (section 4): no Location effects, 5 IP per face-down
-    Location, plus its card's bonus."""
-    from porphyra.games.conspiracy.scoring import score_player
-    from porphyra.games.conspiracy.solo import FACE_DOWN_IP, bonus, default_opponents
-
-    pearls = int(player["pearls"])
-    score = dict(score_player(cards, chamber, [], pearls, pm))
-    n_locs = len(player["locations"])
-    name = (obs.get("legendary_opponent") or {}).get("name")
-    card = next((o for o in default_opponents() if o.name == name), None)
-    extra = 0 if card is None else bonus(card, cards, chamber, n_locs, pearls)
-    score["locations"] = FACE_DOWN_IP * n_locs
-    score["lo_bonus"] = extra
-    score["total"] += score["locations"] + extra
-    return score
+    return engine_live_scores(cards, obs)
 
 
 def lo_card(obs: Obs) -> RenderableType:

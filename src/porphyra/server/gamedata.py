@@ -153,50 +153,9 @@ def derived(game: Game, observation: dict[str, Any]) -> dict[str, Any]:
     """
     if game.info.name != "conspiracy":
         return {}
-    if observation.get("scores"):
-        return {"scores": observation["scores"]}
+    from porphyra.games.conspiracy.live import live_scores
+
     try:
-        from porphyra.games.conspiracy.scoring import score_player
-
-        cards = game.cards  # type: ignore[attr-defined]
-        scores = []
-        for seat, player in enumerate(observation["players"]):
-            chamber = [cards.lord_index[c["lord"]] for c in player["chamber"] if c]
-            pearls = int(player.get("pearls", 0))
-            pm = observation.get("pearl_master") == seat
-            if player.get("legendary_opponent"):
-                scores.append(_lo_score(observation, cards, chamber, player, pearls, pm))
-                continue
-            locs = [
-                cards.location_index[s]
-                for s in player.get("locations", [])
-                if s in cards.location_index
-            ]
-            scores.append(dict(score_player(cards, chamber, locs, pearls, pm)))
-    except (KeyError, TypeError, ValueError, ImportError, AttributeError):
+        return {"scores": live_scores(game.cards, observation)}  # type: ignore[attr-defined]
+    except (KeyError, TypeError, ValueError, AttributeError):
         return {}
-    return {"scores": scores}
-
-
-def _lo_score(
-    observation: dict[str, Any],
-    cards: Any,
-    chamber: list[int],
-    player: dict[str, Any],
-    pearls: int,
-    pm: bool,
-) -> dict[str, int]:
-    """The Legendary Opponent's live score (solo, rules section 4): its face-down
-    Locations score a fixed value each and have no effect, plus its card's bonus."""
-    from porphyra.games.conspiracy.scoring import score_player
-    from porphyra.games.conspiracy.solo import FACE_DOWN_IP, bonus, default_opponents
-
-    score = dict(score_player(cards, chamber, [], pearls, pm))
-    n_locs = len(player.get("locations", []))
-    name = (observation.get("legendary_opponent") or {}).get("name")
-    card = next((o for o in default_opponents() if o.name == name), None)
-    extra = 0 if card is None else bonus(card, cards, chamber, n_locs, pearls)
-    score["locations"] = FACE_DOWN_IP * n_locs
-    score["lo_bonus"] = extra
-    score["total"] += score["locations"] + extra
-    return score
