@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from porphyra.core.errors import PorphyraError, RecordError
-from porphyra.core.game import State
+from porphyra.core.game import Game, State
 from porphyra.core.registry import load_game
 
 FORMAT = "porphyra-record"
@@ -113,12 +113,14 @@ def load(path: str | Path) -> dict[str, Any]:
         raise RecordError(f"{path}: record is not UTF-8 text") from None
 
 
-def replay(record: dict[str, Any], upto: int | None = None) -> State:
+def replay(record: dict[str, Any], upto: int | None = None, game: Game | None = None) -> State:
     """Rebuild the state of ``record`` by replaying its actions.
 
     Args:
         record: a record as returned by :func:`load` or :func:`to_record`.
         upto: replay only the first ``upto`` actions (for stepping through and undo).
+        game: the game of the record's name and options, if the caller already has it
+            (the web server shares one per option set); default: ``load_game``.
 
     Returns:
         The state after the replayed actions.
@@ -129,7 +131,8 @@ def replay(record: dict[str, Any], upto: int | None = None) -> State:
     """
     record = validate(record)
     try:
-        game = load_game(record["game"], **record["options"])
+        if game is None:
+            game = load_game(record["game"], **record["options"])
     except PorphyraError as exc:
         raise RecordError(f"record cannot be loaded: {exc}") from None
     except TypeError as exc:

@@ -162,21 +162,7 @@ def replay(rec: dict[str, Any], upto: int | None = None) -> State:
         game = shared_game(rec["game"], rec["options"])
     except (ValueError, TypeError) as exc:
         raise RecordError(f"record cannot be loaded: {exc}") from None
-    if rec["version"] != game.info.version:
-        raise RecordError(
-            f"record is for {rec['game']} rules version {rec['version']}, "
-            f"this is version {game.info.version}"
-        )
-    state = game.new_initial_state(seed=rec["seed"])
-    actions = rec["actions"] if upto is None else rec["actions"][:upto]
-    for i, entry in enumerate(actions):
-        if state.current_player() != entry["player"]:
-            raise RecordError(f"action #{i + 1} is recorded for another player")
-        try:
-            state.apply_action(game.parse_action(state, entry["action"]))
-        except ValueError as exc:
-            raise RecordError(f"action #{i + 1} {entry['action']!r}: {exc}") from None
-    return state
+    return records.replay(rec, upto, game=game)
 
 
 # ---------------------------------------------------------------------------- undo
