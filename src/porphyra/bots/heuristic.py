@@ -25,6 +25,7 @@ import importlib
 import random
 from collections.abc import Callable
 from types import ModuleType
+from typing import Any
 
 from porphyra.bots.base import Bot, SeatView
 from porphyra.bots.ismcts import Candidates, Evaluation, Refiner, RolloutPolicy, view_seed
@@ -70,41 +71,34 @@ def _random_policy(state: State, rng: random.Random) -> Action:
     return actions[rng.randrange(len(actions))]
 
 
+def _hook(game_name: str, attribute: str) -> Any:
+    """``attribute`` of ``game_name``'s heuristic module, or ``None`` if either is missing."""
+    return getattr(_module(game_name), attribute, None)
+
+
 def rollout_policy_for(game_name: str) -> RolloutPolicy:
     """The heuristic rollout policy of ``game_name`` (uniformly random if it has none)."""
-    module = _module(game_name)
-    if module is None or not hasattr(module, "rollout_policy"):
-        return _random_policy
-    policy: RolloutPolicy = module.rollout_policy
-    return policy
+    policy: RolloutPolicy | None = _hook(game_name, "rollout_policy")
+    return _random_policy if policy is None else policy
 
 
 def evaluation_for(game_name: str) -> Evaluation | None:
     """The evaluation ``(state, player) -> [0, 1]`` of ``game_name``, or ``None`` if it has
     none (then ISMCTS plays rollouts to the end whatever its depth)."""
-    module = _module(game_name)
-    if module is None or not hasattr(module, "evaluate"):
-        return None
-    evaluate: Evaluation = module.evaluate
+    evaluate: Evaluation | None = _hook(game_name, "evaluate")
     return evaluate
 
 
 def candidates_for(game_name: str) -> Candidates | None:
     """The candidate generator ``state -> actions`` of ``game_name``, or ``None`` (every
     legal action) if it has none."""
-    module = _module(game_name)
-    if module is None or not hasattr(module, "candidate_actions"):
-        return None
-    candidates: Candidates = module.candidate_actions
+    candidates: Candidates | None = _hook(game_name, "candidate_actions")
     return candidates
 
 
 def refiner_for(game_name: str) -> Refiner | None:
     """The determinization refiner of ``game_name``, or ``None`` if it has none."""
-    module = _module(game_name)
-    if module is None or not hasattr(module, "refine_sample"):
-        return None
-    refine: Refiner = module.refine_sample
+    refine: Refiner | None = _hook(game_name, "refine_sample")
     return refine
 
 
