@@ -42,7 +42,9 @@ def test_win_probability_reflects_the_hand() -> None:
     king = ISMCTSBot(1, iterations=400).search(seat_view(deal(game, (Q, K), ["bet"])))
     assert str(king.action) == "call"
     assert king.win_probability == pytest.approx(1.0)  # a sure win of the whole pot
-    jack = ISMCTSBot(1, iterations=400).search(seat_view(deal(game, (Q, J), ["bet"])))
+    jack = ISMCTSBot(1, iterations=400, early_stop=False).search(
+        seat_view(deal(game, (Q, J), ["bet"]))
+    )
     assert str(jack.action) == "fold"
     assert jack.win_probability == pytest.approx(0.25)  # -1 on the [-2, 2] scale
     assert [s.visits for s in jack.stats] == sorted((s.visits for s in jack.stats), reverse=True)
@@ -219,3 +221,51 @@ def test_anchor_keeps_the_default_unless_clearly_beaten() -> None:
     stubborn = ISMCTSBot(0, iterations=200, candidates=fold_first, anchor_z=1000)
     assert str(stubborn.choose(king)) == "fold"
     assert str(stubborn.last_result.stats[0].action) == "fold"  # type: ignore[union-attr]
+
+
+def _positions(game_name: str, count: int, **options: object) -> list[State]:
+    """``count`` positions of easy-vs-easy games with a real choice (several legal actions)."""
+    from porphyra import load_game
+    from porphyra.bots import make_bot
+
+    game = load_game(game_name, **options)
+    found: list[State] = []
+    seed = 0
+    while len(found) < count:
+        state = game.new_initial_state(seed)
+        bots = [make_bot("easy", seed + p) for p in range(game.num_players)]
+        while not state.is_terminal() and len(found) < count:
+            view = seat_view(state)
+            if len(view.legal_actions) > 1 and random.Random(len(found) + seed).random() < 0.3:
+                found.append(state.clone())
+            state.apply_action(bots[state.current_player()].choose(view))
+        seed += 1
+    return found
+
+
+@pytest.mark.parametrize(
+    ("game_name", "options"), [("byzantium", {}), ("conspiracy", {"players": 2})]
+)
+def test_early_stop_never_changes_the_move(game_name: str, options: dict[str, object]) -> None:
+    from porphyra.bots import ISMCTS_SEARCH
+
+    saved = 0
+    for state in _positions(game_name, 12, **options):
+        view = seat_view(state)
+        full = ISMCTSBot(3, iterations=300, early_stop=False, **ISMCTS_SEARCH).search(view)
+        short = ISMCTSBot(3, iterations=300, **ISMCTS_SEARCH).search(view)
+        assert str(short.action) == str(full.action)
+        assert full.iterations == 300 and short.iterations <= 300
+        saved += full.iterations - short.iterations
+    assert saved > 0  # it does stop early on some of these positions
+
+
+def test_early_stop_ends_a_settled_search() -> None:
+    game = KuhnGame()
+    state = deal(game, (Q, J), ["bet"])  # folding the jack is clearly best
+    short = ISMCTSBot(1, iterations=400).search(seat_view(state))
+    full = ISMCTSBot(1, iterations=400, early_stop=False).search(seat_view(state))
+    assert str(short.action) == str(full.action) == "fold"
+    assert short.iterations < full.iterations == 400
+    visits = sorted((s.visits for s in short.stats), reverse=True)
+    assert visits[0] - visits[1] > 400 - short.iterations  # the runner-up could not catch up

@@ -57,6 +57,8 @@ def test_spec_options() -> None:
     hard = make_bot("hard:seconds=none,iterations=300")
     assert isinstance(hard, ISMCTSBot) and (hard.seconds, hard.iterations) == (None, 300)
     assert parse_spec(" Greedy : samples=2 ") == ("greedy", {"samples": 2})
+    assert parse_spec("ismcts:early_stop=off") == ("ismcts", {"early_stop": False})
+    assert parse_spec("ismcts:early_stop=True") == ("ismcts", {"early_stop": True})
 
 
 @pytest.mark.parametrize(
@@ -70,6 +72,7 @@ def test_spec_options() -> None:
         "ismcts:rollout=clever",
         "random:iterations=3",
         "greedy:exploration=1",
+        "ismcts:early_stop=maybe",
     ],
 )
 def test_bad_specs_are_refused_with_value_error(spec: str) -> None:

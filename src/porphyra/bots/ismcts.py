@@ -50,6 +50,15 @@ observation) only, so the same seed and the same view always give the same move,
 was asked before.  A ``seconds`` budget (``time.perf_counter``) makes the number of
 iterations, and so possibly the move, depend on the machine's speed: moves are then **not**
 reproducible.  Both may be given; the search stops at whichever comes first.
+
+Early stop (``early_stop``, on by default): the search ends as soon as the most visited root
+action can no longer be overtaken, i.e. its lead in visits over the runner-up exceeds the
+iterations left in the budget (for a ``seconds`` budget: estimated from the rate so far) and,
+with ``anchor_z``, it is the heuristic's own choice (so the mean-reward test cannot change
+the move).  Each iteration adds at most one visit to one root action, so with an iteration
+budget the move is exactly the one the full search would make; only the time spent, the
+iteration count and the reported statistics differ.  This is the "smart pruning" of game
+engines such as Leela Zero and KataGo at the root.
 """
 
 from __future__ import annotations
@@ -197,6 +206,7 @@ class ISMCTSBot:
         candidates: CandidatesSpec | None = "all",
         refine: RefinerSpec = None,
         anchor_z: float = 0.0,
+        early_stop: bool = True,
         name: str = "ismcts",
     ) -> None:
         if iterations is None and seconds is None:
@@ -234,6 +244,7 @@ class ISMCTSBot:
         self.candidates = candidates
         self.refine = refine
         self.anchor_z = anchor_z
+        self.early_stop = early_stop
         #: The result of the latest search (for hints and debugging).
         self.last_result: SearchResult | None = None
 
@@ -242,7 +253,7 @@ class ISMCTSBot:
             f"ISMCTSBot(seed={self.seed}, iterations={self.iterations}, seconds={self.seconds}, "
             f"exploration={self.exploration}, rollout={self.rollout!r}, depth={self.depth}, "
             f"evaluation={self.evaluation!r}, candidates={self.candidates!r}, "
-            f"refine={self.refine!r}, anchor_z={self.anchor_z})"
+            f"refine={self.refine!r}, anchor_z={self.anchor_z}, early_stop={self.early_stop})"
         )
 
     # -- public API --------------------------------------------------------------------
@@ -314,6 +325,8 @@ class ISMCTSBot:
                 default = str(candidates(state)[0])
             self._iterate(state, root, rng, policy, evaluate, candidates, lo, span, num_players)
             done += 1
+            if self.early_stop and self._settled(root, default, done, limit, start, deadline):
+                break
         elapsed = time.perf_counter() - start
         result = self._result(root, root_keys, done, elapsed, default)
         self.last_result = result
@@ -413,6 +426,33 @@ class ISMCTSBot:
             n.visits += 1
             n.reward += rewards[n.player]
         root.visits += 1
+
+    def _settled(
+        self,
+        root: _Node,
+        default: str | None,
+        done: int,
+        limit: int | None,
+        start: float,
+        deadline: float | None,
+    ) -> bool:
+        """Whether no further iteration can change the move (see "Early stop" above)."""
+        first = second = 0
+        leader = ""
+        for key, child in root.children.items():
+            if child.visits > first:
+                first, second, leader = child.visits, first, key
+            elif child.visits > second:
+                second = child.visits
+        lead = first - second
+        if lead <= 0 or (self.anchor_z > 0 and default is not None and leader != default):
+            return False
+        remaining = math.inf if limit is None else float(limit - done)
+        if deadline is not None:
+            now = time.perf_counter()
+            rate = done / max(now - start, 1e-9)
+            remaining = min(remaining, rate * max(deadline - now, 0.0))
+        return lead > remaining
 
     def _result(
         self,
