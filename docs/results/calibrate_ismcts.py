@@ -25,6 +25,7 @@ def rates(game_name: str, options: dict[str, int], games: int, iterations: int) 
     """Iterations per CPU second at each decision of ``games`` easy-vs-easy games."""
     game = load_game(game_name, **options)
     settings = {k: v for k, v in ISMCTS_PRESETS["hard"].items() if k != "seconds"}
+    settings["early_stop"] = False  # time every iteration asked for
     found: list[float] = []
     for g in range(games):
         state = game.new_initial_state(seed=1000 + g)
@@ -35,8 +36,8 @@ def rates(game_name: str, options: dict[str, int], games: int, iterations: int) 
             view = seat_view(state, seat)
             if len(view.legal_actions) > 1:
                 start = time.process_time()
-                search.search(view)
-                found.append(iterations / max(time.process_time() - start, 1e-9))
+                result = search.search(view)
+                found.append(result.iterations / max(time.process_time() - start, 1e-9))
             state.apply_action(players[seat].choose(view))
     return found
 
