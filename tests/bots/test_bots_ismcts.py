@@ -269,3 +269,78 @@ def test_early_stop_ends_a_settled_search() -> None:
     assert short.iterations < full.iterations == 400
     visits = sorted((s.visits for s in short.stats), reverse=True)
     assert visits[0] - visits[1] > 400 - short.iterations  # the runner-up could not catch up
+
+
+def _emperor_meld_position() -> State:
+    """A Byzantium position where the Emperor chooses a meld (the Foe will answer blind)."""
+    from porphyra import load_game
+    from porphyra.bots import make_bot
+
+    game = load_game("byzantium")
+    state = game.new_initial_state(4)
+    easy = make_bot("easy")
+    while getattr(state, "phase", "") != "meld_byz":
+        state.apply_action(easy.choose(seat_view(state)))
+    return state
+
+
+def test_simultaneous_decisions_follow_the_opponent_model() -> None:
+    # B-R3: the Foe melds without seeing the Emperor's pending meld.  With ``simultaneous``
+    # the Foe's reply in the tree comes from the policy, never from UCB over its replies.
+    from porphyra.bots.heuristic_byzantium import rollout_policy, simultaneous
+
+    state = _emperor_meld_position()
+    emperor = state.current_player()
+    blind_phases: list[str] = []
+
+    def recording(s: State, rng: random.Random) -> Action:
+        blind_phases.append(getattr(s, "phase", ""))
+        return rollout_policy(s, rng)
+
+    def never_called(s: State, rng: random.Random) -> Action:
+        raise AssertionError("no rollout step at depth 0")
+
+    common: dict[str, object] = {
+        "depth": 0,
+        "evaluation": lambda s, p: 0.5,
+        "early_stop": False,
+        "candidates": "heuristic",
+    }
+    ISMCTSBot(0, iterations=60, rollout=recording, simultaneous=simultaneous, **common).search(
+        seat_view(state)
+    )
+    assert blind_phases and set(blind_phases) <= {"meld_foe"}
+    assert simultaneous(state, emperor) is False  # the searching seat itself is never blind
+
+    bot = ISMCTSBot(0, iterations=60, rollout=never_called, **common)
+    result = bot.search(seat_view(state))  # without it the Foe's replies are tree nodes
+    assert result.iterations == 60
+
+
+def test_simultaneous_reply_does_not_depend_on_the_secret() -> None:
+    from porphyra.bots.heuristic_byzantium import simultaneous
+
+    state = _emperor_meld_position()
+    seen: dict[str, set[str]] = {}
+
+    def tracking(s: State, rng: random.Random) -> Action:
+        from porphyra.bots.heuristic_byzantium import rollout_policy
+
+        action = rollout_policy(s, rng)
+        hand = str(sorted(s.hands[s.current_player()]))  # type: ignore[attr-defined]
+        seen.setdefault(hand, set()).add(str(action))
+        return action
+
+    bot = ISMCTSBot(
+        1,
+        iterations=150,
+        rollout=tracking,
+        simultaneous=simultaneous,
+        depth=0,
+        evaluation=lambda s, p: 0.5,
+        early_stop=False,
+        candidates="heuristic",
+    )
+    bot.search(seat_view(state))
+    # The Foe's reply is a function of its own (sampled) hand only, whatever the Emperor hid.
+    assert seen and all(len(replies) == 1 for replies in seen.values())

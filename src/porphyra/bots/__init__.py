@@ -106,6 +106,7 @@ _OPTION_TYPES: dict[str, type] = {
     "samples": int,
     "candidates": str,
     "refine": str,
+    "simultaneous": str,
     "anchor_z": float,
     "early_stop": bool,
 }

@@ -12,7 +12,10 @@ Each game may provide a module ``porphyra.bots.heuristic_<game>`` with:
   legal actions (always including the heuristic's own choice) that ISMCTS's tree considers
   with ``candidates="heuristic"``;
 - ``refine_sample(state, player, rng)``: adjusts a determinization in place (an opponent
-  model for hidden choices that ``resample`` draws at random), for ``refine="heuristic"``.
+  model for hidden choices that ``resample`` draws at random), for ``refine="heuristic"``;
+- ``simultaneous(state, observer) -> bool``: whether the current player decides without
+  seeing a hidden choice ``observer`` has made (simultaneous moves), for
+  ``simultaneous="heuristic"``.
 
 The functions here look the module up by game name.  A game without one falls back to
 :class:`GreedyBot` (a generic flat Monte Carlo one-ply bot), uniformly random rollouts and no
@@ -28,7 +31,14 @@ from types import ModuleType
 from typing import Any
 
 from porphyra.bots.base import Bot, SeatView
-from porphyra.bots.ismcts import Candidates, Evaluation, Refiner, RolloutPolicy, view_seed
+from porphyra.bots.ismcts import (
+    Candidates,
+    Evaluation,
+    Refiner,
+    RolloutPolicy,
+    Simultaneous,
+    view_seed,
+)
 from porphyra.core.game import Action, State
 
 _MODULES: dict[str, str] = {
@@ -100,6 +110,13 @@ def refiner_for(game_name: str) -> Refiner | None:
     """The determinization refiner of ``game_name``, or ``None`` if it has none."""
     refine: Refiner | None = _hook(game_name, "refine_sample")
     return refine
+
+
+def simultaneous_for(game_name: str) -> Simultaneous | None:
+    """The simultaneous-move test ``(state, observer) -> bool`` of ``game_name``, or
+    ``None`` if its decisions are all sequential."""
+    test: Simultaneous | None = _hook(game_name, "simultaneous")
+    return test
 
 
 class GreedyBot:

@@ -406,3 +406,13 @@ def refine_sample(state: State, player: int, rng: random.Random) -> None:
     cardset: CardSet = state.game.cardset  # type: ignore[attr-defined]
     _, kinds = decide(situation, cardset)
     pending[opp] = tuple(sorted(kinds))
+
+
+def simultaneous(state: State, observer: int) -> bool:
+    """Whether the current player decides without seeing ``observer``'s hidden choice.
+
+    The Emperor chooses first and in secret (B-R3): while ``observer``'s redraw, meld or pass
+    is pending, the other seat's decision of the same phase is simultaneous with it.
+    """
+    pending: list[tuple[int, ...] | None] = state.pending  # type: ignore[attr-defined]
+    return state.current_player() != observer and pending[observer] is not None

@@ -30,6 +30,13 @@ iteration:
 4. **Simulate**: play the rollout policy (uniformly random, or a per-game heuristic) to the
    end, or for at most ``depth`` actions and then score the position with an evaluation
    function.
+   With ``simultaneous``, a decision that another seat takes *without seeing a hidden choice
+   the deciding seat has already made* (Byzantium's Foe melding after the Emperor's secret
+   meld, B-R3) is not selected by UCB: in a single-observer tree that seat's node hangs below
+   the hidden choice, so UCB would let it answer a secret it cannot know (the "leak" of
+   SO-ISMCTS on simultaneous moves, which makes every secret choice look worse than it is).
+   It plays the rollout policy instead (an opponent model, as ``refine`` is for the other
+   seat), and its action still gets a node, so later decisions stay apart.
 5. **Backpropagate**: each node on the path receives the reward, in [0, 1], of the seat that
    chose the action leading to it (so the search is correct for 2 to 4 players: every seat
    maximises its own reward).
@@ -92,6 +99,10 @@ CandidatesSpec = Candidates | Literal["heuristic", "all"]
 #: chosen given its sampled hand (an opponent model; it only sees the sampled state).
 Refiner = Callable[[State, int, random.Random], None]
 RefinerSpec = Refiner | Literal["heuristic"] | None
+#: Whether the current player of a (determinized) state decides without seeing a hidden
+#: choice that ``observer`` (the searching seat) has already made: ``(state, observer)``.
+Simultaneous = Callable[[State, int], bool]
+SimultaneousSpec = Simultaneous | Literal["heuristic"] | None
 
 DEFAULT_ITERATIONS = 1000
 DEFAULT_EXPLORATION = 0.7
@@ -186,6 +197,11 @@ class ISMCTSBot:
             default move; another root action replaces it only if its mean reward is higher
             by more than ``anchor_z`` standard errors (0: plain most-visited choice).  Keeps
             a short search from trading a good heuristic move for noise.
+        simultaneous: ``None``, ``"heuristic"`` (the game's test, none for a game without
+            one) or a callable ``(state, observer) -> bool``: decisions for which it is true
+            are played by the rollout policy, not by UCB (see step 3 of the module docstring).
+        early_stop: end the search once the move can no longer change (see the module
+            docstring); the move is the same as without it for an iteration budget.
         name: the bot's display name.
 
     Raises:
@@ -206,6 +222,7 @@ class ISMCTSBot:
         candidates: CandidatesSpec | None = "all",
         refine: RefinerSpec = None,
         anchor_z: float = 0.0,
+        simultaneous: SimultaneousSpec = None,
         early_stop: bool = True,
         name: str = "ismcts",
     ) -> None:
@@ -233,6 +250,8 @@ class ISMCTSBot:
             raise ValueError(f"anchor_z must not be negative, not {anchor_z}")
         if isinstance(refine, str) and refine != "heuristic":
             raise ValueError(f"unknown refine {refine!r}; use 'heuristic'")
+        if isinstance(simultaneous, str) and simultaneous != "heuristic":
+            raise ValueError(f"unknown simultaneous {simultaneous!r}; use 'heuristic'")
         self.name = name
         self.seed = seed
         self.iterations = iterations
@@ -244,6 +263,7 @@ class ISMCTSBot:
         self.candidates = candidates
         self.refine = refine
         self.anchor_z = anchor_z
+        self.simultaneous = simultaneous
         self.early_stop = early_stop
         #: The result of the latest search (for hints and debugging).
         self.last_result: SearchResult | None = None
@@ -253,7 +273,8 @@ class ISMCTSBot:
             f"ISMCTSBot(seed={self.seed}, iterations={self.iterations}, seconds={self.seconds}, "
             f"exploration={self.exploration}, rollout={self.rollout!r}, depth={self.depth}, "
             f"evaluation={self.evaluation!r}, candidates={self.candidates!r}, "
-            f"refine={self.refine!r}, anchor_z={self.anchor_z}, early_stop={self.early_stop})"
+            f"refine={self.refine!r}, anchor_z={self.anchor_z}, "
+            f"simultaneous={self.simultaneous!r}, early_stop={self.early_stop})"
         )
 
     # -- public API --------------------------------------------------------------------
@@ -302,7 +323,7 @@ class ISMCTSBot:
         if not view.legal_actions:
             raise ValueError(f"seat {view.player} has no legal action")
         rng = random.Random(view_seed(self.seed, view, "ismcts"))
-        policy, evaluate, candidates, refine = self._resolve(view)
+        policy, evaluate, candidates, refine, blind = self._resolve(view)
         game = view.game
         lo, hi = float(game.info.min_utility), float(game.info.max_utility)
         span = hi - lo if hi > lo else 1.0
@@ -323,7 +344,9 @@ class ISMCTSBot:
                 refine(state, view.player, rng)
             if done == 0 and candidates is not None:
                 default = str(candidates(state)[0])
-            self._iterate(state, root, rng, policy, evaluate, candidates, lo, span, num_players)
+            self._iterate(
+                state, root, rng, policy, evaluate, candidates, blind, lo, span, num_players
+            )
             done += 1
             if self.early_stop and self._settled(root, default, done, limit, start, deadline):
                 break
@@ -336,7 +359,9 @@ class ISMCTSBot:
 
     def _resolve(
         self, view: SeatView
-    ) -> tuple[RolloutPolicy, Evaluation | None, Candidates | None, Refiner | None]:
+    ) -> tuple[
+        RolloutPolicy, Evaluation | None, Candidates | None, Refiner | None, Simultaneous | None
+    ]:
         from porphyra.bots import heuristic  # late import: heuristic imports bots modules
 
         name = view.game.info.name
@@ -360,7 +385,12 @@ class ISMCTSBot:
         else:
             candidates = self.candidates
         refine = heuristic.refiner_for(name) if self.refine == "heuristic" else self.refine
-        return policy, evaluate, candidates, refine
+        blind: Simultaneous | None
+        if self.simultaneous == "heuristic":
+            blind = heuristic.simultaneous_for(name)
+        else:
+            blind = self.simultaneous
+        return policy, evaluate, candidates, refine, blind
 
     def _iterate(
         self,
@@ -370,6 +400,7 @@ class ISMCTSBot:
         policy: RolloutPolicy,
         evaluate: Evaluation | None,
         candidates: Candidates | None,
+        blind: Simultaneous | None,
         lo: float,
         span: float,
         num_players: int,
@@ -377,8 +408,20 @@ class ISMCTSBot:
         node = root
         path = [root]
         c = self.exploration
+        observer = root.player
         # Selection and expansion.
         while not state.is_terminal():
+            if blind is not None and blind(state, observer):
+                # A seat answering a secret it cannot see: the opponent model decides.
+                a = policy(state, rng)
+                key = str(a)
+                child = node.children.get(key)
+                if child is None:
+                    child = node.children[key] = _Node(state.current_player())
+                state.apply_action(a)
+                path.append(child)
+                node = child
+                continue
             actions = state.legal_actions() if candidates is None else candidates(state)
             children = node.children
             untried: list[tuple[str, Action]] = []
