@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -300,7 +301,7 @@ def test_simultaneous_decisions_follow_the_opponent_model() -> None:
     def never_called(s: State, rng: random.Random) -> Action:
         raise AssertionError("no rollout step at depth 0")
 
-    common: dict[str, object] = {
+    common: dict[str, Any] = {
         "depth": 0,
         "evaluation": lambda s, p: 0.5,
         "early_stop": False,
