@@ -40,7 +40,8 @@ from porphyra.bots.random_bot import RandomBot
 #: game's heuristic candidate actions (a few sensible options instead of, in Byzantium,
 #: hundreds of melds), determinizations get the game's opponent model, rollouts follow the
 #: heuristic policy for ``depth`` actions and are then scored by the game's evaluation, and
-#: the heuristic's own move is kept unless another is better by ``anchor_z`` standard errors.
+#: the heuristic's own move is kept unless another is better by ``anchor_z`` standard errors,
+#: and a seat answering a secret it cannot see (Byzantium's B-R3) follows the heuristic.
 #: A game without a heuristic module falls back to every legal action, no refinement and
 #: uniformly random rollouts played to the end.
 ISMCTS_SEARCH: dict[str, Any] = {
@@ -50,6 +51,7 @@ ISMCTS_SEARCH: dict[str, Any] = {
     "candidates": "heuristic",
     "refine": "heuristic",
     "anchor_z": 1.0,
+    "simultaneous": "heuristic",
 }
 
 #: Budgets of the ISMCTS bots: ``ismcts`` is deterministic (iterations), ``medium`` and
