@@ -54,8 +54,10 @@ def positions(name: str, options: dict[str, Any], steps: list[int], seed: int) -
 
 
 def settings(preset: str, overrides: str) -> dict[str, Any]:
-    """The ISMCTS settings of ``preset`` with ``key=value,...`` overrides, minus budgets."""
+    """The ISMCTS settings of ``preset`` with ``key=value,...`` overrides, minus budgets
+    (early stop off unless the overrides turn it on)."""
     result = dict(ISMCTS_PRESETS[preset])
+    result["early_stop"] = False  # time the whole budget, not a settled search's first part
     if overrides:
         result.update(parse_spec(f"ismcts:{overrides}")[1])
     result.pop("seconds", None)
