@@ -347,3 +347,16 @@ def test_unknown_hint_bot_exits_2(fake_game: str) -> None:
     result = runner.invoke(app, ["play", fake_game, "--hint-bot", "oracle"], input="")
     assert result.exit_code == 2
     assert "unknown bot 'oracle'" in result.output
+
+
+def test_bots_command_lists_every_bot_with_a_description_and_the_options() -> None:
+    from porphyra.bots import bot_names, describe_bots, option_names
+
+    assert [name for name, _ in describe_bots()] == bot_names()
+    assert all(text for _, text in describe_bots())
+    result = runner.invoke(app, ["bots"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    for name in ["human", *bot_names()]:
+        assert re.search(rf"\b{name}\b", result.output)
+    for key in option_names():
+        assert key in result.output

@@ -126,6 +126,29 @@ def _typed(kind: type, value: str) -> Any:
     return kind(value)
 
 
+#: One line per bot name, for ``porphyra bots`` and the lobby.
+BOT_DESCRIPTIONS: dict[str, str] = {
+    "random": "uniformly random legal actions",
+    "bot": "same as random",
+    "easy": "the game's heuristic (strategy in porphyra.bots.heuristic_<game>)",
+    "heuristic": "same as easy",
+    "greedy": "one-ply flat Monte Carlo over sampled worlds (options: samples)",
+    "ismcts": "information-set MCTS, 1000 iterations a move (reproducible)",
+    "medium": "information-set MCTS, 0.5 s a move",
+    "hard": "information-set MCTS, 2 s a move",
+}
+
+
+def describe_bots() -> list[tuple[str, str]]:
+    """``(name, one-line description)`` for every name :func:`make_bot` accepts."""
+    return [(name, BOT_DESCRIPTIONS.get(name, "")) for name in bot_names()]
+
+
+def option_names() -> list[str]:
+    """The option keys of bot specs (``name:key=value,...``)."""
+    return sorted(_OPTION_TYPES)
+
+
 def bot_names() -> list[str]:
     """Names accepted by :func:`make_bot` (without options)."""
     return sorted(_FACTORIES)
@@ -191,8 +214,10 @@ __all__ = [
     "SearchResult",
     "SeatView",
     "bot_names",
+    "describe_bots",
     "heuristic_for",
     "make_bot",
+    "option_names",
     "parse_spec",
     "seat_view",
 ]

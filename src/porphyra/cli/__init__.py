@@ -508,11 +508,24 @@ app.command(name="serve")(serve_command)
 
 @app.command()
 def bots() -> None:
-    """List the bot names that --seats and --bots accept."""
+    """List the bot names that --seats and --bots accept, and the options of a bot spec."""
+    from rich.table import Table
+
+    from porphyra.bots import describe_bots, option_names
+
     console = _console()
-    console.print("human (a person at this terminal)")
-    for name in bot_names():
-        console.print(name)
+    table = Table(title="Seats and bots", show_lines=False)
+    table.add_column("name", style="bold")
+    table.add_column("plays")
+    table.add_row("human", "a person at this terminal (porphyra play only)")
+    for name, text in describe_bots():
+        table.add_row(name, text)
+    console.print(table)
+    console.print(
+        "A bot spec may carry options: NAME:KEY=VALUE,... e.g. "
+        "'ismcts:iterations=3000,exploration=0.5' or 'hard:seconds=5'.\n"
+        f"Option keys: {', '.join(option_names())} (see porphyra.bots.ISMCTSBot)."
+    )
 
 
 def main() -> None:
