@@ -1,0 +1,37 @@
+"""One websocket connection of a game, with its bounded outbox."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from porphyra.server import protocol
+
+#: Outgoing messages queued for one client before it is dropped as too slow.
+MAX_OUTBOX = 2000
+
+
+@dataclass(eq=False)
+class Client:
+    """One websocket connection: a seat (index) or a spectator (None), with its outbox.
+
+    ``outbox`` holds JSON texts; ``None`` asks the writer to stop.  ``send`` never blocks:
+    a client that falls :data:`MAX_OUTBOX` messages behind is dropped.
+    """
+
+    seat: int | None
+    outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    dropped: bool = False
+    #: Log lines of its observation this client already has (updates send the rest).
+    log_len: int = 0
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        """Queue ``message`` (a dict, or JSON text already encoded)."""
+        if self.dropped:
+            return
+        if self.outbox.qsize() >= MAX_OUTBOX:
+            self.dropped = True
+            self.outbox.put_nowait(None)
+            return
+        self.outbox.put_nowait(message if isinstance(message, str) else protocol.dumps(message))

@@ -1,0 +1,206 @@
+"""The hub: every game of the server (registry, creation, restart-resume), the database
+thread with its group commit, and the bot pool."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from porphyra.core.errors import RecordError
+from porphyra.server.botpool import BotPool
+from porphyra.server.match import MatchRunner
+from porphyra.server.replay import replay, shared_game
+from porphyra.server.storage import GameRow, SeatRow, Storage, hash_token, now
+
+log = logging.getLogger("porphyra.server")
+
+
+class CreateError(ValueError):
+    """A lobby request to create a game that cannot be honoured (message says why)."""
+
+
+class Hub:
+    """Every game of the server: storage, the database thread, the bot pool, the runners.
+
+    Args:
+        storage: the :class:`Storage`.
+        bot_workers: processes for bots (0: a thread pool).
+    """
+
+    def __init__(self, storage: Storage, bot_workers: int = 0) -> None:
+        self.storage = storage
+        self.inline_db = storage.url.startswith("sqlite")
+        self.bots = BotPool(bot_workers)
+        self._db = concurrent.futures.ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="porphyra-db"
+        )
+        self.runners: dict[str, MatchRunner] = {}
+        self.broken: dict[str, str] = {}
+        self._pending: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
+        self._wake: asyncio.Event | None = None
+        self._writer: asyncio.Task[None] | None = None
+        self._checkpointer: asyncio.Task[None] | None = None
+
+    async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run storage call ``fn(*args)`` and return its result.
+
+        SQLite calls run inline (they take well under a millisecond, and a database thread
+        would fight the event loop for the GIL, which made commits wait for hundreds of
+        milliseconds under load); other databases (network round trips) run on the
+        database thread."""
+        if self.inline_db:
+            return fn(*args)
+        return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+
+    async def store_action(self, entry: dict[str, Any]) -> None:
+        """Durably store one action (keywords of :meth:`Storage.append_actions`); returns
+        once it is committed.  Actions arriving together share one transaction (group
+        commit), so a hundred busy games cost a few commits, not a hundred."""
+        if self._wake is None:
+            self._wake = asyncio.Event()
+            self._writer = asyncio.get_running_loop().create_task(self._write_loop())
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((entry, future))
+        self._wake.set()
+        await future
+
+    async def _write_loop(self) -> None:
+        assert self._wake is not None
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            batch, self._pending = self._pending, []
+            if not batch:
+                continue
+            try:
+                await self.db(self.storage.append_actions, [entry for entry, _ in batch])
+            except Exception as exc:
+                for _, future in batch:
+                    if not future.done():
+                        future.set_exception(exc)
+            else:
+                for _, future in batch:
+                    if not future.done():
+                        future.set_result(None)
+
+    async def _checkpoints(self, every: float = 2.0) -> None:
+        """Checkpoint the SQLite write-ahead log on the database thread, off the loop."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await loop.run_in_executor(self._db, self.storage.checkpoint)
+            except Exception:  # a busy database: try again next time
+                log.debug("checkpoint skipped", exc_info=True)
+
+    async def start(self) -> None:
+        """Reload every unfinished game by replaying its record, and restart its bots
+        (finished games load when someone opens them)."""
+        self._checkpointer = asyncio.get_running_loop().create_task(self._checkpoints())
+        ids = await self.db(self.storage.game_ids, "active")
+        for game_id in ids:
+            await self.get(game_id)
+        for runner in self.runners.values():
+            runner.kick_bots()
+
+    async def stop(self) -> None:
+        """Stop bots and executors."""
+        for runner in self.runners.values():
+            await runner.stop()
+        for task in (self._checkpointer, self._writer):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        with contextlib.suppress(Exception):
+            self.storage.checkpoint()
+        if self._writer is not None:
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._writer
+        self.bots.shutdown()
+        self._db.shutdown(wait=True)
+
+    async def get(self, game_id: str) -> MatchRunner | None:
+        """The runner of ``game_id`` (loaded from the database on first use), or None."""
+        runner = self.runners.get(game_id)
+        if runner is not None:
+            return runner
+        if game_id in self.broken or len(game_id) > 64:
+            return None
+        row = await self.db(self.storage.load, game_id)
+        if row is None:
+            return None
+        try:
+            state = replay(row.record())
+        except RecordError as exc:
+            log.error("game %s does not replay: %s", game_id, exc)
+            self.broken[game_id] = str(exc)
+            return None
+        runner = self.runners.get(game_id)  # loaded meanwhile by another request
+        if runner is None:
+            runner = self.runners[game_id] = MatchRunner(self, row, state)
+        return runner
+
+    async def create(
+        self,
+        name: str,
+        options: dict[str, Any],
+        seats: list[dict[str, Any]],
+        seed: int | None = None,
+    ) -> tuple[MatchRunner, dict[int, str]]:
+        """Create and store a new game; start its bots.
+
+        Args:
+            name: the game (``byzantium`` / ``conspiracy``).
+            options: validated lobby options for ``load_game``.
+            seats: per seat ``{"kind": "human" | "bot", "bot": spec, "name": str}``.
+            seed: the game seed (default: a fresh random one).
+
+        Returns:
+            The runner and the seat tokens of the human seats, ``{seat: token}``.
+
+        Raises:
+            CreateError: the engine refuses the options or the seat count is wrong.
+        """
+        try:
+            game = shared_game(name, options)
+        except (ValueError, TypeError) as exc:
+            raise CreateError(str(exc)) from None
+        if len(seats) != game.num_players:
+            raise CreateError(f"{name} with these options has {game.num_players} seat(s)")
+        if seed is None:
+            seed = secrets.randbits(31)
+        state = game.new_initial_state(seed=seed)
+        tokens: dict[int, str] = {}
+        rows: list[SeatRow] = []
+        for i, s in enumerate(seats):
+            token_hash = None
+            if s["kind"] == "human":
+                tokens[i] = secrets.token_urlsafe(24)
+                token_hash = hash_token(tokens[i])
+            rows.append(SeatRow(i, s["kind"], s.get("bot"), s["name"], token_hash))
+        stamp = now()
+        game_id = secrets.token_hex(8)
+        row = GameRow(
+            id=game_id,
+            game=name,
+            version=game.info.version,
+            options=game.record_options(),
+            seed=seed,
+            status="active",
+            seq=0,
+            created=stamp,
+            updated=stamp,
+            seats=rows,
+        )
+        await self.db(self.storage.create_game, row)
+        runner = MatchRunner(self, row, state)
+        self.runners[game_id] = runner
+        runner.kick_bots()
+        return runner, tokens

@@ -1,0 +1,526 @@
+"""The match runner: the single authority over one web game.
+
+A :class:`MatchRunner` owns the engine state of one game.  Every submission goes through
+:meth:`MatchRunner.submit`, which checks, in order: the game is not over, the message is
+fresh (its ``seq`` is the latest, or — in a simultaneous phase — not older than the start of
+the seat's decision), it is the seat's turn (or an early simultaneous choice, which is
+validated and queued), and the action parses and is legal.  Only then is it applied,
+**written to the database**, and broadcast.  Anything else answers the submitting client
+with an ``error`` and changes nothing.
+
+The choke point (``shared/DESIGN.md``): :meth:`MatchRunner._base_view` is the only place
+where state becomes outgoing data (:meth:`MatchRunner.view` shapes it into messages).  A
+seat gets ``state.observation(seat)`` and its own legal actions; a spectator gets
+``state.public_observation()``.  Undo history never leaves
+the server (an undo replays a record prefix and sends fresh snapshots).
+
+Bot seats play through the hub's :class:`~porphyra.server.botpool.BotPool`.  Undo follows
+:func:`~porphyra.server.replay.undo_target`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from porphyra import record as records
+from porphyra.core.game import TERMINAL_PLAYER, Action, Game, State
+from porphyra.server import protocol
+from porphyra.server.botpool import bot_seed, choose_on_state
+from porphyra.server.client import Client
+from porphyra.server.gamedata import SIMULTANEOUS_PHASES, derived
+from porphyra.server.replay import replay, undo_target
+from porphyra.server.storage import GameRow, SeatRow, hash_token, now
+
+if TYPE_CHECKING:
+    from porphyra.server.hub import Hub
+
+log = logging.getLogger("porphyra.server")
+
+
+class SubmitError(Exception):
+    """A submission refused by the runner; ``code`` and ``message`` go to the client."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class MatchRunner:
+    """The authority over one game: state, seats, clients, bots, persistence.
+
+    Args:
+        hub: the :class:`Hub` (storage, executors).
+        row: the stored game (record header, actions, seats).
+        state: the engine state after ``row.actions``.
+    """
+
+    def __init__(self, hub: Hub, row: GameRow, state: State) -> None:
+        self.hub = hub
+        self.id = row.id
+        self.row = row
+        self.state = state
+        self.game: Game = state.game
+        self.name = self.game.info.name
+        self.seats: list[SeatRow] = row.seats
+        self.seq = row.seq
+        #: Oldest seq a submission may carry in the current simultaneous phase.
+        self.decision_seq = row.seq
+        self.lock = asyncio.Lock()
+        self.clients: set[Client] = set()
+        self.queued: dict[int, str] = {s.seat: s.queued for s in self.seats if s.queued}
+        self._bot_task: asyncio.Task[None] | None = None
+        self._undo_cache: dict[int, tuple[int, int | None]] = {}
+        #: Per-seq memo of views, probes and the public observation (cleared on change).
+        self._memo: dict[Any, Any] = {}
+        self._early_legal: dict[int, tuple[tuple[int, int], list[str]]] = {}
+        self._memo_seq = -1
+
+    # ----------------------------------------------------------------- info
+    @property
+    def over(self) -> bool:
+        """True once the game is over."""
+        return self.state.is_terminal()
+
+    def seat_of_token(self, token: str) -> int | None:
+        """The seat whose token is ``token``, or None."""
+        digest = hash_token(token)
+        for s in self.seats:
+            if s.token_hash is not None and secrets.compare_digest(s.token_hash, digest):
+                return s.seat
+        return None
+
+    def seats_info(self) -> list[dict[str, Any]]:
+        """Public seat list: index, kind, bot, name, connected."""
+        online = {c.seat for c in self.clients if c.seat is not None}
+        return [
+            {
+                "seat": s.seat,
+                "kind": s.kind,
+                "bot": s.bot,
+                "name": s.name,
+                "connected": s.kind == "bot" or s.seat in online,
+            }
+            for s in self.seats
+        ]
+
+    def info(self) -> dict[str, Any]:
+        """Public game info for the REST API (no seed, no tokens; the record once over)."""
+        out: dict[str, Any] = {
+            "id": self.id,
+            "game": self.name,
+            "long_name": self.game.info.long_name,
+            "options": self.row.options,
+            "status": "over" if self.over else "active",
+            "actions": len(self.state.history),
+            "seq": self.seq,
+            "seats": self.seats_info(),
+            "spectators": sum(1 for c in self.clients if c.seat is None),
+            "created": self.row.created,
+            "updated": self.row.updated,
+            "result": records.to_record(self.state)["result"],
+        }
+        return out
+
+    def _all_others_bots(self, seat: int) -> bool:
+        return all(s.kind == "bot" for s in self.seats if s.seat != seat)
+
+    def can_undo(self, seat: int) -> bool:
+        """True if ``seat`` may undo now (see :func:`undo_target`; cached per seq)."""
+        if self.over or self.seats[seat].kind != "human" or not self._all_others_bots(seat):
+            return False
+        if self.state.current_player() != seat:
+            return False
+        cached = self._undo_cache.get(seat)
+        if cached is None or cached[0] != self.seq:
+            cached = (self.seq, undo_target(self.state, seat))
+            self._undo_cache[seat] = cached
+        return cached[1] is not None
+
+    # ----------------------------------------------------------------- the choke point
+    def _memoized(self, key: Any, make: Callable[[], Any]) -> Any:
+        """``make()`` once per (seq, key): views are recomputed after every change only."""
+        if self._memo_seq != self.seq:
+            self._memo.clear()
+            self._memo_seq = self.seq
+        if key not in self._memo:
+            self._memo[key] = make()
+        return self._memo[key]
+
+    def public(self) -> dict[str, Any]:
+        """``state.public_observation()`` (memoized per seq; do not mutate)."""
+        result: dict[str, Any] = self._memoized("public", self.state.public_observation)
+        return result
+
+    def _base_view(self, seat: int | None) -> dict[str, Any]:
+        """The fields of ``seat``'s view that depend on the state only (memoized per seq).
+
+        This is the only function that turns state into outgoing data: the observation
+        comes from ``state.observation(seat)`` or ``state.public_observation()``, the legal
+        actions from ``state.legal_actions(seat)`` (or, for an early simultaneous choice,
+        from the seat's own options in the same phase, see :meth:`_early_probe`).
+        """
+
+        def make() -> dict[str, Any]:
+            state = self.state
+            early = False
+            if seat is None:
+                obs = state.public_observation()
+                legal: list[str] = []
+            else:
+                obs = state.observation(seat)
+                window = (self.decision_seq, seat)
+                reuse = self._early_legal.get(seat)
+                if reuse is not None and reuse[0] == window and state.current_player() == seat:
+                    # Asked now, in the same simultaneous window: the same options as
+                    # offered early (they depend on this seat's hand and phase only).
+                    legal = reuse[1]
+                else:
+                    legal = list(map(str, state.legal_actions(seat))) if not self.over else []
+                if not legal and seat not in self.queued:
+                    # A simultaneous decision the engine asks later (B-R3): the seat's own
+                    # options, which do not depend on the other seat's hidden choice.
+                    probe = self._early_probe(seat)
+                    if probe is not None:
+                        legal = list(map(str, probe.legal_actions(seat)))
+                        self._early_legal[seat] = (window, legal)
+                        early = True
+            return {
+                "seq": self.seq,
+                "game_id": self.id,
+                "game": self.name,
+                "seat": seat,
+                "status": "over" if self.over else "active",
+                "observation": obs,
+                "legal": legal,
+                # Figures computed from the public observation only (the same for every
+                # seat and spectator), once per change.
+                "derived": self._memoized("derived", lambda: derived(self.game, self.public())),
+                "can_undo": False if seat is None else self.can_undo(seat),
+                "queued": None if seat is None else self.queued.get(seat),
+                "early": early,
+            }
+
+        base: dict[str, Any] = self._memoized(("view", seat), make)
+        return base
+
+    def view(
+        self, seat: int | None, kind: str, last: str | None = None, log_from: int = 0
+    ) -> dict[str, Any]:
+        """The message of type ``kind`` for ``seat`` (None: spectator).
+
+        Args:
+            seat: the seat, or None for a spectator.
+            kind: ``"snapshot"`` or ``"update"``.
+            last: the action text to echo (only ever to the seat that made it).
+            log_from: log lines the client already has: the message's observation then
+                carries ``log[log_from:]`` and ``log_start = log_from`` (0: the whole log).
+        """
+        message = dict(self._base_view(seat))
+        message["type"] = kind
+        obs = message["observation"]
+        log = obs.get("log")
+        if isinstance(log, list):
+            start = log_from if 0 < log_from <= len(log) else 0
+            if start:
+                obs = dict(obs)
+                obs["log"] = log[start:]
+                message["observation"] = obs
+            message["log_start"] = start
+        if kind == "snapshot":
+            message["seats"] = self.seats_info()
+            message["options"] = self.row.options
+        if last is not None:
+            message["last"] = last
+        return message
+
+    def _log_length(self, seat: int | None) -> int:
+        log = self._base_view(seat)["observation"].get("log")
+        return len(log) if isinstance(log, list) else 0
+
+    def send_view(self, client: Client, kind: str, last: str | None = None) -> None:
+        """Send ``client`` its view (an update carries only the log lines it lacks)."""
+        client.send(self._view_text(client, kind, last))
+
+    def _view_text(self, client: Client, kind: str, last: str | None) -> str:
+        seat = client.seat
+        start = client.log_len if kind == "update" else 0
+        key = ("text", seat, kind, last, start)
+        text: str = self._memoized(key, lambda: protocol.dumps(self.view(seat, kind, last, start)))
+        client.log_len = self._log_length(seat)
+        return text
+
+    def broadcast(self, last: tuple[int, str] | None = None) -> None:
+        """Send an ``update`` to every client, each its own view."""
+        for client in list(self.clients):
+            echo = last[1] if last is not None and last[0] == client.seat else None
+            self.send_view(client, "update", echo)
+
+    def presence(self) -> None:
+        """Tell every client the seats' connection flags."""
+        msg = protocol.dumps({"type": "presence", "seq": self.seq, "seats": self.seats_info()})
+        for client in list(self.clients):
+            client.send(msg)
+
+    def attach(self, client: Client) -> None:
+        """Register ``client`` and send it a full snapshot."""
+        self.clients.add(client)
+        self.send_view(client, "snapshot")
+        self.presence()
+
+    def detach(self, client: Client) -> None:
+        """Forget ``client``."""
+        self.clients.discard(client)
+        self.presence()
+
+    # ----------------------------------------------------------------- submissions
+    def _early_probe(self, seat: int) -> State | None:
+        """In a simultaneous phase where the engine asks another seat first, a probe state
+        in which ``seat`` decides the same phase (the first seat's choice is a placeholder:
+        it stays hidden and cannot change ``seat``'s options), else None."""
+        phases = SIMULTANEOUS_PHASES.get(self.name)
+        state = self.state
+        current = state.current_player()
+        if not phases or current in (seat, TERMINAL_PLAYER):
+            return None
+        probe: State | None = self._memoized(("probe", seat), lambda: self._make_probe(seat))
+        return probe
+
+    def _make_probe(self, seat: int) -> State | None:
+        phases = SIMULTANEOUS_PHASES.get(self.name, frozenset())
+        state = self.state
+        before = self.public()
+        if before.get("phase") not in phases:
+            return None
+        legal = state.legal_actions()
+        if not legal:
+            return None
+        probe = state.clone()
+        probe.apply_action(legal[0])
+        if probe.current_player() != seat:
+            return None
+        after = probe.public_observation()
+        if after.get("phase") != before.get("phase") or after.get("turn") != before.get("turn"):
+            return None
+        return probe
+
+    def _parse(self, state: State, text: str) -> Action:
+        try:
+            return self.game.parse_action(state, text)
+        except ValueError as exc:
+            raise SubmitError("illegal", f"{text!r}: {exc}") from None
+
+    async def submit(self, seat: int, text: str, seq: int) -> str:
+        """Validate and apply ``seat``'s action ``text`` submitted at ``seq``.
+
+        Returns:
+            ``"applied"`` or ``"queued"`` (an early simultaneous choice).
+
+        Raises:
+            SubmitError: over, stale, not the seat's turn, malformed or illegal; nothing
+                changed.
+        """
+        async with self.lock:
+            if self.over:
+                raise SubmitError("over", "the game is over")
+            if seq > self.seq or seq < self.decision_seq:
+                raise SubmitError(
+                    "stale",
+                    f"stale submission: you saw state {seq}, the game is at {self.seq}; "
+                    "look at the new state and decide again",
+                )
+            current = self.state.current_player()
+            if current != seat:
+                probe = self._early_probe(seat) if seq == self.seq else None
+                if probe is None:
+                    raise SubmitError(
+                        "turn", f"not your turn: seat {current} ({self._name(current)}) decides"
+                    )
+                action = self._parse(probe, text)
+                await self.hub.db(self.hub.storage.set_queued, self.id, seat, str(action))
+                self.queued[seat] = str(action)
+                self._memo_seq = -1  # the seat's view changes (queued) at the same seq
+                self._send_to(
+                    seat, {"type": "queued", "seq": self.seq, "action": str(action)}, also=True
+                )
+                return "queued"
+            action = self._parse(self.state, text)
+            await self._commit(seat, action)
+            await self._drain_queue()
+        self.kick_bots()
+        return "applied"
+
+    def _name(self, seat: int) -> str:
+        if 0 <= seat < len(self.seats):
+            return self.seats[seat].name
+        return "nobody"
+
+    def _send_to(self, seat: int, message: dict[str, Any], also: bool = False) -> None:
+        """Send ``message`` to ``seat``'s clients (and, with ``also``, its fresh view)."""
+        for client in list(self.clients):
+            if client.seat == seat:
+                client.send(message)
+                if also:
+                    self.send_view(client, "update")
+
+    async def _commit(self, seat: int, action: Action, clear_queued: bool = False) -> None:
+        """Apply ``action`` for ``seat`` (legal: checked by the caller), write it, then
+        broadcast.  On a database failure the state is rebuilt from the stored record."""
+        state = self.state
+        before = self.public() if self._simultaneous_phase() else None
+        state.apply_action(action)
+        index = len(state.history) - 1
+        text = str(action)
+        self.seq += 1
+        result = records.to_record(state)["result"] if state.is_terminal() else None
+        try:
+            await self.hub.store_action(
+                {
+                    "game_id": self.id,
+                    "index": index,
+                    "player": seat,
+                    "action": text,
+                    "seq": self.seq,
+                    "status": "over" if state.is_terminal() else "active",
+                    "result": result,
+                    "clear_queued": seat if clear_queued else None,
+                }
+            )
+        except Exception as exc:
+            log.exception("game %s: could not store action %s", self.id, text)
+            await self._reload()
+            raise SubmitError("invalid", f"the server could not store the action: {exc}") from None
+        self.row.updated = now()
+        # A simultaneous phase keeps the seat's decision window open (B-R3).
+        after = self.public() if before is not None else None
+        if (
+            before is None
+            or after is None
+            or after.get("phase") != before.get("phase")
+            or after.get("turn") != before.get("turn")
+        ):
+            self.decision_seq = self.seq
+        self.broadcast(last=(seat, text))
+
+    def _simultaneous_phase(self) -> bool:
+        phases = SIMULTANEOUS_PHASES.get(self.name)
+        return bool(phases) and self.public().get("phase") in (phases or ())
+
+    async def _drain_queue(self) -> None:
+        """Apply queued early choices as soon as the engine asks their seat."""
+        while not self.over:
+            current = self.state.current_player()
+            text = self.queued.pop(current, None)
+            if text is None:
+                return
+            self._memo_seq = -1
+            try:
+                action = self.game.parse_action(self.state, text)
+            except ValueError as exc:
+                await self.hub.db(self.hub.storage.set_queued, self.id, current, None)
+                self._send_to(
+                    current,
+                    protocol.error(self.seq, f"your queued {text!r} no longer applies: {exc}"),
+                    also=True,
+                )
+                return
+            await self._commit(current, action, clear_queued=True)
+
+    async def _reload(self) -> None:
+        """Rebuild the state from the database (after a failed write)."""
+        row = await self.hub.db(self.hub.storage.load, self.id)
+        if row is not None:
+            self.row = row
+            self.state = replay(row.record())
+            self.seq = row.seq
+            self._memo_seq = -1
+            self.decision_seq = row.seq
+            self.queued = {s.seat: s.queued for s in row.seats if s.queued}
+
+    async def undo(self, seat: int, seq: int) -> None:
+        """Take back ``seat``'s last decision (see :func:`undo_target`).
+
+        Raises:
+            SubmitError: stale, another seat is human, or the rule of :func:`undo_target`
+                refuses.
+        """
+        async with self.lock:
+            if seq != self.seq:
+                raise SubmitError("stale", f"stale undo: you saw {seq}, the game is at {self.seq}")
+            if self.seats[seat].kind != "human" or not self._all_others_bots(seat):
+                raise SubmitError("undo", "undo is only possible when every other seat is a bot")
+            if self.over:
+                raise SubmitError("undo", "the game is over")
+            if self.state.current_player() != seat:
+                raise SubmitError("undo", "undo when it is your turn (a bot is deciding)")
+            target = undo_target(self.state, seat)
+            if target is None:
+                raise SubmitError(
+                    "undo",
+                    "cannot undo: cards were drawn or revealed, or a random event happened "
+                    "since your last decision",
+                )
+            state = replay(records.to_record(self.state), upto=target)
+            seq = self.seq + 1
+            await self.hub.db(self.hub.storage.truncate_actions, self.id, target, seq)
+            self.state, self.seq = state, seq
+            self.queued.clear()
+            self.decision_seq = self.seq
+            self._undo_cache.clear()
+            for client in list(self.clients):
+                self.send_view(client, "snapshot")
+
+    # ----------------------------------------------------------------- bots
+    def kick_bots(self) -> None:
+        """Start the bot of the current seat if it is a bot and none is running."""
+        if self.over or (self._bot_task is not None and not self._bot_task.done()):
+            return
+        current = self.state.current_player()
+        if not 0 <= current < len(self.seats) or self.seats[current].kind != "bot":
+            return
+        self._bot_task = asyncio.get_running_loop().create_task(self._bot_turns())
+
+    async def _bot_turns(self) -> None:
+        """Let bots decide while a bot seat is to act."""
+        while not self.over:
+            current = self.state.current_player()
+            if not 0 <= current < len(self.seats) or self.seats[current].kind != "bot":
+                return
+            seq = self.seq
+            spec = self.seats[current].bot or "random"
+            seed = bot_seed(self.state.seed, current, len(self.state.history))
+            try:
+                text = await self.hub.bots.choose(self.state, current, spec, seed)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("game %s: bot %s failed; playing a random move", self.id, spec)
+                text = choose_on_state(self.state.clone(), current, "random", seed)
+            async with self.lock:
+                if self.seq != seq or self.over:
+                    continue  # the game moved on (undo); decide again
+                try:
+                    action = self.game.parse_action(self.state, text)
+                except ValueError:
+                    log.error("game %s: bot %s chose illegal %r", self.id, spec, text)
+                    action = self.game.parse_action(
+                        self.state, choose_on_state(self.state.clone(), current, "random", seed)
+                    )
+                try:
+                    await self._commit(current, action)
+                    await self._drain_queue()
+                except SubmitError:
+                    await asyncio.sleep(1.0)
+
+    async def stop(self) -> None:
+        """Cancel a running bot decision (on shutdown)."""
+        task = self._bot_task
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
