@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from porphyra.games.byzantium import decks
 from porphyra.games.byzantium.state import BYZ, FOE
 from tests.byzantium.helpers import act, new_state
 
@@ -57,7 +58,7 @@ def test_rule_empty_draw_pile_reshuffles_its_discard_pile() -> None:
     s.discard[FOE].extend(s.draw[FOE][:-2])
     s.draw[FOE] = s.draw[FOE][-2:]
     pool = sorted(s.discard[FOE] + s.draw[FOE])
-    drawn = s._draw(foe, 5, usable_only=True)
+    drawn = decks.draw(s, foe, 5, usable_only=True)
     assert len(drawn) == 5
     assert s.discard[FOE] == []
     assert sorted(s.draw[FOE] + drawn) == pool
@@ -70,7 +71,7 @@ def test_rule_both_piles_empty_draws_nothing() -> None:
     s.discard[FOE] = []
     s.draw[FOE] = [s.card("raiders").index]
     before = len(s.hands[foe])
-    drawn = s._draw(foe, 3, usable_only=True)
+    drawn = decks.draw(s, foe, 3, usable_only=True)
     assert len(drawn) == 1 and len(s.hands[foe]) == before + 1
     assert any("exhausted" in line for line in s.public_observation()["log"])
 

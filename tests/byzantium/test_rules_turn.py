@@ -8,6 +8,7 @@ import pytest
 
 from porphyra.core.errors import IllegalActionError
 from porphyra.core.playout import random_playout
+from porphyra.games.byzantium.turn import finish_end_phase
 from tests.byzantium.helpers import act, meld, new_state, set_hands, to_meld
 
 
@@ -97,7 +98,7 @@ def test_rule_age_phase_removes_cards_from_an_earlier_age() -> None:
     s.hands[s.foe] = [justinian]  # the next Emperor receives it
     infantry = s.card("infantry").index
     s.hands[s.emperor] = [infantry]
-    s._finish_end_phase()
+    finish_end_phase(s)
     assert s.turn == 5
     assert justinian in s.removed
     assert justinian not in s.hands[s.emperor] and justinian not in s.discard[0]

@@ -1,0 +1,85 @@
+"""The deck zones of a Byzantium state: seeded shuffles, drawing (with the reshuffle of an
+empty draw pile [page] and the B-R1 replacement of unusable draws) and discarding (with the
+removal of cards from past ages, section 3 phase 2).
+
+Zones hold card kinds (``Card.index``); deck 0 is the Byzantine deck, deck 1 the Foe deck.
+A draw pile's top card is the last element of its list.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from porphyra.games.byzantium.rules import DECK_NAMES, PUBLIC
+
+if TYPE_CHECKING:
+    from porphyra.games.byzantium.state import ByzantiumState
+
+
+def shuffle(s: ByzantiumState, cards: list[int]) -> None:
+    """Shuffle ``cards`` in place with the state's seeded generator (one event each)."""
+    s._shuffles += 1
+    random.Random(s._rng_key * 1_000_003 + s._shuffles).shuffle(cards)
+
+
+def draw_one(s: ByzantiumState, deck: int) -> int | None:
+    """Top card of ``deck``'s draw pile, reshuffling its discard pile if empty [page]."""
+    pile = s.draw[deck]
+    if not pile:
+        if not s.discard[deck]:
+            return None
+        pile.extend(s.discard[deck])
+        s.discard[deck].clear()
+        shuffle(s, pile)
+        s._log(
+            PUBLIC,
+            f"The {DECK_NAMES[deck]} draw pile ran out: its discard pile "
+            f"({len(pile)} cards) was shuffled into a new draw pile.",
+        )
+    return pile.pop()
+
+
+def discard_card(s: ByzantiumState, deck: int, kind: int) -> bool:
+    """Discard ``kind``; a card whose ages all lie before the current age is removed
+    from the game instead (section 3 phase 2).  Returns True if removed."""
+    if s._cs.cards[kind].last_age < s.age:
+        s.removed.append(kind)
+        return True
+    s.discard[deck].append(kind)
+    return False
+
+
+def draw(s: ByzantiumState, seat: int, n: int, usable_only: bool) -> list[int]:
+    """Draw ``n`` cards into ``seat``'s hand from its role's deck.
+
+    With ``usable_only`` (after the Age phase, B-R1) an unusable card drawn is discarded
+    or removed at once and replaced.  Returns the kinds kept.
+    """
+    deck = s._deck_of_seat(seat)
+    kept: list[int] = []
+    dropped: list[int] = []
+    cards = s._cs.cards
+    while len(kept) < n:
+        kind = draw_one(s, deck)
+        if kind is None:
+            break
+        if usable_only and not cards[kind].usable_in(s.age):
+            discard_card(s, deck, kind)
+            dropped.append(kind)
+            continue
+        kept.append(kind)
+    s.hands[seat].extend(kept)
+    s.hands[seat].sort()
+    if dropped:
+        s._log(
+            PUBLIC,
+            f"Seat {seat} drew unusable {s._names(dropped)}: discarded "
+            f"and replaced at once (B-R1).",
+        )
+    if len(kept) < n:
+        s._log(
+            PUBLIC,
+            f"The {DECK_NAMES[deck]} deck is exhausted: seat {seat} drew {len(kept)} of {n}.",
+        )
+    return kept

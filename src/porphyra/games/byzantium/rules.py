@@ -1,0 +1,49 @@
+"""Byzantium's fixed numbers (``shared/rules/byzantium.md`` sections 1 and 3), the decision
+phases of a turn, and the multiset difference the zones are updated with.
+
+Shared by the state (:mod:`porphyra.games.byzantium.state`), the deck zones
+(:mod:`~porphyra.games.byzantium.decks`), the turn sequence
+(:mod:`~porphyra.games.byzantium.turn`) and the views (:mod:`~porphyra.games.byzantium.view`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+BYZ, FOE = 0, 1
+DECK_NAMES = ("byzantine", "foe")
+TURNS = 12
+START_LT, START_TT, MAX_TT = 10, 10, 20
+COLLAPSE_PENALTY = 3
+FOE_HAND = 8
+BYZ_HAND = (9, 8, 7)  # by age (section 3, phase 1)
+REVEALED_DRAWS = 4
+PUBLIC = -1
+
+# Decision phases: (public phase name, who decides: BYZ = Emperor, FOE = the Foe player)
+PHASES: dict[str, tuple[str, int]] = {
+    "redraw_byz": ("redraw", BYZ),
+    "redraw_foe": ("redraw", FOE),
+    "meld_byz": ("meld", BYZ),
+    "meld_foe": ("meld", FOE),
+    "target": ("target", BYZ),
+    "replace": ("replace", FOE),
+    "pass_byz": ("pass", BYZ),
+    "pass_foe": ("pass", FOE),
+}
+VERB_OF = {
+    "redraw": "redraw",
+    "meld": "meld",
+    "target": "target",
+    "replace": "replace",
+    "pass": "pass",
+}
+
+
+def minus(items: list[int], remove: Sequence[int]) -> list[int]:
+    """Multiset difference ``items - remove`` (missing items are ignored)."""
+    out = list(items)
+    for k in remove:
+        if k in out:
+            out.remove(k)
+    return out
