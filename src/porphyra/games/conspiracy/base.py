@@ -1,0 +1,93 @@
+"""The fields of a Conspiracy position and the helpers every part of the state machine uses.
+
+:class:`StateBase` holds the data (documented on
+:class:`~porphyra.games.conspiracy.state.ConspiracyState`), the log, the future random
+generator (C-R12) and pearl gains (section 3.4, C-R10).  The rules code lives in its
+subclasses: :mod:`~porphyra.games.conspiracy.legal` (legal actions),
+:mod:`~porphyra.games.conspiracy.locations` (keys and Locations, section 3.3) and
+:mod:`~porphyra.games.conspiracy.turn` (the turn: recruit, placement, end of game).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from porphyra.core.game import Action, State
+from porphyra.games.conspiracy import solo
+from porphyra.games.conspiracy.cards import COLOURS
+from porphyra.games.conspiracy.notation import action_table
+from porphyra.games.conspiracy.tables import RECRUIT, tables
+
+if TYPE_CHECKING:
+    from porphyra.games.conspiracy.game import ConspiracyGame
+
+
+class StateBase(State):
+    """The fields of a Conspiracy position (see ``ConspiracyState`` for their meaning)."""
+
+    game: ConspiracyGame
+
+    def __init__(self, game: ConspiracyGame) -> None:
+        self.game = game
+        self.cards = game.cards
+        self.t = tables(game.cards)
+        self.acts = action_table(game.cards)
+        self.n = game.seats
+        self.solo = game.solo
+        self.who = ["seat 0", "the LO"] if self.solo else [f"seat {p}" for p in range(self.n)]
+        self.opponent: solo.Opponent = game.opponents[max(game.opponent, 0)]
+        self.lo_candidates: list[int] = []
+        self.lo_reason = ""
+        self.lo_hidden: list[bool] = []
+        self.replay_token = False
+        self.force_draw = False
+        self._seed = 0
+        self.deck: list[int] = []
+        self.loc_deck: list[int] = []
+        self.piles: list[list[int]] = [[] for _ in COLOURS]
+        self.face_up: list[int] = []
+        self.chambers: list[list[int]] = [[] for _ in range(self.n)]
+        self.locs: list[list[int]] = [[] for _ in range(self.n)]
+        self.loc_slots: list[list[int]] = [[] for _ in range(self.n)]
+        self.pearls = [0] * self.n
+        self.any_keys = [False] * self.n
+        self.deck_search = [False] * self.n
+        self.pm = -1
+        self.current = 0
+        self.first = 0
+        self.turn = 0
+        self.phase = RECRUIT
+        self.drawn: list[int] = []
+        self.pending: list[int] = []
+        self.drawn_locs: list[int] = []
+        self.placed = -1
+        self.restr_owner = -1
+        self.restr_count = 0
+        self.restr_loc = -1
+        self.end_trigger = -1
+        self.rng_base = 0
+        self.rng_counter = 0
+        self._history: list[tuple[int, Action]] = []
+        self.log: list[str] = []
+
+    def _say(self, text: str) -> None:
+        self.log.append(f"{self.who[self.current]} {text}")
+
+    def draw_rng(self) -> random.Random:
+        """A fresh generator for one random event (public alias of :meth:`_rng`)."""
+        return self._rng()
+
+    def _rng(self) -> random.Random:
+        self.rng_counter += 1
+        return random.Random((self.rng_base << 24) + self.rng_counter)
+
+    def _gain(self, p: int, n: int) -> None:
+        """Gain ``n`` pearls; the Pearl Master moves on a tie too (section 3.4, C-R10)."""
+        self.pearls[p] += n
+        who = self.who[p]
+        self.log.append(f"{who} gains {n} pearl{'s' if n > 1 else ''} (now {self.pearls[p]})")
+        pm = self.pm
+        if pm != p and (pm < 0 or self.pearls[p] >= self.pearls[pm]):
+            self.pm = p
+            self.log.append(f"{who} takes the Pearl Master token")

@@ -1,0 +1,277 @@
+"""The Conspiracy turn: applying actions, recruit, placement and the end of the game.
+
+Rules sections 3.1 (recruit: C-R1, C-R4, C-R7), 3.2 (placement: C-R3 to C-R6, overflow),
+3.5 and C-R2 (end of game); solo turns of the LO (section 4.2) and the Replay token
+(section 4.3, S-R3, S-R4) hook in here, their logic lives in
+:mod:`~porphyra.games.conspiracy.solo` and :mod:`~porphyra.games.conspiracy.replay_token`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from porphyra.core.game import Action
+from porphyra.games.conspiracy import replay_token, solo
+from porphyra.games.conspiracy.cards import COLOURS, EFFECT_REVEAL, EFFECT_SWAP
+from porphyra.games.conspiracy.chamber import SLOTS
+from porphyra.games.conspiracy.legal import LegalMixin
+from porphyra.games.conspiracy.locations import LocationsMixin
+from porphyra.games.conspiracy.notation import (
+    DRAW,
+    KEEP,
+    LOCDRAW,
+    LOCKEEP,
+    LOCPICK,
+    LOCTAKE,
+    LOPILE,
+    LOPLACE,
+    PLACE,
+    REPLAY,
+    SWAP,
+    TAKE,
+    ConspiracyAction,
+)
+from porphyra.games.conspiracy.tables import (
+    KEEP_PHASE,
+    LOPLACE_PHASE,
+    OVER,
+    PLACE_PHASE,
+    RECRUIT,
+    REPLAY_PHASE,
+    SWAP_PHASE,
+)
+
+if TYPE_CHECKING:
+    from porphyra.games.conspiracy.state import ConspiracyState
+
+
+class TurnMixin(LegalMixin, LocationsMixin):
+    """``apply_action`` and the turn machinery of :class:`~.state.ConspiracyState`."""
+
+    # ------------------------------------------------------------------------- applying
+    def apply_action(self, action: Action) -> None:
+        """Apply the current seat's ``action``, then every automatic step after it.
+
+        Raises:
+            IllegalActionError: ``action`` is not legal now; nothing changes.
+        """
+        self.check_legal(action)
+        assert isinstance(action, ConspiracyAction)
+        self._history.append((self.current_player(), action))
+        verb, a = action.verb, action.a
+        if verb == DRAW:
+            self._draw(a)
+        elif verb == KEEP:
+            self._keep(a)
+        elif verb == TAKE:
+            self._take(a)
+        elif verb in (PLACE, LOPLACE):
+            self.pending.remove(a)
+            if not self._place(a):
+                self._run()
+        elif verb == LOPILE:
+            solo.take(cast("ConspiracyState", self), a, self.lo_reason)
+        elif verb == REPLAY:
+            if a:
+                self.replay_token = False
+                self.log.append("seat 0 spends the Replay token: one extra turn at once (4.3)")
+                self._start_turn(0)
+            else:
+                self.log.append("seat 0 keeps the Replay token")
+                self._next_turn()
+        elif verb == SWAP:
+            self._swap(a, action.b)
+        elif verb == LOCDRAW:
+            self._locdraw(a)
+        elif verb == LOCKEEP:
+            rest = [i for i in self.drawn_locs if i != a]
+            self.face_up.extend(rest)
+            self.drawn_locs = []
+            slug = self.t.slug
+            self._say(f"keeps Location {slug[a]}; face up: {', '.join(slug[i] for i in rest)}")
+            self._acquire(a)
+        elif verb == LOCTAKE:
+            self.face_up.remove(a)
+            self._say(f"takes the face-up Location {self.t.slug[a]}")
+            self._acquire(a)
+        elif verb == LOCPICK:  # C-R9
+            self.loc_deck.remove(a)
+            self._rng().shuffle(self.loc_deck)
+            self._say(f"searches the Location deck, takes {self.t.slug[a]}; deck shuffled")
+            self._acquire(a)
+
+    def _start_turn(self, p: int) -> None:
+        self.current = p
+        self.phase = RECRUIT
+        self.turn += 1
+        self.log.append(f"turn {self.turn}: {self.who[p]}")
+        if self.restr_owner == p:  # C-R7
+            self.log.append(f"the {self.t.slug[self.restr_loc]} restriction ends")
+            self.restr_owner = -1
+        if not self.deck and not any(self.piles):  # C-R2: nobody can recruit
+            self.log.append("no lord can be recruited by anyone: the game ends (C-R2)")
+            self._finish()
+        elif self.solo and p == solo.LO_SEAT:
+            solo.start_turn(cast("ConspiracyState", self))
+        elif self.force_draw:
+            if self.deck:
+                self.log.append("the LO placed a red lord: seat 0 must draw exactly 1 (S-R3)")
+            else:
+                self.log.append("the lord deck is empty: the LO's draw-1 lapses (C-R1)")
+
+    def _end_turn(self) -> None:
+        """End the current turn; solo: first offer the Replay token (section 4.3, S-R4)."""
+        if (
+            self.solo
+            and self.current == 0
+            and self.replay_token
+            and len(self.chambers[0]) < SLOTS
+            and self.end_trigger < 0
+        ):
+            self.phase = REPLAY_PHASE
+            return
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        nxt = (self.current + 1) % self.n
+        if nxt == self.end_trigger:  # section 3.5: every other seat has played once more
+            self._finish()
+        else:
+            self._start_turn(nxt)
+
+    def _finish(self) -> None:
+        self.phase = OVER
+        sc = self.scores()
+        self.log.append(
+            "game over: " + "; ".join(f"{self.who[p]} {s['total']} IP" for p, s in enumerate(sc))
+        )
+
+    # --------------------------------------------------------------- recruit (3.1)
+    def _draw(self, n: int) -> None:
+        self.force_draw = False  # S-R3: spent by this recruit
+        deck = self.deck
+        drawn = [deck.pop() for _ in range(n)]
+        self.drawn = drawn
+        self._say(f"draws {n}: {', '.join(self.t.name[k] for k in drawn)}")
+        if n == 1 or drawn.count(drawn[0]) == n:
+            self._keep(drawn[0])
+        else:
+            self.phase = KEEP_PHASE
+
+    def _keep(self, kind: int) -> None:
+        """Keep ``kind``; the other drawn lords reach their piles first (C-R4)."""
+        rest = list(self.drawn)
+        rest.remove(kind)
+        colour = self.t.colour
+        for k in rest:
+            self.piles[colour[k]].append(k)
+        self.drawn = []
+        name = self.t.name
+        tail = f"; to the piles: {', '.join(name[k] for k in rest)}" if rest else ""
+        self._say(f"keeps {name[kind]}{tail}")
+        self.pending = [kind]
+        self._run()
+
+    def _take(self, c: int) -> None:
+        self.force_draw = False  # lapsed with an empty deck (C-R1)
+        pile = self.piles[c]
+        self.piles[c] = []
+        self.pending = pile
+        self._say(f"takes the {COLOURS[c]} pile: {', '.join(self.t.name[k] for k in pile)}")
+        self._run()
+
+    # ------------------------------------------------------------- placement (3.2)
+    def run_placements(self) -> None:
+        """Place the pending lords of the current seat (public alias of :meth:`_run`)."""
+        self._run()
+
+    def _run(self) -> None:
+        """Place pending lords until a decision is needed, else end the turn (C-R5)."""
+        ch = self.chambers[self.current]
+        pending = self.pending
+        while pending:
+            if len(ch) >= SLOTS:  # overflow back to the piles (section 3.2)
+                colour = self.t.colour
+                for k in pending:
+                    self.piles[colour[k]].append(k)
+                name = self.t.name
+                self._say(
+                    f"has a full chamber: back to the piles: {', '.join(name[k] for k in pending)}"
+                )
+                pending.clear()
+                break
+            first = pending[0]
+            if any(k != first for k in pending):
+                lo_turn = self.solo and self.current == solo.LO_SEAT
+                self.phase = LOPLACE_PHASE if lo_turn else PLACE_PHASE
+                return
+            kind = pending.pop()
+            if self._place(kind):
+                return
+        self._end_turn()
+
+    def _place(self, kind: int) -> bool:
+        """Place ``kind`` in the next slot and resolve it (C-R4: pearls, then swap or
+        reveal, then the key check).  Returns True when a decision is now pending."""
+        p = self.current
+        ch = self.chambers[p]
+        ch.append(kind)
+        t = self.t
+        self._say(f"places {t.name[kind]} in slot {len(ch)}")
+        if len(ch) == SLOTS and self.end_trigger < 0:
+            self.end_trigger = p
+            self.log.append(
+                f"{self.who[p]} filled the chamber: every other seat plays one more turn"
+            )
+        lo = self.solo and p == solo.LO_SEAT
+        if self.solo and not lo:
+            self._replay_check([*range(len(ch) - 1), -1], ch[:-1], [len(ch) - 1])
+        opp = self.opponent
+        if (
+            lo
+            and opp.ability == "force-draw-one"
+            and t.colour[kind] == COLOURS.index(opp.param("colour"))
+        ):
+            self.force_draw = True
+            self.log.append(
+                f"{opp.name}'s ability: seat 0 must draw exactly 1 lord on its next turn (S-R3)"
+            )
+        if t.pearls[kind]:
+            self._gain(p, t.pearls[kind])
+        effect = t.effect[kind]
+        if lo and effect == EFFECT_SWAP:
+            self.log.append("the LO's 0-IP lord has no effect (section 4.2)")
+        elif effect == EFFECT_SWAP:
+            if len(self._swappable()) >= 2:  # C-R6
+                self.phase = SWAP_PHASE
+                self.placed = kind
+                return True
+            self.log.append("fewer than two keyless lords: no swap (C-R6)")
+        elif effect == EFFECT_REVEAL:
+            if self.deck:
+                top = self.deck.pop()
+                self.piles[t.colour[top]].append(top)
+                self.log.append(f"{t.name[top]} revealed onto the {COLOURS[t.colour[top]]} pile")
+            else:
+                self.log.append("the lord deck is empty: no reveal (C-R3)")
+        return self._key_check(kind)
+
+    def _swap(self, i: int, j: int) -> None:
+        ch = self.chambers[self.current]
+        if i < 0:
+            self._say("does not swap")
+        else:
+            before = ch[:]
+            ch[i], ch[j] = ch[j], ch[i]
+            name = self.t.name
+            self._say(f"swaps slots {i + 1} and {j + 1} ({name[ch[j]]} <-> {name[ch[i]]})")
+            if self.solo:
+                origin = list(range(len(ch)))
+                origin[i], origin[j] = j, i
+                self._replay_check(origin, before, [i, j])
+        if not self._key_check(self.placed):
+            self._run()
+
+    def _replay_check(self, origin: list[int], before: list[int], changed: list[int]) -> None:
+        """Solo: the Replay token check (see :func:`replay_token.check`)."""
+        replay_token.check(cast("ConspiracyState", self), origin, before, changed)
