@@ -102,7 +102,7 @@ def test_quit_saves_an_unfinished_game_and_resume_finishes_it(
     assert len(done["actions"]) == 6
     again = runner.invoke(app, ["play", "--resume", str(save)])
     assert again.exit_code == 0
-    assert "already over" in again.output
+    assert "already over" in " ".join(again.output.split())  # however Rich wraps the path
 
 
 def test_end_of_input_saves_like_quit(fake_game: str, tmp_path: Path) -> None:
