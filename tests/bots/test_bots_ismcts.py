@@ -319,14 +319,12 @@ def test_simultaneous_decisions_follow_the_opponent_model() -> None:
 
 
 def test_simultaneous_reply_does_not_depend_on_the_secret() -> None:
-    from porphyra.bots.heuristic_byzantium import simultaneous
+    from porphyra.bots.heuristic_byzantium import rollout_policy, simultaneous
 
     state = _emperor_meld_position()
     seen: dict[str, set[str]] = {}
 
     def tracking(s: State, rng: random.Random) -> Action:
-        from porphyra.bots.heuristic_byzantium import rollout_policy
-
         action = rollout_policy(s, rng)
         hand = str(sorted(s.hands[s.current_player()]))  # type: ignore[attr-defined]
         seen.setdefault(hand, set()).add(str(action))

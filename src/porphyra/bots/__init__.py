@@ -133,10 +133,18 @@ BOT_DESCRIPTIONS: dict[str, str] = {
     "easy": "the game's heuristic (strategy in porphyra.bots.heuristic_<game>)",
     "heuristic": "same as easy",
     "greedy": "one-ply flat Monte Carlo over sampled worlds (options: samples)",
-    "ismcts": "information-set MCTS, 1000 iterations a move (reproducible)",
-    "medium": "information-set MCTS, 0.5 s a move",
-    "hard": "information-set MCTS, 2 s a move",
 }
+
+
+def _budget(preset: str) -> str:
+    """The budget of an ISMCTS preset in words, read from :data:`ISMCTS_PRESETS`."""
+    settings = ISMCTS_PRESETS[preset]
+    if settings.get("seconds") is not None:
+        return f"information-set MCTS, {settings['seconds']:g} s a move"
+    return f"information-set MCTS, {settings['iterations']} iterations a move (reproducible)"
+
+
+BOT_DESCRIPTIONS.update({preset: _budget(preset) for preset in ISMCTS_PRESETS})
 
 
 def describe_bots() -> list[tuple[str, str]]:
