@@ -131,6 +131,25 @@ def test_depth_cutoff_uses_the_evaluation() -> None:
     assert str(full.choose(view)) == "safe"
 
 
+def test_cut_plays_a_rollout_on_until_a_natural_stopping_point() -> None:
+    # Seat 0 evaluates every state of the 40-move line as a win, but the only place a
+    # rollout may stop ("cut") is 30 moves in, where the evaluation knows the line is lost:
+    # depth 0 plus the cut must see that loss and prefer "safe".
+    game = TreeGame((0, {"safe": (-0.2, 0.2), "risky": _chain(40)}))
+
+    def evaluate(state: State, player: int) -> float:
+        late = len(state.path) >= 30  # type: ignore[attr-defined]
+        return float(player == 1) if late else float(player == 0)
+
+    def cut(state: State) -> bool:
+        return len(state.path) == 30  # type: ignore[attr-defined]
+
+    view = seat_view(game.new_initial_state())
+    assert str(ISMCTSBot(0, iterations=20, depth=0, evaluation=evaluate).choose(view)) == "risky"
+    bot = ISMCTSBot(0, iterations=20, depth=0, evaluation=evaluate, cut=cut)
+    assert str(bot.choose(view)) == "safe"
+
+
 def test_custom_rollout_policy_is_used() -> None:
     calls: list[int] = []
 
@@ -169,6 +188,8 @@ def test_single_legal_action_and_no_action() -> None:
         {"depth": 3},
         {"rollout": "smart"},
         {"evaluation": "clever"},
+        {"cut": "sometimes"},
+        {"depth": "deep"},
     ],
 )
 def test_bad_options_are_refused(kwargs: dict[str, object]) -> None:
@@ -250,15 +271,63 @@ def _positions(game_name: str, count: int, **options: object) -> list[State]:
 def test_early_stop_never_changes_the_move(game_name: str, options: dict[str, object]) -> None:
     from porphyra.bots import ISMCTS_SEARCH
 
+    settings = {**ISMCTS_SEARCH, "paired": False}  # (a paired root has no early stop)
     saved = 0
     for state in _positions(game_name, 12, **options):
         view = seat_view(state)
-        full = ISMCTSBot(3, iterations=300, early_stop=False, **ISMCTS_SEARCH).search(view)
-        short = ISMCTSBot(3, iterations=300, **ISMCTS_SEARCH).search(view)
+        full = ISMCTSBot(3, iterations=300, early_stop=False, **settings).search(view)
+        short = ISMCTSBot(3, iterations=300, **settings).search(view)
         assert str(short.action) == str(full.action)
         assert full.iterations == 300 and short.iterations <= 300
         saved += full.iterations - short.iterations
     assert saved > 0  # it does stop early on some of these positions
+
+
+def test_paired_root_tries_every_candidate_on_each_world() -> None:
+    game = KuhnGame()
+    state = deal(game, (Q, J), ["bet"])  # folding the jack is clearly best
+    result = ISMCTSBot(1, iterations=401, paired=True).search(seat_view(state))
+    assert str(result.action) == "fold" and result.iterations == 401
+    visits = sorted(s.visits for s in result.stats)
+    assert visits == [200, 201]  # round robin on each world, the budget exact
+    assert result.win_probability == pytest.approx(0.25)
+
+
+def test_paired_root_keeps_the_default_unless_the_paired_difference_is_significant() -> None:
+    # Seat 0 chooses, then seat 1 plays "chance" (blind: the rollout's coin decides) among
+    # three outcomes.  "better" pays as "default" on every coin, and 0.08 more on "c": on
+    # paired worlds (the same coin for both) the small edge is clear, while unpaired the
+    # luck of the coin (-1 or 1) would hide it.  "swapped" turns the coin's outcomes around:
+    # its per-world differences are noise, so the default is kept.
+    def lottery(a: float, b: float, c: float) -> Tree:
+        return (1, {"a": (a, -a), "b": (b, -b), "c": (c, -c)})
+
+    def first_is_default(state: State) -> list[Any]:
+        return sorted(state.legal_actions(), key=lambda a: str(a) != "default")
+
+    def coin(state: State, rng: random.Random) -> Any:
+        actions = state.legal_actions()
+        return actions[rng.randrange(len(actions))]
+
+    def chance(state: State, observer: int) -> bool:
+        return state.current_player() == 1
+
+    common: dict[str, Any] = {
+        "iterations": 600,
+        "candidates": first_is_default,
+        "rollout": coin,
+        "simultaneous": chance,
+        "paired": True,
+        "anchor_z": 3.0,
+    }
+    default = lottery(1.0, -1.0, 0.0)
+    edge = TreeGame((0, {"default": default, "better": lottery(1.0, -1.0, 0.08)}))
+    view = seat_view(edge.new_initial_state())
+    assert str(ISMCTSBot(0, **common).search(view).action) == "better"
+    noise = TreeGame((0, {"default": default, "swapped": lottery(-1.0, 1.0, 0.08)}))
+    view = seat_view(noise.new_initial_state())
+    for seed in range(5):
+        assert str(ISMCTSBot(seed, **common).search(view).action) == "default"
 
 
 def test_early_stop_ends_a_settled_search() -> None:

@@ -16,6 +16,7 @@ from porphyra.bots import (
 )
 from porphyra.bots.heuristic import (
     candidates_for,
+    cut_for,
     evaluation_for,
     heuristic_for,
     refiner_for,
@@ -59,6 +60,12 @@ def test_spec_options() -> None:
     assert parse_spec(" Greedy : samples=2 ") == ("greedy", {"samples": 2})
     assert parse_spec("ismcts:early_stop=off") == ("ismcts", {"early_stop": False})
     assert parse_spec("ismcts:early_stop=True") == ("ismcts", {"early_stop": True})
+    assert parse_spec("ismcts:depth=8,cut=heuristic,paired=on")[1] == {
+        "depth": 8,
+        "cut": "heuristic",
+        "paired": True,
+    }
+    assert parse_spec("ismcts:cut=none")[1] == {"cut": None}
 
 
 @pytest.mark.parametrize(
@@ -73,6 +80,10 @@ def test_spec_options() -> None:
         "random:iterations=3",
         "greedy:exploration=1",
         "ismcts:early_stop=maybe",
+        "ismcts:depth=deep",
+        "ismcts:paired=maybe",
+        "ismcts:cut=sometimes",
+        "ismcts:iterations=heuristic",
     ],
 )
 def test_bad_specs_are_refused_with_value_error(spec: str) -> None:
@@ -84,6 +95,7 @@ def test_game_without_heuristic_falls_back_to_generic_bots() -> None:
     assert heuristic_for("kuhn") is GreedyBot
     assert evaluation_for("kuhn") is None
     assert candidates_for("kuhn") is None and refiner_for("kuhn") is None
+    assert cut_for("kuhn") is None  # cut rollouts stop after ``depth`` actions
     game = KuhnGame()
     state = deal(game, (0, 2), ["bet"])  # holding the king, facing a bet
     policy = rollout_policy_for("kuhn")

@@ -20,7 +20,8 @@ ISMCTS options (see :class:`~porphyra.bots.ismcts.ISMCTSBot`): ``iterations`` (i
 ``none``), ``seconds`` (float, or ``none``), ``exploration`` (float), ``rollout``
 (``random`` or ``heuristic``), ``depth`` (int, or ``none``), ``evaluation``
 (``heuristic`` or ``none``), ``candidates`` (``all`` or ``heuristic``), ``refine``
-(``heuristic`` or ``none``), ``anchor_z`` (float).  Example:
+(``heuristic`` or ``none``), ``anchor_z`` (float), ``simultaneous`` and ``cut``
+(``heuristic`` or ``none``), ``early_stop`` and ``paired`` (bool).  Example:
 ``ismcts:iterations=2000,exploration=0.5``; ``hard:seconds=none,iterations=5000`` makes
 ``hard`` reproducible.  ``ismcts``, ``medium`` and ``hard`` share the settings of
 :data:`ISMCTS_SEARCH` and differ only in budget.
@@ -111,13 +112,15 @@ _OPTION_TYPES: dict[str, type] = {
     "simultaneous": str,
     "anchor_z": float,
     "early_stop": bool,
+    "cut": str,
+    "paired": bool,
 }
 
 _BOOLEANS = {"true": True, "yes": True, "on": True, "1": True}
 _BOOLEANS.update({"false": False, "no": False, "off": False, "0": False})
 
 
-def _typed(kind: type, value: str) -> Any:
+def _typed(kind: type, value: str, key: str = "") -> Any:
     """``value`` converted to ``kind`` (booleans: true/false, yes/no, on/off, 1/0)."""
     if kind is bool:
         if value.lower() not in _BOOLEANS:
@@ -188,7 +191,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             options[key] = None
             continue
         try:
-            options[key] = _typed(_OPTION_TYPES[key], value)
+            options[key] = _typed(_OPTION_TYPES[key], value, key)
         except ValueError:
             raise ValueError(
                 f"bad value {value!r} for {key} in bot spec {spec!r}: expected "

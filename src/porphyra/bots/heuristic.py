@@ -15,7 +15,10 @@ Each game may provide a module ``porphyra.bots.heuristic_<game>`` with:
   model for hidden choices that ``resample`` draws at random), for ``refine="heuristic"``;
 - ``simultaneous(state, observer) -> bool``: whether the current player decides without
   seeing a hidden choice ``observer`` has made (simultaneous moves), for
-  ``simultaneous="heuristic"``.
+  ``simultaneous="heuristic"``;
+- ``rollout_cut(state) -> bool``: whether a rollout that has played its ``depth`` actions
+  may stop here for ``evaluate`` (e.g. once a turn's outcome is settled), for
+  ``cut="heuristic"``.
 
 The functions here look the module up by game name.  A game without one falls back to
 :class:`GreedyBot` (a generic flat Monte Carlo one-ply bot), uniformly random rollouts and no
@@ -33,6 +36,7 @@ from typing import Any
 from porphyra.bots.base import Bot, SeatView
 from porphyra.bots.ismcts import (
     Candidates,
+    Cut,
     Evaluation,
     Refiner,
     RolloutPolicy,
@@ -110,6 +114,13 @@ def refiner_for(game_name: str) -> Refiner | None:
     """The determinization refiner of ``game_name``, or ``None`` if it has none."""
     refine: Refiner | None = _hook(game_name, "refine_sample")
     return refine
+
+
+def cut_for(game_name: str) -> Cut | None:
+    """Where ``game_name``'s rollouts may stop for the evaluation (``state -> bool``), or
+    ``None`` (after ``depth`` actions, wherever that is) if it has no ``rollout_cut``."""
+    cut: Cut | None = _hook(game_name, "rollout_cut")
+    return cut
 
 
 def simultaneous_for(game_name: str) -> Simultaneous | None:

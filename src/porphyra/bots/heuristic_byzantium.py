@@ -27,17 +27,17 @@ The bot decides from the seat's observation only (its hand, role, TT, LT, turn a
 revealed melds); the same decision function runs on sampled states as ISMCTS's heuristic
 rollout policy (with a little randomness, ``ROLLOUT_EPSILON``).
 
-Evaluation (for rollouts cut at a depth): the LT lead, corrected by the collapse risk of the
-Emperor at low TT, through a logistic whose width grows with the turns left.
+Evaluation (for rollouts cut at a depth): the Emperor's chance measured in self-play for the
+turn, TT and LT lead (:mod:`porphyra.bots.byzantium_values`).
 """
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from porphyra.bots import byzantium_values
 from porphyra.bots.base import SeatView
 from porphyra.bots.ismcts import view_seed
 from porphyra.core.game import Action, State
@@ -312,22 +312,9 @@ def rollout_policy(state: State, rng: random.Random) -> Action:
 
 
 def evaluate(state: State, player: int) -> float:
-    """Estimated reward in [0, 1] of ``player`` in a non-terminal Byzantium ``state``.
-
-    ``sigmoid((LT lead ± 3 x collapse risk) / width)``: the collapse risk of this turn's
-    Emperor grows as TT falls (``exp(-TT / 3) / 2``); the width grows with the turns left.
-    """
-    if state.is_terminal():
-        return (state.returns()[player] + 1.0) / 2.0
-    lt: list[int] = state.lt  # type: ignore[attr-defined]
-    tt: int = state.tt  # type: ignore[attr-defined]
-    turn: int = state.turn  # type: ignore[attr-defined]
-    emperor: int = state.emperor  # type: ignore[attr-defined]
-    lead = float(lt[player] - lt[1 - player])
-    risk = 0.5 * math.exp(-max(tt, 0) / 3.0) * COLLAPSE_PENALTY
-    lead += -risk if player == emperor else risk
-    width = 0.8 + 0.6 * math.sqrt(max(0, TURNS - turn) + 0.5)
-    return 1.0 / (1.0 + math.exp(-lead / width))
+    """Estimated result in [0, 1] of ``player`` in a Byzantium ``state``: the value table
+    learned from self-play (:func:`porphyra.bots.byzantium_values.evaluate`)."""
+    return byzantium_values.evaluate(state, player)
 
 
 def _dedupe(options: list[list[int]]) -> list[tuple[int, ...]]:
@@ -416,3 +403,16 @@ def simultaneous(state: State, observer: int) -> bool:
     """
     pending: list[tuple[int, ...] | None] = state.pending  # type: ignore[attr-defined]
     return state.current_player() != observer and pending[observer] is not None
+
+
+#: Phases where a rollout may stop for the evaluation: the End phase (this turn's meld is
+#: resolved and scored) and the start of a turn (the Emperor's Redraw).
+CUT_PHASES = ("pass_byz", "pass_foe", "redraw_byz")
+
+
+def rollout_cut(state: State) -> bool:
+    """Whether a rollout may stop at ``state`` for :func:`evaluate`: the value table is
+    measured at the start of a turn, so a position in the middle of the Redraw or Meld
+    phase (hands and melds under way) is played on to the meld's outcome."""
+    phase: str = state.phase  # type: ignore[attr-defined]
+    return phase in CUT_PHASES

@@ -103,6 +103,10 @@ RefinerSpec = Refiner | Literal["heuristic"] | None
 #: choice that ``observer`` (the searching seat) has already made: ``(state, observer)``.
 Simultaneous = Callable[[State, int], bool]
 SimultaneousSpec = Simultaneous | Literal["heuristic"] | None
+#: Whether a rollout that has played its ``depth`` actions may stop at ``state`` (a natural
+#: point to evaluate, e.g. after a turn's outcome is settled); ``state -> bool``.
+Cut = Callable[[State], bool]
+CutSpec = Cut | Literal["heuristic"] | None
 
 DEFAULT_ITERATIONS = 1000
 DEFAULT_EXPLORATION = 0.7
@@ -185,6 +189,10 @@ class ISMCTSBot:
             :mod:`porphyra.bots.heuristic`) or a callable ``(state, rng) -> Action``.
         depth: stop each rollout after this many actions and score the position with
             ``evaluation``; ``None`` plays rollouts to the end.
+        cut: ``None``, ``"heuristic"`` (the game's ``rollout_cut``, none for a game without
+            one) or a callable ``state -> bool``: a rollout that has played ``depth``
+            actions goes on until this is true (or the game ends), so the evaluation sees
+            positions where it is accurate.
         evaluation: ``"heuristic"`` (the game's evaluation function) or a callable
             ``(state, player) -> float`` in [0, 1]; required when ``depth`` is set.
         candidates: ``"all"`` or ``None`` (every legal action), ``"heuristic"`` (the
@@ -202,6 +210,11 @@ class ISMCTSBot:
             are played by the rollout policy, not by UCB (see step 3 of the module docstring).
         early_stop: end the search once the move can no longer change (see the module
             docstring); the move is the same as without it for an iteration budget.
+        paired: ``True``: each sampled world is played once from every root candidate,
+            with the same random numbers (common random numbers), and ``anchor_z`` becomes
+            a paired test on the per-world reward differences; the root does no UCB.  Much
+            less noise where luck dominates (hidden draws), at the cost of tree focus at the
+            root.  ``early_stop`` does not apply.
         name: the bot's display name.
 
     Raises:
@@ -224,6 +237,8 @@ class ISMCTSBot:
         anchor_z: float = 0.0,
         simultaneous: SimultaneousSpec = None,
         early_stop: bool = True,
+        cut: CutSpec = None,
+        paired: bool = False,
         name: str = "ismcts",
     ) -> None:
         if iterations is None and seconds is None:
@@ -234,8 +249,8 @@ class ISMCTSBot:
             raise ValueError(f"seconds must be positive, not {seconds}")
         if exploration < 0:
             raise ValueError(f"exploration must not be negative, not {exploration}")
-        if depth is not None and depth < 0:
-            raise ValueError(f"depth must not be negative, not {depth}")
+        if depth is not None and (not isinstance(depth, int) or depth < 0):
+            raise ValueError(f"depth must be a non-negative number of actions, not {depth!r}")
         if depth is not None and evaluation is None:
             raise ValueError("a rollout depth needs an evaluation function")
         if not callable(rollout) and rollout not in ("random", "heuristic"):
@@ -250,6 +265,8 @@ class ISMCTSBot:
             raise ValueError(f"anchor_z must not be negative, not {anchor_z}")
         if isinstance(refine, str) and refine != "heuristic":
             raise ValueError(f"unknown refine {refine!r}; use 'heuristic'")
+        if isinstance(cut, str) and cut != "heuristic":
+            raise ValueError(f"unknown cut {cut!r}; use 'heuristic'")
         if isinstance(simultaneous, str) and simultaneous != "heuristic":
             raise ValueError(f"unknown simultaneous {simultaneous!r}; use 'heuristic'")
         self.name = name
@@ -265,6 +282,8 @@ class ISMCTSBot:
         self.anchor_z = anchor_z
         self.simultaneous = simultaneous
         self.early_stop = early_stop
+        self.cut = cut
+        self.paired = paired
         #: The result of the latest search (for hints and debugging).
         self.last_result: SearchResult | None = None
 
@@ -274,7 +293,8 @@ class ISMCTSBot:
             f"exploration={self.exploration}, rollout={self.rollout!r}, depth={self.depth}, "
             f"evaluation={self.evaluation!r}, candidates={self.candidates!r}, "
             f"refine={self.refine!r}, anchor_z={self.anchor_z}, "
-            f"simultaneous={self.simultaneous!r}, early_stop={self.early_stop})"
+            f"simultaneous={self.simultaneous!r}, early_stop={self.early_stop}, "
+            f"cut={self.cut!r}, paired={self.paired!r})"
         )
 
     # -- public API --------------------------------------------------------------------
@@ -324,6 +344,7 @@ class ISMCTSBot:
             raise ValueError(f"seat {view.player} has no legal action")
         rng = random.Random(view_seed(self.seed, view, "ismcts"))
         policy, evaluate, candidates, refine, blind = self._resolve(view)
+        cut = self._resolve_cut(view)
         game = view.game
         lo, hi = float(game.info.min_utility), float(game.info.max_utility)
         span = hi - lo if hi > lo else 1.0
@@ -336,22 +357,52 @@ class ISMCTSBot:
         limit = self.iterations
         done = 0
         default: str | None = None
+        rows: list[dict[str, float]] | None = [] if self.paired else None
+
+        def iterate(state: State, r: random.Random, first: Action | None = None) -> float:
+            return self._iterate(
+                state,
+                root,
+                r,
+                policy,
+                evaluate,
+                candidates,
+                blind,
+                (self.depth, cut),
+                lo,
+                span,
+                num_players,
+                first,
+            )
+
         while (limit is None or done < limit) and (
             deadline is None or done == 0 or time.perf_counter() < deadline
         ):
             state = view.sample(rng)
             if refine is not None:
                 refine(state, view.player, rng)
+            if rows is not None:
+                # Paired root: every root candidate on this same world, with the same random
+                # numbers (common random numbers), so candidates are compared on equal luck.
+                options = list(state.legal_actions() if candidates is None else candidates(state))
+                if done == 0:
+                    default = str(options[0])
+                if limit is not None:
+                    options = options[: limit - done]  # the budget is exact
+                world_seed = rng.getrandbits(64)
+                rows.append(
+                    {str(a): iterate(state.clone(), random.Random(world_seed), a) for a in options}
+                )
+                done += len(options)
+                continue
             if done == 0 and candidates is not None:
                 default = str(candidates(state)[0])
-            self._iterate(
-                state, root, rng, policy, evaluate, candidates, blind, lo, span, num_players
-            )
+            iterate(state, rng)
             done += 1
             if self.early_stop and self._settled(root, default, done, limit, start, deadline):
                 break
         elapsed = time.perf_counter() - start
-        result = self._result(root, root_keys, done, elapsed, default)
+        result = self._result(root, root_keys, done, elapsed, default, rows)
         self.last_result = result
         return result
 
@@ -392,6 +443,14 @@ class ISMCTSBot:
             blind = self.simultaneous
         return policy, evaluate, candidates, refine, blind
 
+    def _resolve_cut(self, view: SeatView) -> Cut | None:
+        """Where rollouts may stop (see ``cut``), resolved for the game."""
+        from porphyra.bots import heuristic  # late import: heuristic imports bots modules
+
+        if self.cut == "heuristic":
+            return heuristic.cut_for(view.game.info.name)
+        return self.cut
+
     def _iterate(
         self,
         state: State,
@@ -401,16 +460,32 @@ class ISMCTSBot:
         evaluate: Evaluation | None,
         candidates: Candidates | None,
         blind: Simultaneous | None,
+        horizon: tuple[int | None, Cut | None],
         lo: float,
         span: float,
         num_players: int,
-    ) -> None:
+        first: Action | None = None,
+    ) -> float:
+        """One iteration on the determinization ``state``; returns the observer's reward.
+
+        ``first``: the root action to take (paired root, see ``paired``) instead of UCB's.
+        """
         node = root
         path = [root]
         c = self.exploration
         observer = root.player
+        expanded = False
+        if first is not None:
+            key = str(first)
+            child = root.children.get(key)
+            expanded = child is None
+            if child is None:
+                child = root.children[key] = _Node(state.current_player())
+            state.apply_action(first)
+            path.append(child)
+            node = child
         # Selection and expansion.
-        while not state.is_terminal():
+        while not expanded and not state.is_terminal():
             if blind is not None and blind(state, observer):
                 # A seat answering a secret it cannot see: the opponent model decides.
                 a = policy(state, rng)
@@ -456,8 +531,12 @@ class ISMCTSBot:
             node = child
         # Simulation.
         steps = 0
-        depth = self.depth if evaluate is not None else None  # no evaluation: play to the end
-        while not state.is_terminal() and (depth is None or steps < depth):
+        depth, cut = horizon
+        if evaluate is None:
+            depth = None  # no evaluation: play to the end
+        while not state.is_terminal() and (
+            depth is None or steps < depth or (cut is not None and not cut(state))
+        ):
             state.apply_action(policy(state, rng))
             steps += 1
         if state.is_terminal() or evaluate is None:
@@ -469,6 +548,7 @@ class ISMCTSBot:
             n.visits += 1
             n.reward += rewards[n.player]
         root.visits += 1
+        return rewards[observer]
 
     def _settled(
         self,
@@ -504,6 +584,7 @@ class ISMCTSBot:
         iterations: int,
         seconds: float,
         default: str | None,
+        rows: list[dict[str, float]] | None = None,
     ) -> SearchResult:
         stats: list[ActionStats] = []
         for key, action in root_keys.items():
@@ -519,6 +600,19 @@ class ISMCTSBot:
             )
         stats.sort(key=lambda s: (-s.visits, -s.mean_reward, str(s.action)))
         best = stats[0]
+        if rows:
+            stats.sort(key=lambda s: (s.visits == 0, -s.mean_reward, -s.visits, str(s.action)))
+            best = stats[0]
+            if (
+                self.anchor_z > 0
+                and default is not None
+                and str(best.action) != default
+                and not _paired_better(rows, str(best.action), default, self.anchor_z)
+            ):
+                anchor = next(s for s in stats if str(s.action) == default)
+                stats.remove(anchor)
+                stats.insert(0, anchor)
+            return SearchResult(stats[0].action, stats[0].mean_reward, stats, iterations, seconds)
         if self.anchor_z > 0 and default is not None and str(best.action) != default:
             anchor = next(s for s in stats if str(s.action) == default)
             if (
@@ -530,6 +624,18 @@ class ISMCTSBot:
                 stats.remove(anchor)
                 stats.insert(0, anchor)
         return SearchResult(best.action, best.mean_reward, stats, iterations, seconds)
+
+
+def _paired_better(rows: list[dict[str, float]], key: str, default: str, z: float) -> bool:
+    """Whether ``key`` beats ``default`` by more than ``z`` standard errors of the mean of
+    their reward differences over the worlds where both were tried (a paired test)."""
+    diffs = [row[key] - row[default] for row in rows if key in row and default in row]
+    n = len(diffs)
+    if n < 2:
+        return False
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean > z * math.sqrt(max(var, 1e-12) / n)
 
 
 def _stderr(s: ActionStats) -> float:
