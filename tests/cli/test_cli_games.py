@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from porphyra import record as records
 from porphyra.cli import app
 from porphyra.cli.byzantium_view import ByzantiumView, age_bucket
-from porphyra.cli.conspiracy_view import live_scores, pyramid
+from porphyra.cli.conspiracy_parts import live_scores, pyramid
 from porphyra.cli.play import PASS_DEVICE
 from porphyra.core.errors import InvalidActionError
 from porphyra.core.registry import load_game

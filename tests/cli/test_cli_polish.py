@@ -167,7 +167,7 @@ def test_drawn_locations_show_their_effect() -> None:
     game = load_game("conspiracy", players=2)
     state = game.new_initial_state(seed=1)
     obs = state.observation(0)
-    from porphyra.cli.conspiracy_view import location_effect
+    from porphyra.cli.conspiracy_parts import location_effect
 
     slugs = [card.slug for card in game.cards.locations[:2]]  # type: ignore[attr-defined]
     obs = {**obs, "phase": "lockeep", "drawn_locations": slugs}
@@ -256,7 +256,7 @@ def test_public_replay_hides_the_passed_cards(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------- 11. cosmetics
 def test_location_labels_fit_a_cell_and_are_distinct() -> None:
-    from porphyra.cli.conspiracy_view import CELL, short_location
+    from porphyra.cli.conspiracy_parts import CELL, short_location
 
     game = load_game("conspiracy", players=2, bonus_locations=True)
     slugs = [card.slug for card in game.cards.locations]  # type: ignore[attr-defined]

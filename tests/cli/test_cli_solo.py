@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 
 from porphyra import record as records
 from porphyra.cli import app
-from porphyra.cli.conspiracy_view import ConspiracyView, live_scores, solo_labels
+from porphyra.cli.conspiracy_parts import live_scores, solo_labels
+from porphyra.cli.conspiracy_view import ConspiracyView
 from porphyra.core.registry import load_game
 from porphyra.games.conspiracy.solo import opponent_names
 
