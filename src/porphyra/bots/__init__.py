@@ -34,8 +34,9 @@ from typing import Any
 
 from porphyra.bots.base import Bot, SeatView, seat_view
 from porphyra.bots.heuristic import EasyBot, GreedyBot, heuristic_for
-from porphyra.bots.ismcts import ActionStats, ISMCTSBot, SearchResult
+from porphyra.bots.ismcts import ISMCTSBot
 from porphyra.bots.random_bot import RandomBot
+from porphyra.bots.search_types import ActionStats, SearchResult
 
 #: Search settings shared by ``ismcts``, ``medium`` and ``hard``: the tree considers the
 #: game's heuristic candidate actions (a few sensible options instead of, in Byzantium,

@@ -34,7 +34,7 @@ from types import ModuleType
 from typing import Any
 
 from porphyra.bots.base import Bot, SeatView
-from porphyra.bots.ismcts import (
+from porphyra.bots.search_types import (
     Candidates,
     Cut,
     Evaluation,

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 from porphyra.bots import byzantium_values
 from porphyra.bots.base import SeatView
-from porphyra.bots.ismcts import view_seed
+from porphyra.bots.search_types import view_seed
 from porphyra.core.game import Action, State
 from porphyra.games.byzantium.cards import Card, CardSet
 from porphyra.games.byzantium.melds import FOE_PEOPLES, LIMITS, REDRAW_LIMIT, replacement_options

@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from math import comb
 
 from porphyra.bots.base import SeatView
-from porphyra.bots.ismcts import view_seed
+from porphyra.bots.search_types import view_seed
 from porphyra.core.game import Action, State
 from porphyra.games.conspiracy.cards import EFFECT_SWAP, KEY_GOLD, KEY_SILVER, CardSet
 from porphyra.games.conspiracy.chamber import ADJACENT, SLOTS, largest_group

@@ -70,81 +70,34 @@ engines such as Leela Zero and KataGo at the root.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Literal, NamedTuple
 
 from porphyra.bots.base import SeatView
+from porphyra.bots.search_types import (
+    ActionStats,
+    Candidates,
+    CandidatesSpec,
+    Cut,
+    CutSpec,
+    Evaluation,
+    EvaluationSpec,
+    Refiner,
+    RefinerSpec,
+    RolloutPolicy,
+    RolloutSpec,
+    SearchResult,
+    Simultaneous,
+    SimultaneousSpec,
+    paired_better,
+    stderr,
+    view_seed,
+)
 from porphyra.core.game import Action, State
-
-#: A rollout policy: picks the current player's action in a (determinized) ``state``.
-RolloutPolicy = Callable[[State, random.Random], Action]
-#: An evaluation: estimated reward of ``player`` in ``state``, in [0, 1] (1 = sure win).
-Evaluation = Callable[[State, int], float]
-#: Where to find a policy or evaluation: a callable, or a name resolved per game at search
-#: time (``"random"`` for rollouts, ``"heuristic"`` for the game's heuristic module).
-RolloutSpec = RolloutPolicy | Literal["random", "heuristic"]
-EvaluationSpec = Evaluation | Literal["heuristic"] | None
-#: Candidate actions: the subset of the current player's legal actions the tree considers
-#: (a heuristic pruning of large action sets, e.g. Byzantium's hundreds of melds).
-Candidates = Callable[[State], Sequence[Action]]
-CandidatesSpec = Candidates | Literal["heuristic", "all"]
-#: Refines a determinization for the observer ``player`` in place, e.g. replaces a hidden
-#: choice that ``resample`` drew uniformly at random by what a sensible opponent would have
-#: chosen given its sampled hand (an opponent model; it only sees the sampled state).
-Refiner = Callable[[State, int, random.Random], None]
-RefinerSpec = Refiner | Literal["heuristic"] | None
-#: Whether the current player of a (determinized) state decides without seeing a hidden
-#: choice that ``observer`` (the searching seat) has already made: ``(state, observer)``.
-Simultaneous = Callable[[State, int], bool]
-SimultaneousSpec = Simultaneous | Literal["heuristic"] | None
-#: Whether a rollout that has played its ``depth`` actions may stop at ``state`` (a natural
-#: point to evaluate, e.g. after a turn's outcome is settled); ``state -> bool``.
-Cut = Callable[[State], bool]
-CutSpec = Cut | Literal["heuristic"] | None
 
 DEFAULT_ITERATIONS = 1000
 DEFAULT_EXPLORATION = 0.7
-
-
-class ActionStats(NamedTuple):
-    """Search statistics of one root action.
-
-    Attributes:
-        action: the legal action (an object of ``view.legal_actions``).
-        visits: iterations that chose it at the root.
-        mean_reward: its average reward in [0, 1] for the deciding seat (an estimated win
-            probability; 0.5 for an action never visited).
-    """
-
-    action: Action
-    visits: int
-    mean_reward: float
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    """The outcome of one search.
-
-    Attributes:
-        action: the chosen action (most visited; ties broken by mean reward, then text;
-            see ``anchor_z``).
-        win_probability: mean reward in [0, 1] of ``action`` for the deciding seat.
-        stats: every legal action's statistics, best first.
-        iterations: iterations run.
-        seconds: wall-clock time spent searching, in seconds.
-    """
-
-    action: Action
-    win_probability: float
-    stats: list[ActionStats]
-    iterations: int
-    seconds: float
 
 
 class _Node:
@@ -163,17 +116,6 @@ class _Node:
 def _random_rollout(state: State, rng: random.Random) -> Action:
     actions = state.legal_actions()
     return actions[rng.randrange(len(actions))]
-
-
-def view_seed(seed: int, view: SeatView, salt: str = "") -> int:
-    """A 64-bit seed derived from ``seed`` and the view's seat and observation only.
-
-    Used to give each decision its own generator, so a bot's move depends on its seed and the
-    view, never on earlier calls (or on anything the seat cannot see).
-    """
-    text = json.dumps(view.observation, sort_keys=True, default=str, separators=(",", ":"))
-    digest = hashlib.sha256(f"{salt}|{seed}|{view.player}|{text}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
 
 
 class ISMCTSBot:
@@ -607,7 +549,7 @@ class ISMCTSBot:
                 self.anchor_z > 0
                 and default is not None
                 and str(best.action) != default
-                and not _paired_better(rows, str(best.action), default, self.anchor_z)
+                and not paired_better(rows, str(best.action), default, self.anchor_z)
             ):
                 anchor = next(s for s in stats if str(s.action) == default)
                 stats.remove(anchor)
@@ -618,32 +560,9 @@ class ISMCTSBot:
             if (
                 anchor.visits
                 and best.mean_reward - anchor.mean_reward
-                <= self.anchor_z * (_stderr(best) ** 2 + _stderr(anchor) ** 2) ** 0.5
+                <= self.anchor_z * (stderr(best) ** 2 + stderr(anchor) ** 2) ** 0.5
             ):
                 best = anchor
                 stats.remove(anchor)
                 stats.insert(0, anchor)
         return SearchResult(best.action, best.mean_reward, stats, iterations, seconds)
-
-
-def _paired_better(rows: list[dict[str, float]], key: str, default: str, z: float) -> bool:
-    """Whether ``key`` beats ``default`` by more than ``z`` standard errors of the mean of
-    their reward differences over the worlds where both were tried (a paired test)."""
-    diffs = [row[key] - row[default] for row in rows if key in row and default in row]
-    n = len(diffs)
-    if n < 2:
-        return False
-    mean = sum(diffs) / n
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    return mean > z * math.sqrt(max(var, 1e-12) / n)
-
-
-def _stderr(s: ActionStats) -> float:
-    """Standard error of a mean reward in [0, 1] (Bernoulli bound ``m (1 - m) / n``)."""
-    m = s.mean_reward
-    return math.sqrt(max(m * (1.0 - m), 1e-4) / s.visits)
-
-
-def principal_actions(stats: Sequence[ActionStats], top: int = 3) -> str:
-    """A one-line summary of the ``top`` actions, e.g. for a hint or a log."""
-    return "; ".join(f"{s.action} ({s.visits} visits, {s.mean_reward:.0%})" for s in stats[:top])
