@@ -3,11 +3,12 @@
 A rollout cut at a depth needs the chance that each seat wins from where it stopped.  The
 outcome of Byzantium hangs on Legacy Tokens *and* on who is Emperor when the Empire falls
 (TT ≤ 0 costs that Emperor 3 LT and ends the game, rules section 1 and B-R7), and how fast
-TT falls depends on the Age (Late Foes are strong).  A hand-made formula got the collapse
-risk wrong in both ways, so the value is measured instead: ``easy`` plays itself
-(:func:`fit`), and for each turn ``t`` (1-12), Territory ``tt`` (1-20) and LT lead ``lead``
-of that turn's Emperor (clipped to ±:data:`LEAD_CLIP`), the table holds the Emperor's mean
-result (win 1, draw 1/2, loss 0) from the start of that turn's Redraw phase.
+TT falls depends on the Age (Late Foes are strong).  The hand-made formula used before
+charged the collapse risk to the current Emperor only, whatever the Age; the value is now
+measured instead: ``easy`` plays itself (:func:`samples`, :func:`fit`), and for each
+turn ``t`` (1-12), Territory ``tt`` (1-20) and LT lead ``lead`` of that turn's Emperor
+(clipped to ±:data:`LEAD_CLIP`), the table holds the Emperor's mean result (win 1, draw 1/2,
+loss 0) from the start of that turn's Redraw phase.
 
 Sparse cells are shrunk towards the same turn and lead over all TT (an empirical-Bayes
 back-off with :data:`PRIOR_WEIGHT` pseudo-games), which is itself shrunk towards 1/2.
