@@ -23,8 +23,19 @@ from porphyra.core.registry import load_game
 from tests.bots.kuhn import KuhnGame, KuhnState, deal
 
 #: Bots under test, with small budgets so the suite stays fast.
-TOY_SPECS = ["random", "easy", "greedy:samples=3", "ismcts:iterations=80"]
-BIG_SPECS = ["random", "easy", "ismcts:iterations=40"]
+TOY_SPECS = [
+    "random",
+    "easy",
+    "greedy:samples=3",
+    "ismcts:iterations=80",
+    "ismcts:iterations=80,paired=on",
+]
+BIG_SPECS = [
+    "random",
+    "easy",
+    "ismcts:iterations=40",
+    "ismcts:iterations=40,paired=on,cut=heuristic",
+]
 
 #: (label, game name, options) of the real games.
 BIG_GAMES = [
