@@ -121,7 +121,7 @@ _BOOLEANS = {"true": True, "yes": True, "on": True, "1": True}
 _BOOLEANS.update({"false": False, "no": False, "off": False, "0": False})
 
 
-def _typed(kind: type, value: str, key: str = "") -> Any:
+def _typed(kind: type, value: str) -> Any:
     """``value`` converted to ``kind`` (booleans: true/false, yes/no, on/off, 1/0)."""
     if kind is bool:
         if value.lower() not in _BOOLEANS:
@@ -192,7 +192,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             options[key] = None
             continue
         try:
-            options[key] = _typed(_OPTION_TYPES[key], value, key)
+            options[key] = _typed(_OPTION_TYPES[key], value)
         except ValueError:
             raise ValueError(
                 f"bad value {value!r} for {key} in bot spec {spec!r}: expected "

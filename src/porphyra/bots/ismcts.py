@@ -285,8 +285,7 @@ class ISMCTSBot:
         if not view.legal_actions:
             raise ValueError(f"seat {view.player} has no legal action")
         rng = random.Random(view_seed(self.seed, view, "ismcts"))
-        policy, evaluate, candidates, refine, blind = self._resolve(view)
-        cut = self._resolve_cut(view)
+        policy, evaluate, candidates, refine, blind, cut = self._resolve(view)
         game = view.game
         lo, hi = float(game.info.min_utility), float(game.info.max_utility)
         span = hi - lo if hi > lo else 1.0
@@ -310,7 +309,7 @@ class ISMCTSBot:
                 evaluate,
                 candidates,
                 blind,
-                (self.depth, cut),
+                cut,
                 lo,
                 span,
                 num_players,
@@ -353,8 +352,14 @@ class ISMCTSBot:
     def _resolve(
         self, view: SeatView
     ) -> tuple[
-        RolloutPolicy, Evaluation | None, Candidates | None, Refiner | None, Simultaneous | None
+        RolloutPolicy,
+        Evaluation | None,
+        Candidates | None,
+        Refiner | None,
+        Simultaneous | None,
+        Cut | None,
     ]:
+        """The hooks of the search, with ``"heuristic"`` resolved for the view's game."""
         from porphyra.bots import heuristic  # late import: heuristic imports bots modules
 
         name = view.game.info.name
@@ -383,15 +388,8 @@ class ISMCTSBot:
             blind = heuristic.simultaneous_for(name)
         else:
             blind = self.simultaneous
-        return policy, evaluate, candidates, refine, blind
-
-    def _resolve_cut(self, view: SeatView) -> Cut | None:
-        """Where rollouts may stop (see ``cut``), resolved for the game."""
-        from porphyra.bots import heuristic  # late import: heuristic imports bots modules
-
-        if self.cut == "heuristic":
-            return heuristic.cut_for(view.game.info.name)
-        return self.cut
+        cut = heuristic.cut_for(name) if self.cut == "heuristic" else self.cut
+        return policy, evaluate, candidates, refine, blind, cut
 
     def _iterate(
         self,
@@ -402,7 +400,7 @@ class ISMCTSBot:
         evaluate: Evaluation | None,
         candidates: Candidates | None,
         blind: Simultaneous | None,
-        horizon: tuple[int | None, Cut | None],
+        cut: Cut | None,
         lo: float,
         span: float,
         num_players: int,
@@ -473,9 +471,7 @@ class ISMCTSBot:
             node = child
         # Simulation.
         steps = 0
-        depth, cut = horizon
-        if evaluate is None:
-            depth = None  # no evaluation: play to the end
+        depth = self.depth if evaluate is not None else None  # no evaluation: play to the end
         while not state.is_terminal() and (
             depth is None or steps < depth or (cut is not None and not cut(state))
         ):
@@ -540,9 +536,7 @@ class ISMCTSBot:
                 "no search iteration reached a legal action of the view: the determinizations "
                 "disagree with view.legal_actions (State.resample bug?)"
             )
-        stats.sort(key=lambda s: (-s.visits, -s.mean_reward, str(s.action)))
-        best = stats[0]
-        if rows:
+        if rows:  # paired root: equal visits, so the best mean leads
             stats.sort(key=lambda s: (s.visits == 0, -s.mean_reward, -s.visits, str(s.action)))
             best = stats[0]
             if (
@@ -555,6 +549,8 @@ class ISMCTSBot:
                 stats.remove(anchor)
                 stats.insert(0, anchor)
             return SearchResult(stats[0].action, stats[0].mean_reward, stats, iterations, seconds)
+        stats.sort(key=lambda s: (-s.visits, -s.mean_reward, str(s.action)))
+        best = stats[0]
         if self.anchor_z > 0 and default is not None and str(best.action) != default:
             anchor = next(s for s in stats if str(s.action) == default)
             if (
