@@ -13,7 +13,7 @@ from typing import Any
 
 from porphyra.core.errors import PorphyraError, RecordError
 from porphyra.core.game import Game, State
-from porphyra.core.registry import load_game
+from porphyra.core.registry import load_game_version
 
 FORMAT = "porphyra-record"
 FORMAT_VERSION = 1
@@ -32,7 +32,7 @@ def to_record(state: State) -> dict[str, Any]:
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "game": game.info.name,
-        "version": game.info.version,
+        "version": game.rules_version,
         "options": game.record_options(),
         "seed": state.seed,
         "actions": [{"player": p, "action": str(a)} for p, a in state.history],
@@ -132,15 +132,15 @@ def replay(record: dict[str, Any], upto: int | None = None, game: Game | None = 
     record = validate(record)
     try:
         if game is None:
-            game = load_game(record["game"], **record["options"])
+            game = load_game_version(record["game"], record["version"], record["options"])
     except PorphyraError as exc:
         raise RecordError(f"record cannot be loaded: {exc}") from None
     except TypeError as exc:
         raise RecordError(f"record options are invalid: {exc}") from None
-    if record["version"] != game.info.version:
+    if record["version"] != game.rules_version:
         raise RecordError(
             f"record is for {record['game']} rules version {record['version']}, "
-            f"this is version {game.info.version}"
+            f"this is version {game.rules_version}"
         )
     state = game.new_initial_state(seed=record["seed"])
     actions = record["actions"] if upto is None else record["actions"][:upto]

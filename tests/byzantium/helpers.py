@@ -5,11 +5,21 @@ from __future__ import annotations
 from typing import Any
 
 import porphyra
+from porphyra.core.registry import load_game_version
 from porphyra.games.byzantium import ByzantiumGame, ByzantiumState
 
 
 def new_state(seed: int = 1, **options: Any) -> ByzantiumState:
-    game = porphyra.load_game("byzantium", **options)
+    """A fresh state; the rule tests play deck ``v1`` (their forces are v1's) unless the
+    options name a deck, a card file or an old rules version."""
+    version = options.pop("version", None)
+    if not {"deck", "cards"} & set(options) and version is None:
+        options = {**options, "deck": "v1"}
+    game = (
+        porphyra.load_game("byzantium", **options)
+        if version is None
+        else load_game_version("byzantium", version, options)
+    )
     assert isinstance(game, ByzantiumGame)
     return game.new_initial_state(seed=seed)
 

@@ -10,6 +10,7 @@ import pytest
 
 import porphyra
 from porphyra.core.game import State
+from porphyra.core.registry import load_game_version
 from tests.golden_util import check_golden, transcript
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -60,7 +61,7 @@ def test_golden_playthrough(name: str) -> None:
 
     def replay(golden: dict[str, Any]) -> dict[str, Any]:
         rec = golden["record"]
-        state = porphyra.load_game(rec["game"], **rec["options"]).new_initial_state(
+        state = load_game_version(rec["game"], rec["version"], rec["options"]).new_initial_state(
             seed=rec["seed"]
         )
         return transcript(state, actions=[a["action"] for a in rec["actions"]])

@@ -23,7 +23,8 @@ def test_b_r4_target_goes_to_the_foe_discard_or_removed_if_unique() -> None:
     s = new_state()
     to_meld(s, ["tribute"], ["slavs", "raiders"])
     meld(s, "tribute", "slavs,raiders")
-    act(s, "target slavs")  # not unique, Foe has no replacement → resolves
+    act(s, "target slavs")  # not unique; the Foe has no replacement but is asked (B-R11)
+    act(s, "replace -")
     obs = s.public_observation()
     assert "slavs" in obs["discards"]["foe"]
     assert obs["negotiation"] == {"target": "slavs", "replacement": None}
@@ -33,6 +34,47 @@ def test_b_r4_target_goes_to_the_foe_discard_or_removed_if_unique() -> None:
     meld(s2, "tribute", "huns")
     act(s2, "target huns")
     assert "huns" in s2.public_observation()["removed"]
+
+
+def test_b_r11_foe_is_asked_to_replace_even_with_no_fitting_card() -> None:
+    s = new_state()
+    to_meld(s, ["tribute"], ["slavs", "raiders", "earthquake"])
+    meld(s, "tribute", "slavs,raiders")
+    act(s, "target slavs")
+    assert s.phase == "replace" and s.current_player() == s.foe
+    assert [str(a) for a in s.legal_actions()] == ["replace -"]
+    with pytest.raises(IllegalActionError, match="B-R4"):
+        s.game.parse_action(s, "replace earthquake")
+    act(s, "replace -")
+    assert s.tt == 10 - 1  # tribute 0 vs raiders 1
+
+
+def test_b_r11_the_log_is_the_same_whether_or_not_the_foe_could_replace() -> None:
+    """Declining with a fitting card and having none read the same in the public log."""
+
+    def public_log_after_declining(foe_hand: list[str]) -> list[str]:
+        s = new_state()
+        to_meld(s, ["tribute"], foe_hand)
+        meld(s, "tribute", "huns")
+        seen = len(s.public_observation()["log"])
+        act(s, "target huns")
+        act(s, "replace -")
+        return list(s.public_observation()["log"][seen:])
+
+    assert public_log_after_declining(["huns", "avars"]) == public_log_after_declining(
+        ["huns", "raiders"]
+    )
+
+
+def test_b_r11_rules_version_1_records_replay_without_the_question() -> None:
+    """Records made before B-R11 (rules version 1) skipped the question when nothing fit."""
+    s = new_state(version="1")
+    assert s.game.rules_version == "1" and s.game.cardset.version == "v1"
+    to_meld(s, ["tribute"], ["slavs", "raiders"])
+    meld(s, "tribute", "slavs,raiders")
+    act(s, "target slavs")
+    assert s.phase != "replace"
+    assert any("has no card that can replace it" in line for line in s.public_observation()["log"])
 
 
 def test_b_r4_foe_may_replace_with_a_people_card_within_limits() -> None:

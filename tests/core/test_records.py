@@ -12,6 +12,8 @@ import porphyra
 from porphyra import record as records
 from porphyra.core.errors import RecordError, UnknownGameError
 from porphyra.core.playout import random_playout
+from porphyra.core.registry import load_game_version
+from porphyra.games.byzantium import ByzantiumGame
 
 
 def _game_state(seed: int = 3) -> porphyra.State:
@@ -25,7 +27,9 @@ def test_save_load_replay_round_trip(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     records.save(state, path)
     rec = records.load(path)
-    assert rec["game"] == "byzantium" and rec["options"] == {"first_emperor": 1}
+    # a record names the deck it was played with (rules section 6)
+    assert rec["game"] == "byzantium" and rec["options"] == {"first_emperor": 1, "deck": "v2"}
+    assert rec["version"] == "2"
     assert rec["seed"] == 3 and rec["result"]["returns"] == state.returns()
     again = records.replay(rec)
     assert records.dumps(again) == path.read_text()
@@ -116,3 +120,22 @@ def test_record_player_must_be_an_integer_and_json_not_too_deep(tmp_path: Path) 
     path.write_text("[" * 100_000 + "]" * 100_000)
     with pytest.raises(RecordError, match="nested too deeply"):
         records.load(path)
+
+
+def test_records_of_rules_version_1_replay_as_they_were_played() -> None:
+    """Records made before deck versioning and B-R11 name no deck and rules version 1: they
+    replay with deck v1 and the old Negotiation sequence, and save back unchanged."""
+    old = load_game_version("byzantium", "1", {"first_emperor": 1}).new_initial_state(seed=5)
+    random_playout(old, random.Random(5))
+    rec = records.to_record(old)
+    assert rec["version"] == "1" and rec["options"] == {"first_emperor": 1}
+    again = records.replay(json.loads(json.dumps(rec)))
+    assert records.to_record(again) == rec
+    assert isinstance(again.game, ByzantiumGame) and again.game.cardset.version == "v1"
+
+
+def test_a_record_of_an_unknown_rules_version_is_refused() -> None:
+    rec = records.to_record(_game_state())
+    rec["version"] = "99"
+    with pytest.raises(RecordError, match="version"):
+        records.replay(rec)

@@ -166,6 +166,32 @@ class Game(abc.ABC):
             IllegalActionError: well formed, but not legal in ``state``.
         """
 
+    @property
+    def rules_version(self) -> str:
+        """The rules version this game object plays: ``info.version``, or an older version
+        it was made for by :meth:`for_version` to replay an old record."""
+        return self.info.version
+
+    @classmethod
+    def for_version(cls, version: str, options: dict[str, Any]) -> Game:
+        """The game that replays a record of rules ``version`` played with ``options``.
+
+        A game whose rules changed overrides this to rebuild an older version exactly;
+        by default only the current version exists.
+
+        Raises:
+            UnknownGameError: another version, or invalid options.
+        """
+        from porphyra.core.errors import UnknownGameError
+
+        if version != cls.info.version:
+            raise UnknownGameError(
+                f"{cls.info.name} rules version {version!r} is not supported; "
+                f"this is version {cls.info.version}"
+            )
+        game: Game = cls(**options)
+        return game
+
     def record_options(self) -> dict[str, Any]:
         """The options, JSON-ready, that ``load_game`` needs to rebuild this game."""
         return dict(self.options)

@@ -7,6 +7,7 @@ modules load only when it is used.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from typing import Any
 
 from porphyra.core.errors import UnknownGameError
@@ -24,7 +25,7 @@ def registered_games() -> list[str]:
 
 
 def load_game(name: str, **options: Any) -> Game:
-    """Create the game ``name`` with ``options``.
+    """Create the game ``name`` with ``options``, under the current rules.
 
     Args:
         name: a registered game id (see :func:`registered_games`).
@@ -37,6 +38,25 @@ def load_game(name: str, **options: Any) -> Game:
         UnknownGameError: ``name`` is not registered or an option is unknown or invalid.
         CardDataError: a ``cards`` option names a card file that does not validate.
     """
+    game: Game = _game_class(name)(**options)
+    return game
+
+
+def load_game_version(name: str, version: str, options: Mapping[str, Any]) -> Game:
+    """Create the game ``name`` with ``options`` under rules ``version``: the current rules,
+    or an older version the game still replays (``Game.for_version``), for old records.
+
+    Raises:
+        UnknownGameError: ``name`` is not registered, an option is invalid, or the game
+            cannot rebuild rules ``version``.
+    """
+    cls = _game_class(name)
+    if version == cls.info.version:
+        return cls(**options)
+    return cls.for_version(version, dict(options))
+
+
+def _game_class(name: str) -> type[Game]:
     try:
         target = _GAMES[name]
     except KeyError:
@@ -44,6 +64,5 @@ def load_game(name: str, **options: Any) -> Game:
             f"unknown game {name!r}; known games: {', '.join(registered_games())}"
         ) from None
     module_name, _, cls_name = target.partition(":")
-    cls = getattr(importlib.import_module(module_name), cls_name)
-    game: Game = cls(**options)
-    return game
+    cls: type[Game] = getattr(importlib.import_module(module_name), cls_name)
+    return cls

@@ -190,7 +190,7 @@ class Hub:
         row = GameRow(
             id=game_id,
             game=name,
-            version=game.info.version,
+            version=game.rules_version,
             options=game.record_options(),
             seed=seed,
             status="active",

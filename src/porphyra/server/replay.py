@@ -13,7 +13,7 @@ from typing import Any
 from porphyra import record as records
 from porphyra.core.errors import RecordError
 from porphyra.core.game import Game, State
-from porphyra.core.registry import load_game
+from porphyra.core.registry import load_game, load_game_version
 
 #: Resamples used by :func:`undo_target` to check that nothing hidden was revealed.
 UNDO_RESAMPLES = 3
@@ -24,16 +24,22 @@ UNDO_RESAMPLES = 3
 _GAMES: dict[str, Game] = {}
 
 
-def shared_game(name: str, options: dict[str, Any]) -> Game:
-    """The shared :class:`Game` for ``name`` with ``options`` (``load_game`` once).
+def shared_game(name: str, options: dict[str, Any], version: str | None = None) -> Game:
+    """The shared :class:`Game` for ``name`` with ``options`` under rules ``version``
+    (default: the current rules), made by ``load_game`` once.
 
     Raises:
-        UnknownGameError: unknown game or invalid options (as ``load_game``).
+        UnknownGameError: unknown game, invalid options or an unknown rules version (as
+            ``load_game``).
     """
-    key = f"{name}:{json.dumps(options, sort_keys=True)}"
+    key = f"{name}:{version}:{json.dumps(options, sort_keys=True)}"
     game = _GAMES.get(key)
     if game is None:
-        game = _GAMES[key] = load_game(name, **options)
+        game = _GAMES[key] = (
+            load_game(name, **options)
+            if version is None
+            else load_game_version(name, version, options)
+        )
     return game
 
 
@@ -46,7 +52,7 @@ def replay(rec: dict[str, Any], upto: int | None = None) -> State:
     """
     rec = records.validate(rec)
     try:
-        game = shared_game(rec["game"], rec["options"])
+        game = shared_game(rec["game"], rec["options"], rec["version"])
     except (ValueError, TypeError) as exc:
         raise RecordError(f"record cannot be loaded: {exc}") from None
     return records.replay(rec, upto, game=game)

@@ -1,16 +1,18 @@
 """Byzantium card data: the card model, and loading and validating a card-list file.
 
-Cards are data (``shared/DESIGN.md``): the default set of ``shared/rules/byzantium.md``
-section 6 ships in ``data/cards.json`` and is **designed for this project** (the seed names
-the types and meld limits but lists no cards).  Option ``cards=PATH`` loads another list in
-the same format; every entry is validated and errors name the file and the entry.
+Cards are data (``shared/DESIGN.md``): the default sets of ``shared/rules/byzantium.md``
+section 6 ship in ``data/deck-<version>.json`` and are **designed for this project** (the seed
+names the types and meld limits but lists no cards).  Shipped decks are versioned and never
+edited in place (:data:`DECKS_SHIPPED`; the game option ``deck`` picks one, the newest by
+default); a record names the deck it was played with.  Option ``cards=PATH`` loads another
+list in the same format; every entry is validated and errors name the file and the entry.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -86,21 +88,44 @@ class CardSet:
         by_slug: slug → card.
         source: the file it was read from.
         designed_for_this_project: the file's own marker (true for the default set).
+        name: the file's ``name`` field (a label for reports).
+        version: the shipped deck version (``"v1"``, ``"v2"``…) or the file's own
+            ``version`` field; ``None`` for an unversioned custom list.
     """
 
     cards: tuple[Card, ...]
     by_slug: dict[str, Card]
     source: str
     designed_for_this_project: bool
+    name: str = "custom card set"
+    version: str | None = None
 
     def deck_cards(self, deck: str) -> list[Card]:
         """The card kinds of ``deck`` (``"byzantine"`` or ``"foe"``), in file order."""
         return [c for c in self.cards if c.deck == deck]
 
 
+#: The shipped decks, oldest first; the last is the default (section 6: every version stays).
+DECKS_SHIPPED: tuple[str, ...] = ("v1", "v2")
+DEFAULT_DECK = DECKS_SHIPPED[-1]
+
+
+def deck_path(version: str) -> Path:
+    """Path of the shipped deck ``version`` (one of :data:`DECKS_SHIPPED`).
+
+    Raises:
+        CardDataError: no shipped deck of that version.
+    """
+    if version not in DECKS_SHIPPED:
+        raise CardDataError(
+            f"no shipped Byzantium deck {version!r}; shipped: {', '.join(DECKS_SHIPPED)}"
+        )
+    return Path(str(resources.files("porphyra.games.byzantium") / "data" / f"deck-{version}.json"))
+
+
 def default_cards_path() -> Path:
-    """Path of the shipped default card set."""
-    return Path(str(resources.files("porphyra.games.byzantium") / "data" / "cards.json"))
+    """Path of the shipped default deck (the newest, :data:`DEFAULT_DECK`)."""
+    return deck_path(DEFAULT_DECK)
 
 
 def _entry_error(source: str, i: int, entry: Any, problem: str) -> CardDataError:
@@ -209,16 +234,37 @@ def parse_cards(data: Any, source: str) -> CardSet:
     for deck in DECKS:
         if not any(c.deck == deck and c.first_age == 0 for c in cards):
             raise CardDataError(f"{source}: the {deck} deck has no Early card to start with")
+    name = data.get("name", "custom card set")
+    version = data.get("version")
+    if not isinstance(name, str) or not (version is None or isinstance(version, str)):
+        raise CardDataError(f"{source}: 'name' and 'version' must be strings")
     return CardSet(
         cards=tuple(cards),
         by_slug=by_slug,
         source=source,
         designed_for_this_project=bool(data.get("designed_for_this_project", False)),
+        name=name,
+        version=version,
     )
 
 
+def load_deck(version: str) -> CardSet:
+    """The shipped deck ``version`` (cached: the files never change).
+
+    Raises:
+        CardDataError: no shipped deck of that version.
+    """
+    cached = _SHIPPED.get(version)
+    if cached is None:
+        cached = _SHIPPED[version] = replace(load_cards(deck_path(version)), version=version)
+    return cached
+
+
+_SHIPPED: dict[str, CardSet] = {}
+
+
 def load_cards(path: str | Path | None = None) -> CardSet:
-    """Load and validate a card list (default: the shipped set of rules section 6).
+    """Load and validate a card list (default: the newest shipped deck of rules section 6).
 
     Raises:
         CardDataError: the file is missing, not JSON, or invalid (see :func:`parse_cards`).

@@ -6,10 +6,19 @@ Options (``porphyra.load_game("byzantium", **options)``):
   section 1.
 - ``reveal_first_draws``: ``False`` (default) or ``True``: the first 4 cards a player draws in
   the Draw phase are shown to the opponent ([page] variant, section 4).
-- ``cards``: path of another card-list file (default: the shipped set of section 6).
+- ``deck``: a shipped deck of section 6, ``"v1"`` or ``"v2"`` (default: the newest,
+  :data:`~porphyra.games.byzantium.cards.DEFAULT_DECK`); records name it.
+- ``cards``: path of another card-list file instead of a shipped deck.
 - ``stacked``: ``{"byzantine": [slug, ...], "foe": [slug, ...]}`` puts those cards on top of
   the named deck (first = top), the rest shuffled below; only cards usable from the Early
   Age can be stacked (later cards are set aside at setup, section 2).
+
+Rules versions (``GameInfo.version``; a record names the version it was played with):
+
+- ``"2"``: B-R11 (the Foe is always asked whether to replace a negotiated card).
+- ``"1"``: before B-R11 the replace decision was skipped when the Foe held no fitting card;
+  records of version 1 name no deck and were all played with deck ``v1``.  They replay
+  exactly as they were played (:meth:`ByzantiumGame.for_version`).
 """
 
 from __future__ import annotations
@@ -22,12 +31,19 @@ from typing import Any
 from porphyra.core.errors import IllegalActionError, UnknownGameError
 from porphyra.core.game import Action, Game, GameInfo, State
 from porphyra.games.byzantium.actions import ByzantiumAction, make_action, parse
-from porphyra.games.byzantium.cards import Card, CardSet, load_cards
+from porphyra.games.byzantium.cards import (
+    DECKS_SHIPPED,
+    DEFAULT_DECK,
+    Card,
+    CardSet,
+    load_cards,
+    load_deck,
+)
 from porphyra.games.byzantium.state import DECK_NAMES, ByzantiumState
 
 INFO = GameInfo(
     name="byzantium",
-    version="1",
+    version="2",
     long_name="Byzantium",
     min_players=2,
     max_players=2,
@@ -37,18 +53,18 @@ INFO = GameInfo(
     min_utility=-1.0,
     max_utility=1.0,
     max_game_length=12 * 8,
-    options={"first_emperor": 0, "reveal_first_draws": False, "cards": None, "stacked": None},
+    options={
+        "first_emperor": 0,
+        "reveal_first_draws": False,
+        "deck": DEFAULT_DECK,
+        "cards": None,
+        "stacked": None,
+    },
 )
 
 _CACHE_LIMIT = 200_000
-_DEFAULT_CARDS: CardSet | None = None
-
-
-def _default_cards() -> CardSet:
-    global _DEFAULT_CARDS
-    if _DEFAULT_CARDS is None:
-        _DEFAULT_CARDS = load_cards()
-    return _DEFAULT_CARDS
+#: Rules versions whose records still replay, each with its differences from the current.
+RULES_VERSIONS = ("1", "2")
 
 
 class ByzantiumGame(Game):
@@ -77,7 +93,20 @@ class ByzantiumGame(Game):
         cards_path = options.get("cards")
         if cards_path is not None and (not isinstance(cards_path, str) or not cards_path):
             raise UnknownGameError(f"cards must be a file path, not {cards_path!r}")
-        self.cardset: CardSet = load_cards(cards_path) if cards_path else _default_cards()
+        deck = options.get("deck")
+        if deck is not None and deck not in DECKS_SHIPPED:
+            raise UnknownGameError(
+                f"deck must be one of {', '.join(DECKS_SHIPPED)} (shipped decks), not {deck!r}"
+            )
+        if deck is not None and cards_path is not None:
+            raise UnknownGameError("give either deck (a shipped deck) or cards (a file), not both")
+        if cards_path is None and deck is None:
+            deck = DEFAULT_DECK
+        self.deck: str | None = deck
+        self.cardset: CardSet = load_cards(cards_path) if cards_path else load_deck(str(deck))
+        self._rules_version = INFO.version
+        #: B-R11: ask the Foe about a replacement even when no card fits (rules version 2).
+        self.always_ask_replace = True
         self.first_emperor: int | str = first
         self.reveal_first_draws: bool = reveal
         self.stacked: dict[str, list[str]] = self._check_stacked(options.get("stacked"))
@@ -86,12 +115,44 @@ class ByzantiumGame(Game):
             for k, v in (
                 ("first_emperor", first),
                 ("reveal_first_draws", reveal),
+                ("deck", deck),
                 ("cards", cards_path),
                 ("stacked", options.get("stacked")),
             )
-            if v != INFO.options[k]
+            if v != INFO.options[k] or k == "deck"
         }
+        if deck is None:
+            del self.options["deck"]
         self._actions: dict[tuple[str, tuple[int, ...]], ByzantiumAction] = {}
+
+    @property
+    def rules_version(self) -> str:
+        """The rules version played: ``"2"``, or ``"1"`` to replay an old record."""
+        return self._rules_version
+
+    @classmethod
+    def for_version(cls, version: str, options: dict[str, Any]) -> ByzantiumGame:
+        """The game that replays a record of rules ``version`` played with ``options``.
+
+        Version ``"1"`` (before B-R11 and deck versioning): deck ``v1`` unless the record
+        names a card file, and the replace decision skipped when no card fits.
+
+        Raises:
+            UnknownGameError: an unknown rules version, or invalid options.
+        """
+        if version == INFO.version:
+            return cls(**options)
+        if version != "1":
+            raise UnknownGameError(
+                f"unknown byzantium rules version {version!r}; known: {', '.join(RULES_VERSIONS)}"
+            )
+        if "deck" in options:
+            raise UnknownGameError("records of rules version 1 name no deck")
+        game = cls(**options) if options.get("cards") else cls(**options, deck="v1")
+        game._rules_version = "1"
+        game.always_ask_replace = False
+        game.options.pop("deck", None)  # version-1 records name no deck: v1 is implied
+        return game
 
     def _check_stacked(self, stacked: Any) -> dict[str, list[str]]:
         if stacked is None:

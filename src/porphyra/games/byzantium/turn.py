@@ -168,7 +168,8 @@ def reveal_melds(s: ByzantiumState) -> None:
 
 
 def apply_target(s: ByzantiumState, kinds: tuple[int, ...]) -> None:
-    """The Emperor's Negotiation target (B-R4): ``()`` declines, else it leaves the Foe meld."""
+    """The Emperor's Negotiation target (B-R4): ``()`` declines, else it leaves the Foe meld
+    and the Foe is asked for a replacement (B-R11: always, even when none fits)."""
     assert s.negotiation is not None
     if not kinds:
         s._log(PUBLIC, f"Negotiation: seat {s.emperor} declines to target.")
@@ -187,15 +188,18 @@ def apply_target(s: ByzantiumState, kinds: tuple[int, ...]) -> None:
         f"Negotiation: seat {s.emperor} targets {card.name}, which "
         f"leaves the Foe meld{' and play (unique)' if card.unique else ''}.",
     )
-    if M.replacement_options(s.melds[FOE], s.hands[s.foe], s._cs):
+    if s.game.always_ask_replace or M.replacement_options(s.melds[FOE], s.hands[s.foe], s._cs):
+        # B-R11: the Foe is asked even with no fitting card (then only ``replace -``), so
+        # that nobody learns from the sequence of decisions what the Foe's hand holds.
         s.phase = "replace"
-    else:
+    else:  # rules version 1 only (records made before B-R11)
         s._log(PUBLIC, f"Seat {s.foe} has no card that can replace it.")
         resolve_melds(s)
 
 
 def apply_replace(s: ByzantiumState, kinds: tuple[int, ...]) -> None:
-    """The Foe player's replacement for the target (B-R4): ``()`` declines."""
+    """The Foe player's replacement for the target (B-R4): ``()`` declines.  The log line
+    for ``()`` is the same whether the Foe could have replaced or not (B-R11)."""
     assert s.negotiation is not None
     if kinds:
         k = kinds[0]
