@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -295,3 +297,21 @@ def test_byzantium_refine_keeps_the_observation_and_models_the_emperor() -> None
                 assert pending == tuple(strongest)
                 refined += 1
     assert refined >= 5
+
+
+def test_easy_foe_restraint_follows_the_deck_not_a_constant(tmp_path: Path) -> None:
+    """The force the Foe counts on from the Emperor is derived from the card data: a deck
+    whose Byzantine cards are all one force stronger gives a higher figure in every Age."""
+    from porphyra.bots.heuristic_byzantium import expected_emperor_force
+    from porphyra.games.byzantium.cards import deck_path, load_cards
+
+    data = json.loads(deck_path("v1").read_text())
+    for card in data["cards"]:
+        if card["deck"] == "byzantine":
+            card["force"] += 1
+    stronger = tmp_path / "stronger.json"
+    stronger.write_text(json.dumps(data))
+    base, strong = load_cards(deck_path("v1")), load_cards(stronger)
+    for age in range(3):
+        assert expected_emperor_force(strong, age) > expected_emperor_force(base, age) > 0
+    assert expected_emperor_force(base, 0) == expected_emperor_force(base, 0)  # cached, stable

@@ -12,7 +12,8 @@ the other role next turn, i.e. the role of the deck it came from).  So:
   most 1 natural.  Extra cards add force and are lost otherwise, so everything that fits goes
   in.  **Exception (Foe, collapse)**: if the Empire would fall (TT ≤ 0) and the collapse would
   leave the Foe behind or level in LT (the Emperor loses 3 LT, then most LT wins), the Foe
-  keeps its force below ``TT + the Emperor's expected force`` (weakest cards left out).
+  keeps its force below ``TT + the Emperor's expected force`` (weakest cards left out); that
+  force is derived from the card data (:func:`expected_emperor_force`).
 - **Redraw**: discard (up to 4) the cards that cannot enter that best meld (a second Leader, a
   fifth Troop…), weakest first, then force-1 Troop or Recovery cards in the meld while redraws
   remain (a fresh card is most often stronger).
@@ -43,11 +44,15 @@ from porphyra.bots.search_types import view_seed
 from porphyra.core.game import Action, State
 from porphyra.games.byzantium.cards import Card, CardSet
 from porphyra.games.byzantium.melds import FOE_PEOPLES, LIMITS, REDRAW_LIMIT, replacement_options
+from porphyra.games.byzantium.rules import BYZ_HAND
 
 #: Probability that the rollout policy plays a uniformly random legal action instead.
 ROLLOUT_EPSILON = 0.0
-#: Force the Foe expects from the Emperor's meld when it avoids a collapse it would lose.
-EXPECTED_EMPEROR_FORCE = 6
+#: The Foe avoids a collapse it would lose by assuming the Emperor melds at least the force
+#: that the Emperor's strongest meld reaches in this share of random hands of the Age.
+EMPEROR_FORCE_QUANTILE = 0.02
+#: Random hands per Age sampled (with a fixed seed) to find that force for a card set.
+EMPEROR_FORCE_SAMPLES = 1000
 COLLAPSE_PENALTY = 3
 TURNS = 12
 
@@ -112,6 +117,35 @@ def best_meld(hand: Sequence[int], cardset: CardSet, byzantine: bool) -> list[in
     return sorted(meld)
 
 
+_EMPEROR_FORCE: dict[int, tuple[CardSet, tuple[int, ...]]] = {}
+
+
+def expected_emperor_force(cardset: CardSet, age: int) -> int:
+    """The force the Foe counts on from the Emperor's meld in ``age`` (0-2), in force points:
+    the :data:`EMPEROR_FORCE_QUANTILE` quantile of the strongest meld's force over
+    :data:`EMPEROR_FORCE_SAMPLES` random Byzantine hands of the Age's size (rules section 3,
+    phase 1) drawn from the cards usable in that Age.  Derived from the card data, so the
+    bot follows the deck it plays; computed once per card set with a fixed seed."""
+    cached = _EMPEROR_FORCE.get(id(cardset))
+    if cached is None or cached[0] is not cardset:
+        rng = random.Random(f"emperor-force/{cardset.name}")
+        forces = []
+        for a, size in enumerate(BYZ_HAND):
+            pool = [
+                c.index
+                for c in cardset.cards
+                if c.deck == "byzantine" and c.usable_in(a)
+                for _ in range(c.copies)
+            ]
+            samples = sorted(
+                _force(best_meld(rng.sample(pool, min(size, len(pool))), cardset, True), cardset)
+                for _ in range(EMPEROR_FORCE_SAMPLES)
+            )
+            forces.append(samples[int(EMPEROR_FORCE_QUANTILE * len(samples))])
+        cached = _EMPEROR_FORCE[id(cardset)] = (cardset, tuple(forces))
+    return cached[1][age]
+
+
 def _force(kinds: Sequence[int], cardset: CardSet) -> int:
     cards = cardset.cards
     return sum(cards[k].force for k in kinds)
@@ -134,7 +168,7 @@ def _foe_meld(s: Situation, cardset: CardSet) -> list[int]:
     meld = best_meld(s.hand, cardset, byzantine=False)
     if _collapse_value(s.my_lt, s.their_lt) > 0:
         return meld
-    cap = s.territory - 1 + EXPECTED_EMPEROR_FORCE
+    cap = s.territory - 1 + expected_emperor_force(cardset, s.age)
     cards = cardset.cards
     meld.sort(key=lambda k: (cards[k].force, k))
     while meld and _force(meld, cardset) > cap:

@@ -23,6 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from porphyra import record as records
 from porphyra.bots import bot_names, make_bot
+from porphyra.cli.balance import balance_command, normalize_ray_flag
 from porphyra.cli.common import (
     CliError,
     check_save_path,
@@ -503,6 +504,7 @@ def _simulate_solo(
 
 
 app.command(name="tournament")(tournament_command)
+app.command(name="balance")(balance_command)
 app.command(name="serve")(serve_command)
 
 
@@ -530,7 +532,7 @@ def bots() -> None:
 
 def main() -> None:
     """Entry point of the ``porphyra`` console script."""
-    app()
+    app(args=normalize_ray_flag(sys.argv[1:]), prog_name="porphyra")
 
 
 __all__ = ["app", "main"]

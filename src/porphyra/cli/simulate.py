@@ -18,12 +18,18 @@ from rich.table import Table
 
 from porphyra.bots import make_bot, seat_view
 from porphyra.cli.views import GameView
-from porphyra.core.game import Game, State
+from porphyra.core.game import Action, Game, State
 
 Progress = Callable[[int], None]
 
 
-def play_bot_game(game: Game, bots: Sequence[str], seed: int, max_steps: int = 100_000) -> State:
+def play_bot_game(
+    game: Game,
+    bots: Sequence[str],
+    seed: int,
+    max_steps: int = 100_000,
+    observer: Callable[[State, int, Action], None] | None = None,
+) -> State:
     """Play one game between the named bots with ``seed``.
 
     Args:
@@ -31,6 +37,8 @@ def play_bot_game(game: Game, bots: Sequence[str], seed: int, max_steps: int = 1
         bots: one bot name per seat.
         seed: the game seed; each bot gets a seed derived from it and its seat.
         max_steps: safety bound on the number of actions.
+        observer: called with ``(state, player, action)`` just before each action applies
+            (the balance lab's statistics).
 
     Returns:
         The terminal state.
@@ -46,7 +54,10 @@ def play_bot_game(game: Game, bots: Sequence[str], seed: int, max_steps: int = 1
         if steps >= max_steps:
             raise RuntimeError(f"game with seed {seed} did not end within {max_steps} actions")
         player = state.current_player()
-        state.apply_action(players[player].choose(seat_view(state, player)))
+        action = players[player].choose(seat_view(state, player))
+        if observer is not None:
+            observer(state, player, action)
+        state.apply_action(action)
         steps += 1
     return state
 

@@ -1,0 +1,212 @@
+"""Seeded, reproducible balance campaigns: the games, and playing them locally or on Ray.
+
+A campaign plays, for each bot *pairing* (one bot spec per seat, e.g. ``("easy", "medium")``),
+``games`` games on mirrored deals: deal ``d`` has seed ``seed + d`` and is played once per
+rotation of the pairing's bots over the seats, so each bot sits in every seat (and, in
+Byzantium, takes the first Emperor's role; ``first_emperor`` stays 0) on the same cards.  In
+the solo mode of Conspiracy the single bot plays each Legendary Opponent on the same deals.
+
+Every game is an independent :class:`Task`; results come back in task order, so a campaign
+gives exactly the same results whether it runs in one process, in ``workers`` processes or
+on a Ray cluster (:func:`run_tasks`), as long as the bots are iteration-budget bots.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import signal
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from porphyra.balance.collect import collector_for
+from porphyra.core.game import Game
+from porphyra.core.registry import load_game
+from porphyra.tournament.schedule import rotations
+
+#: Called with the number of finished games after each game.
+ProgressCallback = Callable[[int], None]
+
+
+@dataclass(frozen=True)
+class Task:
+    """One game of a campaign.
+
+    Attributes:
+        index: position in the campaign (results come back in this order).
+        game: game name.
+        options: game options (e.g. ``{"deck": "v2"}``, ``{"cards": path}``, ``{"players": 3}``).
+        seats: one bot spec per seat.
+        seed: the deal's seed.
+        pairing: index of the bot pairing in the campaign.
+        deal: deal number (``seed - campaign seed``).
+        rotation: which rotation of the pairing's bots (0: as given).
+    """
+
+    index: int
+    game: str
+    options: dict[str, Any]
+    seats: tuple[str, ...]
+    seed: int
+    pairing: int
+    deal: int
+    rotation: int
+
+
+@dataclass(frozen=True)
+class Campaign:
+    """What to play.
+
+    Attributes:
+        game: ``"byzantium"`` or ``"conspiracy"``.
+        options: game options shared by every game.
+        pairings: bot specs per seat, one tuple per pairing (Conspiracy solo: one bot).
+        games: games per pairing (rounded up to whole rotations of the seats).
+        seed: seed of the first deal.
+        opponents: Conspiracy solo mode: Legendary Opponents to play (each on every deal).
+    """
+
+    game: str
+    options: dict[str, Any]
+    pairings: tuple[tuple[str, ...], ...]
+    games: int
+    seed: int
+    opponents: tuple[str, ...] = field(default_factory=tuple)
+
+    def tasks(self) -> list[Task]:
+        """Every game of the campaign, in a fixed order.
+
+        Raises:
+            ValueError: ``games`` < 1 or no pairing.
+        """
+        if self.games < 1:
+            raise ValueError(f"--games must be at least 1, not {self.games}")
+        if not self.pairings:
+            raise ValueError("give at least one bot pairing (--bots)")
+        out: list[Task] = []
+        for p, pairing in enumerate(self.pairings):
+            if self.opponents:
+                per_deal = len(self.opponents)
+                deals = -(-self.games // per_deal)
+                for d in range(deals):
+                    for r, lo in enumerate(self.opponents):
+                        options = {**self.options, "players": 1, "opponent": lo}
+                        out.append(
+                            Task(len(out), self.game, options, pairing, self.seed + d, p, d, r)
+                        )
+                continue
+            rots = rotations(len(pairing))
+            deals = -(-self.games // len(rots))
+            for d in range(deals):
+                for r, rot in enumerate(rots):
+                    seats = tuple(pairing[i] for i in rot)
+                    out.append(
+                        Task(len(out), self.game, self.options, seats, self.seed + d, p, d, r)
+                    )
+        return out
+
+
+_GAMES: dict[str, Game] = {}
+
+
+def _game(name: str, options: dict[str, Any]) -> Game:
+    key = json.dumps([name, options], sort_keys=True)
+    game = _GAMES.get(key)
+    if game is None:
+        game = _GAMES[key] = load_game(name, **options)
+    return game
+
+
+def play_task(task: Task) -> dict[str, Any]:
+    """Play one task and return its statistics (:mod:`porphyra.balance.collect`) with
+    ``index``, ``pairing``, ``deal``, ``rotation``, ``seats`` and ``seed`` added.
+
+    Raises:
+        RuntimeError: the game failed; the message names the task.
+    """
+    from porphyra.cli.simulate import play_bot_game
+
+    game = _game(task.game, task.options)
+    collector = collector_for(task.game)
+    try:
+        state = play_bot_game(game, task.seats, task.seed, observer=collector.before)
+    except Exception as exc:
+        raise RuntimeError(
+            f"game {task.index} ({', '.join(task.seats)}; seed {task.seed}) failed: "
+            f"{type(exc).__name__}: {exc}"
+        ) from exc
+    stats = collector.finish(state)
+    stats.update(
+        index=task.index,
+        pairing=task.pairing,
+        deal=task.deal,
+        rotation=task.rotation,
+        seats=list(task.seats),
+        seed=task.seed,
+        actions=len(state.history),
+    )
+    return stats
+
+
+def _play_chunk(chunk: Sequence[Task]) -> list[dict[str, Any]]:
+    return [play_task(t) for t in chunk]
+
+
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _chunks(tasks: Sequence[Task], size: int) -> list[list[Task]]:
+    return [list(tasks[i : i + size]) for i in range(0, len(tasks), size)]
+
+
+def run_tasks(
+    tasks: Sequence[Task],
+    workers: int = 1,
+    progress: ProgressCallback | None = None,
+    ray_address: str | None = None,
+    chunk: int = 8,
+) -> list[dict[str, Any]]:
+    """Play every task; results in task order whatever the order of completion.
+
+    Args:
+        tasks: the games (:meth:`Campaign.tasks`).
+        workers: local processes (≥ 1; 1 plays in this process).  Ignored with Ray.
+        progress: called with the number of finished games (in this process).
+        ray_address: run on Ray instead: ``"local"`` starts a local Ray instance, any
+            other value is a cluster address for ``ray.init``.  Needs the ``scale`` extra.
+        chunk: games sent to a worker at once (fewer round trips for short games).
+
+    Returns:
+        One statistics dict per task (:func:`play_task`), in task order.
+
+    Raises:
+        ValueError: ``workers`` < 1.
+        RuntimeError: a game failed, or Ray is asked for and not installed.
+    """
+    if workers < 1:
+        raise ValueError(f"--workers must be at least 1, not {workers}")
+    results: list[dict[str, Any]] = []
+    chunks = _chunks(tasks, max(1, chunk))
+    if ray_address is not None:
+        from porphyra.balance.ray_backend import run_on_ray
+
+        for done in run_on_ray(chunks, _play_chunk, ray_address):
+            results.extend(done)
+            if progress is not None:
+                progress(len(results))
+    elif workers == 1 or len(chunks) <= 1:
+        for c in chunks:
+            results.extend(_play_chunk(c))
+            if progress is not None:
+                progress(len(results))
+    else:
+        context = multiprocessing.get_context("spawn")
+        with context.Pool(min(workers, len(chunks)), initializer=_ignore_interrupts) as pool:
+            for done in pool.imap_unordered(_play_chunk, chunks):
+                results.extend(done)
+                if progress is not None:
+                    progress(len(results))
+    results.sort(key=lambda r: int(r["index"]))
+    return results

@@ -1,0 +1,330 @@
+"""``porphyra balance GAME``: the balance lab for designers (:mod:`porphyra.balance`).
+
+Plays seeded campaigns of bot pairings on mirrored deals and writes ``summary.json`` and a
+self-contained ``report.html`` into ``--out``; ``--compare A B`` runs the same campaign on two
+Byzantium card files; ``--tune`` searches card forces and copies (Optuna) and writes the best
+card file with its report.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from porphyra.balance.campaign import Campaign
+from porphyra.cli.common import CliError, handle_errors
+from porphyra.core.registry import registered_games
+
+
+def _progress(label: str) -> Progress:
+    return Progress(
+        TextColumn(f"[bold]{label}[/]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True, highlight=False),
+    )
+
+
+def _advance(bar: Progress, campaign: Campaign) -> Callable[[int], None]:
+    """A progress callback for ``campaign``'s games on a new task of ``bar``."""
+    task = bar.add_task("games", total=len(campaign.tasks()))
+    return lambda done: bar.update(task, completed=done)
+
+
+def _pairings(
+    bots: list[str] | None, game: str, players: int | None
+) -> tuple[tuple[str, ...], ...]:
+    from porphyra.bots import make_bot
+
+    if not bots:
+        count = 1 if game == "conspiracy" and players == 1 else (players or 2)
+        return (("easy",) * count,)
+    out = []
+    for spec in bots:
+        seats = tuple(s.strip() for s in spec.split(",") if s.strip())
+        for name in seats:
+            make_bot(name)  # a clear error now for a bad spec, not in a worker
+        out.append(seats)
+    return tuple(out)
+
+
+def _percent(r: dict[str, Any]) -> str:
+    if r.get("rate") is None:
+        return "–"
+    return f"{100 * r['rate']:.1f}% [{100 * r['ci95'][0]:.1f}–{100 * r['ci95'][1]:.1f}]"
+
+
+def _headline(summary: dict[str, Any]) -> Table:
+    table = Table(title=f"{summary['game']}: balance", show_lines=False)
+    table.add_column("pairing")
+    table.add_column("games", justify="right")
+    if summary["game"] == "byzantium":
+        for col in ("first Emperor's share", "p", "collapses", "by turn 3"):
+            table.add_column(col, justify="right")
+        for p in summary["pairings"]:
+            f = p["figures"]
+            table.add_row(
+                " vs ".join(p["bots"]),
+                str(f["games"]),
+                _percent(f["first_emperor"]["share"]),
+                str(f["first_emperor"]["p_value"]),
+                _percent(f["collapse"]),
+                _percent(f["collapse_by_turn_3"]),
+            )
+    else:
+        table.add_column("seat order / solo", justify="left")
+        for p in summary["pairings"]:
+            f = p["figures"]
+            parts = [f"pos {k}: {_percent(a['share'])}" for k, a in f.get("seat_order", {}).items()]
+            parts += [f"{lo}: {_percent(r)}" for lo, r in f.get("solo", {}).items()]
+            table.add_row(" vs ".join(p["bots"]), str(f["games"]), "\n".join(parts))
+    return table
+
+
+def balance_command(
+    game: Annotated[str, typer.Argument(help="The game: " + ", ".join(registered_games()) + ".")],
+    bots: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--bots",
+            help="A bot pairing, one spec per seat, e.g. easy,medium; repeat for several "
+            "pairings (default: easy against easy).",
+        ),
+    ] = None,
+    games: Annotated[int, typer.Option("--games", help="Games per pairing.")] = 400,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the first deal.")] = 0,
+    workers: Annotated[
+        int | None, typer.Option("--workers", help="Worker processes (default: all CPUs).")
+    ] = None,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            help="Run on Ray: a cluster ADDRESS, or a local instance when none is given "
+            "(or 'local'; needs the scale extra). Same results as a local run.",
+        ),
+    ] = None,
+    out: Annotated[
+        Path, typer.Option("--out", help="Write summary.json and report.html here.")
+    ] = Path("balance-report"),
+    deck: Annotated[
+        str | None, typer.Option("--deck", help="Byzantium: a shipped deck (v1, v2).")
+    ] = None,
+    cards: Annotated[
+        Path | None, typer.Option("--cards", help="Byzantium: evaluate this card file.")
+    ] = None,
+    compare_files: Annotated[
+        tuple[Path, Path] | None,
+        typer.Option("--compare", help="Byzantium: two card files, side by side."),
+    ] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", help="Conspiracy: players (2-4; 1 = solo).")
+    ] = None,
+    opponents: Annotated[
+        str | None,
+        typer.Option("--opponents", help="Conspiracy solo: all or a list of Legendary Opponents."),
+    ] = None,
+    tune: Annotated[
+        bool, typer.Option("--tune", help="Byzantium: search forces and copies (Optuna).")
+    ] = False,
+    trials: Annotated[int, typer.Option("--trials", help="With --tune: candidates.")] = 60,
+) -> None:
+    """The balance lab: seat and role advantage, how games end, curves, per-card figures.
+
+    Plays every --bots pairing on mirrored deals (each bot in every seat on the same cards)
+    and writes summary.json and a self-contained report.html (plots embedded) into --out.
+
+    Examples: [green]porphyra balance byzantium --bots easy,easy --bots easy,medium --games
+    400 --out lab/[/]; [green]porphyra balance byzantium --compare a.json b.json[/];
+    [green]porphyra balance conspiracy --players 3[/];
+    [green]porphyra balance byzantium --tune --trials 60 --games 1000 --out tuned/[/].
+    """
+    from porphyra.balance import lab, report
+
+    console = Console(highlight=False)
+    with handle_errors(console):
+        if game not in registered_games():
+            raise CliError(f"unknown game {game!r}; known: {', '.join(registered_games())}")
+        if game != "byzantium" and (deck or cards or compare_files or tune):
+            raise CliError("--deck, --cards, --compare and --tune are for byzantium")
+        if game != "conspiracy" and (players or opponents):
+            raise CliError("--players and --opponents are for conspiracy")
+        if sum(x is not None for x in (deck, cards, compare_files)) > 1:
+            raise CliError("give one of --deck, --cards, --compare")
+        n_workers = (os.cpu_count() or 1) if workers is None else workers
+        command = command_line(
+            game,
+            bots,
+            games,
+            seed,
+            n_workers,
+            ray,
+            out,
+            deck,
+            cards,
+            compare_files,
+            players,
+            opponents,
+            tune,
+            trials,
+        )
+        options: dict[str, Any] = {}
+        if deck:
+            options["deck"] = deck
+        if cards:
+            options["cards"] = str(cards)
+        los: tuple[str, ...] = ()
+        if game == "conspiracy":
+            if opponents and players not in (None, 1):
+                raise CliError("--opponents is for the solo mode (--players 1)")
+            if players == 1 or opponents:
+                from porphyra.tournament.schedule import LEGENDARY_OPPONENTS
+
+                los = tuple(
+                    LEGENDARY_OPPONENTS
+                    if opponents in (None, "all")
+                    else [o.strip() for o in (opponents or "").split(",")]
+                )
+                players = 1
+            elif players is not None:
+                options["players"] = players
+        pairings = _pairings(bots, game, players)
+        if tune:
+            _tune(console, options, trials, games, seed, n_workers, out, command)
+            return
+        if compare_files is not None:
+            summaries = []
+            for i, path in enumerate(compare_files):
+                campaign = Campaign(game, {"cards": str(path)}, pairings, games, seed, los)
+                with _progress(f"set {i + 1}") as bar:
+                    summaries.append(
+                        lab.run_lab(campaign, command, n_workers, _advance(bar, campaign), ray)
+                    )
+            page = report.write_compare(lab.compare(summaries, command), out)
+            for s in summaries:
+                console.print(_headline(s))
+            console.print(f"report written to {page}")
+            return
+        campaign = Campaign(game, options, pairings, games, seed, los)
+        with _progress("balance") as bar:
+            summary = lab.run_lab(campaign, command, n_workers, _advance(bar, campaign), ray)
+        summary_path, html_path = report.write(summary, out)
+        console.print(_headline(summary))
+        console.print(f"written: {summary_path} and {html_path}")
+
+
+def command_line(
+    game: str,
+    bots: list[str] | None,
+    games: int,
+    seed: int,
+    workers: int,
+    ray: str | None,
+    out: Path,
+    deck: str | None,
+    cards: Path | None,
+    compare_files: tuple[Path, Path] | None,
+    players: int | None,
+    opponents: str | None,
+    tune: bool,
+    trials: int,
+) -> str:
+    """The ``porphyra balance`` command line of these parameters (for the summary)."""
+    args = ["porphyra", "balance", game]
+    for spec in bots or []:
+        args += ["--bots", spec]
+    args += ["--games", str(games), "--seed", str(seed), "--workers", str(workers)]
+    for flag, value in (
+        ("--ray", ray),
+        ("--deck", deck),
+        ("--cards", cards),
+        ("--players", players),
+        ("--opponents", opponents),
+    ):
+        if value is not None:
+            args += [flag, str(value)]
+    if compare_files is not None:
+        args += ["--compare", str(compare_files[0]), str(compare_files[1])]
+    if tune:
+        args += ["--tune", "--trials", str(trials)]
+    args += ["--out", str(out)]
+    return shlex.join(args)
+
+
+def normalize_ray_flag(argv: list[str]) -> list[str]:
+    """``--ray`` with no address (last, or followed by another option) means ``--ray local``
+    (Typer options always take their value, so the bare flag is completed here)."""
+    out = list(argv)
+    for i, arg in enumerate(out):
+        if arg == "--ray" and (i + 1 == len(out) or out[i + 1].startswith("-")):
+            out.insert(i + 1, "local")
+            break
+    return out
+
+
+def _tune(
+    console: Console,
+    options: dict[str, Any],
+    trials: int,
+    games: int,
+    seed: int,
+    workers: int,
+    out: Path,
+    command: str,
+) -> None:
+    from porphyra.balance import lab, report, tune
+    from porphyra.games.byzantium.cards import deck_path
+
+    base_path = (
+        Path(options["cards"]) if "cards" in options else deck_path(options.get("deck", "v1"))
+    )
+    try:
+        base = json.loads(base_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise CliError(f"cannot read the base deck {base_path}: {exc}") from None
+    with _progress("tuning") as bar:
+        task = bar.add_task("trials", total=trials)
+        best, metrics, history = tune.tune(
+            base,
+            trials,
+            games,
+            seed,
+            workers,
+            on_trial=lambda n, *_: bar.update(task, completed=n + 1),
+        )
+    deck = tune.apply_knobs(base, best)
+    deck["name"] = f"Tuned from {base.get('name', base_path.name)}"
+    deck["version"] = None
+    deck["provenance"] = (
+        f"{command}: knobs {json.dumps({k: v for k, v in best.items() if v})}; "
+        f"easy vs easy over {metrics.games} games: first Emperor {metrics.first_share:.3f}, "
+        f"collapses {metrics.collapse:.3f}, by turn 3 {metrics.collapse_by_3:.3f}"
+    )
+    out.mkdir(parents=True, exist_ok=True)
+    card_file = out / "cards.json"
+    card_file.write_text(json.dumps(deck, indent=1) + "\n", encoding="utf-8")
+    (out / "trials.json").write_text(json.dumps(history, indent=1) + "\n", encoding="utf-8")
+    campaign = Campaign("byzantium", {"cards": str(card_file)}, (("easy", "easy"),), games, seed)
+    summary = lab.run_lab(campaign, command, workers)
+    summary["tuning"] = {"best": best, "knobs": [k.__dict__ for k in tune.KNOBS]}
+    report.write(summary, out)
+    console.print(_headline(summary))
+    console.print(f"best card file: {card_file}; report: {out / 'report.html'}")

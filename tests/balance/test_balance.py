@@ -1,0 +1,176 @@
+"""The balance lab: campaigns, per-game statistics, figures, reports, the tuner and the CLI."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from porphyra.balance import analysis, lab, report, tune
+from porphyra.balance.campaign import Campaign, play_task, run_tasks
+from porphyra.cli import app
+from porphyra.cli.balance import normalize_ray_flag
+from porphyra.games.byzantium.cards import deck_path
+
+SMALL = Campaign("byzantium", {"deck": "v1"}, (("random", "easy"),), 6, 3)
+
+
+def test_campaign_rotates_each_pairing_over_the_seats_on_the_same_deals() -> None:
+    tasks = Campaign("byzantium", {}, (("easy", "random"), ("easy", "easy")), 5, 10).tasks()
+    first = [t for t in tasks if t.pairing == 0]
+    assert len(first) == 6  # 5 games rounded up to whole rotations of 2 seats
+    assert [t.seats for t in first[:2]] == [("easy", "random"), ("random", "easy")]
+    assert first[0].seed == first[1].seed == 10 and first[2].seed == 11
+    assert [t.index for t in tasks] == list(range(len(tasks)))
+
+
+def test_conspiracy_campaigns_rotate_three_seats_and_play_each_lo_in_solo() -> None:
+    three = Campaign("conspiracy", {"players": 3}, (("easy", "random", "random"),), 3, 0)
+    assert Counter(t.seats.index("easy") for t in three.tasks()) == {0: 1, 1: 1, 2: 1}
+    solo = Campaign("conspiracy", {}, (("easy",),), 4, 0, ("farmer", "mage"))
+    tasks = solo.tasks()
+    assert [t.options["opponent"] for t in tasks] == ["farmer", "mage"] * 2
+    assert {t.seed for t in tasks} == {0, 1}
+
+
+def test_results_are_the_same_in_one_process_and_in_two() -> None:
+    one = run_tasks(SMALL.tasks(), workers=1)
+    two = run_tasks(SMALL.tasks(), workers=2, chunk=1)
+    assert one == two
+    assert [r["index"] for r in one] == list(range(6))
+
+
+def test_a_campaign_on_a_local_ray_instance_gives_the_local_results() -> None:
+    pytest.importorskip("ray")
+    assert run_tasks(SMALL.tasks(), ray_address="local") == run_tasks(SMALL.tasks())
+
+
+def test_byzantium_collector_counts_match_the_record() -> None:
+    stats = play_task(SMALL.tasks()[0])
+    melded = sum(row[2][0] + row[2][1] for row in stats["cards"].values())
+    assert melded > 0
+    # every meld decision's cards are counted once, for its seat
+    turns = [t["turn"] for t in stats["turns"]]
+    assert turns == list(range(1, len(turns) + 1))
+    assert turns[-1] == stats["end_turn"]
+    assert stats["collapse"] == (stats["end_turn"] < 12 or stats["final"]["tt"] <= 0)
+    for turn, byz, foe in stats["melds"]:
+        assert 1 <= turn <= 12 and byz >= 0 and foe >= 0
+
+
+def test_advantage_counts_draws_as_half_and_tests_wins_against_losses() -> None:
+    a = analysis.advantage(60, 10, 30)
+    assert a["share"]["rate"] == pytest.approx(0.65)
+    low, high = a["share"]["ci95"]
+    assert low < 0.65 < high
+    assert a["p_value"] < 0.01  # 60 wins to 30 losses is not chance
+    assert analysis.advantage(50, 0, 50)["p_value"] == pytest.approx(1.0)
+
+
+def test_win_rate_differences_shrink_toward_zero_for_small_samples() -> None:
+    big = analysis.difference([1.0, 0.0] * 500, [0.0, 0.0, 1.0, 0.0] * 250)
+    small = analysis.difference([1.0, 0.0] * 5, [0.0, 0.0, 1.0, 0.0] * 3)
+    assert big["raw"] == pytest.approx(0.25) and small["raw"] == pytest.approx(0.25)
+    assert abs(big["diff"]) > abs(small["diff"]) > 0
+    assert big["ci95"][0] < big["diff"] < big["ci95"][1]
+
+
+def test_summary_and_report_hold_the_figures(tmp_path: Path) -> None:
+    summary = lab.run_lab(SMALL, "porphyra balance byzantium (test)")
+    assert summary["cards"]["version"] == "v1"
+    figures = summary["pairings"][0]["figures"]
+    assert figures["games"] == 6
+    fe = figures["first_emperor"]
+    assert fe["wins"] + fe["draws"] + fe["losses"] == 6
+    assert sum(figures["collapses_by_turn"].values()) + figures["full_games"] == 6
+    assert summary["skill"][0]["bot"] == "easy" and summary["skill"][0]["against"] == "random"
+    summary_path, html_path = report.write(summary, tmp_path)
+    assert json.loads(summary_path.read_text()) == json.loads(json.dumps(summary))
+    page = html_path.read_text()
+    assert page.count("data:image/png;base64,") >= 3  # plots are embedded
+    assert 'src="http' not in page  # self-contained
+
+
+def test_conspiracy_summary_has_seat_order_and_locations() -> None:
+    campaign = Campaign("conspiracy", {"players": 2}, (("random", "random"),), 2, 0)
+    figures = lab.run_lab(campaign, "test")["pairings"][0]["figures"]
+    assert set(figures["seat_order"]) == {"1", "2"}
+    assert figures["locations"] and figures["lord_values"] and figures["points_by_category"]
+
+
+def test_apply_knobs_changes_forces_and_copies_within_the_rules() -> None:
+    base = json.loads(deck_path("v1").read_text())
+    deck = tune.apply_knobs(
+        base, {"foe_early_people_force": -9, "byz_chronicle_copies": -2, "foe_raiders_copies": 1}
+    )
+    by_slug = {c["slug"]: c for c in deck["cards"]}
+    old = {c["slug"]: c for c in base["cards"]}
+    assert by_slug["huns"]["force"] == 0  # forces never go below 0
+    assert by_slug["chronicle"]["copies"] == 1 and by_slug["raiders"]["copies"] == 7
+    for slug, card in by_slug.items():  # names, types, Ages and uniqueness are fixed
+        for key in ("name", "type", "ages", "unique", "deck"):
+            assert card.get(key) == old[slug].get(key)
+        if card.get("unique"):
+            assert card["copies"] == 1
+    with pytest.raises(ValueError, match="unknown knob"):
+        tune.apply_knobs(base, {"no_such_knob": 1})
+
+
+def test_tuner_runs_trials_and_returns_the_best_measured() -> None:
+    base = json.loads(deck_path("v1").read_text())
+    best, metrics, history = tune.tune(base, trials=2, games=4, seed=0)
+    assert len(history) == 2 and history[0]["values"] == {k.name: 0 for k in tune.KNOBS}
+    assert min(h["loss"] for h in history) == pytest.approx(
+        tune.loss(metrics, sum(abs(v) for v in best.values()))
+    )
+
+
+def test_balance_cli_writes_the_report(tmp_path: Path) -> None:
+    out = tmp_path / "lab"
+    result = CliRunner().invoke(
+        app,
+        [
+            "balance",
+            "byzantium",
+            "--bots",
+            "random,easy",
+            "--games",
+            "2",
+            "--workers",
+            "1",
+            "--deck",
+            "v1",
+            "--out",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["command"].startswith("porphyra balance byzantium")
+    assert (out / "report.html").exists()
+
+
+def test_a_bare_ray_flag_means_a_local_instance() -> None:
+    assert normalize_ray_flag(["balance", "byzantium", "--ray"])[-1] == "local"
+    assert normalize_ray_flag(["balance", "x", "--ray", "--games", "2"])[3] == "local"
+    assert normalize_ray_flag(["balance", "x", "--ray", "ray://h:1"])[3] == "ray://h:1"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["balance", "byzantium", "--bots", "easy,nobot"], "nobot"),
+        (["balance", "conspiracy", "--deck", "v1"], "for byzantium"),
+        (["balance", "byzantium", "--players", "3"], "for conspiracy"),
+        (["balance", "byzantium", "--deck", "v9", "--games", "2"], "v9"),
+        (["balance", "chess"], "unknown game"),
+    ],
+)
+def test_balance_cli_refuses_bad_input_with_a_clear_message(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
