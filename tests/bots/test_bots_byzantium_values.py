@@ -9,26 +9,40 @@ from typing import Any
 
 import pytest
 
+import porphyra
 from porphyra.bots import byzantium_values as bv
 from porphyra.bots.heuristic_byzantium import rollout_policy
 from porphyra.core.registry import load_game
+from porphyra.games.byzantium.cards import DECKS_SHIPPED
 
 WIDTH = 2 * bv.LEAD_CLIP + 1
 
 
-def shipped_doc() -> dict[str, Any]:
+def shipped_doc(deck: str = "v1") -> dict[str, Any]:
     from importlib import resources
 
-    text = resources.files("porphyra.bots").joinpath("data", bv.DATA_FILE).read_text("utf-8")
+    name = bv.DATA_FILE.format(deck=deck)
+    text = resources.files("porphyra.bots").joinpath("data", name).read_text("utf-8")
     doc: dict[str, Any] = json.loads(text)
     return doc
 
 
-def test_shipped_table_has_the_shape_and_says_how_it_was_made() -> None:
-    doc = shipped_doc()
+@pytest.mark.parametrize("deck", DECKS_SHIPPED)
+def test_each_shipped_deck_ships_a_table_that_says_how_it_was_made(deck: str) -> None:
+    doc = shipped_doc(deck)
     assert doc["games"] >= 10_000 and isinstance(doc["seed"], int)
+    assert doc.get("deck", "v1") == deck  # the v1 table predates the field
     table = bv.check(doc)
     assert len(table) == bv.TURNS and len(table[0]) == bv.MAX_TT and len(table[0][0]) == WIDTH
+    assert bv.table(deck) == table
+
+
+def test_a_state_is_valued_with_its_own_decks_table() -> None:
+    for deck in DECKS_SHIPPED:
+        state = porphyra.load_game("byzantium", deck=deck).new_initial_state(seed=1)
+        assert bv.deck_of(state) == deck
+    with pytest.raises(ValueError, match="no Byzantium value table"):
+        bv.table("v99")
 
 
 def test_shipped_table_values_a_lead_more_the_later_the_turn() -> None:

@@ -97,3 +97,14 @@ def test_a_failing_game_in_a_worker_stops_the_tournament() -> None:
     matches[2] = dataclasses.replace(matches[2], seats=("random", "nonsense"))
     with pytest.raises(RuntimeError, match=r"game 2 .*unknown bot"):
         run_matches(matches, workers=2)
+
+
+def test_a_tournament_on_a_local_ray_instance_gives_the_local_results() -> None:
+    pytest.importorskip("ray")
+    config = TournamentConfig(game="byzantium", bots=["random", "easy"], games=4, seed=2)
+    matches = build_schedule(config)
+    local = run_matches(matches, workers=1)
+    on_ray = run_matches(matches, ray_address="local")
+    assert [(r.match, r.returns, r.scores, r.actions) for r in on_ray] == [
+        (r.match, r.returns, r.scores, r.actions) for r in local
+    ]

@@ -190,7 +190,7 @@ def run_tasks(
     results: list[dict[str, Any]] = []
     chunks = _chunks(tasks, max(1, chunk))
     if ray_address is not None:
-        from porphyra.balance.ray_backend import run_on_ray
+        from porphyra.tournament.ray_backend import run_on_ray
 
         for done in run_on_ray(chunks, _play_chunk, ray_address):
             results.extend(done)

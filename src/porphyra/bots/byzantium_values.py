@@ -13,9 +13,10 @@ loss 0) from the start of that turn's Redraw phase.
 Sparse cells are shrunk towards the same turn and lead over all TT (an empirical-Bayes
 back-off with :data:`PRIOR_WEIGHT` pseudo-games), which is itself shrunk towards 1/2.
 
-The table ships as ``data/byzantium_values.json`` (default card set; other card sets get
-the same table, a fair approximation).  Regenerate it with
-``.venv/bin/python docs/results/fit_byzantium_values.py --games 100000 --seed 0``.
+Each shipped deck ships its own table, ``data/byzantium_values-<deck>.json`` (the balance of
+a deck moves these values); a custom card file (``cards=PATH``) is valued with the default
+deck's table, an approximation.  Refit a deck's table with
+``.venv/bin/python docs/results/fit_byzantium_values.py --deck v2 --games 100000 --seed 0``.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any, cast
 
 from porphyra.core.game import State
 from porphyra.core.registry import load_game
+from porphyra.games.byzantium.cards import DECKS_SHIPPED, DEFAULT_DECK
 
 TURNS = 12
 MAX_TT = 20
@@ -37,7 +39,7 @@ LEAD_CLIP = 12
 PRIOR_WEIGHT = 8.0
 #: Phases before this turn's meld is resolved (TT and LT still those of the turn's start).
 PRE_RESOLUTION = ("redraw_byz", "redraw_foe", "meld_byz", "meld_foe", "target", "replace")
-DATA_FILE = "byzantium_values.json"
+DATA_FILE = "byzantium_values-{deck}.json"
 
 Table = list[list[list[float]]]  # [turn - 1][tt - 1][lead + LEAD_CLIP]
 
@@ -46,15 +48,16 @@ def _key(turn: int, tt: int, lead: int) -> tuple[int, int, int]:
     return turn - 1, min(max(tt, 1), MAX_TT) - 1, min(max(lead, -LEAD_CLIP), LEAD_CLIP) + LEAD_CLIP
 
 
-def samples(games: int, seed: int) -> list[tuple[int, int, int, float]]:
+def samples(games: int, seed: int, deck: str = DEFAULT_DECK) -> list[tuple[int, int, int, float]]:
     """``(turn, tt, lead, result)`` at the start of every turn's Redraw phase of ``games``
-    easy-vs-easy games (deal seeds ``seed`` …), from that turn's Emperor's side.
+    easy-vs-easy games on the shipped ``deck`` (deal seeds ``seed`` …), from that turn's
+    Emperor's side.
 
     ``result`` is 1, 0.5 or 0 (win, draw, loss of that Emperor).
     """
     from porphyra.bots.heuristic_byzantium import rollout_policy
 
-    game = load_game("byzantium")
+    game = load_game("byzantium", deck=deck)
     rng = random.Random(seed)  # unused by the deterministic policy, needed by its signature
     out: list[tuple[int, int, int, float]] = []
     for g in range(games):
@@ -98,11 +101,12 @@ def fit(data: list[tuple[int, int, int, float]]) -> Table:
     return table
 
 
-def save(table: Table, path: str, games: int, seed: int) -> None:
+def save(table: Table, path: str, games: int, seed: int, deck: str) -> None:
     """Write ``table`` as JSON with how it was made."""
     doc = {
         "about": "Byzantium: the Emperor's mean result by [turn-1][TT-1][lead+LEAD_CLIP], "
         "easy vs easy (porphyra.bots.byzantium_values)",
+        "deck": deck,
         "games": games,
         "seed": seed,
         "lead_clip": LEAD_CLIP,
@@ -140,21 +144,31 @@ def check(doc: Any) -> Table:
 
 
 @cache
-def table() -> Table:
-    """The shipped table (loaded once).
+def table(deck: str = DEFAULT_DECK) -> Table:
+    """The shipped table of the shipped ``deck`` (loaded once per deck).
 
     Raises:
-        ValueError: the data file is corrupt.
+        ValueError: the data file is corrupt, or no table ships for that deck.
     """
-    text = resources.files("porphyra.bots").joinpath("data", DATA_FILE).read_text("utf-8")
+    if deck not in DECKS_SHIPPED:
+        raise ValueError(f"no Byzantium value table for deck {deck!r}")
+    name = DATA_FILE.format(deck=deck)
+    text = resources.files("porphyra.bots").joinpath("data", name).read_text("utf-8")
     return check(json.loads(text))
 
 
-def emperor_value(turn: int, tt: int, lead: int) -> float:
+def deck_of(state: State) -> str:
+    """The shipped deck whose table values ``state``: its own, or the default deck's for a
+    custom card file."""
+    version = getattr(getattr(state.game, "cardset", None), "version", None)
+    return version if version in DECKS_SHIPPED else DEFAULT_DECK
+
+
+def emperor_value(turn: int, tt: int, lead: int, deck: str = DEFAULT_DECK) -> float:
     """The Emperor's expected result in [0, 1] at the start of ``turn`` (1-12) with ``tt``
-    Territory Tokens (clipped to 1-20) and an LT lead of ``lead`` over the Foe."""
+    Territory Tokens (clipped to 1-20) and an LT lead of ``lead`` over the Foe, on ``deck``."""
     i, j, k = _key(turn, tt, lead)
-    return table()[i][j][k]
+    return table(deck)[i][j][k]
 
 
 def evaluate(state: State, player: int) -> float:
@@ -176,5 +190,5 @@ def evaluate(state: State, player: int) -> float:
     if turn > TURNS:
         lead = lt[player] - lt[1 - player]
         return 1.0 if lead > 0 else 0.0 if lead < 0 else 0.5
-    value = emperor_value(turn, st.tt, lt[emperor] - lt[1 - emperor])
+    value = emperor_value(turn, st.tt, lt[emperor] - lt[1 - emperor], deck_of(state))
     return value if player == emperor else 1.0 - value

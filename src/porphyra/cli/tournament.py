@@ -92,6 +92,7 @@ def build_config(
     opponents: str | None,
     records: bool,
     out: Path | None,
+    ray: str | None = None,
 ) -> TournamentConfig:
     """Check the command's arguments and build the :class:`TournamentConfig`.
 
@@ -138,6 +139,7 @@ def build_config(
         options=options,
         opponents=lo_names,
         records=records,
+        ray=ray,
     )
 
 
@@ -156,6 +158,8 @@ def command_line(config: TournamentConfig, out: Path | None = None) -> str:
         args += ["--out", str(out)]
     if config.records:
         args.append("--records")
+    if config.ray is not None:
+        args += ["--ray", config.ray]
     return shlex.join(args)
 
 
@@ -322,6 +326,14 @@ def tournament_command(
         bool, typer.Option("--records", help="With --out: also write each game's record.")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            help="Play on Ray: a cluster ADDRESS, or a local instance when none is given "
+            "(needs the scale extra). Same results as a local run.",
+        ),
+    ] = None,
 ) -> None:
     """Round-robin bot tournament: win rates with 95% intervals, openskill ratings, files.
 
@@ -348,6 +360,7 @@ def tournament_command(
             opponents,
             records,
             out,
+            ray,
         )
         matches = build_schedule(config)
         progress = Progress(

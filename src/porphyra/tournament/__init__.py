@@ -55,6 +55,8 @@ class TournamentConfig:
         opponents: the solo mode's Legendary Opponents, or ``None`` for a normal
             round robin.
         records: keep each game's record.
+        ray: run on Ray instead of local processes: ``"local"`` or a cluster address
+            (the ``scale`` extra); the results are those of a local run.
     """
 
     game: str
@@ -65,6 +67,7 @@ class TournamentConfig:
     options: dict[str, Any] = field(default_factory=dict)
     opponents: list[str] | None = None
     records: bool = False
+    ray: str | None = None
 
 
 def build_schedule(config: TournamentConfig) -> list[Match]:
@@ -116,7 +119,7 @@ def tournament(
     if matches is None:
         matches = build_schedule(config)
     start = time.perf_counter()
-    results = run_matches(matches, config.workers, progress, config.records)
+    results = run_matches(matches, config.workers, progress, config.records, config.ray)
     summary = summarize(results)
     summary["parameters"] = asdict(config)
     summary["elapsed_s"] = round(time.perf_counter() - start, 2)

@@ -130,6 +130,7 @@ def run_matches(
     workers: int = 1,
     progress: ProgressCallback | None = None,
     keep_records: bool = False,
+    ray_address: str | None = None,
 ) -> list[GameResult]:
     """Play every match, over ``workers`` processes.
 
@@ -141,18 +142,28 @@ def run_matches(
         progress: called with the number of finished games after each one (in this
             process, in completion order).
         keep_records: keep each game's record in its result.
+        ray_address: play on Ray instead (``"local"`` or a cluster address; the ``scale``
+            extra); ``workers`` is then ignored.  Same results as a local run.
 
     Returns:
         One result per match, in schedule (``game_id``) order, whatever the completion order.
 
     Raises:
         ValueError: ``workers`` < 1.
-        RuntimeError: a game failed (the remaining games are not played).
+        RuntimeError: a game failed (the remaining games are not played), or Ray is asked
+            for and not installed.
     """
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, not {workers}")
     results: dict[int, GameResult] = {}
-    if workers == 1 or len(matches) <= 1:
+    if ray_address is not None:
+        from porphyra.tournament.ray_backend import run_on_ray
+
+        for result in run_on_ray([(m, keep_records) for m in matches], _play_task, ray_address):
+            results[result.match.game_id] = result
+            if progress is not None:
+                progress(len(results))
+    elif workers == 1 or len(matches) <= 1:
         for match in matches:
             results[match.game_id] = play_match(match, keep_records)
             if progress is not None:
