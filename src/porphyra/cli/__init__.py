@@ -104,6 +104,10 @@ RevealOpt = Annotated[
 CardsOpt = Annotated[
     Path | None, typer.Option("--cards", help="Byzantium: a card data file to use instead.")
 ]
+DeckOpt = Annotated[
+    str | None,
+    typer.Option("--deck", help="Byzantium: a shipped deck, v1 or v2 (default: the newest)."),
+]
 PlayersOpt = Annotated[
     int | None, typer.Option("--players", help="Conspiracy: number of players (2-4).")
 ]
@@ -140,6 +144,7 @@ def _options(
     first_player: str | None,
     bonus_locations: bool,
     opponent: str | None = None,
+    deck: str | None = None,
 ) -> dict[str, Any]:
     return game_options(
         game,
@@ -154,6 +159,7 @@ def _options(
             else parse_first(first_player, "--first-player"),
             "--bonus-locations": bonus_locations,
             "--opponent": opponent,
+            "--deck": deck,
         },
     )
 
@@ -238,6 +244,7 @@ def play(
     first_emperor: FirstEmperorOpt = None,
     reveal_first_draws: RevealOpt = False,
     cards: CardsOpt = None,
+    deck: DeckOpt = None,
     players: PlayersOpt = None,
     first_player: FirstPlayerOpt = None,
     bonus_locations: BonusOpt = False,
@@ -280,6 +287,7 @@ def play(
             first_player,
             bonus_locations,
             _opponent(solo, opponent),
+            deck,
         )
         loaded = load_game(name, **options)
         seed = fresh_seed() if seed is None else seed
@@ -363,12 +371,13 @@ def cards(
     card_file: Annotated[
         Path | None, typer.Option("--cards", help="Byzantium: list this card data file instead.")
     ] = None,
+    deck: DeckOpt = None,
 ) -> None:
     """List the card set with totals per deck and age (Conspiracy: lords and Locations)."""
     console = _console()
     with handle_errors(console):
         name = _check_game(game)
-        options = _options(name, None, False, card_file, None, None, False)
+        options = _options(name, None, False, card_file, None, None, False, deck=deck)
         loaded = load_game(name, **options)
         for renderable in view_for(name).cards(loaded):
             console.print(renderable)
@@ -398,6 +407,7 @@ def simulate(
     first_emperor: FirstEmperorOpt = None,
     reveal_first_draws: RevealOpt = False,
     cards: CardsOpt = None,
+    deck: DeckOpt = None,
     players: PlayersOpt = None,
     first_player: FirstPlayerOpt = None,
     bonus_locations: BonusOpt = False,
@@ -423,7 +433,14 @@ def simulate(
         if name == "conspiracy":
             players = _players_hint(bots, players, "--bots")
         options = _options(
-            name, first_emperor, reveal_first_draws, cards, players, first_player, bonus_locations
+            name,
+            first_emperor,
+            reveal_first_draws,
+            cards,
+            players,
+            first_player,
+            bonus_locations,
+            deck=deck,
         )
         loaded = load_game(name, **options)
         if bots is None:

@@ -196,6 +196,7 @@ GAME_OPTIONS: dict[str, tuple[str, str]] = {
     "--first-emperor": ("byzantium", "first_emperor"),
     "--reveal-first-draws": ("byzantium", "reveal_first_draws"),
     "--cards": ("byzantium", "cards"),
+    "--deck": ("byzantium", "deck"),
     "--players": ("conspiracy", "players"),
     "--first-player": ("conspiracy", "first_player"),
     "--bonus-locations": ("conspiracy", "bonus_locations"),
