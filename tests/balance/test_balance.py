@@ -182,3 +182,12 @@ def test_fine_knobs_move_one_card_each() -> None:
     changed = [c["slug"] for c, o in zip(deck["cards"], base["cards"], strict=True) if c != o]
     assert changed == ["mamluks"]
     assert set(tune.KNOB_SETS) == {"groups", "fine"}
+
+
+def test_pairings_read_bot_specs_with_options() -> None:
+    from porphyra.cli.balance import _pairings
+
+    assert _pairings(["easy,ismcts:iterations=20,exploration=0.5"], "byzantium", None) == (
+        ("easy", "ismcts:iterations=20,exploration=0.5"),
+    )
+    assert _pairings(None, "conspiracy", 3) == (("easy", "easy", "easy"),)

@@ -52,18 +52,18 @@ def _advance(bar: Progress, campaign: Campaign) -> Callable[[int], None]:
 def _pairings(
     bots: list[str] | None, game: str, players: int | None
 ) -> tuple[tuple[str, ...], ...]:
-    from porphyra.bots import make_bot
+    """The pairings of ``--bots`` (each as ``porphyra tournament --bots`` reads a list:
+    ``easy,ismcts:iterations=200,exploration=0.5`` is two bots); default easy in every seat.
+
+    Raises:
+        CliError / ValueError: an unknown bot or a bad bot option.
+    """
+    from porphyra.cli.tournament import parse_bots
 
     if not bots:
         count = 1 if game == "conspiracy" and players == 1 else (players or 2)
         return (("easy",) * count,)
-    out = []
-    for spec in bots:
-        seats = tuple(s.strip() for s in spec.split(",") if s.strip())
-        for name in seats:
-            make_bot(name)  # a clear error now for a bad spec, not in a worker
-        out.append(seats)
-    return tuple(out)
+    return tuple(tuple(parse_bots(spec)) for spec in bots)
 
 
 def _percent(r: dict[str, Any]) -> str:

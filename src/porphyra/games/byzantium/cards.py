@@ -288,4 +288,9 @@ def load_cards(path: str | Path | None = None) -> CardSet:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as exc:
         raise CardDataError(f"{file}: not valid JSON: {exc}") from None
-    return parse_cards(data, str(file))
+    cardset = parse_cards(data, str(file))
+    if cardset.version is None:  # a shipped deck named by its path (v1 predates the field)
+        for version in DECKS_SHIPPED:
+            if file.resolve() == deck_path(version).resolve():
+                return replace(cardset, version=version)
+    return cardset
