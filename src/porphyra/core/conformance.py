@@ -10,7 +10,8 @@ Checks: determinism (same seed + actions = identical record); record round-trip;
 ``clone()`` independence; ``resample`` keeps the seat's observation and really varies what
 the seat cannot see (so nothing hidden can show in the observation); every legal action
 applies and round-trips through its text; illegal and malformed actions raise the typed
-errors and change nothing.
+errors and change nothing; simultaneous choices give the same game in either order and
+stay hidden until all are in.
 """
 
 from __future__ import annotations
@@ -183,8 +184,10 @@ def check_actions(name: str, options: dict[str, Any], games: int = 3, per_state:
                 continue
             assert legal, f"{name}: no legal action for player {player}"
             assert len(set(map(str, legal))) == len(legal), f"{name}: duplicate action texts"
+            active = s.active_players()
+            assert active and active[0] == player, f"{name}: active {active}, current {player}"
             for p in range(game.num_players):
-                if p != player:
+                if p not in active:
                     assert not s.legal_actions(p), f"{name}: seat {p} has actions off turn"
             step = max(1, len(legal) // per_state)
             for a in legal[::step]:
@@ -248,6 +251,52 @@ def check_illegal_refused(name: str, options: dict[str, Any], games: int = 3) ->
             pool.extend(s.legal_actions()[:5])
 
 
+def _play_in_order(state: State, choices: dict[int, Any], order: list[int]) -> State:
+    """A clone of ``state`` after each seat's choice in ``choices``, applied in ``order``."""
+    copy = state.clone()
+    for p in order:
+        copy.apply_action(choices[p], p)
+    return copy
+
+
+def check_simultaneous(name: str, options: dict[str, Any], games: int = 3) -> None:
+    """Simultaneous decisions (several :meth:`~State.active_players`) may arrive in any
+    order: every order gives the same fingerprint (state, every seat's view, history) and
+    the same record; and a seat's choice, until all are in, is hidden from the other seats
+    and from spectators (their observations do not depend on which choice it was)."""
+    game = _game(name, options)
+    for g in range(games):
+        state = game.new_initial_state(seed=8000 + g)
+        rng = random.Random(g)
+        for i, s in enumerate(_states_along(state, rng)):
+            active = s.active_players()
+            if len(active) < 2:
+                continue
+            choices = {p: rng.choice(list(s.legal_actions(p))) for p in active}
+            orders = [active, active[::-1]]
+            results = [_play_in_order(s, choices, order) for order in orders]
+            prints = {fingerprint(r) for r in results}
+            records_ = {records.dumps(r) for r in results}
+            assert len(prints) == 1 and len(records_) == 1, (
+                f"{name}: step {i} of seed {8000 + g}: the order of the simultaneous choices "
+                f"{choices} changed the game"
+            )
+            for p in active:
+                legal = list(s.legal_actions(p))
+                if len(legal) < 2:
+                    continue
+                a, b = s.clone(), s.clone()
+                a.apply_action(legal[0], p)
+                b.apply_action(legal[-1], p)
+                others = [q for q in range(game.num_players) if q != p]
+                seen_a = [a.observation(q) for q in others] + [a.public_observation()]
+                seen_b = [b.observation(q) for q in others] + [b.public_observation()]
+                assert seen_a == seen_b, (
+                    f"{name}: seat {p}'s pending choice shows to another seat at step {i}"
+                )
+                assert a.active_players() == b.active_players()
+
+
 def run_all(name: str, options: dict[str, Any] | None = None, games: int = 5) -> None:
     """Run every conformance check on game ``name`` with ``options``."""
     opts = options or {}
@@ -258,3 +307,4 @@ def run_all(name: str, options: dict[str, Any] | None = None, games: int = 5) ->
     check_resample_canonical(name, opts, max(1, games // 2))
     check_actions(name, opts, max(1, games // 2))
     check_illegal_refused(name, opts, max(1, games // 2))
+    check_simultaneous(name, opts, max(1, games // 2))

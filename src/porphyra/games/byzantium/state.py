@@ -49,6 +49,7 @@ from porphyra.games.byzantium.rules import (
     PHASES,
     PUBLIC,
     REVEALED_DRAWS,
+    SIMULTANEOUS,
     START_LT,
     START_TT,
     TURNS,
@@ -148,19 +149,38 @@ class ByzantiumState(State):
 
     # ----------------------------------------------------------------- contract
     def current_player(self) -> int:
-        """The seat to decide now, or ``TERMINAL_PLAYER`` once the game is over."""
+        """The canonical seat to decide now (the Emperor first in a simultaneous phase,
+        B-R3), or ``TERMINAL_PLAYER`` once the game is over."""
         if self.phase == "over":
             return TERMINAL_PLAYER
         return self._seat_of(PHASES[self.phase][1])
+
+    def _foe_early(self) -> bool:
+        """True if the Foe may decide now although the canonical seat is the Emperor: a
+        simultaneous phase (Redraw, Meld, End, B-R3) in which the Foe has a decision and
+        has not chosen yet."""
+        phase = self.phase
+        if phase not in SIMULTANEOUS or self.pending[1 - self.emperor] is not None:
+            return False
+        return phase != "pass_byz" or len(self.hands[1 - self.emperor]) >= 2
+
+    def active_players(self) -> list[int]:
+        """The seats whose decision the game waits for, canonical seat first: both seats
+        in the secret simultaneous Redraw, Meld and End phases until each has chosen
+        (B-R3), else the one seat that decides; ``[]`` at the end."""
+        if self.phase == "over":
+            return []
+        current = self._seat_of(PHASES[self.phase][1])
+        return [current, 1 - current] if self._foe_early() else [current]
 
     def is_terminal(self) -> bool:
         """True after turn 12 or a collapse (TT ≤ 0)."""
         return self.phase == "over"
 
-    def _table(self) -> tuple[list[int], Sequence[tuple[int, ...]]]:
-        """The current decision's options: distinct card kinds, and each option as a tuple
-        of positions into them (the empty tuple is ``-``)."""
-        phase, seat = self.phase, self.current_player()
+    def _table(self, seat: int) -> tuple[list[int], Sequence[tuple[int, ...]]]:
+        """``seat``'s options in the current decision: distinct card kinds, and each option
+        as a tuple of positions into them (the empty tuple is ``-``)."""
+        phase = self.phase
         hand = self.hands[seat]
         cards = self._cs.cards
         if phase.startswith("redraw"):
@@ -181,21 +201,39 @@ class ByzantiumState(State):
         kinds = sorted(set(hand))  # pass
         return kinds, _singles(len(kinds), False)
 
+    def _decides(self, player: int | None) -> int | None:
+        """The seat ``player`` (default: the canonical one) if it decides now, else None."""
+        if self.phase == "over":
+            return None
+        current = self._seat_of(PHASES[self.phase][1])
+        if player is None or player == current:
+            return current
+        return player if player == 1 - current and self._foe_early() else None
+
     def legal_actions(self, player: int | None = None) -> Sequence[Action]:
         """Legal actions of ``player`` (default: the current player), in a fixed order:
-        ``-`` first, then fewer cards first, then card-list order.  Empty off turn and at
-        the end.  The result is a lazy :class:`~porphyra.games.byzantium.legal.LegalActions`
-        sequence (index, ``len`` and iterate it like a list)."""
-        if self.phase == "over" or (player is not None and player != self.current_player()):
+        ``-`` first, then fewer cards first, then card-list order.  Empty for a seat that
+        is not active (:meth:`active_players`) and at the end.  The result is a lazy
+        :class:`~porphyra.games.byzantium.legal.LegalActions` sequence (index, ``len`` and
+        iterate it like a list)."""
+        seat = self._decides(player)
+        if seat is None:
             return []
-        kinds, table = self._table()
+        kinds, table = self._table(seat)
         return LegalActions(self.game.action_builder(PHASES[self.phase][0]), kinds, table)
 
     def illegal_reason(self, action: Action, player: int | None = None) -> str | None:
         """Why ``action`` is not legal now for ``player`` (default: current), or ``None``."""
         if self.phase == "over":
             return "the game is over"
-        if player is not None and player != self.current_player():
+        seat = self._decides(player)
+        if seat is None:
+            assert player is not None
+            if player in (0, 1) and self.pending[player] is not None:
+                return (
+                    f"you have already chosen; waiting for seat {self.current_player()} "
+                    f"({PHASES[self.phase][0]} phase)"
+                )
             return (
                 f"not your turn: seat {self.current_player()} decides now "
                 f"({PHASES[self.phase][0]} phase)"
@@ -211,7 +249,6 @@ class ByzantiumState(State):
             return f"unknown card {unknown[0]!r}"
         kinds = sorted(by_slug[s].index for s in action.cards)
         cards = [self._cs.cards[k] for k in kinds]
-        seat = self.current_player()
         if verb in ("redraw", "meld", "pass", "replace"):
             missing = Counter(kinds) - Counter(self.hands[seat])
             if missing:
@@ -242,29 +279,49 @@ class ByzantiumState(State):
             f"card that keeps the Foe meld within its limits (B-R4)"
         )
 
-    def apply_action(self, action: Action) -> None:
-        """Apply the current player's decision and run the game on to the next decision.
+    def apply_action(self, action: Action, player: int | None = None) -> None:
+        """Apply the decision of ``player`` (default: the current player), any seat of
+        :meth:`active_players`, and run the game on to the next decision.
+
+        In a simultaneous phase (B-R3) the two choices may come in either order with the
+        same result: the Foe's early choice waits, hidden, until the Emperor's arrives,
+        and the history keeps them in the canonical order (the Emperor's first).
 
         Raises:
             IllegalActionError: not legal now (the message says why); the state is unchanged.
         """
-        reason = self.illegal_reason(action)
+        reason = self.illegal_reason(action, player)
         if reason is not None:
             raise IllegalActionError(reason)
         assert isinstance(action, ByzantiumAction)
-        seat = self.current_player()
-        kinds = tuple(sorted(self._cs.by_slug[s].index for s in action.cards))
-        self._history.append((seat, action))
         phase = self.phase
+        current = self._seat_of(PHASES[phase][1])
+        seat = current if player is None else player
+        kinds = tuple(sorted(self._cs.by_slug[s].index for s in action.cards))
+        if seat != current:  # the Foe's choice before the Emperor's (B-R3)
+            self.pending[seat] = kinds
+            self._history.append((seat, action))
+            return
+        foe_chose = phase in SIMULTANEOUS and self.pending[1 - seat] is not None
+        if foe_chose:  # the canonical order: the Emperor's choice before the Foe's
+            self._history.insert(len(self._history) - 1, (seat, action))
+        else:
+            self._history.append((seat, action))
         if phase == "redraw_byz":
             self.pending[seat] = kinds
-            self.phase = "redraw_foe"
+            if foe_chose:
+                turn.finish_redraw(self)
+            else:
+                self.phase = "redraw_foe"
         elif phase == "redraw_foe":
             self.pending[seat] = kinds
             turn.finish_redraw(self)
         elif phase == "meld_byz":
             self.pending[seat] = kinds
-            self.phase = "meld_foe"
+            if foe_chose:
+                turn.reveal_melds(self)
+            else:
+                self.phase = "meld_foe"
         elif phase == "meld_foe":
             self.pending[seat] = kinds
             turn.reveal_melds(self)
@@ -274,7 +331,7 @@ class ByzantiumState(State):
             turn.apply_replace(self, kinds)
         elif phase == "pass_byz":
             self.pending[seat] = kinds
-            if len(self.hands[self.foe]) >= 2:
+            if len(self.hands[self.foe]) >= 2 and not foe_chose:
                 self.phase = "pass_foe"
             else:
                 turn.finish_end_phase(self)

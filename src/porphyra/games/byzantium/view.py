@@ -77,7 +77,7 @@ def seat(state: ByzantiumState, player: int) -> dict[str, Any]:
             "hand": _slugs(state, state.hands[player]),
             "pending_meld": (
                 _slugs(state, pending)
-                if pending is not None and state.phase == "meld_foe"
+                if pending is not None and state.phase in ("meld_byz", "meld_foe")
                 else None
             ),
             "pending_choice": None if pending is None else _slugs(state, pending),
@@ -113,16 +113,10 @@ def resample(state: ByzantiumState, player: int, rng: random.Random) -> Byzantiu
     own.sort()
     rng.shuffle(own)
     if s.pending[opp] is not None:
-        # The other seat already chose, hidden: draw a random legal choice instead.
-        s.pending[opp] = None
-        keep_phase = s.phase
-        s.phase = {"redraw_foe": "redraw_byz", "meld_foe": "meld_byz", "pass_foe": "pass_byz"}[
-            keep_phase
-        ]
-        kinds, table = s._table()
+        # The other seat already chose, hidden (B-R3): draw a random legal choice instead.
+        kinds, table = s._table(opp)
         choice = table[rng.randrange(len(table))]
         s.pending[opp] = tuple(kinds[p] for p in choice)
-        s.phase = keep_phase
     s._rng_key = rng.getrandbits(62)
     s._seed = -1
     s._history = []

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
+from porphyra.core.errors import IllegalActionError
 from porphyra.core.game import Action
 from porphyra.games.conspiracy import replay_token, solo
 from porphyra.games.conspiracy.cards import COLOURS, EFFECT_REVEAL, EFFECT_SWAP
@@ -49,12 +50,16 @@ class TurnMixin(LegalMixin, LocationsMixin):
     """``apply_action`` and the turn machinery of :class:`~.state.ConspiracyState`."""
 
     # ------------------------------------------------------------------------- applying
-    def apply_action(self, action: Action) -> None:
-        """Apply the current seat's ``action``, then every automatic step after it.
+    def apply_action(self, action: Action, player: int | None = None) -> None:
+        """Apply ``action`` of ``player`` (default and only choice: the current seat;
+        Conspiracy is sequential), then every automatic step after it.
 
         Raises:
-            IllegalActionError: ``action`` is not legal now; nothing changes.
+            IllegalActionError: ``action`` is not legal now or ``player`` does not decide
+                now; nothing changes.
         """
+        if player is not None and player != self.current_player():
+            raise IllegalActionError(f"not your turn: seat {self.current_player()} decides now")
         self.check_legal(action)
         assert isinstance(action, ConspiracyAction)
         self._history.append((self.current_player(), action))
