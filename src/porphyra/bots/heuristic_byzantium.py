@@ -44,7 +44,8 @@ from porphyra.bots.search_types import view_seed
 from porphyra.core.game import Action, State
 from porphyra.games.byzantium.cards import Card, CardSet
 from porphyra.games.byzantium.melds import FOE_PEOPLES, LIMITS, REDRAW_LIMIT, replacement_options
-from porphyra.games.byzantium.rules import BYZ_HAND
+from porphyra.games.byzantium.rules import BYZ_HAND, PHASES
+from porphyra.games.byzantium.state import ByzantiumState
 
 #: Probability that the rollout policy plays a uniformly random legal action instead.
 ROLLOUT_EPSILON = 0.0
@@ -396,47 +397,46 @@ def candidate_actions(state: State) -> list[Action]:
     return [build(option) for option in _dedupe(options)]
 
 
-_OPPONENT_PHASE = {"redraw_foe": "redraw", "meld_foe": "meld", "pass_foe": "pass"}
-
-
 def refine_sample(state: State, player: int, rng: random.Random) -> None:
     """Opponent model for ISMCTS determinizations (in place).
 
-    When the Foe decides, the Emperor has already chosen in secret (B-R3) and ``resample``
-    draws that hidden choice uniformly among the legal ones: a random meld is far weaker than
-    any sensible one, and a Foe searching against it learns to hold back.  Here the hidden
-    choice becomes the heuristic's choice for the Emperor's sampled hand.  Only the sampled
-    opponent's data is read, so ``observation(player)`` is unchanged.
+    When ``player`` decides after the other seat's secret choice of the same simultaneous
+    phase (B-R3: the Foe after the Emperor's meld, or the Emperor after a Foe who chose
+    early), ``resample`` draws that hidden choice uniformly among the legal ones: a random
+    meld is far weaker than any sensible one, and a seat searching against it learns to
+    hold back.  Here the hidden choice becomes the heuristic's choice for the other seat's
+    sampled hand.  Only the sampled opponent's data is read, so ``observation(player)`` is
+    unchanged.
     """
-    verb = _OPPONENT_PHASE.get(state.phase)  # type: ignore[attr-defined]
-    pending: list[tuple[int, ...] | None] = state.pending  # type: ignore[attr-defined]
-    opp = 1 - player
-    if verb is None or pending[opp] is None:
+    if not isinstance(state, ByzantiumState) or state.is_terminal():
         return
-    lt: list[int] = state.lt  # type: ignore[attr-defined]
-    emperor: int = state.emperor  # type: ignore[attr-defined]
+    opp = 1 - player
+    if state.pending_choice(opp) is None:
+        return
     situation = Situation(
-        verb=verb,
-        byzantine=opp == emperor,
-        hand=tuple(state.hands[opp]),  # type: ignore[attr-defined]
-        turn=state.turn,  # type: ignore[attr-defined]
-        territory=state.tt,  # type: ignore[attr-defined]
-        my_lt=lt[opp],
-        their_lt=lt[player],
+        verb=PHASES[state.phase][0],
+        byzantine=opp == state.emperor,
+        hand=tuple(state.hands[opp]),
+        turn=state.turn,
+        territory=state.tt,
+        my_lt=state.lt[opp],
+        their_lt=state.lt[player],
     )
-    cardset: CardSet = state.game.cardset  # type: ignore[attr-defined]
-    _, kinds = decide(situation, cardset)
-    pending[opp] = tuple(sorted(kinds))
+    _, kinds = decide(situation, state.game.cardset)
+    state.redecide(opp, kinds)
 
 
 def simultaneous(state: State, observer: int) -> bool:
     """Whether the current player decides without seeing ``observer``'s hidden choice.
 
-    The Emperor chooses first and in secret (B-R3): while ``observer``'s redraw, meld or pass
-    is pending, the other seat's decision of the same phase is simultaneous with it.
+    Redraw, Meld and End choices are secret and simultaneous (B-R3): while ``observer``'s
+    choice is pending, the other seat's decision of the same phase is simultaneous with it.
     """
-    pending: list[tuple[int, ...] | None] = state.pending  # type: ignore[attr-defined]
-    return state.current_player() != observer and pending[observer] is not None
+    return (
+        isinstance(state, ByzantiumState)
+        and state.current_player() != observer
+        and state.pending_choice(observer) is not None
+    )
 
 
 #: Phases where a rollout may stop for the evaluation: the End phase (this turn's meld is

@@ -32,13 +32,6 @@ LOBBY_OPTIONS: dict[str, dict[str, Any]] = {
 #: Bot difficulties offered first in the lobby (others from ``bot_names()`` follow).
 PREFERRED_BOTS = ("easy", "medium", "hard", "random")
 
-#: Simultaneous decision phases (public ``phase`` names) per game: within one of them the
-#: engine asks the seats one after the other (Byzantium B-R3, Emperor first), but any seat
-#: may submit first; the server queues an early choice.
-SIMULTANEOUS_PHASES: dict[str, frozenset[str]] = {
-    "byzantium": frozenset({"redraw", "meld", "pass"}),
-}
-
 
 def lobby_bots() -> list[str]:
     """Bot names for the lobby's seat menus: the difficulties first, then the rest."""

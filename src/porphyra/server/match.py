@@ -2,11 +2,14 @@
 
 A :class:`MatchRunner` owns the engine state of one game.  Every submission goes through
 :meth:`MatchRunner.submit`, which checks, in order: the game is not over, the message is
-fresh (its ``seq`` is the latest, or — in a simultaneous phase — not older than the start of
-the seat's decision), it is the seat's turn (or an early simultaneous choice, which is
-validated and queued), and the action parses and is legal.  Only then is it applied,
-**written to the database**, and broadcast.  Anything else answers the submitting client
-with an ``error`` and changes nothing.
+fresh (not older than the start of the seat's decision: the state in which its legal actions
+became what they are, so a seat of a simultaneous decision may answer after another seat's
+hidden choice), the seat is one the engine waits for (``state.active_players()``), and the
+action parses and is legal.  Only then is it applied, **written to the database**, and
+broadcast.  Anything else answers the submitting client with an ``error`` and changes
+nothing.  The runner knows no game's phases: simultaneous decisions (Byzantium B-R3) are the
+engine's, which takes them in either order; a choice is stored as soon as it is applied, so
+nothing waits outside the record.
 
 The choke point (``shared/DESIGN.md``): :meth:`MatchRunner._base_view` is the only place
 where state becomes outgoing data (:meth:`MatchRunner.view` shapes it into messages).  A
@@ -28,11 +31,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from porphyra import record as records
-from porphyra.core.game import TERMINAL_PLAYER, Action, Game, State
+from porphyra.core.game import Action, Game, State
 from porphyra.server import protocol
 from porphyra.server.botpool import bot_seed, choose_on_state
 from porphyra.server.client import Client
-from porphyra.server.gamedata import SIMULTANEOUS_PHASES, derived
+from porphyra.server.gamedata import derived
 from porphyra.server.replay import replay, undo_target
 from porphyra.server.storage import GameRow, SeatRow, hash_token, now
 
@@ -69,17 +72,16 @@ class MatchRunner:
         self.name = self.game.info.name
         self.seats: list[SeatRow] = row.seats
         self.seq = row.seq
-        #: Oldest seq a submission may carry in the current simultaneous phase.
-        self.decision_seq = row.seq
         self.lock = asyncio.Lock()
         self.clients: set[Client] = set()
-        self.queued: dict[int, str] = {s.seat: s.queued for s in self.seats if s.queued}
         self._bot_task: asyncio.Task[None] | None = None
         self._undo_cache: dict[int, tuple[int, int | None]] = {}
-        #: Per-seq memo of views, probes and the public observation (cleared on change).
+        #: Per-seq memo of views and the public observation (cleared on change).
         self._memo: dict[Any, Any] = {}
-        self._early_legal: dict[int, tuple[tuple[int, int], list[str]]] = {}
         self._memo_seq = -1
+        #: Per seat: the seq its current decision began at, and its legal action texts.
+        self._decisions: dict[int, tuple[int, list[str]]] = {}
+        self._track_decisions()
 
     # ----------------------------------------------------------------- info
     @property
@@ -134,7 +136,7 @@ class MatchRunner:
         """True if ``seat`` may undo now (see :func:`undo_target`; cached per seq)."""
         if self.over or self.seats[seat].kind != "human" or not self._all_others_bots(seat):
             return False
-        if self.state.current_player() != seat:
+        if seat not in self.state.active_players():
             return False
         cached = self._undo_cache.get(seat)
         if cached is None or cached[0] != self.seq:
@@ -157,39 +159,40 @@ class MatchRunner:
         result: dict[str, Any] = self._memoized("public", self.state.public_observation)
         return result
 
+    def _legal(self, seat: int) -> list[str]:
+        """``seat``'s legal action texts now (``[]`` unless the engine waits for it)."""
+        if self.over or seat not in self.state.active_players():
+            return []
+        return list(map(str, self.state.legal_actions(seat)))
+
+    def _track_decisions(self) -> None:
+        """After a change: a seat whose legal actions changed starts a new decision at
+        the current seq (an unchanged one, e.g. the other seat of a simultaneous decision
+        after a hidden choice, keeps its start, so its submission stays fresh)."""
+        for seat in range(len(self.seats)):
+            legal = self._legal(seat)
+            old = self._decisions.get(seat)
+            if old is None or old[1] != legal or not legal:
+                self._decisions[seat] = (self.seq, legal)
+
     def _base_view(self, seat: int | None) -> dict[str, Any]:
         """The fields of ``seat``'s view that depend on the state only (memoized per seq).
 
         This is the only function that turns state into outgoing data: the observation
         comes from ``state.observation(seat)`` or ``state.public_observation()``, the legal
-        actions from ``state.legal_actions(seat)`` (or, for an early simultaneous choice,
-        from the seat's own options in the same phase, see :meth:`_early_probe`).
+        actions from ``state.legal_actions(seat)`` (every seat of
+        ``state.active_players()`` has its own).
         """
 
         def make() -> dict[str, Any]:
             state = self.state
-            early = False
             if seat is None:
                 obs = state.public_observation()
                 legal: list[str] = []
             else:
                 obs = state.observation(seat)
-                window = (self.decision_seq, seat)
-                reuse = self._early_legal.get(seat)
-                if reuse is not None and reuse[0] == window and state.current_player() == seat:
-                    # Asked now, in the same simultaneous window: the same options as
-                    # offered early (they depend on this seat's hand and phase only).
-                    legal = reuse[1]
-                else:
-                    legal = list(map(str, state.legal_actions(seat))) if not self.over else []
-                if not legal and seat not in self.queued:
-                    # A simultaneous decision the engine asks later (B-R3): the seat's own
-                    # options, which do not depend on the other seat's hidden choice.
-                    probe = self._early_probe(seat)
-                    if probe is not None:
-                        legal = list(map(str, probe.legal_actions(seat)))
-                        self._early_legal[seat] = (window, legal)
-                        early = True
+                decision = self._decisions.get(seat)
+                legal = decision[1] if decision is not None else self._legal(seat)
             return {
                 "seq": self.seq,
                 "game_id": self.id,
@@ -202,8 +205,6 @@ class MatchRunner:
                 # seat and spectator), once per change.
                 "derived": self._memoized("derived", lambda: derived(self.game, self.public())),
                 "can_undo": False if seat is None else self.can_undo(seat),
-                "queued": None if seat is None else self.queued.get(seat),
-                "early": early,
             }
 
         base: dict[str, Any] = self._memoized(("view", seat), make)
@@ -279,39 +280,9 @@ class MatchRunner:
         self.presence()
 
     # ----------------------------------------------------------------- submissions
-    def _early_probe(self, seat: int) -> State | None:
-        """In a simultaneous phase where the engine asks another seat first, a probe state
-        in which ``seat`` decides the same phase (the first seat's choice is a placeholder:
-        it stays hidden and cannot change ``seat``'s options), else None."""
-        phases = SIMULTANEOUS_PHASES.get(self.name)
-        state = self.state
-        current = state.current_player()
-        if not phases or current in (seat, TERMINAL_PLAYER):
-            return None
-        probe: State | None = self._memoized(("probe", seat), lambda: self._make_probe(seat))
-        return probe
-
-    def _make_probe(self, seat: int) -> State | None:
-        phases = SIMULTANEOUS_PHASES.get(self.name, frozenset())
-        state = self.state
-        before = self.public()
-        if before.get("phase") not in phases:
-            return None
-        legal = state.legal_actions()
-        if not legal:
-            return None
-        probe = state.clone()
-        probe.apply_action(legal[0])
-        if probe.current_player() != seat:
-            return None
-        after = probe.public_observation()
-        if after.get("phase") != before.get("phase") or after.get("turn") != before.get("turn"):
-            return None
-        return probe
-
-    def _parse(self, state: State, text: str) -> Action:
+    def _parse(self, state: State, text: str, seat: int) -> Action:
         try:
-            return self.game.parse_action(state, text)
+            return self.game.parse_action(state, text, seat)
         except ValueError as exc:
             raise SubmitError("illegal", f"{text!r}: {exc}") from None
 
@@ -319,39 +290,28 @@ class MatchRunner:
         """Validate and apply ``seat``'s action ``text`` submitted at ``seq``.
 
         Returns:
-            ``"applied"`` or ``"queued"`` (an early simultaneous choice).
+            ``"applied"``.
 
         Raises:
-            SubmitError: over, stale, not the seat's turn, malformed or illegal; nothing
-                changed.
+            SubmitError: over, stale, not one of the seats the game waits for, malformed or
+                illegal; nothing changed.
         """
         async with self.lock:
             if self.over:
                 raise SubmitError("over", "the game is over")
-            if seq > self.seq or seq < self.decision_seq:
+            start = self._decisions.get(seat, (self.seq, []))[0]
+            if seq > self.seq or seq < start:
                 raise SubmitError(
                     "stale",
                     f"stale submission: you saw state {seq}, the game is at {self.seq}; "
                     "look at the new state and decide again",
                 )
-            current = self.state.current_player()
-            if current != seat:
-                probe = self._early_probe(seat) if seq == self.seq else None
-                if probe is None:
-                    raise SubmitError(
-                        "turn", f"not your turn: seat {current} ({self._name(current)}) decides"
-                    )
-                action = self._parse(probe, text)
-                await self.hub.db(self.hub.storage.set_queued, self.id, seat, str(action))
-                self.queued[seat] = str(action)
-                self._memo_seq = -1  # the seat's view changes (queued) at the same seq
-                self._send_to(
-                    seat, {"type": "queued", "seq": self.seq, "action": str(action)}, also=True
-                )
-                return "queued"
-            action = self._parse(self.state, text)
+            active = self.state.active_players()
+            if seat not in active:
+                waiting = ", ".join(f"seat {p} ({self._name(p)})" for p in active)
+                raise SubmitError("turn", f"not your turn: waiting for {waiting}")
+            action = self._parse(self.state, text, seat)
             await self._commit(seat, action)
-            await self._drain_queue()
         self.kick_bots()
         return "applied"
 
@@ -360,21 +320,20 @@ class MatchRunner:
             return self.seats[seat].name
         return "nobody"
 
-    def _send_to(self, seat: int, message: dict[str, Any], also: bool = False) -> None:
-        """Send ``message`` to ``seat``'s clients (and, with ``also``, its fresh view)."""
-        for client in list(self.clients):
-            if client.seat == seat:
-                client.send(message)
-                if also:
-                    self.send_view(client, "update")
-
-    async def _commit(self, seat: int, action: Action, clear_queued: bool = False) -> None:
+    async def _commit(self, seat: int, action: Action) -> None:
         """Apply ``action`` for ``seat`` (legal: checked by the caller), write it, then
-        broadcast.  On a database failure the state is rebuilt from the stored record."""
+        broadcast.  On a database failure the state is rebuilt from the stored record.
+
+        The engine keeps a simultaneous decision's choices in canonical order, so a choice
+        may land before one stored earlier (B-R3: the Emperor's redraw after the Foe's):
+        the stored actions are rewritten from the first index that changed."""
         state = self.state
-        before = self.public() if self._simultaneous_phase() else None
-        state.apply_action(action)
-        index = len(state.history) - 1
+        before = list(state.history)
+        state.apply_action(action, seat)
+        history = state.history
+        first = len(before)
+        while first and history[first - 1] != before[first - 1]:
+            first -= 1
         text = str(action)
         self.seq += 1
         result = records.to_record(state)["result"] if state.is_terminal() else None
@@ -382,13 +341,12 @@ class MatchRunner:
             await self.hub.store_action(
                 {
                     "game_id": self.id,
-                    "index": index,
-                    "player": seat,
-                    "action": text,
+                    "index": first,
+                    "actions": [(p, str(a)) for p, a in history[first:]],
+                    "replace": first < len(before),
                     "seq": self.seq,
                     "status": "over" if state.is_terminal() else "active",
                     "result": result,
-                    "clear_queued": seat if clear_queued else None,
                 }
             )
         except Exception as exc:
@@ -396,40 +354,8 @@ class MatchRunner:
             await self._reload()
             raise SubmitError("invalid", f"the server could not store the action: {exc}") from None
         self.row.updated = now()
-        # A simultaneous phase keeps the seat's decision window open (B-R3).
-        after = self.public() if before is not None else None
-        if (
-            before is None
-            or after is None
-            or after.get("phase") != before.get("phase")
-            or after.get("turn") != before.get("turn")
-        ):
-            self.decision_seq = self.seq
+        self._track_decisions()
         self.broadcast(last=(seat, text))
-
-    def _simultaneous_phase(self) -> bool:
-        phases = SIMULTANEOUS_PHASES.get(self.name)
-        return bool(phases) and self.public().get("phase") in (phases or ())
-
-    async def _drain_queue(self) -> None:
-        """Apply queued early choices as soon as the engine asks their seat."""
-        while not self.over:
-            current = self.state.current_player()
-            text = self.queued.pop(current, None)
-            if text is None:
-                return
-            self._memo_seq = -1
-            try:
-                action = self.game.parse_action(self.state, text)
-            except ValueError as exc:
-                await self.hub.db(self.hub.storage.set_queued, self.id, current, None)
-                self._send_to(
-                    current,
-                    protocol.error(self.seq, f"your queued {text!r} no longer applies: {exc}"),
-                    also=True,
-                )
-                return
-            await self._commit(current, action, clear_queued=True)
 
     async def _reload(self) -> None:
         """Rebuild the state from the database (after a failed write)."""
@@ -439,8 +365,8 @@ class MatchRunner:
             self.state = replay(row.record())
             self.seq = row.seq
             self._memo_seq = -1
-            self.decision_seq = row.seq
-            self.queued = {s.seat: s.queued for s in row.seats if s.queued}
+            self._decisions.clear()
+            self._track_decisions()
 
     async def undo(self, seat: int, seq: int) -> None:
         """Take back ``seat``'s last decision (see :func:`undo_target`).
@@ -456,7 +382,7 @@ class MatchRunner:
                 raise SubmitError("undo", "undo is only possible when every other seat is a bot")
             if self.over:
                 raise SubmitError("undo", "the game is over")
-            if self.state.current_player() != seat:
+            if seat not in self.state.active_players():
                 raise SubmitError("undo", "undo when it is your turn (a bot is deciding)")
             target = undo_target(self.state, seat)
             if target is None:
@@ -469,8 +395,8 @@ class MatchRunner:
             seq = self.seq + 1
             await self.hub.db(self.hub.storage.truncate_actions, self.id, target, seq)
             self.state, self.seq = state, seq
-            self.queued.clear()
-            self.decision_seq = self.seq
+            self._decisions.clear()
+            self._track_decisions()
             self._undo_cache.clear()
             for client in list(self.clients):
                 self.send_view(client, "snapshot")
@@ -505,15 +431,16 @@ class MatchRunner:
                 if self.seq != seq or self.over:
                     continue  # the game moved on (undo); decide again
                 try:
-                    action = self.game.parse_action(self.state, text)
+                    action = self.game.parse_action(self.state, text, current)
                 except ValueError:
                     log.error("game %s: bot %s chose illegal %r", self.id, spec, text)
                     action = self.game.parse_action(
-                        self.state, choose_on_state(self.state.clone(), current, "random", seed)
+                        self.state,
+                        choose_on_state(self.state.clone(), current, "random", seed),
+                        current,
                     )
                 try:
                     await self._commit(current, action)
-                    await self._drain_queue()
                 except SubmitError:
                     await asyncio.sleep(1.0)
 

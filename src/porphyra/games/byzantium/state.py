@@ -1,9 +1,11 @@
 """The Byzantium state: a position, and the OpenSpiel-style contract on it.
 
-Implements ``shared/rules/byzantium.md`` sections 1-5 and rulings B-R1 … B-R10.  Decisions
-(redraw, meld, negotiation target and replacement, the card to pass) are asked one seat at a
-time, the Byzantine player first (B-R3); a seat's pending choice stays hidden from the other
-seat until both have chosen.  Everything else (drawing, the Age phase, resolving melds, the
+Implements ``shared/rules/byzantium.md`` sections 1-5 and rulings B-R1 … B-R10.  The
+Redraw, Meld and End choices are simultaneous and secret (B-R3): both seats are active
+(``active_players``) and may choose in either order, with the same result; the canonical
+seat (``current_player``) is the Byzantine player, and the history keeps the Emperor's choice
+first.  A seat's pending choice stays hidden from the other seat until both have chosen.
+The Negotiation target and replacement are sequential.  Everything else (drawing, the Age phase, resolving melds, the
 Legacy phase, passing cards, age shuffles) happens automatically between decisions.
 
 Zones hold card kinds (``Card.index``); deck 0 is the Byzantine deck, deck 1 the Foe deck.
@@ -395,6 +397,39 @@ class ByzantiumState(State):
         choice and the generator's future are redrawn with ``rng`` (see
         :func:`porphyra.games.byzantium.view.resample`)."""
         return view.resample(self, player, rng)
+
+    def pending_choice(self, seat: int) -> tuple[int, ...] | None:
+        """``seat``'s secret choice (sorted card kinds) in the current simultaneous decision,
+        once made and until every seat has chosen (B-R3); else None.  Hidden from the other
+        seat: for search on determinized states (see :meth:`resample`)."""
+        return self.pending[seat]
+
+    def redecide(self, seat: int, kinds: Sequence[int]) -> None:
+        """Replace ``seat``'s pending secret choice with ``kinds`` (an opponent model on a
+        determinized state, e.g. ``refine_sample`` of the Byzantium heuristic).
+
+        Raises:
+            IllegalActionError: ``seat`` has no pending choice, or ``kinds`` is not a legal
+                choice of its decision from its hand (B-R10 and the meld limits).
+        """
+        if self.phase == "over" or self.pending[seat] is None:
+            raise IllegalActionError(f"seat {seat} has no pending choice to replace")
+        choice = tuple(sorted(kinds))
+        verb = PHASES[self.phase][0]
+        cards = self._cs.cards
+        problem: str | None = None
+        if Counter(choice) - Counter(self.hands[seat]):
+            problem = "card not in hand"
+        elif verb == "redraw" and len(choice) > M.REDRAW_LIMIT:
+            problem = f"redraw at most {M.REDRAW_LIMIT} cards (B-R10)"
+        elif verb == "meld":
+            deck = DECK_NAMES[self._deck_of_seat(seat)]
+            problem = M.meld_problem([cards[k] for k in choice], deck)
+        elif verb == "pass" and len(choice) != 1:
+            problem = "pass takes one card"
+        if problem is not None:
+            raise IllegalActionError(f"cannot replace seat {seat}'s {verb}: {problem}")
+        self.pending[seat] = choice
 
     def hidden_from(self, player: int) -> Hashable:
         """Fingerprint of what ``player`` cannot see: the other hand, the draw-pile orders,
