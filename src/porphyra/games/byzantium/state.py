@@ -5,8 +5,9 @@ Redraw, Meld and End choices are simultaneous and secret (B-R3): both seats are 
 (``active_players``) and may choose in either order, with the same result; the canonical
 seat (``current_player``) is the Byzantine player, and the history keeps the Emperor's choice
 first.  A seat's pending choice stays hidden from the other seat until both have chosen.
-The Negotiation target and replacement are sequential.  Everything else (drawing, the Age phase, resolving melds, the
-Legacy phase, passing cards, age shuffles) happens automatically between decisions.
+The Negotiation target and replacement are sequential.  Everything else (drawing, the Age
+phase, resolving melds, the Legacy phase, passing cards, age shuffles) happens automatically
+between decisions.
 
 Zones hold card kinds (``Card.index``); deck 0 is the Byzantine deck, deck 1 the Foe deck.
 A draw pile's top card is the last element of its list.
