@@ -10,8 +10,9 @@ Checks: determinism (same seed + actions = identical record); record round-trip;
 ``clone()`` independence; ``resample`` keeps the seat's observation and really varies what
 the seat cannot see (so nothing hidden can show in the observation); every legal action
 applies and round-trips through its text; illegal and malformed actions raise the typed
-errors and change nothing; simultaneous choices give the same game in either order and
-stay hidden until all are in.
+errors and change nothing; whatever is accepted (as text or as an action) is listed by
+``legal_actions``; simultaneous choices give the same game in either order and stay hidden
+until all are in.
 """
 
 from __future__ import annotations
@@ -251,6 +252,77 @@ def check_illegal_refused(name: str, options: dict[str, Any], games: int = 3) ->
             pool.extend(s.legal_actions()[:5])
 
 
+def _variants(texts: list[str], items: list[str], rng: random.Random) -> set[str]:
+    """Texts beyond the legal ones that a parser may well accept: each of ``texts`` with an
+    argument item added (from ``items``, seen anywhere: cards not in hand, over a limit),
+    one dropped, one repeated, or the verb paired with a single item."""
+    out: set[str] = set()
+    verbs = {t.split(" ", 1)[0] for t in texts}
+    for text in texts:
+        verb, _, arg = text.partition(" ")
+        parts = [] if arg in ("", "-") else arg.split(",")
+        extra = rng.choice(items) if items else "-"
+        out.add(f"{verb} {','.join([*parts, extra])}")
+        if parts:
+            out.add(f"{verb} {','.join(parts[1:]) or '-'}")
+            out.add(f"{verb} {','.join([*parts, parts[-1]])}")
+            out.add(f"{verb} {' '.join(parts)}")
+    for verb in verbs:
+        for item in rng.sample(items, min(len(items), 6)):
+            out.add(f"{verb} {item}")
+    return out
+
+
+def check_accepted_are_listed(
+    name: str, options: dict[str, Any], games: int = 3, per_state: int = 30
+) -> None:
+    """Whatever ``parse_action`` or ``apply_action`` accepts is in ``legal_actions``.
+
+    Candidates go beyond the legal list: actions legal elsewhere in the game, and texts
+    built from the legal ones (an item added, dropped or repeated, the verbs with single
+    items seen anywhere), for every active seat and for seats that are not active.
+    """
+    game = _game(name, options)
+    for g in range(games):
+        rng = random.Random(g)
+        pool: list[Any] = []
+        items: set[str] = set()
+        state = game.new_initial_state(seed=9000 + g)
+        for i, s in enumerate(_states_along(state, random.Random(g))):
+            if s.is_terminal():
+                break
+            for p in range(game.num_players):
+                legal = list(s.legal_actions(p))
+                listed = {str(a) for a in legal}
+                texts = [str(a) for a in rng.sample(legal, min(len(legal), per_state))]
+                for text in texts:
+                    _, _, arg = text.partition(" ")
+                    items.update(x for x in arg.split(",") if x and x != "-")
+                candidates = _variants(texts, sorted(items), rng) | {
+                    str(a) for a in pool[-per_state:]
+                }
+                for text in sorted(candidates):
+                    try:
+                        action = game.parse_action(s, text, p)
+                    except (InvalidActionError, IllegalActionError):
+                        continue
+                    assert str(action) in listed, (
+                        f"{name}: step {i} of seed {9000 + g}: {text!r} parsed for seat {p} "
+                        "but is not among its legal actions"
+                    )
+                for other in pool[-per_state:]:
+                    copy = s.clone()
+                    try:
+                        copy.apply_action(other, p)
+                    except IllegalActionError:
+                        continue
+                    assert str(other) in listed, (
+                        f"{name}: step {i} of seed {9000 + g}: {other} applied for seat {p} "
+                        "but is not among its legal actions"
+                    )
+                pool.extend(legal[:3])
+
+
 def _play_in_order(state: State, choices: dict[int, Any], order: list[int]) -> State:
     """A clone of ``state`` after each seat's choice in ``choices``, applied in ``order``."""
     copy = state.clone()
@@ -308,3 +380,4 @@ def run_all(name: str, options: dict[str, Any] | None = None, games: int = 5) ->
     check_actions(name, opts, max(1, games // 2))
     check_illegal_refused(name, opts, max(1, games // 2))
     check_simultaneous(name, opts, max(1, games // 2))
+    check_accepted_are_listed(name, opts, max(1, games // 2))

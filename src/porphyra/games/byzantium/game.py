@@ -210,9 +210,7 @@ class ByzantiumGame(Game):
         action = parse(text, self.cardset)
         if not isinstance(state, ByzantiumState):
             raise IllegalActionError("not a Byzantium state")
-        reason = state.illegal_reason(action, player)
-        if reason is not None:
-            raise IllegalActionError(reason)
+        state.check_legal(action, player)
         return action
 
     def card(self, slug: str) -> Card:

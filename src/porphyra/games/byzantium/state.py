@@ -40,7 +40,7 @@ from porphyra.games.byzantium import melds as M
 from porphyra.games.byzantium import turn, view
 from porphyra.games.byzantium.actions import ByzantiumAction
 from porphyra.games.byzantium.cards import Card
-from porphyra.games.byzantium.legal import LegalActions
+from porphyra.games.byzantium.legal import LegalActions, option_set
 from porphyra.games.byzantium.rules import (
     BYZ,
     BYZ_HAND,
@@ -116,6 +116,9 @@ class ByzantiumState(State):
         self.events: list[tuple[int, str]] = []
         self._history: list[tuple[int, Action]] = []
         self.result: dict[str, Any] | None = None
+        #: The last legal actions handed out, and to which seat, while nothing changed
+        #: since (see :meth:`check_legal`); cleared by every change and in copies.
+        self._offered: tuple[int, LegalActions] | None = None
 
     # ----------------------------------------------------------------- setup
     def _setup(self, first_emperor: int, stacked: dict[str, list[str]]) -> None:
@@ -223,10 +226,58 @@ class ByzantiumState(State):
         if seat is None:
             return []
         kinds, table = self._table(seat)
-        return LegalActions(self.game.action_builder(PHASES[self.phase][0]), kinds, table)
+        offer = LegalActions(self.game.action_builder(PHASES[self.phase][0]), kinds, table)
+        self._offered = (seat, offer)
+        return offer
+
+    def _listed(self, action: Action, seat: int) -> tuple[int, ...] | None:
+        """The sorted card kinds of ``action`` if it is one of ``seat``'s options in the
+        current decision's option table (the one source of legality), else None."""
+        if not isinstance(action, ByzantiumAction) or action.verb != PHASES[self.phase][0]:
+            return None
+        by_slug = self._cs.by_slug
+        try:
+            chosen = tuple(sorted(by_slug[s].index for s in action.cards))
+        except KeyError:
+            return None
+        kinds, table = self._table(seat)
+        position = {k: i for i, k in enumerate(kinds)}
+        try:
+            option = tuple(position[k] for k in chosen)
+        except KeyError:
+            return None
+        return chosen if option in option_set(table) else None
+
+    def check_legal(self, action: Action, player: int | None = None) -> tuple[int, tuple[int, ...]]:
+        """Accept ``action`` of ``player`` (default: the current player) if and only if it
+        is listed by :meth:`legal_actions` (the option table), and return ``(seat, sorted
+        card kinds)``.
+
+        An action object just handed out by this state's own ``legal_actions`` (the last
+        one built, while nothing has changed since) is trusted without a lookup; any other
+        action, such as one parsed from text, is looked up in the option table.
+
+        Raises:
+            IllegalActionError: not listed; the message says why (:meth:`illegal_reason`).
+        """
+        seat = self._decides(player)
+        if seat is not None:
+            offered = self._offered
+            if offered is not None and offered[0] == seat:
+                trusted = offered[1].kinds_if_last(action)
+                if trusted is not None:
+                    return seat, trusted
+            kinds = self._listed(action, seat)
+            if kinds is not None:
+                return seat, kinds
+        reason = self.illegal_reason(action, player)
+        raise IllegalActionError(reason or f"{action} is not a legal choice now")
 
     def illegal_reason(self, action: Action, player: int | None = None) -> str | None:
-        """Why ``action`` is not legal now for ``player`` (default: current), or ``None``."""
+        """Why ``action`` is not legal now for ``player`` (default: current), or ``None``.
+
+        Only explains a refusal: whether an action is legal is decided by the option table
+        alone (:meth:`check_legal`)."""
         if self.phase == "over":
             return "the game is over"
         seat = self._decides(player)
@@ -293,14 +344,10 @@ class ByzantiumState(State):
         Raises:
             IllegalActionError: not legal now (the message says why); the state is unchanged.
         """
-        reason = self.illegal_reason(action, player)
-        if reason is not None:
-            raise IllegalActionError(reason)
-        assert isinstance(action, ByzantiumAction)
+        seat, kinds = self.check_legal(action, player)
+        self._offered = None
         phase = self.phase
         current = self._seat_of(PHASES[phase][1])
-        seat = current if player is None else player
-        kinds = tuple(sorted(self._cs.by_slug[s].index for s in action.cards))
         if seat != current:  # the Foe's choice before the Emperor's (B-R3)
             self.pending[seat] = kinds
             self._history.append((seat, action))
@@ -390,6 +437,7 @@ class ByzantiumState(State):
         new.events = list(self.events)
         new._history = list(self._history)
         new.result = None if self.result is None else dict(self.result)
+        new._offered = None
         return new
 
     def resample(self, player: int, rng: random.Random) -> ByzantiumState:
@@ -431,6 +479,7 @@ class ByzantiumState(State):
         if problem is not None:
             raise IllegalActionError(f"cannot replace seat {seat}'s {verb}: {problem}")
         self.pending[seat] = choice
+        self._offered = None
 
     def hidden_from(self, player: int) -> Hashable:
         """Fingerprint of what ``player`` cannot see: the other hand, the draw-pile orders,
