@@ -101,7 +101,7 @@ def meld_table(shape: tuple[tuple[int, str, bool], ...], deck: str) -> tuple[tup
             if nat and naturals >= MAX_NATURAL_DISASTERS:
                 continue
             room[typ] -= 1
-            extend(meld + (pos,), pos, run + 1 if pos == first else 1, naturals + nat)
+            extend((*meld, pos), pos, run + 1 if pos == first else 1, naturals + nat)
             room[typ] += 1
 
     extend((), 0, 0, 0)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from porphyra.core.game import Action, State
 from porphyra.games.conspiracy import solo
 from porphyra.games.conspiracy.cards import COLOURS
-from porphyra.games.conspiracy.notation import action_table
+from porphyra.games.conspiracy.notation import ConspiracyAction, action_table
 from porphyra.games.conspiracy.tables import RECRUIT, tables
 
 if TYPE_CHECKING:
@@ -70,6 +70,9 @@ class StateBase(State):
         self.rng_counter = 0
         self._history: list[tuple[int, Action]] = []
         self.log: list[str] = []
+        #: The legal actions handed out last, while nothing changed since (see
+        #: ``check_legal``); cleared by every change and in copies.
+        self._offered: list[ConspiracyAction] | None = None
 
     def _say(self, text: str) -> None:
         self.log.append(f"{self.who[self.current]} {text}")

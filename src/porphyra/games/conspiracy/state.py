@@ -232,6 +232,7 @@ class ConspiracyState(TurnMixin):
         d["lo_hidden"] = self.lo_hidden[:]
         d["_history"] = self._history[:]
         d["log"] = self.log[:]
+        d["_offered"] = None
         return c
 
     def resample(self, player: int, rng: random.Random) -> ConspiracyState:

@@ -62,6 +62,7 @@ class TurnMixin(LegalMixin, LocationsMixin):
             raise IllegalActionError(f"not your turn: seat {self.current_player()} decides now")
         self.check_legal(action)
         assert isinstance(action, ConspiracyAction)
+        self._offered = None
         self._history.append((self.current_player(), action))
         verb, a = action.verb, action.a
         if verb == DRAW:
