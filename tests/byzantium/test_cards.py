@@ -132,3 +132,34 @@ def test_game_metadata() -> None:
     assert (info.name, info.min_players, info.max_players) == ("byzantium", 2, 2)
     assert info.information == "imperfect" and info.utility == "zero_sum"
     assert game.num_players == 2
+
+
+def test_meld_table_membership_agrees_with_the_table() -> None:
+    # in_meld_table decides "listed by meld_table" without building the table: both must
+    # agree on every sub-multiset of many hands (section 3 phase 4 limits).
+    import itertools
+    import random
+
+    import porphyra
+    from porphyra.games.byzantium import melds
+
+    game = porphyra.load_game("byzantium")
+    cards = game.cardset.cards  # type: ignore[attr-defined]
+    rng = random.Random(7)
+    for deck in ("byzantine", "foe"):
+        pool = [c for c in cards for _ in range(c.copies) if c.deck == deck]
+        for _ in range(60):
+            hand = sorted(c.index for c in rng.sample(pool, rng.randrange(0, 10)))
+            kinds, counts = melds.hand_shape(hand)
+            shape = tuple(
+                (n, cards[k].type, cards[k].natural) for k, n in zip(kinds, counts, strict=True)
+            )
+            listed = set(melds.meld_table(shape, deck))
+            everything = set(
+                itertools.chain.from_iterable(
+                    itertools.combinations_with_replacement(range(len(shape)), n)
+                    for n in range(min(len(hand), 11) + 1)
+                )
+            )
+            for option in everything:
+                assert melds.in_meld_table(option, shape, deck) == (option in listed), option

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from porphyra.games.byzantium.cards import Card, CardSet
@@ -106,6 +106,29 @@ def meld_table(shape: tuple[tuple[int, str, bool], ...], deck: str) -> tuple[tup
 
     extend((), 0, 0, 0)
     return tuple(itertools.chain.from_iterable(by_size))
+
+
+def in_meld_table(
+    option: Sequence[int], shape: tuple[tuple[int, str, bool], ...], deck: str
+) -> bool:
+    """Whether ``option`` (positions into ``shape``) is listed by ``meld_table(shape, deck)``,
+    without building the table (which can hold thousands of melds): the table lists exactly
+    the sub-multisets of the hand that keep every type within its limit and hold at most
+    :data:`MAX_NATURAL_DISASTERS` natural disasters (a test checks both agree)."""
+    limits = LIMITS[deck]
+    per_type: Counter[str] = Counter()
+    naturals = 0
+    for pos, n in Counter(option).items():
+        if not 0 <= pos < len(shape):
+            return False
+        copies, typ, natural = shape[pos]
+        if n > copies or typ not in limits:
+            return False
+        per_type[typ] += n
+        naturals += n * natural
+    return naturals <= MAX_NATURAL_DISASTERS and all(
+        n <= limits[typ] for typ, n in per_type.items()
+    )
 
 
 def hand_shape(hand: Iterable[int]) -> tuple[list[int], tuple[int, ...]]:

@@ -193,10 +193,7 @@ class ByzantiumState(State):
             kinds, counts = M.hand_shape(hand)
             return kinds, M.redraw_table(counts)
         if phase.startswith("meld"):
-            kinds, counts = M.hand_shape(hand)
-            shape = tuple(
-                (n, cards[k].type, cards[k].natural) for k, n in zip(kinds, counts, strict=True)
-            )
+            kinds, shape = self._meld_shape(hand)
             return kinds, M.meld_table(shape, DECK_NAMES[self._deck_of_seat(seat)])
         if phase == "target":
             kinds = sorted({k for k in self.melds[FOE] if cards[k].type in M.FOE_PEOPLES})
@@ -206,6 +203,16 @@ class ByzantiumState(State):
             return kinds, _singles(len(kinds), True)
         kinds = sorted(set(hand))  # pass
         return kinds, _singles(len(kinds), False)
+
+    def _meld_shape(self, hand: list[int]) -> tuple[list[int], tuple[tuple[int, str, bool], ...]]:
+        """The distinct kinds of ``hand`` and their shape ``(copies, type, natural)``, the
+        key of :func:`~porphyra.games.byzantium.melds.meld_table`."""
+        kinds, counts = M.hand_shape(hand)
+        cards = self._cs.cards
+        shape = tuple(
+            (n, cards[k].type, cards[k].natural) for k, n in zip(kinds, counts, strict=True)
+        )
+        return kinds, shape
 
     def _decides(self, player: int | None) -> int | None:
         """The seat ``player`` (default: the canonical one) if it decides now, else None."""
@@ -240,12 +247,19 @@ class ByzantiumState(State):
             chosen = tuple(sorted(by_slug[s].index for s in action.cards))
         except KeyError:
             return None
-        kinds, table = self._table(seat)
+        meld = action.verb == "meld"
+        if meld:  # membership without building a table of up to thousands of melds
+            kinds, shape = self._meld_shape(self.hands[seat])
+        else:
+            kinds, table = self._table(seat)
         position = {k: i for i, k in enumerate(kinds)}
         try:
             option = tuple(position[k] for k in chosen)
         except KeyError:
             return None
+        if meld:
+            deck = DECK_NAMES[self._deck_of_seat(seat)]
+            return chosen if M.in_meld_table(option, shape, deck) else None
         return chosen if option in option_set(table) else None
 
     def check_legal(self, action: Action, player: int | None = None) -> tuple[int, tuple[int, ...]]:
