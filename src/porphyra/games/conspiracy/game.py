@@ -37,6 +37,7 @@ from porphyra.games.conspiracy.cards import CardSet, default_cards
 from porphyra.games.conspiracy.notation import ActionTable, ConspiracyAction, action_table, parse
 from porphyra.games.conspiracy.solo import Opponent, default_opponents, opponent_names
 from porphyra.games.conspiracy.state import ConspiracyState
+from porphyra.games.conspiracy.tables import Tables, tables
 
 INFO = GameInfo(
     name="conspiracy",
@@ -176,6 +177,17 @@ class ConspiracyGame(Game):
         if type(seed) is not int:
             raise TypeError(f"seed must be an integer, not {seed!r}")
         return ConspiracyState.initial(self, seed)
+
+    def state_tables(self) -> tuple[Tables, ActionTable]:
+        """The lookup tables and interned actions of this game's cards, for its states
+        (looked up once per game object: the card set is a large value to hash)."""
+        cached: tuple[Tables, ActionTable] | None = self.__dict__.get("_state_tables")
+        if cached is None:
+            cached = self.__dict__["_state_tables"] = (
+                tables(self.cards),
+                action_table(self.cards),
+            )
+        return cached
 
     def parse_action(self, state: State, text: str, player: int | None = None) -> ConspiracyAction:
         """Parse ``text`` (section 6) for ``player`` (default: the current player).
