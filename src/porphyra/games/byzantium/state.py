@@ -58,6 +58,7 @@ from porphyra.games.byzantium.rules import (
     TURNS,
     VERB_OF,
 )
+from porphyra.games.byzantium.turn import Cards
 
 if TYPE_CHECKING:
     from porphyra.games.byzantium.game import ByzantiumGame
@@ -113,7 +114,9 @@ class ByzantiumState(State):
         self.redrawn: list[int] | None = None
         self.known: list[list[int]] = [[], []]  # known[p]: cards p knows in the other hand
         self.tt_before = START_TT
-        self.events: list[tuple[int, str]] = []
+        #: The log as data: ``(who, template, args)``, formatted only when viewed
+        #: (:meth:`log_lines`); ``who`` is a seat or ``PUBLIC``.
+        self.events: list[tuple[int, str, tuple[Any, ...]]] = []
         self._history: list[tuple[int, Action]] = []
         self.result: dict[str, Any] | None = None
         #: The last legal actions handed out, and to which seat, while nothing changed
@@ -147,8 +150,23 @@ class ByzantiumState(State):
         cards = self._cs.cards
         return ", ".join(cards[k].name for k in sorted(kinds)) if kinds else "nothing"
 
-    def _log(self, who: int, text: str) -> None:
-        self.events.append((who, text))
+    def _log(self, who: int, text: str, *args: Any) -> None:
+        """Log ``text`` for ``who``; with ``args``, ``text`` is a template whose ``{}``
+        fields are filled when the line is viewed (a :class:`Cards` argument shows as the
+        cards' names), so playouts never build text nobody reads."""
+        self.events.append((who, text, args))
+
+    def log_lines(self, seats: tuple[int, ...]) -> list[str]:
+        """The log lines meant for any of ``seats`` (``PUBLIC`` for everyone), as text."""
+        out = []
+        for who, text, args in self.events:
+            if who in seats:
+                if args:
+                    text = text.format(
+                        *(self._names(a) if isinstance(a, Cards) else a for a in args)
+                    )
+                out.append(text)
+        return out
 
     def _role(self, seat: int) -> str:
         return "Byzantine" if seat == self.emperor else "Foe"

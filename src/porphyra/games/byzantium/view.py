@@ -56,7 +56,7 @@ def public(state: ByzantiumState) -> dict[str, Any]:
         "melds_turn": state.melds_turn,
         "negotiation": negotiation,
         "redrawn": None if state.redrawn is None else list(state.redrawn),
-        "log": [text for who, text in state.events if who == PUBLIC],
+        "log": state.log_lines((PUBLIC,)),
         "result": None
         if state.result is None
         else {k: list(v) if isinstance(v, list) else v for k, v in state.result.items()},
@@ -82,7 +82,7 @@ def seat(state: ByzantiumState, player: int) -> dict[str, Any]:
             ),
             "pending_choice": None if pending is None else _slugs(state, pending),
             "known_opponent_cards": _slugs(state, sorted(state.known[player])),
-            "log": [text for who, text in state.events if who in (PUBLIC, player)],
+            "log": state.log_lines((PUBLIC, player)),
         }
     )
     return obs
@@ -120,7 +120,7 @@ def resample(state: ByzantiumState, player: int, rng: random.Random) -> Byzantiu
     s._rng_key = rng.getrandbits(62)
     s._seed = -1
     s._history = []
-    s.events = [(who, text) for who, text in s.events if who != opp]
+    s.events = [event for event in s.events if event[0] != opp]
     return s
 
 
