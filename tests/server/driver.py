@@ -16,11 +16,13 @@ def _state_seq(c: SeatClient) -> int:
 
 
 def sync(clients: list[SeatClient]) -> None:
-    """Receive until every client has seen the highest seq any client has seen."""
-    top = max(_state_seq(c) for c in clients)
+    """Receive until every client has every message the server sent it so far (a ping's
+    pong comes after them: a client whose view did not change gets no update, so the seq
+    numbers of the clients may differ)."""
     for c in clients:
-        while _state_seq(c) < top:
-            c.recv()
+        c.send({"type": "ping"})
+    for c in clients:
+        c.recv_until(lambda m: m["type"] == "pong")
 
 
 def play_out(

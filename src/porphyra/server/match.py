@@ -247,6 +247,12 @@ class MatchRunner:
     def send_view(self, client: Client, kind: str, last: str | None = None) -> None:
         """Send ``client`` its view (an update carries only the log lines it lacks)."""
         client.send(self._view_text(client, kind, last))
+        client.shown = self._shown(client.seat)
+
+    def _shown(self, seat: int | None) -> tuple[Any, ...]:
+        """What ``seat``'s view shows, apart from the message number."""
+        base = self._base_view(seat)
+        return (base["observation"], base["legal"], base["can_undo"], base["status"])
 
     def _view_text(self, client: Client, kind: str, last: str | None) -> str:
         seat = client.seat
@@ -257,9 +263,15 @@ class MatchRunner:
         return text
 
     def broadcast(self, last: tuple[int, str] | None = None) -> None:
-        """Send an ``update`` to every client, each its own view."""
+        """Send an ``update`` to every client whose view changed, each its own view.
+
+        A client whose view is the same as before gets nothing: another seat's secret
+        choice in a simultaneous decision (B-R3) must not show, not even by its timing.
+        Its submissions stay fresh (its decision has not changed, see ``submit``)."""
         for client in list(self.clients):
             echo = last[1] if last is not None and last[0] == client.seat else None
+            if echo is None and client.shown == self._shown(client.seat):
+                continue
             self.send_view(client, "update", echo)
 
     def presence(self) -> None:
