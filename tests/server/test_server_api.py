@@ -17,7 +17,7 @@ from porphyra.core.registry import load_game
 from porphyra.server import protocol
 from porphyra.server.app import STATIC_DIR, check_options, create_app
 from porphyra.server.gamedata import card_data, derived
-from porphyra.server.runner import undo_target
+from porphyra.server.replay import undo_target
 from porphyra.server.storage import GameRow, SeatRow, Storage, hash_token, now
 
 
@@ -186,7 +186,19 @@ def test_storage_round_trip(tmp_path: Path) -> None:
             seats=[SeatRow(0, "human", None, "A", hash_token("t")), SeatRow(1, "bot", "easy", "B")],
         )
     )
-    storage.append_action("g1", 0, 0, "redraw -", 1, "active", None)
+    storage.append_actions(
+        [
+            {
+                "game_id": "g1",
+                "index": 0,
+                "player": 0,
+                "action": "redraw -",
+                "seq": 1,
+                "status": "active",
+                "result": None,
+            }
+        ]
+    )
     storage.set_queued("g1", 1, "redraw -")
     storage.close()
     again = Storage(url)

@@ -63,11 +63,6 @@ def _module(game_name: str) -> ModuleType | None:
         raise
 
 
-def has_heuristic(game_name: str) -> bool:
-    """True if game ``game_name`` has its own heuristic module."""
-    return _module(game_name) is not None
-
-
 def heuristic_for(game_name: str) -> Callable[[int], Bot]:
     """The factory ``seed -> bot`` of the heuristic bot of ``game_name``.
 

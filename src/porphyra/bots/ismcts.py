@@ -255,14 +255,6 @@ class ISMCTSBot:
             return view.legal_actions[0]
         return self.search(view).action
 
-    def analyse(self, view: SeatView) -> list[ActionStats]:
-        """Search from ``view`` and return every legal action's statistics, best first.
-
-        Raises:
-            ValueError: ``view`` has no legal action.
-        """
-        return self.search(view).stats
-
     def win_probability(self, view: SeatView) -> tuple[Action, float]:
         """The suggested action and its estimated win probability in [0, 1] (for hints).
 

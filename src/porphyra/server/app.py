@@ -39,8 +39,10 @@ from porphyra.bots import bot_names
 from porphyra.core.errors import UnknownGameError
 from porphyra.core.registry import load_game, registered_games
 from porphyra.server import protocol
+from porphyra.server.client import Client
 from porphyra.server.gamedata import LOBBY_OPTIONS, card_data, lobby_bots, solo_supported
-from porphyra.server.runner import Client, CreateError, Hub, SubmitError
+from porphyra.server.hub import CreateError, Hub
+from porphyra.server.match import SubmitError
 from porphyra.server.storage import Storage, default_db_url
 
 log = logging.getLogger("porphyra.server")

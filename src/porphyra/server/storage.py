@@ -253,40 +253,13 @@ class Storage:
                     )
                 )
 
-    def append_action(
-        self,
-        game_id: str,
-        index: int,
-        player: int,
-        action: str,
-        seq: int,
-        status: str,
-        result: dict[str, Any] | None,
-        clear_queued: int | None = None,
-    ) -> None:
-        """Durably add action number ``index`` (0-based) and the new bookkeeping, in one
-        transaction.  ``clear_queued``: a seat whose queued choice this action consumed."""
-        with self._lock, self.engine.begin() as conn:
-            conn.execute(
-                insert(actions_table).values(
-                    game_id=game_id, idx=index, player=player, action=action
-                )
-            )
-            conn.execute(
-                update(games_table)
-                .where(games_table.c.id == game_id)
-                .values(seq=seq, status=status, result=result, updated=now())
-            )
-            if clear_queued is not None:
-                conn.execute(
-                    update(seats_table)
-                    .where(seats_table.c.game_id == game_id, seats_table.c.seat == clear_queued)
-                    .values(queued=None)
-                )
-
     def append_actions(self, batch: list[dict[str, Any]]) -> None:
-        """Group commit: :meth:`append_action` for every entry of ``batch`` (keyword
-        dicts), all in one transaction (all stored, or none), as three plain statements
+        """Durably add actions and their games' new bookkeeping (group commit).
+
+        Each entry of ``batch`` is a dict: ``game_id``, ``index`` (0-based action number),
+        ``player``, ``action`` (text), ``seq``, ``status``, ``result`` and optionally
+        ``clear_queued`` (a seat whose queued choice the action consumed).  All entries go
+        in one transaction (all stored, or none), as three plain statements
         (``text()`` with named parameters: portable, and half the cost of Core
         constructs on this hot path)."""
         if not batch:

@@ -31,13 +31,6 @@ PHASES: dict[str, tuple[str, int]] = {
     "pass_byz": ("pass", BYZ),
     "pass_foe": ("pass", FOE),
 }
-VERB_OF = {
-    "redraw": "redraw",
-    "meld": "meld",
-    "target": "target",
-    "replace": "replace",
-    "pass": "pass",
-}
 
 
 def minus(items: list[int], remove: Sequence[int]) -> list[int]:

@@ -52,7 +52,6 @@ from porphyra.games.byzantium.rules import (
     START_LT,
     START_TT,
     TURNS,
-    VERB_OF,
 )
 
 if TYPE_CHECKING:
@@ -72,7 +71,6 @@ __all__ = [
     "START_LT",
     "START_TT",
     "TURNS",
-    "VERB_OF",
     "ByzantiumState",
 ]
 

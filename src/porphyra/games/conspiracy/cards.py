@@ -22,15 +22,6 @@ DATA_DIR = Path(__file__).parent / "data"
 
 #: The five guilds in their fixed order (section 1); notation uses these names.
 COLOURS: tuple[str, ...] = ("yellow", "red", "green", "blue", "purple")
-#: Guild names, for display.
-GUILDS: dict[str, str] = {
-    "yellow": "Farmers",
-    "red": "Military",
-    "green": "Merchants",
-    "blue": "Politicians",
-    "purple": "Mages",
-}
-
 KEY_NONE, KEY_SILVER, KEY_GOLD = 0, 1, 2
 KEY_NAMES = {None: KEY_NONE, "silver": KEY_SILVER, "gold": KEY_GOLD}
 EFFECT_NONE, EFFECT_SWAP, EFFECT_REVEAL = 0, 1, 2
