@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from porphyra.bots import Bot, bot_names, make_bot
+from porphyra.bots.selfplay import seat_seed
 from porphyra.core.errors import PorphyraError
 
 #: Exit code of every handled error (bad record, unknown game, bad card file, bad option).
@@ -157,14 +158,14 @@ def parse_seat_kinds(spec: str | None, players: int | None, option: str = "--sea
 
 
 def make_seats(kinds: list[str], seed: int) -> list[Seat]:
-    """Build the seats, with each bot seeded from ``seed`` and its seat number.
+    """Build the seats, each bot seeded with :func:`~porphyra.bots.selfplay.seat_seed`.
 
     Raises:
         ValueError: a bot name is not registered.
     """
     seats = []
     for i, kind in enumerate(kinds):
-        bot = None if kind == HUMAN else make_bot(kind, seed=seed * 101 + 7919 * (i + 1))
+        bot = None if kind == HUMAN else make_bot(kind, seed=seat_seed(seed, i))
         seats.append(Seat(i, kind, bot))
     return seats
 
