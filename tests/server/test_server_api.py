@@ -287,10 +287,10 @@ def test_serve_command_for_the_cli(monkeypatch: pytest.MonkeyPatch) -> None:
     import typer
     from typer.testing import CliRunner
 
-    from porphyra.server import cli
+    from porphyra.server import cli, main
 
     calls: list[tuple[Any, ...]] = []
-    monkeypatch.setattr(cli, "serve", lambda *a, **k: calls.append((*a, k)))
+    monkeypatch.setattr(main, "serve", lambda *a, **k: calls.append((*a, k)))
     app = typer.Typer()
     app.command(name="serve")(cli.serve_command)
     app.command(name="other")(lambda: None)
