@@ -1,10 +1,10 @@
-"""Public game data for the browser: card lists, lobby options, and figures derived from an
+"""Public game data for the browser: card lists, bot menus, and figures derived from an
 observation alone (never from the state).
 
-Everything here is public: the card lists are the games' data files, the option tables
-describe what the lobby may set, and :func:`derived` computes e.g. Conspiracy's live score
-breakdown from an observation with the engine's own scoring (all of Conspiracy's table is
-public, C-R12), so it cannot reveal more than the observation it was given.
+Everything here is public: the card lists are the games' data files, and :func:`derived`
+computes e.g. Conspiracy's live score breakdown from an observation with the engine's own
+scoring (all of Conspiracy's table is public, C-R12), so it cannot reveal more than the
+observation it was given.
 """
 
 from __future__ import annotations
@@ -16,18 +16,6 @@ from porphyra.bots import bot_names
 from porphyra.core.errors import PorphyraError
 from porphyra.core.game import Game
 from porphyra.core.registry import load_game
-
-#: Options the lobby may set, per game, with their accepted values.  Anything else
-#: (``cards`` file paths, ``stacked`` decks) is refused by the web API.
-LOBBY_OPTIONS: dict[str, dict[str, Any]] = {
-    "byzantium": {"first_emperor": [0, 1, "random"], "reveal_first_draws": [False, True]},
-    "conspiracy": {
-        "players": [1, 2, 3, 4],
-        "first_player": [None, 0, 1, 2, 3],
-        "bonus_locations": [False, True],
-        "opponent": ["farmer", "military", "merchant", "politician", "mage", "random"],
-    },
-}
 
 #: Bot difficulties offered first in the lobby (others from ``bot_names()`` follow).
 PREFERRED_BOTS = ("easy", "medium", "hard", "random")
