@@ -196,6 +196,13 @@ class Game(abc.ABC):
         game: Game = cls(**options)
         return game
 
+    def card_data(self) -> JSONDict:
+        """The game's public card data, JSON-ready, for displays (the terminal client and
+        the browser both use it): every card kind with its printed values and texts.
+        Games without cards return ``{}``.  The shape is the game's own (see its
+        override)."""
+        return {}
+
     def record_options(self) -> dict[str, Any]:
         """The options, JSON-ready, that ``load_game`` needs to rebuild this game."""
         return dict(self.options)

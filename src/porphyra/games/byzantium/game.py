@@ -23,8 +23,9 @@ from collections.abc import Callable
 from typing import Any
 
 from porphyra.core.errors import IllegalActionError, UnknownGameError
-from porphyra.core.game import Action, Game, GameInfo, State
+from porphyra.core.game import Action, Game, GameInfo, JSONDict, State
 from porphyra.core.options import GameOption, check_options
+from porphyra.games.byzantium import melds
 from porphyra.games.byzantium.actions import ByzantiumAction, make_action, parse
 from porphyra.games.byzantium.cards import (
     DECKS_SHIPPED,
@@ -238,6 +239,29 @@ class ByzantiumGame(Game):
     def cards(self) -> list[Card]:
         """Every card kind, in card-list order (``copies`` gives the count)."""
         return list(self.cardset.cards)
+
+    def card_data(self) -> JSONDict:
+        """The card set, JSON-ready: ``{"cards": {slug: {name, deck, type, force, ages,
+        unique, legacy, natural}}, "limits": {deck: {type: n}}, "max_natural",
+        "redraw_limit"}`` (meld limits of section 3, B-R10 redraw limit)."""
+        return {
+            "cards": {
+                c.slug: {
+                    "name": c.name,
+                    "deck": c.deck,
+                    "type": c.type,
+                    "force": c.force,
+                    "ages": c.ages,
+                    "unique": c.unique,
+                    "legacy": c.legacy,
+                    "natural": c.natural,
+                }
+                for c in self.cardset.cards
+            },
+            "limits": melds.LIMITS,
+            "max_natural": melds.MAX_NATURAL_DISASTERS,
+            "redraw_limit": melds.REDRAW_LIMIT,
+        }
 
     # ---------------------------------------------------------- interning (performance)
     def action_builder(self, verb: str) -> Callable[[tuple[int, ...]], Action]:

@@ -25,9 +25,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from porphyra.core.errors import IllegalActionError, UnknownGameError
-from porphyra.core.game import Game, GameInfo, State
+from porphyra.core.game import Game, GameInfo, JSONDict, State
 from porphyra.core.options import GameOption, check_options
-from porphyra.games.conspiracy.cards import CardSet, default_cards
+from porphyra.games.conspiracy.cards import COLOURS, CardSet, default_cards
 from porphyra.games.conspiracy.notation import ActionTable, ConspiracyAction, action_table, parse
 from porphyra.games.conspiracy.solo import Opponent, default_opponents, opponent_names
 from porphyra.games.conspiracy.state import ConspiracyState
@@ -171,6 +171,29 @@ class ConspiracyGame(Game):
                 raise _bad(f"stacked: location {slug} twice")
             locs.append(loc)
         return tuple(lords), tuple(locs)
+
+    def card_data(self) -> JSONDict:
+        """The card data, JSON-ready (section 1): ``{"colours": [...], "lords": {name:
+        {colour, ip, key, pearls, effect}}, "locations": {slug: {ip, effect, bonus,
+        text}}}``; ``key`` is ``None``, ``"silver"`` or ``"gold"``, a lord's ``effect``
+        ``None``, ``"swap"`` or ``"reveal"``, a Location's ``text`` its effect in words."""
+        return {
+            "colours": list(COLOURS),
+            "lords": {
+                lord.name: {
+                    "colour": COLOURS[lord.colour],
+                    "ip": lord.ip,
+                    "key": {0: None, 1: "silver", 2: "gold"}.get(lord.key),
+                    "pearls": lord.pearls,
+                    "effect": {0: None, 1: "swap", 2: "reveal"}.get(lord.effect),
+                }
+                for lord in self.cards.lords
+            },
+            "locations": {
+                loc.slug: {"ip": loc.ip, "effect": loc.effect, "bonus": loc.bonus, "text": loc.text}
+                for loc in self.cards.locations
+            },
+        }
 
     @property
     def num_players(self) -> int:
