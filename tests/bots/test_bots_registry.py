@@ -14,14 +14,7 @@ from porphyra.bots import (
     parse_spec,
     seat_view,
 )
-from porphyra.bots.heuristic import (
-    candidates_for,
-    cut_for,
-    evaluation_for,
-    heuristic_for,
-    refiner_for,
-    rollout_policy_for,
-)
+from porphyra.bots.heuristic import heuristic_for, heuristics_for, random_policy
 from tests.bots.kuhn import KuhnGame, deal
 
 
@@ -93,12 +86,22 @@ def test_bad_specs_are_refused_with_value_error(spec: str) -> None:
 
 def test_game_without_heuristic_falls_back_to_generic_bots() -> None:
     assert heuristic_for("kuhn") is GreedyBot
-    assert evaluation_for("kuhn") is None
-    assert candidates_for("kuhn") is None and refiner_for("kuhn") is None
-    assert cut_for("kuhn") is None  # cut rollouts stop after ``depth`` actions
+    assert heuristics_for("kuhn") is None  # no evaluation, candidates, refiner or cut
     game = KuhnGame()
     state = deal(game, (0, 2), ["bet"])  # holding the king, facing a bet
-    policy = rollout_policy_for("kuhn")
-    assert str(policy(state.clone(), __import__("random").Random(0))) in {"call", "fold"}
+    assert str(random_policy(state.clone(), __import__("random").Random(0))) in {"call", "fold"}
     assert str(make_bot("easy", 1).choose(seat_view(state))) == "call"
     assert str(make_bot("greedy", 1).choose(seat_view(deal(game, (1, 0), ["bet"])))) == "fold"
+
+
+def test_each_game_exports_its_typed_hooks() -> None:
+    from porphyra.bots.search_types import GameHeuristics
+
+    byzantium, conspiracy = heuristics_for("byzantium"), heuristics_for("conspiracy")
+    assert isinstance(byzantium, GameHeuristics) and isinstance(conspiracy, GameHeuristics)
+    # Byzantium has every hook; Conspiracy's decisions are sequential (no refiner, no
+    # simultaneous-move test) and its rollouts need no cut.
+    assert all(getattr(byzantium, f) is not None for f in GameHeuristics.__dataclass_fields__)
+    assert conspiracy.refine_sample is None and conspiracy.simultaneous is None
+    assert conspiracy.evaluate is not None and conspiracy.candidate_actions is not None
+    assert heuristic_for("byzantium") is byzantium.bot

@@ -75,6 +75,7 @@ import random
 import time
 
 from porphyra.bots.base import SeatView
+from porphyra.bots.heuristic import heuristics_for, random_policy
 from porphyra.bots.search_types import (
     ActionStats,
     Candidates,
@@ -111,11 +112,6 @@ class _Node:
         self.visits = 0
         self.avail = 1
         self.reward = 0.0  # total reward of ``player`` over the visits
-
-
-def _random_rollout(state: State, rng: random.Random) -> Action:
-    actions = state.legal_actions()
-    return actions[rng.randrange(len(actions))]
 
 
 class ISMCTSBot:
@@ -352,35 +348,41 @@ class ISMCTSBot:
         Cut | None,
     ]:
         """The hooks of the search, with ``"heuristic"`` resolved for the view's game."""
-        from porphyra.bots import heuristic  # late import: heuristic imports bots modules
-
-        name = view.game.info.name
+        hooks = heuristics_for(view.game.info.name)
         policy: RolloutPolicy
         if self.rollout == "random":
-            policy = _random_rollout
+            policy = random_policy
         elif self.rollout == "heuristic":
-            policy = heuristic.rollout_policy_for(name)
+            policy = random_policy if hooks is None else hooks.rollout_policy
         else:
             policy = self.rollout
         evaluate: Evaluation | None
         if self.evaluation == "heuristic":
-            evaluate = heuristic.evaluation_for(name)
+            evaluate = None if hooks is None else hooks.evaluate
         else:
             evaluate = self.evaluation
         candidates: Candidates | None
         if self.candidates == "all":
             candidates = None
         elif self.candidates == "heuristic":
-            candidates = heuristic.candidates_for(name)
+            candidates = None if hooks is None else hooks.candidate_actions
         else:
             candidates = self.candidates
-        refine = heuristic.refiner_for(name) if self.refine == "heuristic" else self.refine
+        refine: Refiner | None
+        if self.refine == "heuristic":
+            refine = None if hooks is None else hooks.refine_sample
+        else:
+            refine = self.refine
         blind: Simultaneous | None
         if self.simultaneous == "heuristic":
-            blind = heuristic.simultaneous_for(name)
+            blind = None if hooks is None else hooks.simultaneous
         else:
             blind = self.simultaneous
-        cut = heuristic.cut_for(name) if self.cut == "heuristic" else self.cut
+        cut: Cut | None
+        if self.cut == "heuristic":
+            cut = None if hooks is None else hooks.rollout_cut
+        else:
+            cut = self.cut
         return policy, evaluate, candidates, refine, blind, cut
 
     def _iterate(
