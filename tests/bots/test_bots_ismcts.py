@@ -159,7 +159,7 @@ def test_custom_rollout_policy_is_used() -> None:
         return state.legal_actions()[0]
 
     game = KuhnGame()
-    bot = ISMCTSBot(0, iterations=30, rollout=always_first)  # type: ignore[arg-type]
+    bot = ISMCTSBot(0, iterations=30, rollout=always_first)
     bot.choose(seat_view(deal(game, (Q, K))))
     assert calls
 
@@ -272,12 +272,12 @@ def _positions(game_name: str, count: int, **options: object) -> list[State]:
 def test_early_stop_never_changes_the_move(game_name: str, options: dict[str, object]) -> None:
     from porphyra.bots import ISMCTS_SEARCH
 
-    settings = {**ISMCTS_SEARCH, "paired": False}  # (a paired root has no early stop)
+    settings = ISMCTS_SEARCH.with_options(paired=False)  # (a paired root has no early stop)
     saved = 0
     for state in _positions(game_name, 12, **options):
         view = seat_view(state)
-        full = ISMCTSBot(3, iterations=300, early_stop=False, **settings).search(view)
-        short = ISMCTSBot(3, iterations=300, **settings).search(view)
+        full = ISMCTSBot(3, settings, iterations=300, early_stop=False).search(view)
+        short = ISMCTSBot(3, settings, iterations=300).search(view)
         assert str(short.action) == str(full.action)
         assert full.iterations == 300 and short.iterations <= 300
         saved += full.iterations - short.iterations
