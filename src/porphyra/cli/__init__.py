@@ -334,7 +334,7 @@ def simulate(
     with handle_errors(console):
         name = _check_game(game)
         given = _solo(name, solo, options)
-        if given.get("players") == 1:
+        if solo or "opponent" in options:
             _simulate_solo(console, name, games, seed, bots, as_json, given)
             return
         if name == "conspiracy":
