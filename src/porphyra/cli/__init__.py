@@ -281,18 +281,17 @@ def replay(
 
 
 @app.command()
+@with_game_options(only=("deck", "cards"))
 def cards(
     game: Annotated[str, typer.Argument(help=GAMES_HELP)],
-    card_file: Annotated[
-        Path | None, typer.Option("--cards", help="Byzantium: list this card data file instead.")
-    ] = None,
+    *,
+    options: dict[str, Any],
 ) -> None:
     """List the card set with totals per deck and age (Conspiracy: lords and Locations)."""
     console = _console()
     with handle_errors(console):
         name = _check_game(game)
-        given = {} if card_file is None else {"cards": card_file}
-        loaded = load_game(name, **game_options(name, given))
+        loaded = load_game(name, **game_options(name, options))
         for renderable in view_for(name).cards(loaded):
             console.print(renderable)
 

@@ -21,13 +21,16 @@ from porphyra.core.options import GameOption, options_of
 from porphyra.core.registry import game_info, registered_games
 
 
-def cli_options(exclude: Collection[str] = ()) -> dict[str, list[tuple[str, GameOption]]]:
+def cli_options(
+    exclude: Collection[str] = (), only: Collection[str] | None = None
+) -> dict[str, list[tuple[str, GameOption]]]:
     """Every game's command-line options by name: ``{name: [(game, option), ...]}``
-    (one name may be declared by several games), in declaration order."""
+    (one name may be declared by several games), in declaration order; without the names
+    in ``exclude``, and only those in ``only`` if given."""
     out: dict[str, list[tuple[str, GameOption]]] = {}
     for game in registered_games():
         for option in options_of(game_info(game).options, "cli"):
-            if option.name not in exclude:
+            if option.name not in exclude and (only is None or option.name in only):
                 out.setdefault(option.name, []).append((game, option))
     return out
 
@@ -64,16 +67,17 @@ def _parameter(name: str, owners: list[tuple[str, GameOption]]) -> inspect.Param
 
 
 def with_game_options(
-    exclude: Collection[str] = (),
+    exclude: Collection[str] = (), only: Collection[str] | None = None
 ) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """Decorate a Typer command with one flag per declared game option.
 
     The command declares a keyword parameter ``options: dict[str, Any]``; it receives the
     flags that were given (option name -> value as typed: ``str``, ``int``, ``Path`` or
     ``True``), without the ones left out.  ``exclude`` names options the command does
-    not offer (e.g. ``tournament`` has its own ``--opponents``).
+    not offer (e.g. ``tournament`` has its own ``--opponents``); ``only``, if given, the
+    only ones it offers (``cards`` lists a card set: ``deck`` and ``cards``).
     """
-    declared = cli_options(exclude)
+    declared = cli_options(exclude, only)
 
     def decorate(command: Callable[..., None]) -> Callable[..., None]:
         signature = inspect.signature(command, eval_str=True)
