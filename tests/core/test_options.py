@@ -36,6 +36,7 @@ def test_from_text_reads_command_line_values() -> None:
 def test_check_options_fills_defaults_and_names_the_problem() -> None:
     declared = (SEAT_CHOICE, GameOption("solo_only", "bool", False, "x", requires={"first": 1}))
     assert check_options("g", declared, {}) == {"first": 0, "solo_only": False}
+    assert check_options("g", declared, {"first": None}) == {"first": 0, "solo_only": False}
     with pytest.raises(UnknownGameError, match="unknown g option"):
         check_options("g", declared, {"nope": 1})
     with pytest.raises(UnknownGameError, match="first must be 0, 1 or 'random', not 2"):
@@ -62,6 +63,18 @@ def test_every_declared_choice_makes_a_game(name: str) -> None:
 def test_conspiracy_opponent_requires_solo() -> None:
     with pytest.raises(UnknownGameError, match="opponent applies only with players=1"):
         porphyra.load_game("conspiracy", players=2, opponent="mage")
+    assert porphyra.load_game("conspiracy", first_player=None).record_options() == {
+        "players": 2,
+        "bonus_locations": False,
+    }
+
+
+def test_byzantium_deck_is_declared_and_named_in_records() -> None:
+    deck = next(o for o in game_info("byzantium").options if o.name == "deck")
+    assert deck.choices == ("v1", "v2") and deck.default == "v2" and deck.lobby
+    assert porphyra.load_game("byzantium").record_options() == {"deck": "v2"}
+    with pytest.raises(UnknownGameError, match=r"either deck .* or cards"):
+        porphyra.load_game("byzantium", deck="v1", cards="x.json")
 
 
 @pytest.mark.parametrize("command", ["play", "simulate", "tournament"])
