@@ -174,3 +174,20 @@ def test_balance_cli_refuses_bad_input_with_a_clear_message(args: list[str], mes
     assert result.exit_code == 2
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def test_fine_knobs_move_one_card_each() -> None:
+    base = json.loads(deck_path("v1").read_text())
+    deck = tune.apply_knobs(base, {"mamluks_force": 1}, tune.FINE_KNOBS)
+    changed = [c["slug"] for c, o in zip(deck["cards"], base["cards"], strict=True) if c != o]
+    assert changed == ["mamluks"]
+    assert set(tune.KNOB_SETS) == {"groups", "fine"}
+
+
+def test_pairings_read_bot_specs_with_options() -> None:
+    from porphyra.cli.balance import _pairings
+
+    assert _pairings(["easy,ismcts:iterations=20,exploration=0.5"], "byzantium", None) == (
+        ("easy", "ismcts:iterations=20,exploration=0.5"),
+    )
+    assert _pairings(None, "conspiracy", 3) == (("easy", "easy", "easy"),)

@@ -327,3 +327,17 @@ def test_conspiracy_live_scores_match_the_engine() -> None:
         state.apply_action(actions[rng.randrange(len(actions))])
     assert live_scores(game, state.public_observation()) == state.scores()
     assert checked > 3
+
+
+def test_cards_names_the_deck_and_deck_selects_a_shipped_one() -> None:
+    """Rules section 6: decks are versioned; ``cards --deck`` lists a shipped one."""
+    from typer.testing import CliRunner
+
+    from porphyra.cli import app
+
+    for deck in ("v1", "v2"):
+        result = CliRunner().invoke(app, ["cards", "byzantium", "--deck", deck])
+        assert result.exit_code == 0, result.output
+        assert f"deck {deck}" in result.output.splitlines()[0]
+    bad = CliRunner().invoke(app, ["cards", "byzantium", "--deck", "v0"])
+    assert bad.exit_code == 2 and "'v1' or 'v2'" in bad.output

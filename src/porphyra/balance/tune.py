@@ -170,6 +170,42 @@ KNOBS: tuple[Knob, ...] = (
 )
 
 
+def _card_knobs(slugs: Sequence[str], why: str) -> tuple[Knob, ...]:
+    return tuple(Knob(f"{slug}_force", "force", (slug,), -1, 1, why) for slug in slugs)
+
+
+#: A second, finer stage: one knob per card where one step moves the balance most (the
+#: Late and Middle Foe cards: collapses have a cliff there), to refine a deck the group
+#: knobs brought close (``--knobs fine``).
+FINE_KNOBS: tuple[Knob, ...] = _card_knobs(
+    (
+        "fourth-crusade",
+        "serbian-empire",
+        "second-bulgarian-empire",
+        "cumans",
+        "ottoman-turks",
+        "sultanate-of-rum",
+        "mamluks",
+        "black-death",
+        "zealot-revolt",
+        "bankruptcy",
+        "janissaries",
+        "great-bombard",
+        "ghazi-raiders",
+        "bulgars",
+        "seljuk-turks",
+        "rout-at-manzikert",
+    ),
+    "one Middle or Late Foe card",
+) + _card_knobs(
+    ("recapture-of-constantinople", "constantine-xi", "michael-viii-palaiologos", "basil-ii"),
+    "one Middle or Late Byzantine card",
+)
+
+#: The knob sets ``porphyra balance byzantium --tune --knobs NAME`` searches.
+KNOB_SETS: dict[str, tuple[Knob, ...]] = {"groups": KNOBS, "fine": FINE_KNOBS}
+
+
 def apply_knobs(
     base: dict[str, Any], values: dict[str, int], knobs: Sequence[Knob] = KNOBS
 ) -> dict[str, Any]:
@@ -267,6 +303,7 @@ def tune(
     workers: int = 1,
     sampler_seed: int = 0,
     on_trial: Callable[[int, dict[str, int], Metrics, float], None] | None = None,
+    knobs: Sequence[Knob] = KNOBS,
 ) -> tuple[dict[str, int], Metrics, list[dict[str, Any]]]:
     """Search the knobs with Optuna (TPE, seeded) for the deck of least :func:`loss`.
 
@@ -278,6 +315,7 @@ def tune(
         workers: local processes for the games.
         sampler_seed: the TPE sampler's seed.
         on_trial: called after each trial with ``(number, values, metrics, loss)``.
+        knobs: the search dimensions (:data:`KNOBS`, or :data:`FINE_KNOBS` to refine).
 
     Returns:
         The best knob values, their metrics, and every trial as a JSON-ready dict.
@@ -292,12 +330,12 @@ def tune(
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     sampler = optuna.samplers.TPESampler(seed=sampler_seed, n_startup_trials=min(12, trials))
     study = optuna.create_study(direction="minimize", sampler=sampler)
-    study.enqueue_trial({k.name: 0 for k in KNOBS})
+    study.enqueue_trial({k.name: 0 for k in knobs})
     history: list[dict[str, Any]] = []
 
     def objective(trial: Any) -> float:
-        values = {k.name: trial.suggest_int(k.name, k.low, k.high) for k in KNOBS}
-        m = measure(apply_knobs(base, values), games, seed, workers)
+        values = {k.name: trial.suggest_int(k.name, k.low, k.high) for k in knobs}
+        m = measure(apply_knobs(base, values, knobs), games, seed, workers)
         value = loss(m, sum(abs(v) for v in values.values()))
         trial.set_user_attr("metrics", m.__dict__)
         history.append({"trial": trial.number, "values": values, **m.__dict__, "loss": value})
@@ -307,5 +345,5 @@ def tune(
 
     study.optimize(objective, n_trials=trials)
     best = study.best_trial
-    best_values = {k.name: int(best.params[k.name]) for k in KNOBS}
+    best_values = {k.name: int(best.params[k.name]) for k in knobs}
     return best_values, Metrics(**best.user_attrs["metrics"]), history

@@ -52,18 +52,18 @@ def _advance(bar: Progress, campaign: Campaign) -> Callable[[int], None]:
 def _pairings(
     bots: list[str] | None, game: str, players: int | None
 ) -> tuple[tuple[str, ...], ...]:
-    from porphyra.bots import make_bot
+    """The pairings of ``--bots`` (each as ``porphyra tournament --bots`` reads a list:
+    ``easy,ismcts:iterations=200,exploration=0.5`` is two bots); default easy in every seat.
+
+    Raises:
+        CliError / ValueError: an unknown bot or a bad bot option.
+    """
+    from porphyra.cli.tournament import parse_bots
 
     if not bots:
         count = 1 if game == "conspiracy" and players == 1 else (players or 2)
         return (("easy",) * count,)
-    out = []
-    for spec in bots:
-        seats = tuple(s.strip() for s in spec.split(",") if s.strip())
-        for name in seats:
-            make_bot(name)  # a clear error now for a bad spec, not in a worker
-        out.append(seats)
-    return tuple(out)
+    return tuple(tuple(parse_bots(spec)) for spec in bots)
 
 
 def _percent(r: dict[str, Any]) -> str:
@@ -146,6 +146,12 @@ def balance_command(
         bool, typer.Option("--tune", help="Byzantium: search forces and copies (Optuna).")
     ] = False,
     trials: Annotated[int, typer.Option("--trials", help="With --tune: candidates.")] = 60,
+    knobs: Annotated[
+        str,
+        typer.Option(
+            "--knobs", help="With --tune: groups (cards moved in groups) or fine (card by card)."
+        ),
+    ] = "groups",
 ) -> None:
     """The balance lab: seat and role advantage, how games end, curves, per-card figures.
 
@@ -208,7 +214,7 @@ def balance_command(
                 options["players"] = players
         pairings = _pairings(bots, game, players)
         if tune:
-            _tune(console, options, trials, games, seed, n_workers, out, command)
+            _tune(console, options, trials, games, seed, n_workers, out, command, knobs)
             return
         if compare_files is not None:
             summaries = []
@@ -246,6 +252,7 @@ def command_line(
     opponents: str | None,
     tune: bool,
     trials: int,
+    knobs: str = "groups",
 ) -> str:
     """The ``porphyra balance`` command line of these parameters (for the summary)."""
     args = ["porphyra", "balance", game]
@@ -264,7 +271,7 @@ def command_line(
     if compare_files is not None:
         args += ["--compare", str(compare_files[0]), str(compare_files[1])]
     if tune:
-        args += ["--tune", "--trials", str(trials)]
+        args += ["--tune", "--trials", str(trials), "--knobs", knobs]
     args += ["--out", str(out)]
     return shlex.join(args)
 
@@ -289,6 +296,7 @@ def _tune(
     workers: int,
     out: Path,
     command: str,
+    knob_set: str,
 ) -> None:
     from porphyra.balance import lab, report, tune
     from porphyra.games.byzantium.cards import deck_path
@@ -300,6 +308,9 @@ def _tune(
         base = json.loads(base_path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise CliError(f"cannot read the base deck {base_path}: {exc}") from None
+    knobs = tune.KNOB_SETS.get(knob_set)
+    if knobs is None:
+        raise CliError(f"--knobs must be one of {', '.join(tune.KNOB_SETS)}, not {knob_set!r}")
     with _progress("tuning") as bar:
         task = bar.add_task("trials", total=trials)
         best, metrics, history = tune.tune(
@@ -309,8 +320,9 @@ def _tune(
             seed,
             workers,
             on_trial=lambda n, *_: bar.update(task, completed=n + 1),
+            knobs=knobs,
         )
-    deck = tune.apply_knobs(base, best)
+    deck = tune.apply_knobs(base, best, knobs)
     deck["name"] = f"Tuned from {base.get('name', base_path.name)}"
     deck["version"] = None
     deck["provenance"] = (
@@ -324,7 +336,7 @@ def _tune(
     (out / "trials.json").write_text(json.dumps(history, indent=1) + "\n", encoding="utf-8")
     campaign = Campaign("byzantium", {"cards": str(card_file)}, (("easy", "easy"),), games, seed)
     summary = lab.run_lab(campaign, command, workers)
-    summary["tuning"] = {"best": best, "knobs": [k.__dict__ for k in tune.KNOBS]}
+    summary["tuning"] = {"best": best, "knobs": [k.__dict__ for k in knobs]}
     report.write(summary, out)
     console.print(_headline(summary))
     console.print(f"best card file: {card_file}; report: {out / 'report.html'}")

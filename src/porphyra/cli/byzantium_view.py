@@ -369,7 +369,13 @@ class ByzantiumView(GameView):
         """One table per deck, then the totals per deck and age (entry age; "all" for
         cards usable in every age)."""
         all_cards = list(getattr(game, "cards")())  # noqa: B009 - not in the Game ABC
+        cardset = getattr(game, "cardset", None)
         out: list[RenderableType] = []
+        if cardset is not None:
+            deck = f" — deck {cardset.version}" if cardset.version else ""
+            out.append(Text(f"{cardset.name}{deck}", style="bold"))
+            if cardset.about:
+                out.append(Text(cardset.about, style="dim"))
         totals: dict[str, Counter[str]] = {}
         for deck in ("byzantine", "foe"):
             table = Table(

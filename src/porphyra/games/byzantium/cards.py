@@ -91,6 +91,7 @@ class CardSet:
         name: the file's ``name`` field (a label for reports).
         version: the shipped deck version (``"v1"``, ``"v2"``…) or the file's own
             ``version`` field; ``None`` for an unversioned custom list.
+        about: the file's ``provenance`` text (how the list was made, its measured balance).
     """
 
     cards: tuple[Card, ...]
@@ -99,6 +100,7 @@ class CardSet:
     designed_for_this_project: bool
     name: str = "custom card set"
     version: str | None = None
+    about: str = ""
 
     def deck_cards(self, deck: str) -> list[Card]:
         """The card kinds of ``deck`` (``"byzantine"`` or ``"foe"``), in file order."""
@@ -236,8 +238,11 @@ def parse_cards(data: Any, source: str) -> CardSet:
             raise CardDataError(f"{source}: the {deck} deck has no Early card to start with")
     name = data.get("name", "custom card set")
     version = data.get("version")
-    if not isinstance(name, str) or not (version is None or isinstance(version, str)):
-        raise CardDataError(f"{source}: 'name' and 'version' must be strings")
+    about = data.get("provenance", "")
+    if not all(isinstance(x, str) for x in (name, about)) or not (
+        version is None or isinstance(version, str)
+    ):
+        raise CardDataError(f"{source}: 'name', 'version' and 'provenance' must be strings")
     return CardSet(
         cards=tuple(cards),
         by_slug=by_slug,
@@ -245,6 +250,7 @@ def parse_cards(data: Any, source: str) -> CardSet:
         designed_for_this_project=bool(data.get("designed_for_this_project", False)),
         name=name,
         version=version,
+        about=about,
     )
 
 
@@ -282,4 +288,9 @@ def load_cards(path: str | Path | None = None) -> CardSet:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as exc:
         raise CardDataError(f"{file}: not valid JSON: {exc}") from None
-    return parse_cards(data, str(file))
+    cardset = parse_cards(data, str(file))
+    if cardset.version is None:  # a shipped deck named by its path (v1 predates the field)
+        for version in DECKS_SHIPPED:
+            if file.resolve() == deck_path(version).resolve():
+                return replace(cardset, version=version)
+    return cardset
