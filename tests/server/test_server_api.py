@@ -17,7 +17,7 @@ from porphyra.core.registry import load_game
 from porphyra.server import protocol
 from porphyra.server.app import STATIC_DIR, check_options, create_app
 from porphyra.server.gamedata import card_data, derived
-from porphyra.server.runner import undo_target
+from porphyra.server.replay import undo_target
 from porphyra.server.storage import GameRow, SeatRow, Storage, hash_token, now
 
 
@@ -186,7 +186,18 @@ def test_storage_round_trip(tmp_path: Path) -> None:
             seats=[SeatRow(0, "human", None, "A", hash_token("t")), SeatRow(1, "bot", "easy", "B")],
         )
     )
-    storage.append_action("g1", 0, 0, "redraw -", 1, "active", None)
+    storage.append_actions(
+        [
+            {
+                "game_id": "g1",
+                "index": 0,
+                "actions": [(0, "redraw -")],
+                "seq": 1,
+                "status": "active",
+                "result": None,
+            }
+        ]
+    )
     # A choice the engine puts before one stored earlier rewrites the suffix (B-R3).
     storage.append_actions(
         [
@@ -297,10 +308,10 @@ def test_serve_command_for_the_cli(monkeypatch: pytest.MonkeyPatch) -> None:
     import typer
     from typer.testing import CliRunner
 
-    from porphyra.server import cli
+    from porphyra.server import cli, main
 
     calls: list[tuple[Any, ...]] = []
-    monkeypatch.setattr(cli, "serve", lambda *a, **k: calls.append((*a, k)))
+    monkeypatch.setattr(main, "serve", lambda *a, **k: calls.append((*a, k)))
     app = typer.Typer()
     app.command(name="serve")(cli.serve_command)
     app.command(name="other")(lambda: None)

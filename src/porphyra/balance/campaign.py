@@ -125,7 +125,7 @@ def play_task(task: Task) -> dict[str, Any]:
     Raises:
         RuntimeError: the game failed; the message names the task.
     """
-    from porphyra.cli.simulate import play_bot_game
+    from porphyra.bots.selfplay import play_bot_game
 
     game = _game(task.game, task.options)
     collector = collector_for(task.game)

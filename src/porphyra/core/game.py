@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import abc
 import random
-from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 from typing import Any
+
+from porphyra.core.options import GameOption
 
 #: ``current_player()`` at the end of the game (OpenSpiel's ``kTerminalPlayerId``).
 TERMINAL_PLAYER = -4
@@ -36,6 +38,8 @@ class GameInfo:
         utility: ``"zero_sum"``, ``"general_sum"`` or ``"constant_sum"`` of ``returns()``.
         min_utility / max_utility: bounds of each entry of ``returns()``.
         max_game_length: upper bound on the number of decisions in one game.
+        options: the game's options, declared once (name, type, default, choices, help);
+            the game's validation, the CLI flags and the lobby form are built from them.
     """
 
     name: str
@@ -49,7 +53,7 @@ class GameInfo:
     min_utility: float = -1.0
     max_utility: float = 1.0
     max_game_length: int = 1000
-    options: Mapping[str, Any] = field(default_factory=dict)
+    options: tuple[GameOption, ...] = ()
 
 
 class Action(abc.ABC):
@@ -215,6 +219,13 @@ class Game(abc.ABC):
             )
         game: Game = cls(**options)
         return game
+
+    def card_data(self) -> JSONDict:
+        """The game's public card data, JSON-ready, for displays (the terminal client and
+        the browser both use it): every card kind with its printed values and texts.
+        Games without cards return ``{}``.  The shape is the game's own (see its
+        override)."""
+        return {}
 
     def record_options(self) -> dict[str, Any]:
         """The options, JSON-ready, that ``load_game`` needs to rebuild this game."""

@@ -31,9 +31,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from porphyra import record as records
+from porphyra.bots.selfplay import decision_seed
 from porphyra.core.game import Action, Game, State
 from porphyra.server import protocol
-from porphyra.server.botpool import bot_seed, choose_on_state
+from porphyra.server.botpool import choose_on_state
 from porphyra.server.client import Client
 from porphyra.server.gamedata import derived
 from porphyra.server.replay import replay, undo_target
@@ -431,7 +432,7 @@ class MatchRunner:
                 return
             seq = self.seq
             spec = self.seats[current].bot or "random"
-            seed = bot_seed(self.state.seed, current, len(self.state.history))
+            seed = decision_seed(self.state.seed, current, len(self.state.history))
             try:
                 text = await self.hub.bots.choose(self.state, current, spec, seed)
             except asyncio.CancelledError:

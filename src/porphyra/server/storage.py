@@ -250,30 +250,6 @@ class Storage:
                     )
                 )
 
-    def append_action(
-        self,
-        game_id: str,
-        index: int,
-        player: int,
-        action: str,
-        seq: int,
-        status: str,
-        result: dict[str, Any] | None,
-    ) -> None:
-        """Durably add action number ``index`` (0-based) and the new bookkeeping, in one
-        transaction."""
-        with self._lock, self.engine.begin() as conn:
-            conn.execute(
-                insert(actions_table).values(
-                    game_id=game_id, idx=index, player=player, action=action
-                )
-            )
-            conn.execute(
-                update(games_table)
-                .where(games_table.c.id == game_id)
-                .values(seq=seq, status=status, result=result, updated=now())
-            )
-
     def append_actions(self, batch: list[dict[str, Any]]) -> None:
         """Group commit: store every entry of ``batch``, all in one transaction (all
         stored, or none), as plain statements (``text()`` with named parameters: portable,

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from porphyra import record as records
+from porphyra.bots.selfplay import play_bot_game
 from porphyra.core.game import Game
 from porphyra.core.registry import load_game
 from porphyra.tournament.schedule import Match
@@ -91,11 +92,6 @@ def play_match(match: Match, keep_record: bool = False) -> GameResult:
             message names the game id, seats and seed.
         UnknownGameError: the game or an option is unknown.
     """
-    # The game loop of ``porphyra simulate`` (bots seeded from the game seed and the seat);
-    # imported here because ``porphyra.cli`` registers the tournament command, which
-    # imports this package.
-    from porphyra.cli.simulate import play_bot_game
-
     game = _game(match.game, match.options)
     start = time.perf_counter()
     try:

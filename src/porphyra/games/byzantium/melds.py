@@ -138,22 +138,6 @@ def hand_shape(hand: Iterable[int]) -> tuple[list[int], tuple[int, ...]]:
     return kinds, tuple(counts[k] for k in kinds)
 
 
-def redraw_options(hand: Iterable[int]) -> list[tuple[int, ...]]:
-    """Every legal redraw of ``hand`` as kind tuples (B-R10)."""
-    kinds, counts = hand_shape(hand)
-    return [tuple(kinds[p] for p in o) for o in redraw_table(counts)]
-
-
-def meld_options(hand: Iterable[int], cardset: CardSet, deck: str) -> list[tuple[int, ...]]:
-    """Every legal meld from ``hand`` for ``deck`` as kind tuples, in legal-action order."""
-    kinds, counts = hand_shape(hand)
-    shape = tuple(
-        (n, cardset.cards[k].type, cardset.cards[k].natural)
-        for k, n in zip(kinds, counts, strict=True)
-    )
-    return [tuple(kinds[p] for p in o) for o in meld_table(shape, deck)]
-
-
 def _order(option: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
     return (len(option), option)
 

@@ -34,13 +34,6 @@ PHASES: dict[str, tuple[str, int]] = {
 #: The first phase of each secret simultaneous decision (B-R3): the Emperor is its canonical
 #: seat, but the Foe may choose first; the second phase (``*_foe``) waits for the Foe alone.
 SIMULTANEOUS = frozenset({"redraw_byz", "meld_byz", "pass_byz"})
-VERB_OF = {
-    "redraw": "redraw",
-    "meld": "meld",
-    "target": "target",
-    "replace": "replace",
-    "pass": "pass",
-}
 
 
 def minus(items: list[int], remove: Sequence[int]) -> list[int]:

@@ -56,7 +56,6 @@ from porphyra.games.byzantium.rules import (
     START_LT,
     START_TT,
     TURNS,
-    VERB_OF,
 )
 from porphyra.games.byzantium.turn import Cards
 
@@ -77,7 +76,6 @@ __all__ = [
     "START_LT",
     "START_TT",
     "TURNS",
-    "VERB_OF",
     "ByzantiumState",
 ]
 

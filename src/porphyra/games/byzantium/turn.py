@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from porphyra.core.outcome import returns_from_keys
 from porphyra.games.byzantium import melds as M
 from porphyra.games.byzantium.cards import AGES
 from porphyra.games.byzantium.decks import discard_card, draw, shuffle
@@ -375,7 +376,7 @@ def end_game(s: ByzantiumState, collapse: bool) -> None:
     """The game is over: record the result (B-R8)."""
     s.phase = "over"
     a, b = s.lt
-    returns = [0.0, 0.0] if a == b else ([1.0, -1.0] if a > b else [-1.0, 1.0])
+    returns = returns_from_keys(s.lt)
     s.result = {
         "returns": returns,
         "legacy": list(s.lt),

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from porphyra.core.game import TERMINAL_PLAYER, Action, JSONDict
 from porphyra.games.conspiracy import solo, view
@@ -289,7 +289,3 @@ class ConspiracyState(TurnMixin):
         if type(player) is not int or not 0 <= player < len(self.chambers):
             raise ValueError(f"no seat {player!r} in this game")
         return view.seat(self, player)
-
-    def to_json(self) -> dict[str, Any]:
-        """Alias of :meth:`public_observation`."""
-        return self.public_observation()
