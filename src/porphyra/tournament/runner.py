@@ -68,8 +68,9 @@ class GameResult:
 _GAMES: dict[str, Game] = {}
 
 
-def _game(name: str, options: dict[str, Any]) -> Game:
-    """``load_game(name, **options)``, cached per process (card data loads once)."""
+def cached_game(name: str, options: dict[str, Any]) -> Game:
+    """``load_game(name, **options)``, cached per process (card data loads once); shared by
+    tournaments and balance campaigns."""
     key = json.dumps([name, options], sort_keys=True)
     game = _GAMES.get(key)
     if game is None:
@@ -92,7 +93,7 @@ def play_match(match: Match, keep_record: bool = False) -> GameResult:
             message names the game id, seats and seed.
         UnknownGameError: the game or an option is unknown.
     """
-    game = _game(match.game, match.options)
+    game = cached_game(match.game, match.options)
     start = time.perf_counter()
     try:
         state = play_bot_game(game, match.seats, match.seed)
