@@ -17,6 +17,14 @@ from pathlib import Path
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from porphyra.bots import Bot, bot_names, make_bot
 from porphyra.bots.selfplay import seat_seed
@@ -172,3 +180,17 @@ def make_seats(kinds: list[str], seed: int) -> list[Seat]:
 def fresh_seed() -> int:
     """A new seed for a game nobody gave one to (printed, and stored in the record)."""
     return random.SystemRandom().randrange(1, 1_000_000)
+
+
+def progress_bar(label: str, transient: bool = False) -> Progress:
+    """The progress bar of the long bot runs (``tournament``, ``balance``): on stderr, with
+    elapsed and remaining time; ``transient`` clears it at the end (for JSON output)."""
+    return Progress(
+        TextColumn(f"[bold]{label}[/]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True, highlight=False),
+        transient=transient,
+    )

@@ -20,18 +20,10 @@ import typer
 from rich import box
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
 from porphyra.bots import make_bot
-from porphyra.cli.common import HUMAN, CliError, handle_errors, parse_seat_kinds
+from porphyra.cli.common import HUMAN, CliError, handle_errors, parse_seat_kinds, progress_bar
 from porphyra.cli.options import game_options, with_game_options
 from porphyra.core.errors import UnknownGameError
 from porphyra.core.registry import load_game, registered_games
@@ -362,15 +354,7 @@ def tournament_command(
             ray,
         )
         matches = build_schedule(config)
-        progress = Progress(
-            TextColumn("[bold]tournament[/]"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            console=Console(stderr=True, highlight=False),
-            transient=as_json,
-        )
+        progress = progress_bar("tournament", transient=as_json)
         try:
             with progress:
                 task = progress.add_task("games", total=len(matches))
