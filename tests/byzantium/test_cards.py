@@ -209,7 +209,7 @@ def test_ranked_meld_table_lists_the_same_melds_in_the_same_order(deck_version: 
                 (n, cards[k].type, cards[k].natural) for k, n in zip(kinds, counts, strict=True)
             )
             full = melds.meld_table(shape, deck)
-            ranked = MeldTable(shape, deck)
+            ranked = MeldTable.from_shape(shape, deck)
             assert len(ranked) == len(full)
             assert [ranked[i] for i in range(len(full))] == list(full)
             assert ranked[-1] == full[-1] and ranked[1:3] == list(full[1:3])

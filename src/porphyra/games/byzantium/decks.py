@@ -18,9 +18,20 @@ if TYPE_CHECKING:
 
 
 def shuffle(s: ByzantiumState, cards: list[int]) -> None:
-    """Shuffle ``cards`` in place with the state's seeded generator (one event each)."""
+    """Shuffle ``cards`` in place with the state's seeded generator (one event each).
+
+    The same permutation as ``random.Random(key).shuffle(cards)`` (Fisher-Yates drawing
+    each index with ``getrandbits`` and rejection, as CPython's ``shuffle`` and
+    ``_randbelow`` do; a test compares both), without a Python call per card."""
     s._shuffles += 1
-    random.Random(s._rng_key * 1_000_003 + s._shuffles).shuffle(cards)
+    getrandbits = random.Random(s._rng_key * 1_000_003 + s._shuffles).getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def draw_one(s: ByzantiumState, deck: int) -> int | None:
@@ -59,18 +70,21 @@ def draw(s: ByzantiumState, seat: int, n: int, usable_only: bool) -> list[int]:
     deck = s._deck_of_seat(seat)
     kept: list[int] = []
     dropped: list[int] = []
-    cards = s._cs.cards
+    pile = s.draw[deck]
+    usable = s.game.usable_in_age[s.age]
     while len(kept) < n:
-        kind = draw_one(s, deck)
+        kind = pile.pop() if pile else draw_one(s, deck)
         if kind is None:
             break
-        if usable_only and not cards[kind].usable_in(s.age):
+        if usable_only and not usable[kind]:
             discard_card(s, deck, kind)
             dropped.append(kind)
             continue
         kept.append(kind)
-    s.hands[seat].extend(kept)
-    s.hands[seat].sort()
+    if kept:
+        hand = s.hands[seat]
+        hand.extend(kept)
+        hand.sort()
     if dropped:
         s._log(
             PUBLIC,

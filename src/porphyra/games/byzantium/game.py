@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from porphyra.core.errors import IllegalActionError, UnknownGameError
@@ -35,6 +35,7 @@ from porphyra.games.byzantium.cards import (
     load_cards,
     load_deck,
 )
+from porphyra.games.byzantium.ranked import meld_traits
 from porphyra.games.byzantium.state import DECK_NAMES, ByzantiumState
 
 INFO = GameInfo(
@@ -137,6 +138,18 @@ class ByzantiumGame(Game):
         if deck is None:
             del self.options["deck"]
         self._actions: dict[tuple[str, tuple[int, ...]], ByzantiumAction] = {}
+        self._builders: dict[str, Callable[[tuple[int, ...]], Action]] = {}
+        #: ``usable_in_age[age][kind]``: whether the card may be held in ``age`` (B-R1).
+        self.usable_in_age: tuple[tuple[bool, ...], ...] = tuple(
+            tuple(c.usable_in(age) for c in self.cardset.cards) for age in range(3)
+        )
+        #: Per deck, ``(type index, natural)`` of each card kind, for the meld tables.
+        self.meld_traits = [meld_traits(self.cardset, deck) for deck in DECK_NAMES]
+        #: Redraw and meld option tables by ``(verb, deck, hand)``, shared by this game's
+        #: states (read-only; see ``ByzantiumState._table``).
+        self.option_cache: dict[
+            tuple[str, int, tuple[int, ...]], tuple[list[int], Sequence[tuple[int, ...]]]
+        ] = {}
 
     @property
     def rules_version(self) -> str:
@@ -263,7 +276,11 @@ class ByzantiumGame(Game):
 
     # ---------------------------------------------------------- interning (performance)
     def action_builder(self, verb: str) -> Callable[[tuple[int, ...]], Action]:
-        """A function from sorted card kinds to the interned action ``verb`` on them."""
+        """A function from sorted card kinds to the interned action ``verb`` on them (one
+        function per verb, made once)."""
+        build = self._builders.get(verb)
+        if build is not None:
+            return build
         table = self._actions
         cardset = self.cardset
 
@@ -276,4 +293,5 @@ class ByzantiumGame(Game):
                 action = table[key] = make_action(verb, kinds, cardset)
             return action
 
+        self._builders[verb] = build
         return build

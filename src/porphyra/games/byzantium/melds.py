@@ -131,11 +131,10 @@ def in_meld_table(
     )
 
 
-def hand_shape(hand: Iterable[int]) -> tuple[list[int], tuple[int, ...]]:
+def hand_shape(hand: Sequence[int]) -> tuple[list[int], tuple[int, ...]]:
     """The distinct kinds of ``hand`` in card-list order and their copy counts."""
-    counts = Counter(hand)
-    kinds = sorted(counts)
-    return kinds, tuple(counts[k] for k in kinds)
+    kinds = sorted(set(hand))
+    return kinds, tuple(map(hand.count, kinds))
 
 
 def _order(option: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:

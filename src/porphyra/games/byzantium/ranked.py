@@ -24,6 +24,7 @@ from functools import lru_cache
 from typing import overload
 
 from porphyra.games.byzantium import melds as M
+from porphyra.games.byzantium.cards import CardSet
 
 #: Bits per coefficient of a generating polynomial packed into one integer (Kronecker
 #: substitution: ``sum(ways[s] << (BITS * s))``), so that polynomial products are integer
@@ -40,10 +41,13 @@ def _coef(poly: int, s: int) -> int:
 
 
 @lru_cache(maxsize=8192)
-def _type_rows(sub: tuple[tuple[int, bool], ...], cap: int) -> tuple[tuple[int, ...], ...]:
-    """Packed generating polynomials of one type's positions: ``rows[a][b]`` counts the ways
-    to take cards from the type's ``a``-th position on (``sub`` lists ``(copies,
-    natural)``), at most ``cap`` of them and at most ``b`` natural disasters."""
+def _type_rows(
+    sub: tuple[tuple[int, bool], ...], cap: int
+) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """Packed generating polynomials of one type's positions, and their total count:
+    ``rows[a][b]`` counts the ways to take cards from the type's ``a``-th position on
+    (``sub`` lists ``(copies, natural)``), at most ``cap`` of them and at most ``b`` natural
+    disasters; the count is that of ``rows[0][MAX_NATURAL_DISASTERS]``."""
     budget = M.MAX_NATURAL_DISASTERS
     rows: list[tuple[int, ...]] = [(1,) * (budget + 1)]
     for copies, natural in reversed(sub):
@@ -56,48 +60,77 @@ def _type_rows(sub: tuple[tuple[int, bool], ...], cap: int) -> tuple[tuple[int, 
                 total += after[b - k if natural else b] << (BITS * k)
             row.append(total & _MASK[cap])
         rows.insert(0, tuple(row))
-    return tuple(rows)
+    return tuple(rows), sum(_coef(rows[0][budget], d) for d in range(cap + 1))
+
+
+#: Each deck's card types, in a fixed order: a type's index into its deck's limits.
+DECK_TYPES: dict[str, tuple[str, ...]] = {deck: tuple(M.LIMITS[deck]) for deck in M.LIMITS}
+_DECK_LIMITS = {deck: tuple(M.LIMITS[deck].values()) for deck in M.LIMITS}
 
 
 class MeldTable(Sequence[tuple[int, ...]]):
-    """The legal melds of a hand shape, as position tuples in legal-action order.
+    """The legal melds of a hand, as position tuples in legal-action order.
 
     Args:
-        shape: the hand's distinct cards as ``(copies, type, natural)``, in card-list order
-            (the key of :func:`~porphyra.games.byzantium.melds.meld_table`).
+        copies: copies of each distinct card of the hand, in card-list order (positions).
+        types: each position's type, as an index into ``DECK_TYPES[deck]``.
+        naturals: whether each position is a natural disaster.
         deck: ``"byzantine"`` or ``"foe"``: whose limits apply.
 
-    ``len`` costs a few integer products; ``table[i]`` a walk over the positions; both are
-    exact and agree with :func:`~porphyra.games.byzantium.melds.meld_table` (a test checks
-    every entry on thousands of hands).  Iterating builds (and caches) the full list.
+    ``len`` costs one product; ``table[i]`` a walk over the positions; both are exact and
+    agree with :func:`~porphyra.games.byzantium.melds.meld_table` (a test checks every
+    entry on thousands of hands).  Iterating builds (and caches) the full list.  Build one
+    from a shape with :meth:`from_shape`, or from a hand with :func:`melds_of_hand`.
 
     Raises:
         IndexError: ``table[i]`` outside ``-len(table) <= i < len(table)``.
     """
 
-    __slots__ = ("_by_size", "_deck", "_full", "_len", "_limits", "_rows", "_shape", "_types")
+    __slots__ = ("_by_size", "_copies", "_deck", "_full", "_len", "_naturals", "_rows", "_types")
 
-    def __init__(self, shape: tuple[tuple[int, str, bool], ...], deck: str) -> None:
-        self._shape = shape
+    def __init__(
+        self, copies: Sequence[int], types: Sequence[int], naturals: Sequence[bool], deck: str
+    ) -> None:
+        self._copies = copies
+        self._types = types
+        self._naturals = naturals
         self._deck = deck
-        limits = M.LIMITS[deck]
-        type_ids: dict[str, int] = {}
-        self._types = types = [type_ids.setdefault(typ, len(type_ids)) for _, typ, _ in shape]
-        self._limits = [limits[typ] for typ in type_ids]
-        subs: list[list[tuple[int, bool]]] = [[] for _ in type_ids]
-        for (copies, _, natural), t in zip(shape, types, strict=True):
-            subs[t].append((copies, natural))
-        self._rows = [
-            _type_rows(tuple(sub), cap) for sub, cap in zip(subs, self._limits, strict=True)
-        ]
-        budget = M.MAX_NATURAL_DISASTERS
-        whole = 1
-        for rows in self._rows:
-            whole *= rows[0][budget]
-        top = sum(self._limits)
-        self._by_size = [_coef(whole, s) for s in range(top + 1)]
-        self._len = sum(self._by_size)
+        limits = _DECK_LIMITS[deck]
+        subs: list[list[tuple[int, bool]]] = [[] for _ in limits]
+        for n, t, natural in zip(copies, types, naturals, strict=True):
+            subs[t].append((n, natural))
+        rows_of = []
+        # Types are independent but for the meld's size: the count is a product.
+        count = 1
+        for sub, cap in zip(subs, limits, strict=True):
+            rows, ways = _type_rows(tuple(sub), cap)
+            rows_of.append(rows)
+            count *= ways
+        self._rows = rows_of
+        self._len = count
+        self._by_size: list[int] | None = None  # melds of each size, on first index
         self._full: tuple[tuple[int, ...], ...] | None = None
+
+    @classmethod
+    def from_shape(cls, shape: tuple[tuple[int, str, bool], ...], deck: str) -> MeldTable:
+        """The table of a hand ``shape``: its distinct cards as ``(copies, type, natural)``
+        in card-list order (the key of :func:`~porphyra.games.byzantium.melds.meld_table`)."""
+        index = {typ: i for i, typ in enumerate(DECK_TYPES[deck])}
+        return cls(
+            [n for n, _, _ in shape],
+            [index[typ] for _, typ, _ in shape],
+            [nat for _, _, nat in shape],
+            deck,
+        )
+
+    @property
+    def shape(self) -> tuple[tuple[int, str, bool], ...]:
+        """The hand shape ``(copies, type, natural)`` per position."""
+        names = DECK_TYPES[self._deck]
+        return tuple(
+            (n, names[t], nat)
+            for n, t, nat in zip(self._copies, self._types, self._naturals, strict=True)
+        )
 
     def __len__(self) -> int:
         return self._len
@@ -117,56 +150,111 @@ class MeldTable(Sequence[tuple[int, ...]]):
             raise IndexError("meld table index out of range")
         if self._full is not None:
             return self._full[index]
-        for size, ways in enumerate(self._by_size):
+        by_size = self._by_size
+        if by_size is None:
+            whole = 1
+            for rows in self._rows:
+                whole *= rows[0][M.MAX_NATURAL_DISASTERS]
+            top = sum(_DECK_LIMITS[self._deck])
+            by_size = self._by_size = [_coef(whole, s) for s in range(top + 1)]
+        for size, ways in enumerate(by_size):
             if index < ways:
                 return self._unrank(size, index)
             index -= ways
         raise AssertionError("unreachable: the sizes add up to the length")
 
     def _unrank(self, size: int, rank: int) -> tuple[int, ...]:
-        """The ``rank``-th meld (0-based) of ``size`` cards, in table order."""
-        types, all_rows = self._types, self._rows
-        room = list(self._limits)
+        """The ``rank``-th meld (0-based) of ``size`` cards, in table order.
+
+        Walks the positions keeping ``product``, the packed product over every type of the
+        polynomial of its positions not yet passed (within its remaining room).  The
+        polynomials multiply without carries between coefficients, so dividing the integer
+        ``product`` by one type's factor is exact: that gives the other types' ways."""
+        types, all_rows, naturals = self._types, self._rows, self._naturals
+        room = list(_DECK_LIMITS[self._deck])
         nat_left = M.MAX_NATURAL_DISASTERS
+        factor = [rows[0][nat_left] for rows in all_rows]  # each type's current polynomial
+        product = 1
+        for f in factor:
+            product *= f
         seen = [0] * len(room)  # positions of each type already passed
         left = size
         meld: list[int] = []
-        for pos, (copies, _, natural) in enumerate(self._shape):
+        for pos, copies in enumerate(self._copies):
             if not left:
                 break
             t = types[pos]
+            natural = naturals[pos]
             seen[t] += 1
-            # Ways to fill more cards from the positions after ``pos``, other types:
-            others = 1
-            for u, rows in enumerate(all_rows):
-                if u != t:
-                    others = (others * (rows[seen[u]][nat_left] & _MASK[room[u]])) & _MASK[left]
-            own_row = all_rows[t][seen[t]]
             most = min(copies, room[t], left, nat_left if natural else copies)
-            for c in range(most, -1, -1):
+            own_row = all_rows[t][seen[t]]
+            if not most:  # this card cannot be taken: only the factor moves on
+                new = own_row[nat_left] & _MASK[room[t]]
+                if new != factor[t]:
+                    product = product // factor[t] * new
+                    factor[t] = new
+                continue
+            others = product // factor[t]
+            chosen = 0
+            for c in range(most, 0, -1):
                 own = own_row[nat_left - c if natural else nat_left] & _MASK[room[t] - c]
-                ways = _coef(own * others, left - c)
+                ways = ((own * others) >> (BITS * (left - c))) & _ONE
                 if rank < ways:
-                    if c:
-                        meld.extend([pos] * c)
-                        room[t] -= c
-                        left -= c
-                        if natural:
-                            nat_left -= c
+                    chosen = c
                     break
                 rank -= ways
+            if chosen:
+                meld.extend([pos] * chosen)
+                room[t] -= chosen
+                left -= chosen
+                if natural:
+                    nat_left -= chosen
+            new = own_row[nat_left] & _MASK[room[t]]
+            factor[t] = new
+            product = others * new
         return tuple(meld)
 
     def __iter__(self) -> Iterator[tuple[int, ...]]:
         if self._full is None:
-            self._full = M.meld_table(self._shape, self._deck)
+            self._full = M.meld_table(self.shape, self._deck)
         return iter(self._full)
 
     def __repr__(self) -> str:
         return f"MeldTable({len(self)} melds)"
 
 
-@lru_cache(maxsize=65536)
-def meld_options(shape: tuple[tuple[int, str, bool], ...], deck: str) -> MeldTable:
-    """The ranked meld table of a hand ``shape`` for ``deck`` (cached per shape)."""
-    return MeldTable(shape, deck)
+def meld_traits(cardset: CardSet, deck: str) -> list[tuple[int, bool]]:
+    """``(type index into DECK_TYPES[deck], natural)`` of every card kind of ``cardset``
+    (``(-1, False)`` for the other deck's cards), for :func:`melds_of_hand`."""
+    index = {typ: i for i, typ in enumerate(DECK_TYPES[deck])}
+    return [(index[c.type], c.natural) if c.deck == deck else (-1, False) for c in cardset.cards]
+
+
+def melds_of_hand(
+    hand: Sequence[int], traits: Sequence[tuple[int, bool]], deck: str
+) -> tuple[list[int], MeldTable]:
+    """The distinct kinds of the sorted ``hand`` and its meld table for ``deck``; ``traits``
+    comes from :func:`meld_traits`.
+
+    Raises:
+        ValueError: a card of the hand is not of ``deck``.
+    """
+    kinds: list[int] = []
+    copies: list[int] = []
+    last = -1
+    for k in hand:
+        if k == last:
+            copies[-1] += 1
+        else:
+            kinds.append(k)
+            copies.append(1)
+            last = k
+    types = []
+    naturals = []
+    for k in kinds:
+        t, natural = traits[k]
+        if t < 0:
+            raise ValueError(f"card kind {k} is not a {deck} card")
+        types.append(t)
+        naturals.append(natural)
+    return kinds, MeldTable(copies, types, naturals, deck)

@@ -41,7 +41,7 @@ from porphyra.games.byzantium import turn, view
 from porphyra.games.byzantium.actions import ByzantiumAction
 from porphyra.games.byzantium.cards import Card
 from porphyra.games.byzantium.legal import LegalActions, option_set
-from porphyra.games.byzantium.ranked import meld_options
+from porphyra.games.byzantium.ranked import melds_of_hand
 from porphyra.games.byzantium.rules import (
     BYZ,
     BYZ_HAND,
@@ -79,6 +79,10 @@ __all__ = [
     "TURNS",
     "ByzantiumState",
 ]
+
+
+#: Entries kept in a game's cache of redraw and meld tables by hand (cleared when full).
+_OPTION_CACHE_LIMIT = 4_000
 
 
 @lru_cache(maxsize=64)
@@ -202,20 +206,32 @@ class ByzantiumState(State):
 
     def _table(self, seat: int) -> tuple[list[int], Sequence[tuple[int, ...]]]:
         """``seat``'s options in the current decision: distinct card kinds, and each option
-        as a tuple of positions into them (the empty tuple is ``-``)."""
+        as a tuple of positions into them (the empty tuple is ``-``).  Read-only: the
+        redraw and meld tables are shared by every state whose hand is the same."""
         phase = self.phase
         hand = self.hands[seat]
+        verb = PHASES[phase][0]
+        if verb == "redraw" or verb == "meld":
+            key = (verb, self._deck_of_seat(seat), tuple(hand))
+            cache = self.game.option_cache
+            found = cache.get(key)
+            if found is None:
+                if len(cache) > _OPTION_CACHE_LIMIT:
+                    cache.clear()
+                if verb == "redraw":
+                    kinds, counts = M.hand_shape(hand)
+                    found = cache[key] = (kinds, M.redraw_table(counts))
+                else:
+                    deck = key[1]
+                    found = cache[key] = melds_of_hand(
+                        hand, self.game.meld_traits[deck], DECK_NAMES[deck]
+                    )
+            return found
         cards = self._cs.cards
-        if phase.startswith("redraw"):
-            kinds, counts = M.hand_shape(hand)
-            return kinds, M.redraw_table(counts)
-        if phase.startswith("meld"):
-            kinds, shape = self._meld_shape(hand)
-            return kinds, meld_options(shape, DECK_NAMES[self._deck_of_seat(seat)])
-        if phase == "target":
+        if verb == "target":
             kinds = sorted({k for k in self.melds[FOE] if cards[k].type in M.FOE_PEOPLES})
             return kinds, _singles(len(kinds), True)
-        if phase == "replace":
+        if verb == "replace":
             kinds = M.replacement_options(self.melds[FOE], hand, self._cs)
             return kinds, _singles(len(kinds), True)
         kinds = sorted(set(hand))  # pass
