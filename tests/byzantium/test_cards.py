@@ -156,18 +156,22 @@ def test_game_metadata() -> None:
 
 
 def test_meld_table_membership_agrees_with_the_table() -> None:
-    # in_meld_table decides "listed by meld_table" without building the table: both must
-    # agree on every sub-multiset of many hands (section 3 phase 4 limits).
+    # meld_fits decides "listed by the meld table" without building the table: both must
+    # agree on every sub-multiset of many hands, and on card lists beyond the hand or of
+    # the other deck (section 3 phase 4 limits).
     import itertools
     import random
 
     import porphyra
     from porphyra.games.byzantium import melds
+    from porphyra.games.byzantium.ranked import meld_fits, meld_traits
 
     game = porphyra.load_game("byzantium")
-    cards = game.cardset.cards  # type: ignore[attr-defined]
+    cardset = game.cardset  # type: ignore[attr-defined]
+    cards = cardset.cards
     rng = random.Random(7)
     for deck in ("byzantine", "foe"):
+        traits = meld_traits(cardset, deck)
         pool = [c for c in cards for _ in range(c.copies) if c.deck == deck]
         for _ in range(60):
             hand = sorted(c.index for c in rng.sample(pool, rng.randrange(0, 10)))
@@ -183,7 +187,15 @@ def test_meld_table_membership_agrees_with_the_table() -> None:
                 )
             )
             for option in everything:
-                assert melds.in_meld_table(option, shape, deck) == (option in listed), option
+                chosen = tuple(kinds[p] for p in option)
+                assert meld_fits(chosen, hand, traits, deck) == (option in listed), option
+            for _ in range(20):  # other cards: beyond the hand, or of the other deck
+                extra = tuple(sorted(rng.sample(range(len(cards)), rng.randrange(1, 4))))
+                chosen = tuple(sorted(hand[: rng.randrange(0, len(hand) + 1)] + list(extra)))
+                fits = all(chosen.count(k) <= hand.count(k) for k in chosen) and (
+                    tuple(kinds.index(k) for k in chosen) in listed
+                )
+                assert meld_fits(chosen, hand, traits, deck) == fits, chosen
 
 
 @pytest.mark.parametrize("deck_version", ["v1", "v2"])

@@ -113,3 +113,20 @@ def test_rule_stacked_option_puts_cards_on_top_first_is_top() -> None:
     assert s.draw[BYZ][-2] == s.card("theodosius-i").index
     assert s.card("huns").index in s.hands[1]
     assert len(s.draw[BYZ]) == 45 - 9
+
+
+def test_shuffle_draws_the_same_permutation_as_random_shuffle() -> None:
+    # Records replay only if every shuffle stays the same: the engine's own Fisher-Yates
+    # must give random.shuffle's permutation and leave the generator in the same state.
+    import random
+
+    from porphyra.games.byzantium.decks import shuffle_with
+
+    for seed in range(300):
+        cards = list(range(seed % 97))
+        a, b = random.Random(seed), random.Random(seed)
+        mine, theirs = list(cards), list(cards)
+        shuffle_with(a, mine)
+        b.shuffle(theirs)
+        assert mine == theirs
+        assert a.getrandbits(64) == b.getrandbits(64)

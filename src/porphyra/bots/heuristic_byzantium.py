@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from porphyra.bots import byzantium_values
 from porphyra.bots.base import SeatView
@@ -59,8 +59,7 @@ COLLAPSE_PENALTY = 3
 TURNS = 12
 
 
-@dataclass(frozen=True)
-class Situation:
+class Situation(NamedTuple):
     """What a seat knows that the heuristic uses (from an observation or a sampled state).
 
     Attributes:
@@ -93,30 +92,40 @@ def _sort_key(card: Card) -> tuple[int, int, int]:
     return (-card.legacy, -card.force, card.index)
 
 
+#: Per card set (by id, with the set to check it is the same object): each kind's rank in
+#: ``_sort_key`` order, and each kind's ``(type, natural)``.
+_MELD_ORDER: dict[int, tuple[CardSet, list[int], list[tuple[str, bool]]]] = {}
+
+
+def _meld_order(cardset: CardSet) -> tuple[list[int], list[tuple[str, bool]]]:
+    cached = _MELD_ORDER.get(id(cardset))
+    if cached is None or cached[0] is not cardset:
+        rank = [0] * len(cardset.cards)
+        for r, card in enumerate(sorted(cardset.cards, key=_sort_key)):
+            rank[card.index] = r
+        traits = [(c.type, c.natural) for c in cardset.cards]
+        cached = _MELD_ORDER[id(cardset)] = (cardset, rank, traits)
+    return cached[1], cached[2]
+
+
 def best_meld(hand: Sequence[int], cardset: CardSet, byzantine: bool) -> list[int]:
-    """The strongest meld within the limits (see the module docstring), as card kinds."""
-    cards = cardset.cards
-    limits = LIMITS["byzantine" if byzantine else "foe"]
-    by_type: dict[str, list[Card]] = {}
-    for k in hand:
-        by_type.setdefault(cards[k].type, []).append(cards[k])
+    """The strongest meld within the limits (see the module docstring), as sorted card
+    kinds: the hand's cards strongest first (:func:`_sort_key`), each taken while its type
+    has room, skipping a second natural disaster."""
+    rank, traits = _meld_order(cardset)
+    room = dict(LIMITS["byzantine" if byzantine else "foe"])
+    natural_taken = False
     meld: list[int] = []
-    for typ, group in by_type.items():
-        group.sort(key=_sort_key)
-        if typ == "Disaster":
-            chosen: list[Card] = []
-            natural = False
-            for card in group:
-                if len(chosen) == limits[typ]:
-                    break
-                if card.natural and natural:
-                    continue
-                natural = natural or card.natural
-                chosen.append(card)
-        else:
-            chosen = group[: limits[typ]]
-        meld.extend(c.index for c in chosen)
-    return sorted(meld)
+    for k in sorted(hand, key=rank.__getitem__):
+        typ, natural = traits[k]
+        left = room.get(typ, 0)
+        if not left or (natural and natural_taken):
+            continue
+        room[typ] = left - 1
+        natural_taken = natural_taken or natural
+        meld.append(k)
+    meld.sort()
+    return meld
 
 
 _EMPEROR_FORCE: dict[int, tuple[CardSet, tuple[int, ...]]] = {}

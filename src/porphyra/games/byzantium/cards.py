@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, replace
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -101,6 +102,11 @@ class CardSet:
     name: str = "custom card set"
     version: str | None = None
     about: str = ""
+
+    @cached_property
+    def forces(self) -> tuple[int, ...]:
+        """Each card kind's force, by ``Card.index``."""
+        return tuple(c.force for c in self.cards)
 
     def deck_cards(self, deck: str) -> list[Card]:
         """The card kinds of ``deck`` (``"byzantine"`` or ``"foe"``), in file order."""

@@ -11,20 +11,18 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from porphyra.games.byzantium.rules import DECK_NAMES, PUBLIC
+from porphyra.games.byzantium.rules import DECK_NAMES, PUBLIC, Cards
 
 if TYPE_CHECKING:
     from porphyra.games.byzantium.state import ByzantiumState
 
 
-def shuffle(s: ByzantiumState, cards: list[int]) -> None:
-    """Shuffle ``cards`` in place with the state's seeded generator (one event each).
-
-    The same permutation as ``random.Random(key).shuffle(cards)`` (Fisher-Yates drawing
-    each index with ``getrandbits`` and rejection, as CPython's ``shuffle`` and
-    ``_randbelow`` do; a test compares both), without a Python call per card."""
-    s._shuffles += 1
-    getrandbits = random.Random(s._rng_key * 1_000_003 + s._shuffles).getrandbits
+def shuffle_with(rng: random.Random, cards: list[int]) -> None:
+    """Shuffle ``cards`` in place: the same permutation as ``rng.shuffle(cards)``, leaving
+    ``rng`` in the same state (Fisher-Yates drawing each index with ``getrandbits`` and
+    rejection, as CPython's ``shuffle`` and ``_randbelow`` do; a test compares both),
+    without a Python call per card."""
+    getrandbits = rng.getrandbits
     for i in range(len(cards) - 1, 0, -1):
         n = i + 1
         k = n.bit_length()
@@ -32,6 +30,12 @@ def shuffle(s: ByzantiumState, cards: list[int]) -> None:
         while j >= n:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+def shuffle(s: ByzantiumState, cards: list[int]) -> None:
+    """Shuffle ``cards`` in place with the state's seeded generator (one event each)."""
+    s._shuffles += 1
+    shuffle_with(random.Random(s._rng_key * 1_000_003 + s._shuffles), cards)
 
 
 def draw_one(s: ByzantiumState, deck: int) -> int | None:
@@ -88,8 +92,9 @@ def draw(s: ByzantiumState, seat: int, n: int, usable_only: bool) -> list[int]:
     if dropped:
         s._log(
             PUBLIC,
-            f"Seat {seat} drew unusable {s._names(dropped)}: discarded "
-            f"and replaced at once (B-R1).",
+            "Seat {} drew unusable {}: discarded and replaced at once (B-R1).",
+            seat,
+            Cards(dropped),
         )
     if len(kept) < n:
         s._log(

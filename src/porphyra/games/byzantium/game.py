@@ -139,6 +139,9 @@ class ByzantiumGame(Game):
             del self.options["deck"]
         self._actions: dict[tuple[str, tuple[int, ...]], ByzantiumAction] = {}
         self._builders: dict[str, Callable[[tuple[int, ...]], Action]] = {}
+        #: The sorted card kinds of every action the builders made (an action equal to one
+        #: of them, such as a parsed one, finds its kinds here too).
+        self.kinds_of: dict[Action, tuple[int, ...]] = {}
         #: ``usable_in_age[age][kind]``: whether the card may be held in ``age`` (B-R1).
         self.usable_in_age: tuple[tuple[bool, ...], ...] = tuple(
             tuple(c.usable_in(age) for c in self.cardset.cards) for age in range(3)
@@ -278,10 +281,11 @@ class ByzantiumGame(Game):
     def action_builder(self, verb: str) -> Callable[[tuple[int, ...]], Action]:
         """A function from sorted card kinds to the interned action ``verb`` on them (one
         function per verb, made once)."""
-        build = self._builders.get(verb)
-        if build is not None:
-            return build
+        made = self._builders.get(verb)
+        if made is not None:
+            return made
         table = self._actions
+        kinds_of = self.kinds_of
         cardset = self.cardset
 
         def build(kinds: tuple[int, ...]) -> Action:
@@ -290,7 +294,9 @@ class ByzantiumGame(Game):
             if action is None:
                 if len(table) > _CACHE_LIMIT:
                     table.clear()
+                    kinds_of.clear()
                 action = table[key] = make_action(verb, kinds, cardset)
+                kinds_of[action] = kinds
             return action
 
         self._builders[verb] = build

@@ -108,29 +108,6 @@ def meld_table(shape: tuple[tuple[int, str, bool], ...], deck: str) -> tuple[tup
     return tuple(itertools.chain.from_iterable(by_size))
 
 
-def in_meld_table(
-    option: Sequence[int], shape: tuple[tuple[int, str, bool], ...], deck: str
-) -> bool:
-    """Whether ``option`` (positions into ``shape``) is listed by ``meld_table(shape, deck)``,
-    without building the table (which can hold thousands of melds): the table lists exactly
-    the sub-multisets of the hand that keep every type within its limit and hold at most
-    :data:`MAX_NATURAL_DISASTERS` natural disasters (a test checks both agree)."""
-    limits = LIMITS[deck]
-    per_type: Counter[str] = Counter()
-    naturals = 0
-    for pos, n in Counter(option).items():
-        if not 0 <= pos < len(shape):
-            return False
-        copies, typ, natural = shape[pos]
-        if n > copies or typ not in limits:
-            return False
-        per_type[typ] += n
-        naturals += n * natural
-    return naturals <= MAX_NATURAL_DISASTERS and all(
-        n <= limits[typ] for typ, n in per_type.items()
-    )
-
-
 def hand_shape(hand: Sequence[int]) -> tuple[list[int], tuple[int, ...]]:
     """The distinct kinds of ``hand`` in card-list order and their copy counts."""
     kinds = sorted(set(hand))
@@ -143,8 +120,8 @@ def _order(option: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
 
 def meld_force(meld: Iterable[int], cardset: CardSet) -> int:
     """Total force of a meld, in force points."""
-    cards = cardset.cards
-    return sum(cards[k].force for k in meld)
+    forces = cardset.forces
+    return sum([forces[k] for k in meld])
 
 
 def replacement_options(meld: list[int], hand: Iterable[int], cardset: CardSet) -> list[int]:

@@ -258,3 +258,31 @@ def melds_of_hand(
         types.append(t)
         naturals.append(natural)
     return kinds, MeldTable(copies, types, naturals, deck)
+
+
+def meld_fits(
+    chosen: Sequence[int], hand: Sequence[int], traits: Sequence[tuple[int, bool]], deck: str
+) -> bool:
+    """Whether the sorted card kinds ``chosen`` are a meld listed by the meld table of
+    ``hand`` for ``deck``, without building it: the table lists exactly the sub-multisets of
+    the hand that are the deck's cards, keep every type within its limit and hold at most
+    :data:`~porphyra.games.byzantium.melds.MAX_NATURAL_DISASTERS` natural disasters
+    (section 3 phase 4; a test checks both agree)."""
+    room = list(_DECK_LIMITS[deck])
+    naturals = 0
+    last = -1
+    for k in chosen:
+        if not 0 <= k < len(traits):
+            return False
+        t, natural = traits[k]
+        if t < 0:
+            return False
+        room[t] -= 1
+        if room[t] < 0:
+            return False
+        naturals += natural
+        if k != last:
+            if chosen.count(k) > hand.count(k):
+                return False
+            last = k
+    return naturals <= M.MAX_NATURAL_DISASTERS

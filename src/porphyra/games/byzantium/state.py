@@ -41,7 +41,7 @@ from porphyra.games.byzantium import turn, view
 from porphyra.games.byzantium.actions import ByzantiumAction
 from porphyra.games.byzantium.cards import Card
 from porphyra.games.byzantium.legal import LegalActions, option_set
-from porphyra.games.byzantium.ranked import melds_of_hand
+from porphyra.games.byzantium.ranked import meld_fits, melds_of_hand
 from porphyra.games.byzantium.rules import (
     BYZ,
     BYZ_HAND,
@@ -57,8 +57,8 @@ from porphyra.games.byzantium.rules import (
     START_LT,
     START_TT,
     TURNS,
+    Cards,
 )
-from porphyra.games.byzantium.turn import Cards
 
 if TYPE_CHECKING:
     from porphyra.games.byzantium.game import ByzantiumGame
@@ -275,24 +275,24 @@ class ByzantiumState(State):
         current decision's option table (the one source of legality), else None."""
         if not isinstance(action, ByzantiumAction) or action.verb != PHASES[self.phase][0]:
             return None
-        by_slug = self._cs.by_slug
-        try:
-            chosen = tuple(sorted(by_slug[s].index for s in action.cards))
-        except KeyError:
-            return None
-        meld = action.verb == "meld"
-        if meld:  # membership without building a table of up to thousands of melds
-            kinds, shape = self._meld_shape(self.hands[seat])
-        else:
-            kinds, table = self._table(seat)
+        chosen = self.game.kinds_of.get(action)
+        if chosen is None:
+            by_slug = self._cs.by_slug
+            try:
+                chosen = tuple(sorted(by_slug[s].index for s in action.cards))
+            except KeyError:
+                return None
+        if action.verb == "meld":  # membership without building the table
+            deck = self._deck_of_seat(seat)
+            traits = self.game.meld_traits[deck]
+            fits = meld_fits(chosen, self.hands[seat], traits, DECK_NAMES[deck])
+            return chosen if fits else None
+        kinds, table = self._table(seat)
         position = {k: i for i, k in enumerate(kinds)}
         try:
             option = tuple(position[k] for k in chosen)
         except KeyError:
             return None
-        if meld:
-            deck = DECK_NAMES[self._deck_of_seat(seat)]
-            return chosen if M.in_meld_table(option, shape, deck) else None
         return chosen if option in option_set(table) else None
 
     def check_legal(self, action: Action, player: int | None = None) -> tuple[int, tuple[int, ...]]:

@@ -29,6 +29,7 @@ from porphyra.games.byzantium.rules import (
     START_LT,
     START_TT,
     TURNS,
+    Cards,
     minus,
 )
 
@@ -37,13 +38,6 @@ if TYPE_CHECKING:
 
 #: The Ages' names as the log writes them.
 AGE_TITLES = tuple(age.capitalize() for age in AGES)
-
-
-class Cards(tuple[int, ...]):
-    """Card kinds that a log line shows by name, named only when it is viewed (see
-    :meth:`~porphyra.games.byzantium.state.ByzantiumState.log_lines`)."""
-
-    __slots__ = ()
 
 
 def setup(s: ByzantiumState, first_emperor: int, stacked: dict[str, list[str]]) -> None:
@@ -111,11 +105,12 @@ def start_turn(s: ByzantiumState) -> None:
                 f"Seat {seat}'s first draws are shown (reveal_first_draws): {s._names(shown)}.",
             )
     # Phase 2: Age.
+    usable = s.game.usable_in_age[age]
     for seat in (s.emperor, s.foe):
-        deck = s._deck_of_seat(seat)
-        bad = [k for k in s.hands[seat] if not s._cs.cards[k].usable_in(age)]
+        bad = [k for k in s.hands[seat] if not usable[k]]
         if not bad:
             continue
+        deck = s._deck_of_seat(seat)
         s.hands[seat] = minus(s.hands[seat], bad)
         s.known[1 - seat] = minus(s.known[1 - seat], bad)
         removed = [k for k in bad if discard_card(s, deck, k)]

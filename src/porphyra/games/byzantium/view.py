@@ -14,6 +14,7 @@ from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from porphyra.games.byzantium.cards import AGES
+from porphyra.games.byzantium.decks import shuffle_with
 from porphyra.games.byzantium.rules import DECK_NAMES, PHASES, PUBLIC, minus
 
 if TYPE_CHECKING:
@@ -99,19 +100,19 @@ def resample(state: ByzantiumState, player: int, rng: random.Random) -> Byzantiu
     hidden = minus(s.hands[opp], s.known[player])
     # Hands hold only cards usable in this age (B-R1), so the unknown part of the other
     # hand is drawn from the usable cards among it and the draw pile.
-    cards = s._cs.cards
+    usable_now = s.game.usable_in_age[s.age]
     # Sorted first, so the result depends only on what ``player`` knows and on ``rng``
     # (never on the true order), which keeps seeded bots blind to hidden changes.
     pool = sorted(hidden + s.draw[opp_deck])
-    usable = [k for k in pool if cards[k].usable_in(s.age)]
-    rng.shuffle(usable)
+    usable = [k for k in pool if usable_now[k]]
+    shuffle_with(rng, usable)
     s.hands[opp] = sorted(s.known[player] + usable[: len(hidden)])
-    rest = usable[len(hidden) :] + [k for k in pool if not cards[k].usable_in(s.age)]
-    rng.shuffle(rest)
+    rest = usable[len(hidden) :] + [k for k in pool if not usable_now[k]]
+    shuffle_with(rng, rest)
     s.draw[opp_deck] = rest
     own = s.draw[1 - opp_deck]
     own.sort()
-    rng.shuffle(own)
+    shuffle_with(rng, own)
     if s.pending[opp] is not None:
         # The other seat already chose, hidden (B-R3): draw a random legal choice instead.
         kinds, table = s._table(opp)
