@@ -163,8 +163,11 @@ def test_a_bare_ray_flag_means_a_local_instance() -> None:
     ("args", "message"),
     [
         (["balance", "byzantium", "--bots", "easy,nobot"], "nobot"),
-        (["balance", "conspiracy", "--deck", "v1"], "for byzantium"),
-        (["balance", "byzantium", "--players", "3"], "for conspiracy"),
+        (["balance", "conspiracy", "--deck", "v1"], "--deck applies to byzantium"),
+        (["balance", "byzantium", "--players", "3"], "--players applies to conspiracy"),
+        (["balance", "byzantium", "--opponents", "all"], "for conspiracy"),
+        (["balance", "conspiracy", "--tune"], "for byzantium"),
+        (["balance", "byzantium", "--first-emperor", "1"], "No such option"),
         (["balance", "byzantium", "--deck", "v9", "--games", "2"], "v9"),
         (["balance", "chess"], "unknown game"),
     ],
@@ -174,6 +177,25 @@ def test_balance_cli_refuses_bad_input_with_a_clear_message(args: list[str], mes
     assert result.exit_code == 2
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def test_balance_flags_come_from_the_option_declaration() -> None:
+    # Issue 12 "declare each thing once": the lab offers every declared game option as its
+    # flag, except those it sets itself (seats and first player rotate on mirrored deals).
+    import inspect
+
+    from porphyra.cli.balance import LAB_CONTROLLED, balance_command, command_line
+    from porphyra.cli.options import cli_options
+
+    offered = set(inspect.signature(balance_command).parameters)
+    declared = set(cli_options())
+    assert declared - set(LAB_CONTROLLED) <= offered
+    assert not offered & set(LAB_CONTROLLED)
+    line = command_line(
+        "conspiracy", ["easy,easy"], 10, 3, 2, None, Path("out"),
+        {"players": 3, "bonus_locations": True}, None, None, False, 60,
+    )  # fmt: skip
+    assert "--players 3 --bonus-locations --out out" in line
 
 
 def test_fine_knobs_move_one_card_each() -> None:

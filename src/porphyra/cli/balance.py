@@ -24,7 +24,8 @@ from rich.table import Table
 
 from porphyra.balance.campaign import Campaign
 from porphyra.cli.common import CliError, handle_errors, progress_bar
-from porphyra.core.registry import registered_games
+from porphyra.cli.options import game_options, with_game_options
+from porphyra.core.registry import game_info, registered_games
 
 
 def _advance(bar: Progress, campaign: Campaign) -> Callable[[int], None]:
@@ -83,6 +84,12 @@ def _headline(summary: dict[str, Any]) -> Table:
     return table
 
 
+#: Options the lab sets itself: it rotates the seats (and Byzantium's first Emperor) on
+#: mirrored deals, and plays the solo opponents of --opponents.
+LAB_CONTROLLED = ("first_emperor", "first_player", "opponent")
+
+
+@with_game_options(exclude=LAB_CONTROLLED)
 def balance_command(
     game: Annotated[str, typer.Argument(help="The game: " + ", ".join(registered_games()) + ".")],
     bots: Annotated[
@@ -109,18 +116,9 @@ def balance_command(
     out: Annotated[
         Path, typer.Option("--out", help="Write summary.json and report.html here.")
     ] = Path("balance-report"),
-    deck: Annotated[
-        str | None, typer.Option("--deck", help="Byzantium: a shipped deck (v1, v2).")
-    ] = None,
-    cards: Annotated[
-        Path | None, typer.Option("--cards", help="Byzantium: evaluate this card file.")
-    ] = None,
     compare_files: Annotated[
         tuple[Path, Path] | None,
         typer.Option("--compare", help="Byzantium: two card files, side by side."),
-    ] = None,
-    players: Annotated[
-        int | None, typer.Option("--players", help="Conspiracy: players (2-4; 1 = solo).")
     ] = None,
     opponents: Annotated[
         str | None,
@@ -136,6 +134,8 @@ def balance_command(
             "--knobs", help="With --tune: groups (cards moved in groups) or fine (card by card)."
         ),
     ] = "groups",
+    *,
+    options: dict[str, Any],
 ) -> None:
     """The balance lab: seat and role advantage, how games end, curves, per-card figures.
 
@@ -153,34 +153,19 @@ def balance_command(
     with handle_errors(console):
         if game not in registered_games():
             raise CliError(f"unknown game {game!r}; known: {', '.join(registered_games())}")
-        if game != "byzantium" and (deck or cards or compare_files or tune):
-            raise CliError("--deck, --cards, --compare and --tune are for byzantium")
-        if game != "conspiracy" and (players or opponents):
-            raise CliError("--players and --opponents are for conspiracy")
+        options = game_options(game, options)
+        deck, cards, players = options.get("deck"), options.get("cards"), options.get("players")
+        if game != "byzantium" and (compare_files or tune):
+            raise CliError("--compare and --tune are for byzantium")
+        if game != "conspiracy" and opponents:
+            raise CliError("--opponents is for conspiracy")
         if sum(x is not None for x in (deck, cards, compare_files)) > 1:
             raise CliError("give one of --deck, --cards, --compare")
         n_workers = (os.cpu_count() or 1) if workers is None else workers
         command = command_line(
-            game,
-            bots,
-            games,
-            seed,
-            n_workers,
-            ray,
-            out,
-            deck,
-            cards,
-            compare_files,
-            players,
-            opponents,
-            tune,
-            trials,
-        )
-        options: dict[str, Any] = {}
-        if deck:
-            options["deck"] = deck
-        if cards:
-            options["cards"] = str(cards)
+            game, bots, games, seed, n_workers, ray, out, options, compare_files, opponents,
+            tune, trials, knobs,
+        )  # fmt: skip
         los: tuple[str, ...] = ()
         if game == "conspiracy":
             if opponents and players not in (None, 1):
@@ -194,8 +179,7 @@ def balance_command(
                     else [o.strip() for o in (opponents or "").split(",")]
                 )
                 players = 1
-            elif players is not None:
-                options["players"] = players
+                options.pop("players", None)
         pairings = _pairings(bots, game, players)
         if tune:
             _tune(console, options, trials, games, seed, n_workers, out, command, knobs)
@@ -229,29 +213,28 @@ def command_line(
     workers: int,
     ray: str | None,
     out: Path,
-    deck: str | None,
-    cards: Path | None,
+    options: dict[str, Any],
     compare_files: tuple[Path, Path] | None,
-    players: int | None,
     opponents: str | None,
     tune: bool,
     trials: int,
     knobs: str = "groups",
 ) -> str:
-    """The ``porphyra balance`` command line of these parameters (for the summary)."""
+    """The ``porphyra balance`` command line of these parameters (for the summary);
+    ``options`` are the game options as :func:`~porphyra.cli.options.game_options` gives
+    them (each becomes its declared flag)."""
     args = ["porphyra", "balance", game]
     for spec in bots or []:
         args += ["--bots", spec]
     args += ["--games", str(games), "--seed", str(seed), "--workers", str(workers)]
-    for flag, value in (
-        ("--ray", ray),
-        ("--deck", deck),
-        ("--cards", cards),
-        ("--players", players),
-        ("--opponents", opponents),
-    ):
-        if value is not None:
-            args += [flag, str(value)]
+    if ray is not None:
+        args += ["--ray", ray]
+    declared = {o.name: o for o in game_info(game).options}
+    for name, value in options.items():
+        flag = declared[name].flag
+        args += [flag] if value is True else [flag, str(value)]
+    if opponents is not None:
+        args += ["--opponents", opponents]
     if compare_files is not None:
         args += ["--compare", str(compare_files[0]), str(compare_files[1])]
     if tune:
