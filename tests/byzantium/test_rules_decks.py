@@ -120,7 +120,7 @@ def test_shuffle_draws_the_same_permutation_as_random_shuffle() -> None:
     # must give random.shuffle's permutation and leave the generator in the same state.
     import random
 
-    from porphyra.games.byzantium.decks import shuffle_with
+    from porphyra.core.randomness import shuffle as shuffle_with
 
     for seed in range(300):
         cards = list(range(seed % 97))

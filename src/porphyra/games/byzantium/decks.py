@@ -11,25 +11,11 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from porphyra.core.randomness import shuffle as shuffle_with
 from porphyra.games.byzantium.rules import DECK_NAMES, PUBLIC, Cards
 
 if TYPE_CHECKING:
     from porphyra.games.byzantium.state import ByzantiumState
-
-
-def shuffle_with(rng: random.Random, cards: list[int]) -> None:
-    """Shuffle ``cards`` in place: the same permutation as ``rng.shuffle(cards)``, leaving
-    ``rng`` in the same state (Fisher-Yates drawing each index with ``getrandbits`` and
-    rejection, as CPython's ``shuffle`` and ``_randbelow`` do; a test compares both),
-    without a Python call per card."""
-    getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
 
 
 def shuffle(s: ByzantiumState, cards: list[int]) -> None:

@@ -13,8 +13,8 @@ import random
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from porphyra.core.randomness import shuffle as shuffle_with
 from porphyra.games.byzantium.cards import AGES
-from porphyra.games.byzantium.decks import shuffle_with
 from porphyra.games.byzantium.rules import DECK_NAMES, PHASES, PUBLIC, minus
 
 if TYPE_CHECKING:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
+from porphyra.core.randomness import shuffle
 from porphyra.games.conspiracy import solo
 from porphyra.games.conspiracy.base import Listed, StateBase
 from porphyra.games.conspiracy.cards import KEY_GOLD, KEY_SILVER
@@ -103,12 +104,12 @@ class LocationsMixin(StateBase):
             for c, pile in enumerate(self.piles):
                 self.deck.extend(pile)
                 self.piles[c] = []
-            self._rng().shuffle(self.deck)
+            shuffle(self._rng(), self.deck)
             self._events.append(f"discarded lords shuffled into the lord deck ({len(self.deck)})")
         elif le == LE_RESHUFFLE_LOCS:
             self.loc_deck.extend(self.face_up)
             self.face_up = []
-            self._rng().shuffle(self.loc_deck)
+            shuffle(self._rng(), self.loc_deck)
             self._events.append(f"face-up Locations shuffled into the deck ({len(self.loc_deck)})")
         elif le == LE_ANY_KEYS:
             self.any_keys[p] = True

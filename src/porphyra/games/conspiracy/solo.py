@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from porphyra.core.errors import CardDataError
+from porphyra.core.randomness import shuffle
 from porphyra.games.conspiracy.cards import COLOURS, DATA_DIR, CardSet
 from porphyra.games.conspiracy.chamber import ADJACENT, SLOTS
 from porphyra.games.conspiracy.scoring import score_player
@@ -416,14 +417,14 @@ def redraw_unseen(state: ConspiracyState, deck_shown: bool, rng: random.Random) 
     hidden = [i for i, h in enumerate(state.lo_hidden) if h]
     if deck_shown:
         pool = sorted(locs[i] for i in hidden)
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         for i, loc in zip(hidden, pool, strict=True):
             locs[i] = loc
         state.loc_deck.sort()
-        rng.shuffle(state.loc_deck)
+        shuffle(rng, state.loc_deck)
         return
     pool = sorted(state.loc_deck + [locs[i] for i in hidden])
-    rng.shuffle(pool)
+    shuffle(rng, pool)
     for i in hidden:
         locs[i] = pool.pop()
     state.loc_deck = pool

@@ -51,6 +51,7 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
 from porphyra.core.game import TERMINAL_PLAYER, Action, JSONDict
+from porphyra.core.randomness import shuffle
 from porphyra.games.conspiracy import solo, view
 from porphyra.games.conspiracy.scoring import ScoreDict, returns_for, score_player
 from porphyra.games.conspiracy.tables import (
@@ -131,12 +132,12 @@ class ConspiracyState(TurnMixin):
         # so that n and -n are different games (non-negative seeds are unchanged).
         rng = random.Random(seed if seed >= 0 else str(seed))
         deck = [k for k, lord in enumerate(game.cards.lords) for _ in range(lord.copies)]
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         for kind in game.stacked_lords:
             deck.remove(kind)
         deck.extend(reversed(game.stacked_lords))
         loc_deck = list(game.location_ids)
-        rng.shuffle(loc_deck)
+        shuffle(rng, loc_deck)
         for loc in game.stacked_locations:
             loc_deck.remove(loc)
         loc_deck.extend(reversed(game.stacked_locations))
