@@ -115,6 +115,8 @@ def test_play_byzantium_and_conspiracy_in_chromium(server: LiveServer) -> None:
 
             create_in_lobby(page, server.base, "byzantium", seed=BYZANTIUM_SEED)
             assert page.locator("[data-testid=hand] .card").count() >= 7
+            # A chosen seed: the page says so (issue 13, item 1).
+            assert "chosen seed" in page.locator("[data-testid=deal]").inner_text()
             assert page.locator("[data-testid=tt-track] span").count() == 21
             clicks = play_in_page(page, rng)
             final = page.locator("#final-score")
@@ -142,6 +144,7 @@ def test_play_byzantium_and_conspiracy_in_chromium(server: LiveServer) -> None:
             rows = page.locator("#games tbody tr")
             assert rows.count() == 2
             assert "Open as Tester" in rows.nth(0).inner_text()
+            assert "chosen seed" in rows.nth(0).inner_text()
             assert errors == []
         finally:
             browser.close()

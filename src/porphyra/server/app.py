@@ -8,7 +8,10 @@ REST (JSON):
 ``GET  /api/games``              saved games, newest first (no seeds, no tokens).
 ``POST /api/games``              create: ``{"game", "options", "seats": [{"kind": "human" |
                                  "bot", "bot", "name"}], "seed"?}`` → id, per human seat its
-                                 token and invite link, the spectator link.
+                                 token and invite link, the spectator link.  Without a seed
+                                 the server draws 128 bits; with one the table is marked
+                                 ``"deal": "chosen"`` everywhere (lobby, game info, every
+                                 snapshot) and ``"rated": false``.
 ``GET  /api/games/{id}``         one game's public info.
 ``GET  /api/games/{id}/record``  the record (with the seed), only once the game is over.
 
@@ -98,7 +101,8 @@ class CreateIn(BaseModel):
     game: str = Field(max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatIn] = Field(min_length=1, max_length=4)
-    seed: int | None = Field(default=None, ge=0, lt=2**31)
+    #: A chosen seed makes a marked, unrated table (see :meth:`Hub.create`).
+    seed: int | None = Field(default=None, ge=0, lt=2**256)
 
 
 def check_options(name: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -236,7 +240,7 @@ def create_app(
         except (CreateError, UnknownGameError) as exc:
             raise HTTPException(400, str(exc)) from None
         info = runner.info()
-        info["fixed_seed"] = body.seed is not None
+        info["fixed_seed"] = body.seed is not None  # the same as info["deal"] == "chosen"
         info["invites"] = [
             {"seat": seat, "token": token, "url": f"/game/{runner.id}#token={token}"}
             for seat, token in sorted(tokens.items())

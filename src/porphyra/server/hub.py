@@ -15,9 +15,21 @@ from porphyra.core.errors import RecordError
 from porphyra.server.botpool import BotPool
 from porphyra.server.match import MatchRunner
 from porphyra.server.replay import replay, shared_game
-from porphyra.server.storage import GameRow, SeatRow, Storage, hash_token, now
+from porphyra.server.storage import (
+    DEAL_CHOSEN,
+    DEAL_SECRET,
+    GameRow,
+    SeatRow,
+    Storage,
+    hash_token,
+    now,
+)
 
 log = logging.getLogger("porphyra.server")
+
+#: Bits of a seed the server draws (``secrets.randbits``): far beyond any search of the
+#: seeds consistent with a seat's own hand.
+SEED_BITS = 128
 
 
 class CreateError(ValueError):
@@ -160,7 +172,10 @@ class Hub:
             name: the game (``byzantium`` / ``conspiracy``).
             options: validated lobby options for ``load_game``.
             seats: per seat ``{"kind": "human" | "bot", "bot": spec, "name": str}``.
-            seed: the game seed (default: a fresh random one).
+            seed: a seed chosen by the creator: the table is then marked ``chosen`` to
+                every seat and spectator and never rated (whoever knows the seed can
+                compute every hidden card).  Default: :data:`SEED_BITS` bits from
+                :mod:`secrets`, which nobody can search from their own hand.
 
         Returns:
             The runner and the seat tokens of the human seats, ``{seat: token}``.
@@ -174,8 +189,9 @@ class Hub:
             raise CreateError(str(exc)) from None
         if len(seats) != game.num_players:
             raise CreateError(f"{name} with these options has {game.num_players} seat(s)")
+        deal = DEAL_SECRET if seed is None else DEAL_CHOSEN
         if seed is None:
-            seed = secrets.randbits(31)
+            seed = secrets.randbits(SEED_BITS)
         state = game.new_initial_state(seed=seed)
         tokens: dict[int, str] = {}
         rows: list[SeatRow] = []
@@ -198,6 +214,7 @@ class Hub:
             created=stamp,
             updated=stamp,
             seats=rows,
+            deal=deal,
         )
         await self.db(self.storage.create_game, row)
         runner = MatchRunner(self, row, state)

@@ -34,7 +34,7 @@ from porphyra.server.botpool import bot_seed, choose_on_state
 from porphyra.server.client import Client
 from porphyra.server.gamedata import SIMULTANEOUS_PHASES, derived
 from porphyra.server.replay import replay, undo_target
-from porphyra.server.storage import GameRow, SeatRow, hash_token, now
+from porphyra.server.storage import GameRow, SeatRow, hash_token, is_rated, now
 
 if TYPE_CHECKING:
     from porphyra.server.hub import Hub
@@ -124,8 +124,15 @@ class MatchRunner:
             "created": self.row.created,
             "updated": self.row.updated,
             "result": records.to_record(self.state)["result"],
+            **self.deal_info(),
         }
         return out
+
+    def deal_info(self) -> dict[str, Any]:
+        """``{"deal": "secret" | "chosen" | "legacy", "rated": bool}``: whether the seed
+        was drawn by the server or chosen by the creator (told to everyone; never the
+        seed itself)."""
+        return {"deal": self.row.deal, "rated": is_rated(self.row.deal)}
 
     def _all_others_bots(self, seat: int) -> bool:
         return all(s.kind == "bot" for s in self.seats if s.seat != seat)
@@ -235,6 +242,7 @@ class MatchRunner:
         if kind == "snapshot":
             message["seats"] = self.seats_info()
             message["options"] = self.row.options
+            message.update(self.deal_info())
         if last is not None:
             message["last"] = last
         return message

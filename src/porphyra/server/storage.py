@@ -2,9 +2,13 @@
 
 Tables:
 
-``games``    id, game name, rules version, options (JSON), seed, status (``active`` /
-             ``over``), result (JSON), ``seq`` (the message number of the last change),
-             created / updated (UTC ISO-8601).
+``games``    id, game name, rules version, options (JSON), the seed (``seed_text``: decimal
+             text, as seeds have 128 bits and more; the legacy 64-bit ``seed`` column holds
+             -1 for such rows and the whole seed only in games stored before), ``deal``
+             (``secret``: drawn by the server; ``chosen``: given by the creator, an unrated
+             table shown as such; NULL for older rows), status (``active`` / ``over``),
+             result (JSON), ``seq`` (the message number of the last change), created /
+             updated (UTC ISO-8601).
 ``actions``  (game id, index, player, action text): the record's action list, one row per
              action, so that an action is written with a single small insert (append-only;
              undo deletes a suffix).
@@ -45,6 +49,7 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    inspect,
     select,
     text,
     update,
@@ -60,7 +65,9 @@ games_table = Table(
     Column("game", String(64), nullable=False),
     Column("version", String(32), nullable=False),
     Column("options", JSON, nullable=False),
-    Column("seed", Integer, nullable=False),
+    Column("seed", Integer, nullable=False),  # legacy: -1 when seed_text holds the seed
+    Column("seed_text", Text, nullable=True),
+    Column("deal", String(16), nullable=True),
     Column("status", String(16), nullable=False, index=True),
     Column("result", JSON, nullable=True),
     Column("seq", Integer, nullable=False, default=0),
@@ -95,6 +102,23 @@ _UPDATE_GAME = text(
     "UPDATE games SET seq = :seq, status = :st, result = :r, updated = :u WHERE id = :g"
 ).bindparams(bindparam("r", type_=JSON))
 _CLEAR_QUEUED = text("UPDATE seats SET queued = NULL WHERE game_id = :g AND seat = :s")
+
+
+#: ``deal`` values: the seed was drawn by the server (``secrets``, 128 bits), given by the
+#: creator (every seat and spectator is told; never rated), or unknown (a game stored before
+#: deals were recorded, with a 31-bit server seed: treated as unrated too).
+DEAL_SECRET = "secret"
+DEAL_CHOSEN = "chosen"
+DEAL_LEGACY = "legacy"
+
+#: Columns added after the first release: ``(name, SQL type)``, added at start-up to a
+#: database created before them (``ALTER TABLE ... ADD COLUMN``, on SQLite and PostgreSQL).
+_ADDED_GAME_COLUMNS = (("seed_text", "TEXT"), ("deal", "VARCHAR(16)"))
+
+
+def is_rated(deal: str) -> bool:
+    """True if a game with this ``deal`` may count for ratings (only server-drawn seeds)."""
+    return deal == DEAL_SECRET
 
 
 def hash_token(token: str) -> str:
@@ -141,6 +165,7 @@ class GameRow:
         result: the record's result once over.
         seq: number of the last message-worthy change.
         created / updated: ISO-8601 UTC.
+        deal: :data:`DEAL_SECRET`, :data:`DEAL_CHOSEN` or :data:`DEAL_LEGACY`.
     """
 
     id: str
@@ -155,6 +180,7 @@ class GameRow:
     result: dict[str, Any] | None = None
     actions: list[dict[str, Any]] = field(default_factory=list)
     seats: list[SeatRow] = field(default_factory=list)
+    deal: str = DEAL_SECRET
 
     def record(self) -> dict[str, Any]:
         """The game as a porphyra record (``porphyra.record`` format)."""
@@ -201,6 +227,7 @@ class Storage:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._lock = threading.Lock()
         metadata.create_all(self.engine)
+        _add_missing_columns(self.engine)
 
     def checkpoint(self) -> None:
         """SQLite: copy the write-ahead log into the database file (``PASSIVE``: never
@@ -226,7 +253,9 @@ class Storage:
                     game=row.game,
                     version=row.version,
                     options=row.options,
-                    seed=row.seed,
+                    seed=-1,
+                    seed_text=str(row.seed),
+                    deal=row.deal,
                     status=row.status,
                     result=row.result,
                     seq=row.seq,
@@ -366,7 +395,8 @@ class Storage:
             game=g.game,
             version=g.version,
             options=_json_dict(g.options),
-            seed=g.seed,
+            seed=int(g.seed_text) if g.seed_text is not None else g.seed,
+            deal=g.deal or DEAL_LEGACY,
             status=g.status,
             seq=g.seq,
             created=g.created,
@@ -395,6 +425,7 @@ class Storage:
                     games_table.c.options,
                     games_table.c.status,
                     games_table.c.result,
+                    games_table.c.deal,
                     games_table.c.created,
                     games_table.c.updated,
                 )
@@ -433,12 +464,23 @@ class Storage:
                 "status": g.status,
                 "result": g.result,
                 "actions": counts[g.id],
+                "deal": g.deal or DEAL_LEGACY,
+                "rated": is_rated(g.deal or DEAL_LEGACY),
                 "created": g.created,
                 "updated": g.updated,
                 "seats": seats[g.id],
             }
             for g in games
         ]
+
+
+def _add_missing_columns(engine: Engine) -> None:
+    """Bring a database created by an older release up to :data:`games_table`."""
+    present = {c["name"] for c in inspect(engine).get_columns("games")}
+    with engine.begin() as conn:
+        for name, sql_type in _ADDED_GAME_COLUMNS:
+            if name not in present:
+                conn.exec_driver_sql(f"ALTER TABLE games ADD COLUMN {name} {sql_type}")
 
 
 def _json_dict(value: Any) -> dict[str, Any]:
