@@ -32,7 +32,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Literal
 
-from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
@@ -43,6 +43,7 @@ from porphyra.core.errors import UnknownGameError
 from porphyra.core.registry import load_game, registered_games
 from porphyra.server import protocol
 from porphyra.server.gamedata import LOBBY_OPTIONS, card_data, lobby_bots, solo_supported
+from porphyra.server.incidents import player_message, report
 from porphyra.server.runner import Client, CreateError, Hub, SubmitError
 from porphyra.server.storage import Storage, default_db_url
 
@@ -161,6 +162,19 @@ def create_app(
             storage.close()
 
     app = FastAPI(title="porphyra", lifespan=lifespan, docs_url=None, redoc_url=None)
+
+    @app.middleware("http")
+    async def internal_errors(request: Request, call_next: Any) -> Response:
+        """An unexpected failure answers 500 with an error id only (issue 13, item 2)."""
+        try:
+            response: Response = await call_next(request)
+        except Exception:
+            error_id = report("%s %s failed", request.method, request.url.path)
+            return JSONResponse(
+                {"detail": player_message(error_id), "error_id": error_id}, status_code=500
+            )
+        return response
+
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     def hub_of(request_app: Any) -> Hub:
@@ -274,7 +288,15 @@ def create_app(
     ) -> None:
         await websocket.accept()
         hub = hub_of(websocket.app)
-        runner = await hub.get(game_id)
+        try:
+            runner = await hub.get(game_id)
+        except Exception:  # e.g. the database is down
+            error_id = report("game %s: could not open", game_id)
+            await websocket.send_text(
+                protocol.dumps(protocol.error(0, player_message(error_id), "unavailable"))
+            )
+            await websocket.close(code=1011)
+            return
         if runner is None:
             await _refuse(websocket, "no such game", 4404)
             return
@@ -357,6 +379,6 @@ async def _handle(runner: Any, client: Client, raw: str | bytes) -> None:
             await runner.submit(client.seat, msg.action, msg.seq)
     except SubmitError as exc:
         client.send(protocol.error(runner.seq, exc.message, exc.code))
-    except Exception as exc:  # never let one message take the server down
-        log.exception("game %s: unexpected error", runner.id)
-        client.send(protocol.error(runner.seq, f"internal error: {exc}", "invalid"))
+    except Exception:  # never let one message take the server down
+        error_id = report("game %s: unexpected error on a message", runner.id)
+        client.send(protocol.error(runner.seq, player_message(error_id), "internal"))

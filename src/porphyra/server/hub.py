@@ -32,6 +32,16 @@ log = logging.getLogger("porphyra.server")
 SEED_BITS = 128
 
 
+def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
+    """Resolve a write's future with ``error`` (or success), unless it was cancelled."""
+    if future.done():
+        return
+    if error is None:
+        future.set_result(None)
+    else:
+        future.set_exception(error)
+
+
 class CreateError(ValueError):
     """A lobby request to create a game that cannot be honoured (message says why)."""
 
@@ -92,13 +102,20 @@ class Hub:
             try:
                 await self.db(self.storage.append_actions, [entry for entry, _ in batch])
             except Exception as exc:
-                for _, future in batch:
-                    if not future.done():
-                        future.set_exception(exc)
+                if len(batch) == 1:
+                    _settle(batch[0][1], exc)
+                    continue
+                # One game's bad entry must not fail the others: store them one by one.
+                for entry, future in batch:
+                    try:
+                        await self.db(self.storage.append_actions, [entry])
+                    except Exception as one:
+                        _settle(future, one)
+                    else:
+                        _settle(future, None)
             else:
                 for _, future in batch:
-                    if not future.done():
-                        future.set_result(None)
+                    _settle(future, None)
 
     async def _checkpoints(self, every: float = 2.0) -> None:
         """Checkpoint the SQLite write-ahead log on the database thread, off the loop."""

@@ -33,6 +33,7 @@ from porphyra.server import protocol
 from porphyra.server.botpool import bot_seed, choose_on_state
 from porphyra.server.client import Client
 from porphyra.server.gamedata import SIMULTANEOUS_PHASES, derived
+from porphyra.server.incidents import player_message, report
 from porphyra.server.replay import replay, undo_target
 from porphyra.server.storage import GameRow, SeatRow, hash_token, is_rated, now
 
@@ -49,6 +50,13 @@ class SubmitError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+def unavailable_message(error_id: str) -> str:
+    """The player's text when the database did not take a write."""
+    return player_message(
+        error_id, "the server could not save this just now; nothing changed: try again"
+    )
 
 
 class MatchRunner:
@@ -75,6 +83,7 @@ class MatchRunner:
         self.clients: set[Client] = set()
         self.queued: dict[int, str] = {s.seat: s.queued for s in self.seats if s.queued}
         self._bot_task: asyncio.Task[None] | None = None
+        self._retry_task: asyncio.Task[None] | None = None
         self._undo_cache: dict[int, tuple[int, int | None]] = {}
         #: Per-seq memo of views, probes and the public observation (cleared on change).
         self._memo: dict[Any, Any] = {}
@@ -350,7 +359,14 @@ class MatchRunner:
                         "turn", f"not your turn: seat {current} ({self._name(current)}) decides"
                     )
                 action = self._parse(probe, text)
-                await self.hub.db(self.hub.storage.set_queued, self.id, seat, str(action))
+                await self._store(
+                    "a queued choice",
+                    self.hub.db,
+                    self.hub.storage.set_queued,
+                    self.id,
+                    seat,
+                    str(action),
+                )
                 self.queued[seat] = str(action)
                 self._memo_seq = -1  # the seat's view changes (queued) at the same seq
                 self._send_to(
@@ -359,7 +375,7 @@ class MatchRunner:
                 return "queued"
             action = self._parse(self.state, text)
             await self._commit(seat, action)
-            await self._drain_queue()
+            await self._drain_queue_or_retry()
         self.kick_bots()
         return "applied"
 
@@ -376,33 +392,51 @@ class MatchRunner:
                 if also:
                     self.send_view(client, "update")
 
+    async def _store(self, what: str, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run storage call ``fn(*args)``; a failure becomes a :class:`SubmitError`
+        ``unavailable`` ("nothing changed, try again", with an error id; the details only
+        in the server log)."""
+        try:
+            return await fn(*args)
+        except Exception:
+            error_id = report("game %s: could not store %s", self.id, what)
+            raise SubmitError("unavailable", unavailable_message(error_id)) from None
+
     async def _commit(self, seat: int, action: Action, clear_queued: bool = False) -> None:
-        """Apply ``action`` for ``seat`` (legal: checked by the caller), write it, then
-        broadcast.  On a database failure the state is rebuilt from the stored record."""
-        state = self.state
+        """Store ``action`` for ``seat`` (legal: checked by the caller), then apply and
+        broadcast it.  The action is applied to a clone, and the clone becomes the game's
+        state only once the database confirmed the write: on a failure nothing changed
+        (issue 13, item 5).
+
+        Raises:
+            SubmitError: ``unavailable``, the database did not take the write.
+        """
         before = self.public() if self._simultaneous_phase() else None
+        state = self.state.clone()
         state.apply_action(action)
         index = len(state.history) - 1
         text = str(action)
-        self.seq += 1
+        seq = self.seq + 1
         result = records.to_record(state)["result"] if state.is_terminal() else None
+        entry = {
+            "game_id": self.id,
+            "index": index,
+            "player": seat,
+            "action": text,
+            "seq": seq,
+            "status": "over" if state.is_terminal() else "active",
+            "result": result,
+            "clear_queued": seat if clear_queued else None,
+        }
         try:
-            await self.hub.store_action(
-                {
-                    "game_id": self.id,
-                    "index": index,
-                    "player": seat,
-                    "action": text,
-                    "seq": self.seq,
-                    "status": "over" if state.is_terminal() else "active",
-                    "result": result,
-                    "clear_queued": seat if clear_queued else None,
-                }
-            )
-        except Exception as exc:
-            log.exception("game %s: could not store action %s", self.id, text)
-            await self._reload()
-            raise SubmitError("invalid", f"the server could not store the action: {exc}") from None
+            await self._store(f"action #{index} {text!r}", self.hub.store_action, entry)
+        except SubmitError:
+            # The write may have landed before the connection broke: take the stored
+            # game as the truth when the database answers (else keep the unchanged state).
+            with contextlib.suppress(Exception):
+                await self._reload()
+            raise
+        self.state, self.seq = state, seq
         self.row.updated = now()
         # A simultaneous phase keeps the seat's decision window open (B-R3).
         after = self.public() if before is not None else None
@@ -419,8 +453,32 @@ class MatchRunner:
         phases = SIMULTANEOUS_PHASES.get(self.name)
         return bool(phases) and self.public().get("phase") in (phases or ())
 
+    async def _drain_queue_or_retry(self) -> None:
+        """:meth:`_drain_queue` after a stored action; if the database fails meanwhile,
+        the queued choice stays queued and a background task applies it once the database
+        answers again (the action just stored is not undone)."""
+        try:
+            await self._drain_queue()
+        except SubmitError:
+            self._retry_task = asyncio.get_running_loop().create_task(self._retry_drain())
+
+    async def _retry_drain(self, every: float = 1.0) -> None:
+        while True:
+            await asyncio.sleep(every)
+            async with self.lock:
+                try:
+                    await self._drain_queue()
+                except SubmitError:
+                    continue
+            self.kick_bots()
+            return
+
     async def _drain_queue(self) -> None:
-        """Apply queued early choices as soon as the engine asks their seat."""
+        """Apply queued early choices as soon as the engine asks their seat.
+
+        Raises:
+            SubmitError: ``unavailable`` (the choice stays queued).
+        """
         while not self.over:
             current = self.state.current_player()
             text = self.queued.pop(current, None)
@@ -430,25 +488,43 @@ class MatchRunner:
             try:
                 action = self.game.parse_action(self.state, text)
             except ValueError as exc:
-                await self.hub.db(self.hub.storage.set_queued, self.id, current, None)
+                try:
+                    await self._store(
+                        "a queued choice",
+                        self.hub.db,
+                        self.hub.storage.set_queued,
+                        self.id,
+                        current,
+                        None,
+                    )
+                except SubmitError:
+                    self.queued[current] = text
+                    raise
                 self._send_to(
                     current,
                     protocol.error(self.seq, f"your queued {text!r} no longer applies: {exc}"),
                     also=True,
                 )
                 return
-            await self._commit(current, action, clear_queued=True)
+            try:
+                await self._commit(current, action, clear_queued=True)
+            except SubmitError:
+                self.queued[current] = text  # still stored as queued: applied on retry
+                raise
 
     async def _reload(self) -> None:
-        """Rebuild the state from the database (after a failed write)."""
+        """After a failed write: if the database holds a different game (the write landed
+        before the connection broke), rebuild the state from it."""
         row = await self.hub.db(self.hub.storage.load, self.id)
-        if row is not None:
+        if row is not None and (row.seq, len(row.actions)) != (self.seq, len(self.state.history)):
             self.row = row
             self.state = replay(row.record())
             self.seq = row.seq
             self._memo_seq = -1
             self.decision_seq = row.seq
             self.queued = {s.seat: s.queued for s in row.seats if s.queued}
+            for client in list(self.clients):
+                self.send_view(client, "snapshot")
 
     async def undo(self, seat: int, seq: int) -> None:
         """Take back ``seat``'s last decision (see :func:`undo_target`).
@@ -475,7 +551,9 @@ class MatchRunner:
                 )
             state = replay(records.to_record(self.state), upto=target)
             seq = self.seq + 1
-            await self.hub.db(self.hub.storage.truncate_actions, self.id, target, seq)
+            await self._store(
+                "an undo", self.hub.db, self.hub.storage.truncate_actions, self.id, target, seq
+            )
             self.state, self.seq = state, seq
             self.queued.clear()
             self.decision_seq = self.seq
@@ -521,14 +599,15 @@ class MatchRunner:
                     )
                 try:
                     await self._commit(current, action)
-                    await self._drain_queue()
-                except SubmitError:
+                except SubmitError:  # the database is down: decide again in a moment
                     await asyncio.sleep(1.0)
+                    continue
+                await self._drain_queue_or_retry()
 
     async def stop(self) -> None:
-        """Cancel a running bot decision (on shutdown)."""
-        task = self._bot_task
-        if task is not None and not task.done():
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        """Cancel a running bot decision and a pending retry (on shutdown)."""
+        for task in (self._bot_task, self._retry_task):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task

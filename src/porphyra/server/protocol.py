@@ -109,5 +109,8 @@ def dumps(message: dict[str, Any]) -> str:
 
 def error(seq: int, message: str, code: str = "invalid") -> dict[str, Any]:
     """An ``error`` message: ``code`` is one of ``malformed``, ``stale``, ``turn``,
-    ``illegal``, ``over``, ``undo``, ``auth``, ``invalid``."""
+    ``illegal``, ``over``, ``undo``, ``auth``, ``invalid``, ``unavailable`` (the database
+    did not take the write: nothing changed, try again), ``internal`` (an unexpected
+    failure; the message carries an error id, the details are in the server log),
+    ``limit`` (too many messages: slow down)."""
     return {"type": "error", "seq": seq, "code": code, "message": message}

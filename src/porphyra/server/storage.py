@@ -216,7 +216,9 @@ class Storage:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        kwargs: dict[str, Any] = {}
+        # pool_pre_ping: a connection the database dropped (a restart) is replaced before
+        # use, so that the first write after an outage does not fail (issue 13, item 5).
+        kwargs: dict[str, Any] = {"pool_pre_ping": True}
         sqlite = url.startswith("sqlite")
         if sqlite:
             kwargs["connect_args"] = {"check_same_thread": False}
