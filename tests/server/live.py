@@ -34,14 +34,15 @@ class LiveServer:
     Args:
         db_url: the database URL (a file, so that a restart sees the same games).
         bot_workers: 0 = bots in threads.
+        options: further keyword arguments of :func:`create_app`.
     """
 
-    def __init__(self, db_url: str, bot_workers: int = 0) -> None:
+    def __init__(self, db_url: str, bot_workers: int = 0, **options: Any) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
         config = uvicorn.Config(
-            create_app(db_url=db_url, bot_workers=bot_workers),
+            create_app(db_url=db_url, bot_workers=bot_workers, **options),
             host="127.0.0.1",
             port=self.port,
             log_level="warning",

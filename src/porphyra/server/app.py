@@ -28,7 +28,7 @@ import contextlib
 import logging
 import os
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -36,6 +36,7 @@ from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconn
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.websockets import WebSocketState
 
 from porphyra.bots import bot_names
@@ -45,6 +46,7 @@ from porphyra.server import protocol
 from porphyra.server.gamedata import LOBBY_OPTIONS, card_data, lobby_bots, solo_supported
 from porphyra.server.incidents import player_message, report
 from porphyra.server.runner import Client, CreateError, Hub, SubmitError
+from porphyra.server.security import SecurityHeaders, origin_allowed
 from porphyra.server.storage import Storage, default_db_url
 
 log = logging.getLogger("porphyra.server")
@@ -134,6 +136,8 @@ def create_app(
     db_url: str | None = None,
     data_dir: str | Path | None = None,
     bot_workers: int = 0,
+    allowed_origins: Sequence[str] = (),
+    allowed_hosts: Sequence[str] | None = None,
 ) -> FastAPI:
     """Build the application.
 
@@ -142,6 +146,10 @@ def create_app(
             ``data_dir``.
         data_dir: directory of the default database (default: :func:`default_data_dir`).
         bot_workers: processes for server-side bots (0: a thread pool).
+        allowed_origins: websocket ``Origin``s allowed besides the server's own (``"*"``:
+            any); see :func:`porphyra.server.security.origin_allowed`.
+        allowed_hosts: ``Host`` names the server answers to (Starlette's
+            ``TrustedHostMiddleware``; ``*.example.org`` patterns); None: any.
 
     Returns:
         The FastAPI app; its lifespan reloads every stored game and restarts its bots.
@@ -162,6 +170,10 @@ def create_app(
             storage.close()
 
     app = FastAPI(title="porphyra", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.add_middleware(SecurityHeaders)
+    if allowed_hosts is not None:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
+    origins = tuple(allowed_origins)
 
     @app.middleware("http")
     async def internal_errors(request: Request, call_next: Any) -> Response:
@@ -286,6 +298,12 @@ def create_app(
     async def websocket_endpoint(
         websocket: WebSocket, game_id: str, token: str | None = None
     ) -> None:
+        if not origin_allowed(
+            websocket.headers.get("origin"), websocket.headers.get("host"), origins
+        ):
+            log.warning("websocket refused: foreign origin %r", websocket.headers.get("origin"))
+            await websocket.close(code=4403)  # before accept: the handshake gets HTTP 403
+            return
         await websocket.accept()
         hub = hub_of(websocket.app)
         try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 #: ``gc.set_threshold`` of the server process (see :func:`serve`).
@@ -22,6 +23,8 @@ def serve(
     bot_workers: int | None = None,
     log_level: str = "info",
     compression: bool = False,
+    allowed_origins: Sequence[str] = (),
+    allowed_hosts: Sequence[str] | None = None,
 ) -> None:
     """Serve the lobby and games until interrupted.
 
@@ -36,6 +39,10 @@ def serve(
         log_level: uvicorn's log level.
         compression: negotiate permessage-deflate on websockets (smaller messages for
             distant players, at a CPU cost; off by default).
+        allowed_origins: websocket origins allowed besides the server's own (a front end
+            on another domain; ``*``: any).
+        allowed_hosts: host names the server answers to; default: the loopback names when
+            ``host`` is loopback (against DNS rebinding), else any.
 
     Raises:
         OSError: the port cannot be bound.
@@ -45,6 +52,7 @@ def serve(
     import uvicorn
 
     from porphyra.server.app import create_app
+    from porphyra.server.security import LOOPBACK_HOSTS
 
     # The server keeps every running game's state in memory and allocates many short-lived
     # containers per move; with the default thresholds, full collections of that heap
@@ -53,7 +61,15 @@ def serve(
     gc.set_threshold(*GC_THRESHOLDS)
 
     workers = (os.cpu_count() or 1) if bot_workers is None else bot_workers
-    app = create_app(db_url=db_url, data_dir=data_dir, bot_workers=workers)
+    if allowed_hosts is None and host in LOOPBACK_HOSTS:
+        allowed_hosts = LOOPBACK_HOSTS
+    app = create_app(
+        db_url=db_url,
+        data_dir=data_dir,
+        bot_workers=workers,
+        allowed_origins=allowed_origins,
+        allowed_hosts=allowed_hosts,
+    )
     uvicorn.run(
         app,
         host=host,
@@ -78,6 +94,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--compression", action="store_true", help="compress websocket messages (deflate)"
     )
+    parser.add_argument(
+        "--allowed-origin", action="append", default=[], help="extra websocket origin"
+    )
+    parser.add_argument(
+        "--allowed-host", action="append", default=None, help="host name to answer to"
+    )
     args = parser.parse_args(argv)
     serve(
         args.host,
@@ -86,4 +108,6 @@ def main(argv: list[str] | None = None) -> None:
         args.data_dir,
         args.bot_workers,
         compression=args.compression,
+        allowed_origins=args.allowed_origin,
+        allowed_hosts=args.allowed_host,
     )
