@@ -216,6 +216,8 @@ def main() -> None:
                 db,
                 "--bot-workers",
                 "0",
+                "--create-limit",
+                "none",  # the benchmark creates its games at once from one address
             ],
             env=env,
             stdout=subprocess.DEVNULL,

@@ -20,6 +20,11 @@ from porphyra.server.app import create_app
 RECV_TIMEOUT = 30.0
 
 
+#: Tests drive games faster than any player: no per-client limits unless a test sets them
+#: (the limits have their own tests).
+UNLIMITED: dict[str, Any] = {"create_limit": None, "message_limit": None, "max_bot_games": None}
+
+
 def free_port() -> int:
     """A free TCP port on 127.0.0.1."""
     with socket.socket() as s:
@@ -41,8 +46,9 @@ class LiveServer:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
+        self.app = create_app(db_url=db_url, bot_workers=bot_workers, **{**UNLIMITED, **options})
         config = uvicorn.Config(
-            create_app(db_url=db_url, bot_workers=bot_workers, **options),
+            self.app,
             host="127.0.0.1",
             port=self.port,
             log_level="warning",

@@ -45,6 +45,7 @@ from porphyra.core.registry import load_game, registered_games
 from porphyra.server import protocol
 from porphyra.server.gamedata import LOBBY_OPTIONS, card_data, lobby_bots, solo_supported
 from porphyra.server.incidents import player_message, report
+from porphyra.server.quotas import CREATE_LIMIT, MAX_BOT_GAMES, MESSAGE_LIMIT, Quotas
 from porphyra.server.runner import Client, CreateError, Hub, SubmitError
 from porphyra.server.security import SecurityHeaders, origin_allowed
 from porphyra.server.storage import Storage, default_db_url
@@ -138,6 +139,10 @@ def create_app(
     bot_workers: int = 0,
     allowed_origins: Sequence[str] = (),
     allowed_hosts: Sequence[str] | None = None,
+    create_limit: str | None = CREATE_LIMIT,
+    message_limit: str | None = MESSAGE_LIMIT,
+    max_bot_games: int | None = MAX_BOT_GAMES,
+    idle_after: float = 300.0,
 ) -> FastAPI:
     """Build the application.
 
@@ -150,17 +155,21 @@ def create_app(
             any); see :func:`porphyra.server.security.origin_allowed`.
         allowed_hosts: ``Host`` names the server answers to (Starlette's
             ``TrustedHostMiddleware``; ``*.example.org`` patterns); None: any.
+        create_limit / message_limit / max_bot_games: see :mod:`porphyra.server.quotas`
+            (None: no limit).
+        idle_after: seconds before an unused game is released from memory.
 
     Returns:
         The FastAPI app; its lifespan reloads every stored game and restarts its bots.
     """
     url = db_url or default_db_url(data_dir or default_data_dir())
+    quotas = Quotas(create_limit, message_limit)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         redact_server_logs()  # after uvicorn configured its logging
         storage = Storage(url)
-        hub = Hub(storage, bot_workers=bot_workers)
+        hub = Hub(storage, bot_workers=bot_workers, idle_after=idle_after)
         app.state.hub = hub
         await hub.start()
         try:
@@ -243,8 +252,22 @@ def create_app(
         return rows
 
     @app.post("/api/games", status_code=201)
-    async def create_game(body: CreateIn) -> dict[str, Any]:
+    async def create_game(body: CreateIn, request: Request) -> dict[str, Any]:
         hub = hub_of(app)
+        if not quotas.allow_create(request.client.host if request.client else "?"):
+            raise HTTPException(
+                429,
+                f"too many new games from your address (limit {quotas.describe_create()}); "
+                "try again later",
+            )
+        if all(s.kind == "bot" for s in body.seats) and (
+            max_bot_games is not None and hub.active_bot_only_games() >= max_bot_games
+        ):
+            raise HTTPException(
+                429,
+                f"{max_bot_games} games of bots only are already running on this server; "
+                "try again when one has finished",
+            )
         options = check_options(body.game, body.options)
         bots = set(bot_names())
         seats = []
@@ -328,6 +351,16 @@ def create_app(
         writer = asyncio.get_running_loop().create_task(_writer(websocket, client))
         async with runner.lock:  # a snapshot only ever shows a durably stored state
             runner.attach(client)
+        if runner.released:  # released from memory meanwhile: use the reloaded runner
+            runner.detach(client)
+            again = await hub.get(game_id)
+            if again is None:
+                await _refuse(websocket, "no such game", 4404)
+                return
+            runner = again
+            async with runner.lock:
+                runner.attach(client)
+        messages = quotas.connection_key()
         try:
             while True:
                 message = await websocket.receive()
@@ -336,6 +369,9 @@ def create_app(
                 raw = message.get("text")
                 if raw is None:
                     raw = message.get("bytes") or b""
+                if not quotas.allow_message(messages):
+                    client.send(protocol.error(runner.seq, "too many messages: slow down", "limit"))
+                    continue
                 await _handle(runner, client, raw)
                 if client.dropped:
                     break

@@ -8,6 +8,7 @@ import concurrent.futures
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -52,10 +53,14 @@ class Hub:
     Args:
         storage: the :class:`Storage`.
         bot_workers: processes for bots (0: a thread pool).
+        idle_after: seconds after which a runner nobody uses (no client, no bot deciding)
+            is released from memory; it reloads from the database on demand.
     """
 
-    def __init__(self, storage: Storage, bot_workers: int = 0) -> None:
+    def __init__(self, storage: Storage, bot_workers: int = 0, idle_after: float = 300.0) -> None:
         self.storage = storage
+        self.idle_after = idle_after
+        self._sweeper: asyncio.Task[None] | None = None
         self.inline_db = storage.url.startswith("sqlite")
         self.bots = BotPool(bot_workers)
         self._db = concurrent.futures.ThreadPoolExecutor(
@@ -127,10 +132,33 @@ class Hub:
             except Exception:  # a busy database: try again next time
                 log.debug("checkpoint skipped", exc_info=True)
 
+    def release_idle(self) -> int:
+        """Release every runner idle for :attr:`idle_after` seconds; how many."""
+        limit = time.monotonic() - self.idle_after
+        gone = [gid for gid, r in self.runners.items() if r.last_used < limit and r.idle()]
+        for gid in gone:
+            self.runners.pop(gid).released = True
+        return len(gone)
+
+    async def _sweep(self) -> None:
+        """Release idle runners every ``idle_after / 4`` seconds (at least every 0.05 s)."""
+        every = max(0.05, min(self.idle_after / 4, 60.0))
+        while True:
+            await asyncio.sleep(every)
+            released = self.release_idle()
+            if released:
+                log.debug("released %d idle games from memory", released)
+
+    def active_bot_only_games(self) -> int:
+        """Games in memory that are not over and have no human seat (their bots are
+        deciding, so they stay in memory while active)."""
+        return sum(1 for r in self.runners.values() if not r.over and not r.has_human())
+
     async def start(self) -> None:
         """Reload every unfinished game by replaying its record, and restart its bots
         (finished games load when someone opens them)."""
         self._checkpointer = asyncio.get_running_loop().create_task(self._checkpoints())
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         ids = await self.db(self.storage.game_ids, "active")
         for game_id in ids:
             await self.get(game_id)
@@ -141,7 +169,7 @@ class Hub:
         """Stop bots and executors."""
         for runner in self.runners.values():
             await runner.stop()
-        for task in (self._checkpointer, self._writer):
+        for task in (self._checkpointer, self._writer, self._sweeper):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -159,6 +187,7 @@ class Hub:
         """The runner of ``game_id`` (loaded from the database on first use), or None."""
         runner = self.runners.get(game_id)
         if runner is not None:
+            runner.last_used = time.monotonic()
             return runner
         if game_id in self.broken or len(game_id) > 64:
             return None

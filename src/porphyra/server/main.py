@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Sequence
+from typing import Any
 from pathlib import Path
 
 #: ``gc.set_threshold`` of the server process (see :func:`serve`).
@@ -25,6 +26,7 @@ def serve(
     compression: bool = False,
     allowed_origins: Sequence[str] = (),
     allowed_hosts: Sequence[str] | None = None,
+    **limits: Any,
 ) -> None:
     """Serve the lobby and games until interrupted.
 
@@ -43,6 +45,8 @@ def serve(
             on another domain; ``*``: any).
         allowed_hosts: host names the server answers to; default: the loopback names when
             ``host`` is loopback (against DNS rebinding), else any.
+        limits: ``create_limit``, ``message_limit``, ``max_bot_games`` of
+            :func:`porphyra.server.app.create_app` (default: the defaults there).
 
     Raises:
         OSError: the port cannot be bound.
@@ -69,6 +73,7 @@ def serve(
         bot_workers=workers,
         allowed_origins=allowed_origins,
         allowed_hosts=allowed_hosts,
+        **limits,
     )
     uvicorn.run(
         app,
@@ -100,7 +105,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--allowed-host", action="append", default=None, help="host name to answer to"
     )
+    parser.add_argument(
+        "--create-limit", default=None, help="games per client address, e.g. 30/minute, or none"
+    )
+    parser.add_argument("--max-bot-games", type=int, default=None, help="bot-only games")
     args = parser.parse_args(argv)
+    limits: dict[str, Any] = {}
+    if args.create_limit is not None:
+        limits["create_limit"] = None if args.create_limit == "none" else args.create_limit
+    if args.max_bot_games is not None:
+        limits["max_bot_games"] = args.max_bot_games
     serve(
         args.host,
         args.port,
@@ -110,4 +124,5 @@ def main(argv: list[str] | None = None) -> None:
         compression=args.compression,
         allowed_origins=args.allowed_origin,
         allowed_hosts=args.allowed_host,
+        **limits,
     )

@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -89,6 +90,10 @@ class MatchRunner:
         self._memo: dict[Any, Any] = {}
         self._early_legal: dict[int, tuple[tuple[int, int], list[str]]] = {}
         self._memo_seq = -1
+        #: ``time.monotonic()`` of the last use (the hub releases idle runners).
+        self.last_used = time.monotonic()
+        #: Set when the hub released this runner: holders must fetch it again.
+        self.released = False
 
     # ----------------------------------------------------------------- info
     @property
@@ -142,6 +147,17 @@ class MatchRunner:
         was drawn by the server or chosen by the creator (told to everyone; never the
         seed itself)."""
         return {"deal": self.row.deal, "rated": is_rated(self.row.deal)}
+
+    def has_human(self) -> bool:
+        """True if a seat is human (its bots are served first, see ``FairGate``)."""
+        return any(s.kind == "human" for s in self.seats)
+
+    def idle(self) -> bool:
+        """True if nothing holds this runner in memory: no client, no bot deciding, no
+        pending retry (the hub may then release it; it reloads from the database)."""
+        return not self.clients and all(
+            t is None or t.done() for t in (self._bot_task, self._retry_task)
+        )
 
     def _all_others_bots(self, seat: int) -> bool:
         return all(s.kind == "bot" for s in self.seats if s.seat != seat)
@@ -581,7 +597,9 @@ class MatchRunner:
             spec = self.seats[current].bot or "random"
             seed = bot_seed(self.state.seed, current, len(self.state.history))
             try:
-                text = await self.hub.bots.choose(self.state, current, spec, seed)
+                text = await self.hub.bots.choose(
+                    self.state, current, spec, seed, urgent=self.has_human()
+                )
             except asyncio.CancelledError:
                 raise
             except Exception:
