@@ -67,6 +67,12 @@ def default_data_dir() -> Path:
     return base / "porphyra"
 
 
+def database_url(db_url: str | None, data_dir: str | Path | None) -> str:
+    """``db_url``, else the default SQLite file in ``data_dir`` (or
+    :func:`default_data_dir`)."""
+    return db_url or default_db_url(data_dir or default_data_dir())
+
+
 class RedactTokens(logging.Filter):
     """Hide seat tokens (``token=...``) in log lines, e.g. uvicorn's websocket lines."""
 
@@ -162,7 +168,7 @@ def create_app(
     Returns:
         The FastAPI app; its lifespan reloads every stored game and restarts its bots.
     """
-    url = db_url or default_db_url(data_dir or default_data_dir())
+    url = database_url(db_url, data_dir)
     quotas = Quotas(create_limit, message_limit)
 
     @contextlib.asynccontextmanager

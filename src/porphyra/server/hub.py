@@ -12,13 +12,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from porphyra.core.errors import RecordError
+from sqlalchemy.exc import InterfaceError, OperationalError
+
 from porphyra.server.botpool import BotPool
 from porphyra.server.match import MatchRunner
 from porphyra.server.replay import replay, shared_game
 from porphyra.server.storage import (
     DEAL_CHOSEN,
     DEAL_SECRET,
+    BadRowError,
     GameRow,
     SeatRow,
     Storage,
@@ -191,13 +193,24 @@ class Hub:
             return runner
         if game_id in self.broken or len(game_id) > 64:
             return None
-        row = await self.db(self.storage.load, game_id)
-        if row is None:
-            return None
         try:
+            row = await self.db(self.storage.load, game_id)
+            if row is None:
+                return None
             state = replay(row.record())
-        except RecordError as exc:
-            log.error("game %s does not replay: %s", game_id, exc)
+            players = state.game.num_players
+            missing = sorted(set(range(players)) - {s.seat for s in row.seats})
+            if missing:
+                raise BadRowError(
+                    f"game {game_id}: seat {', '.join(map(str, missing))} has no seat row, "
+                    "so the game could never be finished"
+                )
+            if len(row.seats) != players:
+                raise BadRowError(f"game {game_id}: {len(row.seats)} seat rows for {players}")
+        except (OperationalError, InterfaceError):
+            raise  # the database is unreachable: not this game's fault, try again later
+        except Exception as exc:  # one damaged game never stops the others
+            log.error("game %s cannot be loaded, listed as broken: %s", game_id, exc)
             self.broken[game_id] = str(exc)
             return None
         runner = self.runners.get(game_id)  # loaded meanwhile by another request

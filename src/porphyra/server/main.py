@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Sequence
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 #: ``gc.set_threshold`` of the server process (see :func:`serve`).
 GC_THRESHOLDS = (10_000, 50, 1_000)
@@ -50,6 +50,7 @@ def serve(
 
     Raises:
         OSError: the port cannot be bound.
+        SystemExit: the database file is empty or damaged (the message says what to do).
     """
     import gc
 
@@ -64,6 +65,13 @@ def serve(
     # the young generation less often and the old ones rarely (cycles are rare here).
     gc.set_threshold(*GC_THRESHOLDS)
 
+    from porphyra.server.app import database_url
+    from porphyra.server.storage import DatabaseFileError, check_sqlite_file
+
+    try:  # a damaged database file: say so and what to do, before anything starts
+        check_sqlite_file(database_url(db_url, data_dir))
+    except DatabaseFileError as exc:
+        raise SystemExit(f"porphyra serve: {exc}") from None
     workers = (os.cpu_count() or 1) if bot_workers is None else bot_workers
     if allowed_hosts is None and host in LOOPBACK_HOSTS:
         allowed_hosts = LOOPBACK_HOSTS

@@ -28,6 +28,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import sqlite3
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +45,7 @@ from sqlalchemy import (
     Table,
     Text,
     bindparam,
+    cast,
     create_engine,
     delete,
     event,
@@ -114,6 +116,25 @@ DEAL_LEGACY = "legacy"
 #: Columns added after the first release: ``(name, SQL type)``, added at start-up to a
 #: database created before them (``ALTER TABLE ... ADD COLUMN``, on SQLite and PostgreSQL).
 _ADDED_GAME_COLUMNS = (("seed_text", "TEXT"), ("deal", "VARCHAR(16)"))
+
+
+class BadRowError(ValueError):
+    """A stored game whose row is damaged (the message names the game and the column)."""
+
+
+class DatabaseFileError(RuntimeError):
+    """The database file is not a usable SQLite database (empty, not SQLite, damaged).
+    The message says what was found and what to do; nothing was changed."""
+
+
+# JSON columns read as text and parsed per row, so that one damaged row is reported as
+# that game's problem instead of failing the whole query.
+_RAW_OPTIONS = cast(games_table.c.options, Text).label("options")
+_RAW_RESULT = cast(games_table.c.result, Text).label("result")
+_GAME_COLUMNS = [
+    _RAW_OPTIONS if c.name == "options" else _RAW_RESULT if c.name == "result" else c
+    for c in games_table.c
+]
 
 
 def is_rated(deal: str) -> bool:
@@ -212,10 +233,12 @@ class Storage:
 
     Raises:
         sqlalchemy.exc.ArgumentError: the URL is malformed.
+        DatabaseFileError: an SQLite file that is empty or damaged (left untouched).
     """
 
     def __init__(self, url: str) -> None:
         self.url = url
+        check_sqlite_file(url)
         # pool_pre_ping: a connection the database dropped (a restart) is replaced before
         # use, so that the first write after an outage does not fail (issue 13, item 5).
         kwargs: dict[str, Any] = {"pool_pre_ping": True}
@@ -377,9 +400,14 @@ class Storage:
 
     # ------------------------------------------------------------------- reads
     def load(self, game_id: str) -> GameRow | None:
-        """The game ``game_id`` with its actions and seats, or None."""
+        """The game ``game_id`` with its actions and seats, or None.
+
+        Raises:
+            BadRowError: the stored row is damaged (e.g. invalid JSON in ``options``).
+            sqlalchemy.exc.SQLAlchemyError: the database failed.
+        """
         with self._lock, self.engine.connect() as conn:
-            g = conn.execute(select(games_table).where(games_table.c.id == game_id)).first()
+            g = conn.execute(select(*_GAME_COLUMNS).where(games_table.c.id == game_id)).first()
             if g is None:
                 return None
             acts = conn.execute(
@@ -396,14 +424,14 @@ class Storage:
             id=g.id,
             game=g.game,
             version=g.version,
-            options=_json_dict(g.options),
-            seed=int(g.seed_text) if g.seed_text is not None else g.seed,
+            options=_json_field(g.options, "options", g.id) or {},
+            seed=_seed_of(g.seed_text, g.seed, g.id),
             deal=g.deal or DEAL_LEGACY,
             status=g.status,
             seq=g.seq,
             created=g.created,
             updated=g.updated,
-            result=g.result,
+            result=_json_field(g.result, "result", g.id),
             actions=[{"player": p, "action": a} for p, a in acts],
             seats=[SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash, s.queued) for s in seats],
         )
@@ -424,9 +452,9 @@ class Storage:
                 select(
                     games_table.c.id,
                     games_table.c.game,
-                    games_table.c.options,
+                    _RAW_OPTIONS,
                     games_table.c.status,
-                    games_table.c.result,
+                    _RAW_RESULT,
                     games_table.c.deal,
                     games_table.c.created,
                     games_table.c.updated,
@@ -458,13 +486,12 @@ class Storage:
                     .group_by(actions_table.c.game_id)
                 ).all():
                     counts[gid] = n
-        return [
-            {
+        out = []
+        for g in games:
+            row = {
                 "id": g.id,
                 "game": g.game,
-                "options": _json_dict(g.options),
                 "status": g.status,
-                "result": g.result,
                 "actions": counts[g.id],
                 "deal": g.deal or DEAL_LEGACY,
                 "rated": is_rated(g.deal or DEAL_LEGACY),
@@ -472,8 +499,53 @@ class Storage:
                 "updated": g.updated,
                 "seats": seats[g.id],
             }
-            for g in games
-        ]
+            try:
+                row["options"] = _json_field(g.options, "options", g.id) or {}
+                row["result"] = _json_field(g.result, "result", g.id)
+            except BadRowError as exc:  # listed as broken; the other games are fine
+                row.update(options={}, result=None, status="broken", problem=str(exc))
+            out.append(row)
+        return out
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def check_sqlite_file(url: str) -> None:
+    """Refuse an SQLite database file that exists but is not a healthy database: empty
+    (0 bytes: SQLite would silently use it as a new, empty database), not SQLite, or
+    failing ``PRAGMA quick_check`` (a zeroed page, a truncated file).  Opens the file
+    read-only and changes nothing.  Other URLs and files that do not exist yet: nothing.
+
+    Raises:
+        DatabaseFileError: what is wrong, and what to do.
+    """
+    if not url.startswith("sqlite:///") or url == "sqlite:///:memory:":
+        return
+    path = Path(url.removeprefix("sqlite:///").split("?", 1)[0])
+    if not path.exists():
+        return
+    advice = (
+        f"Nothing was changed. Restore {path} from a backup, or move it away to start with "
+        "a new, empty database (its games would be lost)."
+    )
+    with path.open("rb") as f:
+        header = f.read(len(SQLITE_HEADER))
+    if not header:
+        raise DatabaseFileError(f"the database file {path} is empty (0 bytes). {advice}")
+    if header != SQLITE_HEADER:
+        raise DatabaseFileError(f"{path} is not an SQLite database. {advice}")
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            problems = [r[0] for r in conn.execute("PRAGMA quick_check(5)").fetchall()]
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        raise DatabaseFileError(f"the database file {path} is damaged ({exc}). {advice}") from None
+    if problems != ["ok"]:
+        found = "; ".join(problems)
+        raise DatabaseFileError(f"the database file {path} is damaged ({found}). {advice}")
 
 
 def _add_missing_columns(engine: Engine) -> None:
@@ -485,10 +557,32 @@ def _add_missing_columns(engine: Engine) -> None:
                 conn.exec_driver_sql(f"ALTER TABLE games ADD COLUMN {name} {sql_type}")
 
 
-def _json_dict(value: Any) -> dict[str, Any]:
-    if isinstance(value, str):
-        value = json.loads(value)
-    return dict(value) if isinstance(value, dict) else {}
+def _json_field(text: str | None, column: str, game_id: str) -> dict[str, Any] | None:
+    """The JSON object stored as ``text`` (None stays None).
+
+    Raises:
+        BadRowError: not valid JSON, or not an object.
+    """
+    if text is None:
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        raise BadRowError(f"game {game_id}: its {column} is not valid JSON") from None
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise BadRowError(f"game {game_id}: its {column} is not a JSON object")
+    return value
+
+
+def _seed_of(seed_text: str | None, legacy: int, game_id: str) -> int:
+    if seed_text is None:
+        return legacy
+    try:
+        return int(seed_text)
+    except ValueError:
+        raise BadRowError(f"game {game_id}: its seed is not a number") from None
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
