@@ -117,7 +117,15 @@ def create_in_lobby(page: Any, base: str, game: str, seed: int, players: int | N
     wait_until(page, "document.body.dataset.seq !== undefined", timeout=30_000)
 
 
-def test_play_byzantium_and_conspiracy_in_chromium(server: LiveServer) -> None:
+def test_play_byzantium_and_conspiracy_in_chromium(sqlite_url: str) -> None:
+    server = LiveServer(sqlite_url).start()
+    try:
+        _play_in_chromium(server)
+    finally:
+        server.stop()
+
+
+def _play_in_chromium(server: LiveServer) -> None:
     from playwright.sync_api import sync_playwright
 
     rng = random.Random(2024)
