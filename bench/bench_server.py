@@ -218,6 +218,8 @@ def main() -> None:
                 "0",
                 "--create-limit",
                 "none",  # the benchmark creates its games at once from one address
+                "--message-limit",
+                "none",
             ],
             env=env,
             stdout=subprocess.DEVNULL,

@@ -116,11 +116,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--create-limit", default=None, help="games per client address, e.g. 30/minute, or none"
     )
+    parser.add_argument(
+        "--message-limit", default=None, help="messages per connection, e.g. 20/second, or none"
+    )
     parser.add_argument("--max-bot-games", type=int, default=None, help="bot-only games")
     args = parser.parse_args(argv)
     limits: dict[str, Any] = {}
     if args.create_limit is not None:
         limits["create_limit"] = None if args.create_limit == "none" else args.create_limit
+    if args.message_limit is not None:
+        limits["message_limit"] = None if args.message_limit == "none" else args.message_limit
     if args.max_bot_games is not None:
         limits["max_bot_games"] = args.max_bot_games
     serve(
