@@ -105,7 +105,7 @@ function collectRequest() {
   });
   const body = { game: game === "solo" ? "conspiracy" : game, options, seats };
   const seed = document.getElementById("seed").value.trim();
-  if (seed) body.seed = Number(seed);
+  if (seed) body.seed = seed;  // as text: seeds may exceed JavaScript's exact integers (the server parses it)
   return body;
 }
 
