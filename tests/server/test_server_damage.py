@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from porphyra.server.storage import DatabaseFileError, GameRow, SeatRow, Storage, now
+from porphyra.server.dbfile import DatabaseFileError
+from porphyra.server.storage import GameRow, SeatRow, Storage, now
 
 from .driver import play_out
 from .live import LiveServer, connect_seats

@@ -66,7 +66,7 @@ def serve(
     gc.set_threshold(*GC_THRESHOLDS)
 
     from porphyra.server.app import database_url
-    from porphyra.server.storage import DatabaseFileError, check_sqlite_file
+    from porphyra.server.dbfile import DatabaseFileError, check_sqlite_file
 
     try:  # a damaged database file: say so and what to do, before anything starts
         check_sqlite_file(database_url(db_url, data_dir))
