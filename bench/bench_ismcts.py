@@ -25,7 +25,7 @@ import statistics
 import sys
 from typing import Any
 
-from porphyra.bots import ISMCTS_PRESETS, ISMCTSBot, parse_spec, seat_view
+from porphyra.bots import ISMCTS_PRESETS, ISMCTSBot, ISMCTSSettings, parse_spec, seat_view
 from porphyra.core.game import State
 from porphyra.core.registry import load_game
 
@@ -53,16 +53,14 @@ def positions(name: str, options: dict[str, Any], steps: list[int], seed: int) -
     return out
 
 
-def settings(preset: str, overrides: str) -> dict[str, Any]:
+def settings(preset: str, overrides: str) -> ISMCTSSettings:
     """The ISMCTS settings of ``preset`` with ``key=value,...`` overrides, minus budgets
     (early stop off unless the overrides turn it on)."""
-    result = dict(ISMCTS_PRESETS[preset])
-    result["early_stop"] = False  # time the whole budget, not a settled search's first part
+    # Early stop off: time the whole budget, not a settled search's first part.
+    result = ISMCTS_PRESETS[preset].with_options(early_stop=False)
     if overrides:
-        result.update(parse_spec(f"ismcts:{overrides}")[1])
-    result.pop("seconds", None)
-    result.pop("iterations", None)
-    return result
+        result = result.with_options(**parse_spec(f"ismcts:{overrides}")[1])
+    return result.with_options(seconds=None, iterations=None)
 
 
 def pin_one_core() -> str:
@@ -92,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     for label, name, options in GAMES:
         rates = []
         for i, state in enumerate(positions(name, options, [3, 12, 24, 36], args.seed)):
-            bot = ISMCTSBot(args.seed + i, seconds=args.seconds, **config)
+            bot = ISMCTSBot(args.seed + i, config, seconds=args.seconds)
             result = bot.search(seat_view(state))
             rate = result.iterations / result.seconds
             rates.append(rate)

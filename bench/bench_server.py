@@ -96,8 +96,6 @@ async def seat_client(
                 sent_at = None
                 await ws.send(json.dumps({"type": "snapshot"}))  # look again, go on
                 continue
-            if kind == "queued":
-                continue
             if kind not in ("snapshot", "update"):
                 continue
             if sent_at is not None and "last" in msg:
@@ -109,7 +107,7 @@ async def seat_client(
                 stats.finished += 1
                 return
             legal = msg["legal"]
-            if legal and sent_at is None and not msg.get("queued") and not msg.get("early"):
+            if legal and sent_at is None:
                 if think:
                     await asyncio.sleep(rng.uniform(0, 2 * think))
                 action = legal[rng.randrange(len(legal))]

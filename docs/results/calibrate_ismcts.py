@@ -24,13 +24,13 @@ from porphyra.core.registry import load_game
 def rates(game_name: str, options: dict[str, int], games: int, iterations: int) -> list[float]:
     """Iterations per CPU second at each decision of ``games`` easy-vs-easy games."""
     game = load_game(game_name, **options)
-    settings = {k: v for k, v in ISMCTS_PRESETS["hard"].items() if k != "seconds"}
-    settings["early_stop"] = False  # time every iteration asked for
+    # No time budget, and early stop off: time every iteration asked for.
+    settings = ISMCTS_PRESETS["hard"].with_options(seconds=None, early_stop=False)
     found: list[float] = []
     for g in range(games):
         state = game.new_initial_state(seed=1000 + g)
         players = [make_bot("easy", seed=g * 10 + s) for s in range(game.num_players)]
-        search = ISMCTSBot(seed=g, **{**settings, "iterations": iterations})
+        search = ISMCTSBot(g, settings, iterations=iterations)
         while not state.is_terminal():
             seat = state.current_player()
             view = seat_view(state, seat)

@@ -149,13 +149,14 @@ def replay(record: dict[str, Any], upto: int | None = None, game: Game | None = 
             raise RecordError(
                 f"action #{i + 1} {entry['action']!r} comes after the end of the game"
             )
-        if state.current_player() != entry["player"]:
+        player = entry["player"]
+        if player not in state.active_players():
             raise RecordError(
-                f"action #{i + 1} {entry['action']!r} is recorded for player {entry['player']}"
+                f"action #{i + 1} {entry['action']!r} is recorded for player {player}"
                 f" but player {state.current_player()} is to act"
             )
         try:
-            state.apply_action(game.parse_action(state, entry["action"]))
+            state.apply_action(game.parse_action(state, entry["action"], player), player)
         except ValueError as exc:
             raise RecordError(
                 f"action #{i + 1} {entry['action']!r} does not apply: {exc}"

@@ -80,7 +80,9 @@ class KuhnState(State):
             return [KuhnAction("check"), KuhnAction("bet")]
         return [KuhnAction("call"), KuhnAction("fold")]
 
-    def apply_action(self, action: Action) -> None:
+    def apply_action(self, action: Action, player: int | None = None) -> None:
+        if player not in (None, self.current_player()):
+            raise IllegalActionError(f"not your turn: seat {self.current_player()} decides")
         if str(action) not in {str(a) for a in self.legal_actions()}:
             raise IllegalActionError(f"{action} is not legal now")
         self._history.append((self.current_player(), action))
@@ -176,7 +178,7 @@ class KuhnGame(Game):
         random.Random(seed).shuffle(deck)
         return KuhnState(self, seed, tuple(deck[: self._n]))
 
-    def parse_action(self, state: State, text: str) -> Action:
+    def parse_action(self, state: State, text: str, player: int | None = None) -> Action:
         if text not in VERBS:
             raise InvalidActionError(f"unknown action {text!r}")
         action = KuhnAction(text)

@@ -14,6 +14,7 @@ from porphyra.bots import byzantium_values as bv
 from porphyra.bots.heuristic_byzantium import rollout_policy
 from porphyra.core.registry import load_game
 from porphyra.games.byzantium.cards import DECKS_SHIPPED
+from porphyra.games.byzantium.state import ByzantiumState
 
 WIDTH = 2 * bv.LEAD_CLIP + 1
 
@@ -105,6 +106,7 @@ def test_samples_start_each_turn_from_the_emperors_side() -> None:
 def _states(seed: int) -> list[Any]:
     game = load_game("byzantium")
     state = game.new_initial_state(seed=seed)
+    assert isinstance(state, ByzantiumState)
     rng = random.Random(seed)
     out = []
     while not state.is_terminal():

@@ -10,6 +10,7 @@ import pytest
 
 from porphyra.bots import ISMCTSBot, seat_view
 from porphyra.core.game import Action, State
+from porphyra.games.byzantium.state import ByzantiumState
 from tests.bots.kuhn import KuhnGame, KuhnState, deal
 from tests.bots.treegame import Tree, TreeGame
 
@@ -158,7 +159,7 @@ def test_custom_rollout_policy_is_used() -> None:
         return state.legal_actions()[0]
 
     game = KuhnGame()
-    bot = ISMCTSBot(0, iterations=30, rollout=always_first)  # type: ignore[arg-type]
+    bot = ISMCTSBot(0, iterations=30, rollout=always_first)
     bot.choose(seat_view(deal(game, (Q, K))))
     assert calls
 
@@ -271,12 +272,12 @@ def _positions(game_name: str, count: int, **options: object) -> list[State]:
 def test_early_stop_never_changes_the_move(game_name: str, options: dict[str, object]) -> None:
     from porphyra.bots import ISMCTS_SEARCH
 
-    settings = {**ISMCTS_SEARCH, "paired": False}  # (a paired root has no early stop)
+    settings = ISMCTS_SEARCH.with_options(paired=False)  # (a paired root has no early stop)
     saved = 0
     for state in _positions(game_name, 12, **options):
         view = seat_view(state)
-        full = ISMCTSBot(3, iterations=300, early_stop=False, **settings).search(view)
-        short = ISMCTSBot(3, iterations=300, **settings).search(view)
+        full = ISMCTSBot(3, settings, iterations=300, early_stop=False).search(view)
+        short = ISMCTSBot(3, settings, iterations=300).search(view)
         assert str(short.action) == str(full.action)
         assert full.iterations == 300 and short.iterations <= 300
         saved += full.iterations - short.iterations
@@ -341,17 +342,26 @@ def test_early_stop_ends_a_settled_search() -> None:
     assert visits[0] - visits[1] > 400 - short.iterations  # the runner-up could not catch up
 
 
-def _emperor_meld_position() -> State:
+def _emperor_meld_position() -> ByzantiumState:
     """A Byzantium position where the Emperor chooses a meld (the Foe will answer blind)."""
     from porphyra import load_game
     from porphyra.bots import make_bot
 
     game = load_game("byzantium")
     state = game.new_initial_state(4)
+    assert isinstance(state, ByzantiumState)
     easy = make_bot("easy")
-    while getattr(state, "phase", "") != "meld_byz":
+    while state.phase != "meld_byz":
         state.apply_action(easy.choose(seat_view(state)))
     return state
+
+
+def _blind(s: State, observer: int) -> bool:
+    """Byzantium's simultaneous-move test as a generic ISMCTS hook."""
+    from porphyra.bots.heuristic_byzantium import simultaneous
+
+    assert isinstance(s, ByzantiumState)
+    return simultaneous(s, observer)
 
 
 def test_simultaneous_decisions_follow_the_opponent_model() -> None:
@@ -364,7 +374,8 @@ def test_simultaneous_decisions_follow_the_opponent_model() -> None:
     blind_phases: list[str] = []
 
     def recording(s: State, rng: random.Random) -> Action:
-        blind_phases.append(getattr(s, "phase", ""))
+        assert isinstance(s, ByzantiumState)
+        blind_phases.append(s.phase)
         return rollout_policy(s, rng)
 
     def never_called(s: State, rng: random.Random) -> Action:
@@ -376,7 +387,7 @@ def test_simultaneous_decisions_follow_the_opponent_model() -> None:
         "early_stop": False,
         "candidates": "heuristic",
     }
-    ISMCTSBot(0, iterations=60, rollout=recording, simultaneous=simultaneous, **common).search(
+    ISMCTSBot(0, iterations=60, rollout=recording, simultaneous=_blind, **common).search(
         seat_view(state)
     )
     assert blind_phases and set(blind_phases) <= {"meld_foe"}
@@ -388,14 +399,15 @@ def test_simultaneous_decisions_follow_the_opponent_model() -> None:
 
 
 def test_simultaneous_reply_does_not_depend_on_the_secret() -> None:
-    from porphyra.bots.heuristic_byzantium import rollout_policy, simultaneous
+    from porphyra.bots.heuristic_byzantium import rollout_policy
 
     state = _emperor_meld_position()
     seen: dict[str, set[str]] = {}
 
     def tracking(s: State, rng: random.Random) -> Action:
+        assert isinstance(s, ByzantiumState)
         action = rollout_policy(s, rng)
-        hand = str(sorted(s.hands[s.current_player()]))  # type: ignore[attr-defined]
+        hand = str(sorted(s.hands[s.current_player()]))
         seen.setdefault(hand, set()).add(str(action))
         return action
 
@@ -403,7 +415,7 @@ def test_simultaneous_reply_does_not_depend_on_the_secret() -> None:
         1,
         iterations=150,
         rollout=tracking,
-        simultaneous=simultaneous,
+        simultaneous=_blind,
         depth=0,
         evaluation=lambda s, p: 0.5,
         early_stop=False,

@@ -9,6 +9,7 @@ import pytest
 import porphyra
 from porphyra.bots import make_bot, seat_view
 from porphyra.bots.heuristic_conspiracy import evaluate
+from porphyra.games.conspiracy.state import ConspiracyState
 
 
 @pytest.mark.parametrize("spec", ["easy", "ismcts:iterations=15"])
@@ -31,5 +32,6 @@ def test_evaluation_counts_the_legendary_opponent() -> None:
     for _ in range(12):
         acts = state.legal_actions()
         state.apply_action(acts[rng.randrange(len(acts))])
+    assert isinstance(state, ConspiracyState)
     value = evaluate(state, 0)
     assert 0.0 <= value <= 1.0

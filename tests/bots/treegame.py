@@ -49,7 +49,9 @@ class TreeState(State):
             return []
         return [TreeAction(t) for t in self.node[1]]
 
-    def apply_action(self, action: Action) -> None:
+    def apply_action(self, action: Action, player: int | None = None) -> None:
+        if player not in (None, self.current_player()):
+            raise IllegalActionError(f"not your turn: seat {self.current_player()} decides")
         if str(action) not in {str(a) for a in self.legal_actions()}:
             raise IllegalActionError(f"{action} is not legal now")
         self.__init__(self.tgame, (*self.path, str(action)))  # type: ignore[misc]
@@ -115,7 +117,7 @@ class TreeGame(Game):
     def new_initial_state(self, seed: int = 0) -> TreeState:
         return TreeState(self)
 
-    def parse_action(self, state: State, text: str) -> Action:
+    def parse_action(self, state: State, text: str, player: int | None = None) -> Action:
         if text not in {str(a) for a in state.legal_actions()}:
             raise InvalidActionError(f"unknown action {text!r}")
         return TreeAction(text)

@@ -11,12 +11,19 @@ import pytest
 
 import porphyra
 from porphyra.core.errors import CardDataError, UnknownGameError
-from porphyra.games.byzantium.cards import default_cards_path, load_cards
+from porphyra.games.byzantium.cards import (
+    DECKS_SHIPPED,
+    deck_path,
+    default_cards_path,
+    load_cards,
+    load_deck,
+)
 
 
 def _totals(deck: str) -> Counter[str]:
+    """Copies per entry Age in ``deck`` of version 1, the table of rules section 6."""
     totals: Counter[str] = Counter()
-    for c in load_cards().deck_cards(deck):
+    for c in load_deck("v1").deck_cards(deck):
         label = "all" if c.ages == "all" else ("early", "middle", "late")[c.first_age]
         totals[label] += c.copies
     return totals
@@ -32,15 +39,29 @@ def test_section_6_foe_deck_totals() -> None:
     assert sum(_totals("foe").values()) == 62
 
 
-def test_section_6_default_set_is_marked_designed_for_this_project() -> None:
-    cs = load_cards()
-    assert cs.designed_for_this_project
-    raw = json.loads(default_cards_path().read_text())
-    assert "Designed for porphyra" in raw["provenance"]
+@pytest.mark.parametrize("deck", DECKS_SHIPPED)
+def test_section_6_shipped_decks_are_marked_designed_for_this_project(deck: str) -> None:
+    cs = load_deck(deck)
+    assert cs.designed_for_this_project and cs.version == deck
+    raw = json.loads(deck_path(deck).read_text())
+    assert "designed for porphyra" in raw["provenance"].lower()
 
 
-def test_section_2_unique_cards_have_one_copy_and_legacy_only_on_legacy_cards() -> None:
-    for c in load_cards().cards:
+def test_section_6_later_decks_keep_names_types_ages_and_uniqueness() -> None:
+    """A new version may change forces and copies only (section 6)."""
+    first = {c.slug: c for c in load_deck(DECKS_SHIPPED[0]).cards}
+    for deck in DECKS_SHIPPED[1:]:
+        cards = {c.slug: c for c in load_deck(deck).cards}
+        assert list(cards) == list(first)
+        for slug, card in cards.items():
+            old = first[slug]
+            same = ("name", "deck", "type", "first_age", "last_age", "unique", "legacy", "natural")
+            assert [getattr(card, k) for k in same] == [getattr(old, k) for k in same], slug
+
+
+@pytest.mark.parametrize("deck", DECKS_SHIPPED)
+def test_section_2_unique_cards_have_one_copy_and_legacy_only_on_legacy_cards(deck: str) -> None:
+    for c in load_deck(deck).cards:
         assert not c.unique or c.copies == 1
         assert c.legacy == 0 or c.type == "Legacy"
         assert not c.natural or c.type == "Disaster"
@@ -132,3 +153,55 @@ def test_game_metadata() -> None:
     assert (info.name, info.min_players, info.max_players) == ("byzantium", 2, 2)
     assert info.information == "imperfect" and info.utility == "zero_sum"
     assert game.num_players == 2
+
+
+def test_meld_table_membership_agrees_with_the_table() -> None:
+    # in_meld_table decides "listed by meld_table" without building the table: both must
+    # agree on every sub-multiset of many hands (section 3 phase 4 limits).
+    import itertools
+    import random
+
+    import porphyra
+    from porphyra.games.byzantium import melds
+
+    game = porphyra.load_game("byzantium")
+    cards = game.cardset.cards  # type: ignore[attr-defined]
+    rng = random.Random(7)
+    for deck in ("byzantine", "foe"):
+        pool = [c for c in cards for _ in range(c.copies) if c.deck == deck]
+        for _ in range(60):
+            hand = sorted(c.index for c in rng.sample(pool, rng.randrange(0, 10)))
+            kinds, counts = melds.hand_shape(hand)
+            shape = tuple(
+                (n, cards[k].type, cards[k].natural) for k, n in zip(kinds, counts, strict=True)
+            )
+            listed = set(melds.meld_table(shape, deck))
+            everything = set(
+                itertools.chain.from_iterable(
+                    itertools.combinations_with_replacement(range(len(shape)), n)
+                    for n in range(min(len(hand), 11) + 1)
+                )
+            )
+            for option in everything:
+                assert melds.in_meld_table(option, shape, deck) == (option in listed), option
+
+
+#: The card lists of the shipped decks, as shipped: section 6, "every version stays shipped"
+#: and a change of rules data is a new version, never an edit in place.
+SHIPPED_CARD_LISTS = {
+    "v1": "056aebfea69d171c7e86fd6a1f62a9c809e576fb74a1cad7313c30b15313f206",
+    "v2": "47a8c3828a119a0ea2466ea27202b462f784965a3161b5c98127bb6040d67278",
+}
+
+
+@pytest.mark.parametrize("deck", sorted(SHIPPED_CARD_LISTS))
+def test_section_6_shipped_decks_are_never_edited_in_place(deck: str) -> None:
+    import hashlib
+
+    cards = json.loads(deck_path(deck).read_text())["cards"]
+    digest = hashlib.sha256(json.dumps(cards, sort_keys=True).encode()).hexdigest()
+    assert digest == SHIPPED_CARD_LISTS[deck], f"deck {deck}'s cards changed: ship a new version"
+
+
+def test_section_6_every_shipped_deck_has_its_guard() -> None:
+    assert set(DECKS_SHIPPED) == set(SHIPPED_CARD_LISTS)

@@ -20,6 +20,8 @@ CASES: dict[str, tuple[dict[str, Any], int, str]] = {
     "byzantium_random_seed1": ({}, 1, "random"),
     "byzantium_full_game_seed2": ({"first_emperor": 1}, 2, "strong_emperor"),
     "byzantium_reveal_negotiation_seed3": ({"reveal_first_draws": True}, 3, "negotiator"),
+    # deck v2 and rules version 2 (B-R11: the Foe is asked to replace even when nothing fits)
+    "byzantium_v2_negotiation_seed4": ({"deck": "v2"}, 4, "negotiator"),
 }
 
 

@@ -80,11 +80,13 @@ def test_section_7_wrong_phase_and_not_your_turn() -> None:
     s = new_state()
     with pytest.raises(IllegalActionError, match="wrong phase: it is the redraw phase"):
         s.game.parse_action(s, "meld -")
-    with pytest.raises(IllegalActionError, match="not your turn"):
-        s.game.parse_action(s, "redraw -", player=s.foe)
+    # B-R3: both seats decide the Redraw; a seat that has chosen is told it waits.
+    assert s.game.parse_action(s, "redraw -", player=s.foe) == ByzantiumAction("redraw", ())
     act(s, "redraw -")
-    with pytest.raises(IllegalActionError, match="not your turn"):
+    with pytest.raises(IllegalActionError, match="already chosen; waiting for seat"):
         s.game.parse_action(s, "redraw -", player=s.emperor)
+    with pytest.raises(IllegalActionError, match="not your turn"):
+        s.game.parse_action(s, "redraw -", player=5)
 
 
 def test_illegal_apply_changes_nothing() -> None:

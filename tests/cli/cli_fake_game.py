@@ -69,8 +69,10 @@ class FakeState(State):
             return []
         return [Play(w) for w in self.hands[p]]
 
-    def apply_action(self, action: Action) -> None:
+    def apply_action(self, action: Action, player: int | None = None) -> None:
         p = self.current_player()
+        if player not in (None, p):
+            raise IllegalActionError(f"not your turn: seat {p} decides")
         if not isinstance(action, Play) or action not in self.legal_actions():
             raise IllegalActionError(f"{action} is not legal now")
         self.hands[p].remove(action.word)
@@ -158,7 +160,7 @@ class FakeGame(Game):
     def new_initial_state(self, seed: int = 0) -> State:
         return FakeState(self, seed)
 
-    def parse_action(self, state: State, text: str) -> Action:
+    def parse_action(self, state: State, text: str, player: int | None = None) -> Action:
         parts = text.split()
         if len(parts) != 2 or parts[0] != "play":
             raise InvalidActionError(f"expected 'play <card>', got {text!r}")

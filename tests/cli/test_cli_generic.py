@@ -17,7 +17,6 @@ from porphyra import record as records
 from porphyra.cli import app
 from porphyra.cli.common import CliError, Seat, make_seats, parse_seat_kinds
 from porphyra.cli.play import PASS_DEVICE, Outcome, PlaySession
-from porphyra.cli.simulate import winner
 from porphyra.cli.views import GameView, Obs, view_for
 from porphyra.core.game import Game, State
 from porphyra.core.registry import load_game
@@ -45,13 +44,6 @@ def test_bot_options_with_commas_stay_one_seat() -> None:
         "human",
         "ismcts:iterations=20,exploration=0.5",
     ]
-
-
-def test_winner_counts_shared_victories_as_draws() -> None:
-    assert winner([1.0, -1.0]) == 0
-    assert winner([-1.0, 1.0, -1.0]) == 1
-    assert winner([0.0, 0.0]) is None
-    assert winner([1.0, 1.0, -1.0]) is None
 
 
 # ---------------------------------------------------------------- human input

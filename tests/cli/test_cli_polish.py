@@ -96,12 +96,12 @@ def test_unwritable_save_path_fails_before_the_game(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------- 4. long menus
 def test_menu_lists_every_action_whole_and_filters() -> None:
-    state = load_game("byzantium").new_initial_state(seed=5)
+    state = load_game("byzantium", deck="v1").new_initial_state(seed=5)
     actions = [str(a) for a in state.legal_actions(0)]
     assert len(actions) > 100
     result = runner.invoke(
         app,
-        ["play", "byzantium", "--seed", "5", "--seats", "human,random"],
+        ["play", "byzantium", "--seed", "5", "--deck", "v1", "--seats", "human,random"],
         input=_lines("menu", "menu constantine", "quit"),
     )
     assert result.exit_code == 0, result.output
@@ -192,7 +192,7 @@ def test_hand_number_out_of_range_says_so() -> None:
 
 
 def test_help_and_hints_are_game_and_role_specific() -> None:
-    game = load_game("byzantium")
+    game = load_game("byzantium", deck="v1")
     state = game.new_initial_state(seed=8)
     foe = 1 - state.current_player()
     foe_hand = state.observation(foe)["hand"]

@@ -146,6 +146,7 @@ def test_bad_lord_files_name_the_file_and_entry(tmp_path: Path, change: Any, mes
         ),
         (lambda d: d["locations"].pop(), r"wrong counts: 24 base and 4 bonus"),
         (lambda d: d["locations"][0].update(bonus="no"), r"bad bonus flag"),
+        (lambda d: d["locations"][0].update(text=3), r"text must be a string, not 3"),
     ],
 )
 def test_bad_location_files_name_the_file_and_entry(

@@ -1,13 +1,17 @@
 """The conformance suite itself must catch broken games: a leak, a non-deterministic
-seed, a clone that shares state."""
+seed, a clone that shares state, an action accepted but not listed, a simultaneous choice
+whose order matters."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import pytest
 
 from porphyra.core import conformance, registry
+from porphyra.core.game import Action
+from porphyra.games.byzantium.actions import ByzantiumAction
 from porphyra.games.byzantium.game import ByzantiumGame
 from porphyra.games.byzantium.state import ByzantiumState
 
@@ -26,6 +30,18 @@ class _SharedCloneState(ByzantiumState):
         return new
 
 
+class _LooseState(ByzantiumState):
+    def _listed(self, action: Action, seat: int) -> tuple[int, ...] | None:
+        # bug: accepts any cards in hand, whatever the meld limits, B-R10 or the phase
+        if not isinstance(action, ByzantiumAction):
+            return None
+        try:
+            chosen = tuple(sorted(self._cs.by_slug[s].index for s in action.cards))
+        except KeyError:
+            return None
+        return None if Counter(chosen) - Counter(self.hands[seat]) else chosen
+
+
 class _LeakyGame(ByzantiumGame):
     def new_initial_state(self, seed: int = 0) -> ByzantiumState:
         state = super().new_initial_state(seed)
@@ -37,6 +53,13 @@ class _SharedCloneGame(ByzantiumGame):
     def new_initial_state(self, seed: int = 0) -> ByzantiumState:
         state = super().new_initial_state(seed)
         state.__class__ = _SharedCloneState
+        return state
+
+
+class _LooseGame(ByzantiumGame):
+    def new_initial_state(self, seed: int = 0) -> ByzantiumState:
+        state = super().new_initial_state(seed)
+        state.__class__ = _LooseState
         return state
 
 
@@ -58,3 +81,26 @@ def test_suite_catches_a_clone_that_shares_state(monkeypatch: pytest.MonkeyPatch
 
 def test_suite_passes_the_real_game() -> None:
     conformance.check_clone_independence("byzantium", {}, games=1)
+
+
+def test_suite_catches_an_accepted_action_that_is_not_listed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _register(monkeypatch, "loose", _LooseGame)
+    with pytest.raises(AssertionError, match="not among its legal actions"):
+        conformance.check_accepted_are_listed("loose", {}, games=1)
+
+
+def test_suite_catches_a_simultaneous_choice_whose_order_matters(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    original = ByzantiumState.apply_action
+
+    def ordered(self: ByzantiumState, action: Action, player: int | None = None) -> None:
+        if player is not None and player != self.current_player():
+            self.lt[0] += 1  # bug: the Foe choosing first changes the game
+        original(self, action, player)
+
+    monkeypatch.setattr(ByzantiumState, "apply_action", ordered)
+    with pytest.raises(AssertionError, match="order of the simultaneous choices"):
+        conformance.check_simultaneous("byzantium", {}, games=1)

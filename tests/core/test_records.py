@@ -69,7 +69,8 @@ def test_record_with_a_bad_action_names_it() -> None:
 def test_record_with_wrong_player_or_version_or_game() -> None:
     rec = records.to_record(_game_state())
     bad = json.loads(json.dumps(rec))
-    bad["actions"][0]["player"] = 1 - bad["actions"][0]["player"]
+    # The second action is the Foe's redraw, after the Emperor's: the Emperor cannot act.
+    bad["actions"][1]["player"] = 1 - bad["actions"][1]["player"]
     with pytest.raises(RecordError, match="recorded for player"):
         records.replay(bad)
     bad = json.loads(json.dumps(rec))

@@ -16,11 +16,13 @@ def _state_seq(c: SeatClient) -> int:
 
 
 def sync(clients: list[SeatClient]) -> None:
-    """Receive until every client has seen the highest seq any client has seen."""
-    top = max(_state_seq(c) for c in clients)
+    """Receive until every client has every message the server sent it so far (a ping's
+    pong comes after them: a client whose view did not change gets no update, so the seq
+    numbers of the clients may differ)."""
     for c in clients:
-        while _state_seq(c) < top:
-            c.recv()
+        c.send({"type": "ping"})
+    for c in clients:
+        c.recv_until(lambda m: m["type"] == "pong")
 
 
 def play_out(
@@ -33,9 +35,9 @@ def play_out(
 
     Args:
         clients: ``{seat: [client]}`` as from ``connect_seats`` (None: spectators).
-        rng: picks actions and whether an early simultaneous choice goes first.
-        early: probability that a seat allowed to submit early (Byzantium B-R3) does so
-            before the seat the engine asks first.
+        rng: picks actions and which seat of a simultaneous decision goes first.
+        early: probability that, in a simultaneous decision (Byzantium B-R3), a seat other
+            than the canonical one (the first of ``active_players``) submits first.
         max_steps: guard against a game that never ends.
 
     Raises:
@@ -47,25 +49,20 @@ def play_out(
         sync(everyone)
         if everyone[0].last["status"] == "over":
             return
-        ready = [c for c in humans if c.last["legal"] and not c.last.get("queued")]
+        ready = [c for c in humans if c.last["legal"]]
         if not ready:
             everyone[0].recv()  # a bot is deciding
             continue
-        normal = [c for c in ready if not c.last["early"]]
-        ahead = [c for c in ready if c.last["early"]]
+        canonical = everyone[0].last["observation"].get("current_player")
+        normal = [c for c in ready if c.seat == canonical]
+        ahead = [c for c in ready if c.seat != canonical]
         actor = ahead[0] if ahead and (not normal or rng.random() < early) else normal[0]
         legal = actor.last["legal"]
-        was_early = actor.last["early"]
         actor.act(legal[rng.randrange(len(legal))])
         answer = actor.recv_until(
-            lambda m: m["type"] in ("error", "queued") or (m["type"] == "update" and "last" in m)
+            lambda m: m["type"] == "error" or (m["type"] == "update" and "last" in m)
         )
         assert answer["type"] != "error", answer
-        if answer["type"] == "queued":
-            # An early simultaneous choice: the seat's own view now shows it queued.  (If
-            # the other seat decided meanwhile, the choice was applied at once instead.)
-            assert was_early, answer
-            actor.state_msg()
     raise AssertionError("the game did not end")
 
 

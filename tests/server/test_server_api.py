@@ -17,7 +17,7 @@ from porphyra.core.registry import load_game
 from porphyra.server import protocol
 from porphyra.server.app import STATIC_DIR, check_options, create_app
 from porphyra.server.gamedata import card_data, derived
-from porphyra.server.runner import undo_target
+from porphyra.server.replay import undo_target
 from porphyra.server.storage import GameRow, SeatRow, Storage, hash_token, now
 
 
@@ -186,18 +186,51 @@ def test_storage_round_trip(tmp_path: Path) -> None:
             seats=[SeatRow(0, "human", None, "A", hash_token("t")), SeatRow(1, "bot", "easy", "B")],
         )
     )
-    storage.append_action("g1", 0, 0, "redraw -", 1, "active", None)
-    storage.set_queued("g1", 1, "redraw -")
+    storage.append_actions(
+        [
+            {
+                "game_id": "g1",
+                "index": 0,
+                "actions": [(0, "redraw -")],
+                "seq": 1,
+                "status": "active",
+                "result": None,
+            }
+        ]
+    )
+    # A choice the engine puts before one stored earlier rewrites the suffix (B-R3).
+    storage.append_actions(
+        [
+            {**e, "status": "active", "result": None}
+            for e in (
+                {"game_id": "g1", "index": 1, "actions": [(1, "meld infantry")], "seq": 2},
+                {
+                    "game_id": "g1",
+                    "index": 1,
+                    "actions": [(0, "meld -"), (1, "meld infantry")],
+                    "replace": True,
+                    "seq": 3,
+                },
+            )
+        ]
+    )
     storage.close()
     again = Storage(url)
     row = again.load("g1")
-    assert row is not None
-    assert row.actions == [{"player": 0, "action": "redraw -"}]
-    assert row.seats[1].queued == "redraw -" and row.seats[0].token_hash == hash_token("t")
+    assert row is not None and row.seq == 3
+    assert row.actions == [
+        {"player": 0, "action": "redraw -"},
+        {"player": 0, "action": "meld -"},
+        {"player": 1, "action": "meld infantry"},
+    ]
+    assert row.seats[0].token_hash == hash_token("t")
+    again.truncate_actions("g1", 1, 4)
+    row = again.load("g1")
+    assert row is not None and row.actions == [{"player": 0, "action": "redraw -"}]
     assert row.record()["seed"] == 5
     again.truncate_actions("g1", 0, 2)
     row = again.load("g1")
-    assert row is not None and row.actions == [] and row.seq == 2 and row.seats[1].queued is None
+    assert row is not None and row.actions == [] and row.seq == 2
     summary = again.summaries()
     assert summary[0]["actions"] == 0 and "seed" not in json.dumps(summary)
     assert again.load("nope") is None
@@ -275,10 +308,10 @@ def test_serve_command_for_the_cli(monkeypatch: pytest.MonkeyPatch) -> None:
     import typer
     from typer.testing import CliRunner
 
-    from porphyra.server import cli
+    from porphyra.server import cli, main
 
     calls: list[tuple[Any, ...]] = []
-    monkeypatch.setattr(cli, "serve", lambda *a, **k: calls.append((*a, k)))
+    monkeypatch.setattr(main, "serve", lambda *a, **k: calls.append((*a, k)))
     app = typer.Typer()
     app.command(name="serve")(cli.serve_command)
     app.command(name="other")(lambda: None)

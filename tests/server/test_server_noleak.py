@@ -5,8 +5,8 @@ simultaneous choices early; bot seats played by the server; spectators watching)
 message recorded.  Then, against the engine replaying the finished record:
 
 - every ``snapshot``/``update`` to seat p at ``seq`` s carries exactly
-  ``state_s.observation(p)`` and ``state_s.legal_actions(p)`` (for an early simultaneous
-  choice: the seat's legal actions once the engine asks it); a spectator gets exactly
+  ``state_s.observation(p)`` and ``state_s.legal_actions(p)`` (``state_s``: the actions in
+  the order the server applied them); a spectator gets exactly
   ``state_s.public_observation()`` and no legal actions;
 - directly: no message to p contains the slug of a card that lies in the other hand at that
   point and appears nowhere in p's observation, and no message contains the seed;
@@ -65,15 +65,44 @@ if solo_supported():
     GAMES.append(("conspiracy", {"players": 1, "opponent": "military"}, [{"kind": "human"}], 9))
 
 
-def _states(rec: dict[str, Any]) -> list[State]:
-    """The state after each prefix of the record: ``states[n]`` after n actions."""
+def _arrivals(rec: dict[str, Any], clients: list[SeatClient]) -> list[tuple[int, str]]:
+    """The actions in the order the server applied them: the record keeps a simultaneous
+    decision in canonical order (B-R3), so a human's choice is placed at the seq its echo
+    (``last``) came with; the bots' actions (always the canonical seat's) fill the rest in
+    record order."""
+    by_seq: dict[int, tuple[int, str]] = {}
+    for client in clients:
+        for msg in client.messages:
+            if msg["type"] == "update" and "last" in msg and client.seat is not None:
+                by_seq[msg["seq"]] = (client.seat, msg["last"])
+    rest = Counter(by_seq.values())
+    bots = []
+    for entry in rec["actions"]:
+        key = (entry["player"], entry["action"])
+        if rest[key]:
+            rest[key] -= 1
+        else:
+            bots.append(key)
+    bots.reverse()
+    return [by_seq[s] if s in by_seq else bots.pop() for s in range(1, len(rec["actions"]) + 1)]
+
+
+def _states(rec: dict[str, Any], clients: list[SeatClient]) -> list[State]:
+    """The state at each seq: ``states[n]`` after the first n actions applied."""
     game = load_game(rec["game"], **rec["options"])
     state = game.new_initial_state(seed=rec["seed"])
     states = [state.clone()]
-    for entry in rec["actions"]:
-        state.apply_action(game.parse_action(state, entry["action"]))
+    for seat, text in _arrivals(rec, clients):
+        state.apply_action(game.parse_action(state, text, seat), seat)
         states.append(state.clone())
+    assert state.history == _replayed(rec).history
     return states
+
+
+def _replayed(rec: dict[str, Any]) -> State:
+    from porphyra import record as records
+
+    return records.replay(rec)
 
 
 def _plain(value: Any) -> Any:
@@ -116,13 +145,7 @@ def check_messages(client: SeatClient, states: list[State], rec: dict[str, Any])
             assert msg["legal"] == []
         else:
             assert msg["observation"] == _plain(state.observation(seat)), (seat, seq)
-            if msg["early"]:
-                nxt = states[seq + 1]
-                assert rec["actions"][seq]["player"] != seat
-                assert nxt.current_player() == seat
-                assert msg["legal"] == [str(a) for a in nxt.legal_actions(seat)]
-            elif not msg.get("queued"):
-                assert msg["legal"] == [str(a) for a in state.legal_actions(seat)]
+            assert msg["legal"] == [str(a) for a in state.legal_actions(seat)]
             names = _card_names(state)
             for slug in _hidden_only(state, seat):
                 assert slug not in raw, (slug, seq)
@@ -143,7 +166,7 @@ def test_no_message_leaks_hidden_cards(
     clients = connect_seats(server, info, spectators=1)
     play_out(clients, random.Random(seed))
     rec = record_of(server, info["id"])
-    states = _states(rec)
+    states = _states(rec, [c for group in clients.values() for c in group])
     assert states[-1].is_terminal()
     total = 0
     for group in clients.values():
@@ -151,13 +174,11 @@ def test_no_message_leaks_hidden_cards(
             total += check_messages(client, states, rec)
             client.close()
     assert total > len(rec["actions"])
-    if name == "byzantium":
-        # Early choices were really exercised in the human-vs-human games.
-        early = [
-            m for g in clients.values() for c in g for m in c.messages if m["type"] == "queued"
-        ]
-        if all(s["kind"] == "human" for s in seats):
-            assert early
+    if name == "byzantium" and all(s["kind"] == "human" for s in seats):
+        # Foe-first choices were really exercised in the human-vs-human games (the record
+        # keeps the canonical order, so they arrived out of step with it).
+        arrived = _arrivals(rec, [c for group in clients.values() for c in group])
+        assert arrived != [(a["player"], a["action"]) for a in rec["actions"]]
 
 
 def test_early_choice_sends_nothing_to_the_other_seat(server: LiveServer) -> None:
@@ -171,23 +192,21 @@ def test_early_choice_sends_nothing_to_the_other_seat(server: LiveServer) -> Non
     )
     clients = connect_seats(server, info)
     emperor, foe = clients[0][0], clients[1][0]
-    assert emperor.last["legal"] and not emperor.last["early"]
-    assert foe.last["early"] and foe.last["legal"]
+    assert emperor.last["legal"] and foe.last["legal"]
     emperor.send({"type": "ping"})
     emperor.recv_until(lambda m: m["type"] == "pong")  # past the presence messages
     seen = len(emperor.messages)
     foe.act(foe.last["legal"][1])
-    assert foe.recv_until(lambda m: m["type"] != "presence")["type"] == "queued"
-    foe.state_msg()
+    foe.recv_until(lambda m: m["type"] == "update" and "last" in m)
     emperor.send({"type": "ping"})
     assert emperor.recv()["type"] == "pong"  # nothing arrived before the pong
     assert len(emperor.messages) == seen + 1
     hand_before = Counter(emperor.last["observation"]["hand"])
-    emperor.act("redraw -")
-    after = emperor.state_msg()
-    assert Counter(after["observation"]["hand"]) == hand_before
-    final = emperor.state_msg()  # the queued redraw applied at once
-    assert final["seq"] == after["seq"] + 1
+    seq = emperor.last["seq"]
+    emperor.act("redraw -")  # its seq is older than the game's now, yet still fresh
+    final = emperor.state_msg()  # both redraws resolve at once
+    assert final["seq"] == seq + 2
+    assert Counter(final["observation"]["hand"]) == hand_before
     assert final["observation"]["phase"] == "meld"
     assert final["observation"]["redrawn"][1] == 1
     for c in (emperor, foe):

@@ -1,6 +1,6 @@
 """Stop the server and start it again on the same database: every game resumes exactly
-where it was (observations, legal actions, seq, queued early choices), bot seats carry on,
-and the games can be finished."""
+where it was (observations, legal actions, seq, a simultaneous choice already made), bot
+seats carry on, and the games can be finished."""
 
 from __future__ import annotations
 
@@ -31,8 +31,8 @@ def test_restart_and_resume(db_url: str) -> None:
                 "seed": 32,
             }
         )
-        # Byzantium: both redraw, then the Foe queues its meld early (B-R3) and the server
-        # stops before the Emperor melds; Conspiracy: several turns with the bot.
+        # Byzantium: both redraw, then the Foe melds first (B-R3) and the server stops
+        # before the Emperor melds; Conspiracy: several turns with the bot.
         bz = connect_seats(first, byz)
         emperor, foe = bz[0][0], bz[1][0]
         rng = random.Random(5)
@@ -42,10 +42,9 @@ def test_restart_and_resume(db_url: str) -> None:
         foe.recv_until(lambda m: m["type"] == "update" and "last" in m)
         sync([emperor, foe])
         foe_meld = foe.last["legal"][-1]
-        assert foe.last["early"]
+        assert foe.last["legal"] and emperor.last["legal"]
         foe.act(foe_meld)
-        assert foe.recv_until(lambda m: m["type"] != "presence")["type"] == "queued"
-        foe.state_msg()
+        foe.recv_until(lambda m: m["type"] == "update" and "last" in m)
         sync([emperor, foe])
         cs = connect_seats(first, cons)
         humans = [cs[0][0], cs[2][0]]
@@ -99,7 +98,8 @@ def test_restart_and_resume(db_url: str) -> None:
         listed = {g["id"]: g for g in second.get("/api/games").json()}
         assert set(listed) == {byz["id"], cons["id"], bots_id}
         assert [s["name"] for s in listed[byz["id"]]["seats"]] == ["Ada", "Bo"]
-        # Byzantium resumes exactly, with the Foe's queued meld still queued.
+        # Byzantium resumes exactly: the Foe's meld is an action of the stored record, so
+        # it is still in, hidden, and only the Emperor is asked.
         bz2 = {
             inv["seat"]: SeatClient(second, byz["id"], inv["token"], inv["seat"])
             for inv in byz["invites"]
@@ -109,10 +109,11 @@ def test_restart_and_resume(db_url: str) -> None:
             old = before["byz"][seat]
             assert snap["observation"] == old["observation"]
             assert snap["legal"] == old["legal"]
-            assert snap["seq"] == old["seq"]
-            assert snap["queued"] == old["queued"]
-        assert bz2[1].last["queued"] == foe_meld
-        # The Emperor melds; the queued Foe meld applies at once and both are revealed.
+            # The Foe saw the last change; the Emperor's view did not change with it.
+            assert snap["seq"] == before["byz"][1]["seq"] >= old["seq"]
+        assert bz2[1].last["legal"] == [] and bz2[0].last["legal"]
+        assert bz2[1].last["observation"]["pending_choice"] is not None
+        # The Emperor melds; both melds are revealed at once.
         bz2[0].act("meld -")
         revealed = bz2[0].recv_until(
             lambda m: m["type"] == "update" and m["observation"]["melds_turn"] == 1

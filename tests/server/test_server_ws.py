@@ -141,16 +141,13 @@ def test_simultaneous_choices_in_either_order(server: LiveServer, foe_first: boo
     foe_choice = foe_legal[2]
     if foe_first:
         foe.act(foe_choice)
-        assert foe.recv_until(lambda m: m["type"] != "presence")["type"] == "queued"
-        view = foe.state_msg()
-        assert view["queued"] == foe_choice and view["legal"] == []
-        # Until the engine asks for it, an early choice may be replaced.
-        first, foe_choice = foe_choice, foe_legal[-1]
-        assert first != foe_choice
-        foe.act(foe_choice, seq=seq)
-        assert foe.recv()["type"] == "queued"
-        assert foe.state_msg()["queued"] == foe_choice
-        emperor.act("redraw -")
+        foe.recv_until(lambda m: m["type"] == "update" and "last" in m)
+        view = foe.last
+        assert view["legal"] == [] and view["observation"]["pending_choice"] is not None
+        # A choice, once applied, is final: a second one is refused.
+        foe.act(foe_legal[-1], seq=seq + 1)
+        assert foe.recv_until(lambda m: m["type"] == "error")["code"] == "turn"
+        emperor.act("redraw -", seq=seq)  # the Emperor's view did not change: still fresh
     else:
         emperor.act("redraw -")
         emperor.recv_until(lambda m: m["type"] == "update")
@@ -162,7 +159,7 @@ def test_simultaneous_choices_in_either_order(server: LiveServer, foe_first: boo
         c.close()
 
 
-def test_queued_choice_is_not_applied_twice_nor_lost(server: LiveServer) -> None:
+def test_choice_before_a_bot_emperor_is_not_applied_twice_nor_lost(server: LiveServer) -> None:
     info = server.create(
         {
             "game": "byzantium",
@@ -172,17 +169,15 @@ def test_queued_choice_is_not_applied_twice_nor_lost(server: LiveServer) -> None
     )
     clients = connect_seats(server, info)
     foe = clients[1][0]
-    # Play until the game ends, always answering early when allowed.
+    # Play until the game ends, always answering as soon as allowed.
     for _ in range(2000):
-        msg = foe.state_msg() if not foe.last["legal"] or foe.last.get("queued") else foe.last
+        msg = foe.state_msg() if not foe.last["legal"] else foe.last
         if msg["status"] == "over":
             break
-        if msg["legal"] and not msg.get("queued"):
+        if msg["legal"]:
             foe.act(msg["legal"][0])
             foe.recv_until(
-                lambda m: (
-                    m["type"] in ("queued", "error") or (m["type"] == "update" and "last" in m)
-                )
+                lambda m: m["type"] == "error" or (m["type"] == "update" and "last" in m)
             )
     info_after = server.get(f"/api/games/{info['id']}").json()
     assert info_after["status"] == "over"

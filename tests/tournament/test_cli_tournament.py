@@ -109,7 +109,10 @@ def test_tables_for_three_player_conspiracy() -> None:
         (["byzantium", "--bots", "random,bot", "--games", "3"], "multiple of 2"),
         (["byzantium", "--bots", "random,bot", "--games", "0"], "--games must be at least 1"),
         (["byzantium", "--bots", "random,bot", "--workers", "0"], "--workers must be at least"),
-        (["byzantium", "--bots", "random,bot", "--players", "3"], "apply to conspiracy"),
+        (
+            ["byzantium", "--bots", "random,bot", "--players", "3"],
+            "--players applies to conspiracy",
+        ),
         (["byzantium", "--bots", "random,bot", "--solo"], "--solo applies to conspiracy"),
         (["byzantium", "--bots", "random,bot", "--records"], "--records needs --out"),
         (["conspiracy", "--bots", "random,bot", "--opponents", "mage"], "--opponents needs"),

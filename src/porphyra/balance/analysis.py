@@ -19,6 +19,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from porphyra.core.outcome import top_seats
 from porphyra.tournament.stats import Z95, wilson_interval
 
 #: Pseudo-count of the shrinkage of win-rate differences (seat-games).
@@ -54,11 +55,10 @@ def advantage(wins: int, draws: int, losses: int) -> dict[str, Any]:
 
 def outcome(returns: Sequence[float], seat: int) -> float:
     """1 for a win, ½ for a draw (equal best returns), 0 for a loss, of ``seat``."""
-    best = max(returns)
-    if returns[seat] < best:
+    top = top_seats(returns)
+    if seat not in top:
         return 0.0
-    tied = sum(1 for r in returns if r == best)
-    return 1.0 if tied == 1 else 0.5
+    return 1.0 if len(top) == 1 else 0.5
 
 
 def difference(with_: Sequence[float], without: Sequence[float]) -> dict[str, Any]:

@@ -13,7 +13,6 @@ on a Ray cluster (:func:`run_tasks`), as long as the bots are iteration-budget b
 
 from __future__ import annotations
 
-import json
 import multiprocessing
 import signal
 from collections.abc import Callable, Sequence
@@ -21,8 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from porphyra.balance.collect import collector_for
-from porphyra.core.game import Game
-from porphyra.core.registry import load_game
+from porphyra.tournament.runner import cached_game
 from porphyra.tournament.schedule import rotations
 
 #: Called with the number of finished games after each game.
@@ -107,17 +105,6 @@ class Campaign:
         return out
 
 
-_GAMES: dict[str, Game] = {}
-
-
-def _game(name: str, options: dict[str, Any]) -> Game:
-    key = json.dumps([name, options], sort_keys=True)
-    game = _GAMES.get(key)
-    if game is None:
-        game = _GAMES[key] = load_game(name, **options)
-    return game
-
-
 def play_task(task: Task) -> dict[str, Any]:
     """Play one task and return its statistics (:mod:`porphyra.balance.collect`) with
     ``index``, ``pairing``, ``deal``, ``rotation``, ``seats`` and ``seed`` added.
@@ -125,9 +112,9 @@ def play_task(task: Task) -> dict[str, Any]:
     Raises:
         RuntimeError: the game failed; the message names the task.
     """
-    from porphyra.cli.simulate import play_bot_game
+    from porphyra.bots.selfplay import play_bot_game
 
-    game = _game(task.game, task.options)
+    game = cached_game(task.game, task.options)
     collector = collector_for(task.game)
     try:
         state = play_bot_game(game, task.seats, task.seed, observer=collector.before)

@@ -35,6 +35,7 @@ from typing import Any
 from porphyra.bots.base import Bot, SeatView, seat_view
 from porphyra.bots.heuristic import EasyBot, GreedyBot, heuristic_for
 from porphyra.bots.ismcts import ISMCTSBot
+from porphyra.bots.ismcts_settings import ISMCTSSettings, option_types, parse_option
 from porphyra.bots.random_bot import RandomBot
 from porphyra.bots.search_types import ActionStats, SearchResult
 
@@ -46,30 +47,28 @@ from porphyra.bots.search_types import ActionStats, SearchResult
 #: and a seat answering a secret it cannot see (Byzantium's B-R3) follows the heuristic.
 #: A game without a heuristic module falls back to every legal action, no refinement and
 #: uniformly random rollouts played to the end.
-ISMCTS_SEARCH: dict[str, Any] = {
-    "rollout": "heuristic",
-    "depth": 8,
-    "evaluation": "heuristic",
-    "candidates": "heuristic",
-    "refine": "heuristic",
-    "anchor_z": 1.0,
-    "simultaneous": "heuristic",
-}
+ISMCTS_SEARCH = ISMCTSSettings(
+    rollout="heuristic",
+    depth=8,
+    evaluation="heuristic",
+    candidates="heuristic",
+    refine="heuristic",
+    anchor_z=1.0,
+    simultaneous="heuristic",
+)
 
 #: Budgets of the ISMCTS bots: ``ismcts`` is deterministic (iterations), ``medium`` and
 #: ``hard`` are the difficulty names, with time budgets (moves not reproducible).
-ISMCTS_PRESETS: dict[str, dict[str, Any]] = {
-    "ismcts": {**ISMCTS_SEARCH, "iterations": 1000},
-    "medium": {**ISMCTS_SEARCH, "seconds": 0.5},
-    "hard": {**ISMCTS_SEARCH, "seconds": 2.0},
+ISMCTS_PRESETS: dict[str, ISMCTSSettings] = {
+    "ismcts": ISMCTS_SEARCH.with_options(iterations=1000),
+    "medium": ISMCTS_SEARCH.with_options(seconds=0.5),
+    "hard": ISMCTS_SEARCH.with_options(seconds=2.0),
 }
 
 
 def _ismcts_factory(preset: str) -> Callable[..., Bot]:
     def build(seed: int = 0, **options: Any) -> Bot:
-        settings = dict(ISMCTS_PRESETS[preset])
-        settings.update(options)
-        return ISMCTSBot(seed, name=preset, **settings)
+        return ISMCTSBot(seed, ISMCTS_PRESETS[preset], name=preset, **options)
 
     return build
 
@@ -99,35 +98,8 @@ _FACTORIES: dict[str, Callable[..., Bot]] = {
     "hard": _ismcts_factory("hard"),
 }
 
-#: Option types for specs (``name:key=value``); ``none`` gives ``None``.
-_OPTION_TYPES: dict[str, type] = {
-    "iterations": int,
-    "seconds": float,
-    "exploration": float,
-    "rollout": str,
-    "depth": int,
-    "evaluation": str,
-    "samples": int,
-    "candidates": str,
-    "refine": str,
-    "simultaneous": str,
-    "anchor_z": float,
-    "early_stop": bool,
-    "cut": str,
-    "paired": bool,
-}
-
-_BOOLEANS = {"true": True, "yes": True, "on": True, "1": True}
-_BOOLEANS.update({"false": False, "no": False, "off": False, "0": False})
-
-
-def _typed(kind: type, value: str) -> Any:
-    """``value`` converted to ``kind`` (booleans: true/false, yes/no, on/off, 1/0)."""
-    if kind is bool:
-        if value.lower() not in _BOOLEANS:
-            raise ValueError(value)
-        return _BOOLEANS[value.lower()]
-    return kind(value)
+#: Options of the ``greedy`` bot in specs (the ISMCTS ones come from ``ISMCTSSettings``).
+_GREEDY_OPTIONS = ("samples",)
 
 
 #: One line per bot name, for ``porphyra bots`` and the lobby.
@@ -143,9 +115,9 @@ BOT_DESCRIPTIONS: dict[str, str] = {
 def _budget(preset: str) -> str:
     """The budget of an ISMCTS preset in words, read from :data:`ISMCTS_PRESETS`."""
     settings = ISMCTS_PRESETS[preset]
-    if settings.get("seconds") is not None:
-        return f"information-set MCTS, {settings['seconds']:g} s a move"
-    return f"information-set MCTS, {settings['iterations']} iterations a move (reproducible)"
+    if settings.seconds is not None:
+        return f"information-set MCTS, {settings.seconds:g} s a move"
+    return f"information-set MCTS, {settings.iterations} iterations a move (reproducible)"
 
 
 BOT_DESCRIPTIONS.update({preset: _budget(preset) for preset in ISMCTS_PRESETS})
@@ -158,7 +130,7 @@ def describe_bots() -> list[tuple[str, str]]:
 
 def option_names() -> list[str]:
     """The option keys of bot specs (``name:key=value,...``)."""
-    return sorted(_OPTION_TYPES)
+    return sorted([*option_types(), *_GREEDY_OPTIONS])
 
 
 def bot_names() -> list[str]:
@@ -183,21 +155,20 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, eq, value = item.partition("=")
         key, value = key.strip(), value.strip()
-        if not eq or key not in _OPTION_TYPES:
+        if not eq or key not in option_names():
             raise ValueError(
                 f"bad option {item!r} in bot spec {spec!r}; options are key=value with keys "
-                f"{', '.join(sorted(_OPTION_TYPES))}"
+                f"{', '.join(option_names())}"
             )
-        if value.lower() == "none":
-            options[key] = None
-            continue
         try:
-            options[key] = _typed(_OPTION_TYPES[key], value)
-        except ValueError:
-            raise ValueError(
-                f"bad value {value!r} for {key} in bot spec {spec!r}: expected "
-                f"{_OPTION_TYPES[key].__name__}"
-            ) from None
+            if key not in _GREEDY_OPTIONS:
+                options[key] = parse_option(key, value)
+            elif not value.isdigit():
+                raise ValueError(f"bad value {value!r} for {key}: expected int")
+            else:
+                options[key] = int(value)
+        except ValueError as exc:
+            raise ValueError(f"{exc} (in bot spec {spec!r})") from None
     return name, options
 
 
@@ -222,6 +193,7 @@ __all__ = [
     "EasyBot",
     "GreedyBot",
     "ISMCTSBot",
+    "ISMCTSSettings",
     "RandomBot",
     "SearchResult",
     "SeatView",

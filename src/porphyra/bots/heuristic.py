@@ -1,28 +1,14 @@
 """Per-game heuristics: the ``easy`` bot, rollout policies and evaluations for ISMCTS.
 
-Each game may provide a module ``porphyra.bots.heuristic_<game>`` with:
+Each game may provide a module ``porphyra.bots.heuristic_<game>`` that exports
+``HEURISTICS``, a :class:`~porphyra.bots.search_types.GameHeuristics` typed with the game's
+state class: its ``easy`` bot (strategy in the module docstring), rollout policy,
+evaluation, candidate actions, determinization refiner, simultaneous-move test and rollout
+cut (each documented on :class:`~porphyra.bots.search_types.GameHeuristics`).
 
-- ``HeuristicBot(seed)``: a bot (``name``, ``choose(view)``) whose strategy is documented in
-  the module docstring;
-- ``rollout_policy(state, rng) -> Action``: a fast policy for the current player of a
-  (determinized) state, used by ISMCTS with ``rollout="heuristic"``;
-- ``evaluate(state, player) -> float``: the estimated reward in [0, 1] of ``player`` in a
-  non-terminal state, used by ISMCTS rollouts cut at a depth;
-- ``candidate_actions(state) -> list[Action]``: a small subset of the current player's
-  legal actions (always including the heuristic's own choice) that ISMCTS's tree considers
-  with ``candidates="heuristic"``;
-- ``refine_sample(state, player, rng)``: adjusts a determinization in place (an opponent
-  model for hidden choices that ``resample`` draws at random), for ``refine="heuristic"``;
-- ``simultaneous(state, observer) -> bool``: whether the current player decides without
-  seeing a hidden choice ``observer`` has made (simultaneous moves), for
-  ``simultaneous="heuristic"``;
-- ``rollout_cut(state) -> bool``: whether a rollout that has played its ``depth`` actions
-  may stop here for ``evaluate`` (e.g. once a turn's outcome is settled), for
-  ``cut="heuristic"``.
-
-The functions here look the module up by game name.  A game without one falls back to
-:class:`GreedyBot` (a generic flat Monte Carlo one-ply bot), uniformly random rollouts and no
-evaluation (rollouts then play to the end) and every legal action as a candidate.
+:func:`heuristics_for` looks the structure up by game name.  A game without one falls back
+to :class:`GreedyBot` (a generic flat Monte Carlo one-ply bot), uniformly random rollouts and
+no evaluation (rollouts then play to the end) and every legal action as a candidate.
 """
 
 from __future__ import annotations
@@ -30,42 +16,32 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable
-from types import ModuleType
 from typing import Any
 
 from porphyra.bots.base import Bot, SeatView
-from porphyra.bots.search_types import (
-    Candidates,
-    Cut,
-    Evaluation,
-    Refiner,
-    RolloutPolicy,
-    Simultaneous,
-    view_seed,
-)
+from porphyra.bots.search_types import GameHeuristics, view_seed
 from porphyra.core.game import Action, State
 
+#: The heuristic module of each game that has one; it exports ``HEURISTICS``.
 _MODULES: dict[str, str] = {
     "byzantium": "porphyra.bots.heuristic_byzantium",
     "conspiracy": "porphyra.bots.heuristic_conspiracy",
 }
 
 
-def _module(game_name: str) -> ModuleType | None:
+def heuristics_for(game_name: str) -> GameHeuristics[Any] | None:
+    """The hooks of ``game_name``'s heuristic module, or ``None`` for a game without one.
+
+    Raises:
+        TypeError: the module's ``HEURISTICS`` is not a ``GameHeuristics``.
+    """
     target = _MODULES.get(game_name)
     if target is None:
         return None
-    try:
-        return importlib.import_module(target)
-    except ModuleNotFoundError as exc:
-        if exc.name == target:  # the heuristic does not exist yet; other errors propagate
-            return None
-        raise
-
-
-def has_heuristic(game_name: str) -> bool:
-    """True if game ``game_name`` has its own heuristic module."""
-    return _module(game_name) is not None
+    hooks = importlib.import_module(target).HEURISTICS
+    if not isinstance(hooks, GameHeuristics):
+        raise TypeError(f"{target}.HEURISTICS must be a GameHeuristics, not {hooks!r}")
+    return hooks
 
 
 def heuristic_for(game_name: str) -> Callable[[int], Bot]:
@@ -73,61 +49,14 @@ def heuristic_for(game_name: str) -> Callable[[int], Bot]:
 
     Falls back to :class:`GreedyBot` for a game without a heuristic module.
     """
-    module = _module(game_name)
-    if module is None:
-        return GreedyBot
-    factory: Callable[[int], Bot] = module.HeuristicBot
-    return factory
+    hooks = heuristics_for(game_name)
+    return GreedyBot if hooks is None else hooks.bot
 
 
-def _random_policy(state: State, rng: random.Random) -> Action:
+def random_policy(state: State, rng: random.Random) -> Action:
+    """A uniformly random legal action of the current player (the default rollout)."""
     actions = state.legal_actions()
     return actions[rng.randrange(len(actions))]
-
-
-def _hook(game_name: str, attribute: str) -> Any:
-    """``attribute`` of ``game_name``'s heuristic module, or ``None`` if either is missing."""
-    return getattr(_module(game_name), attribute, None)
-
-
-def rollout_policy_for(game_name: str) -> RolloutPolicy:
-    """The heuristic rollout policy of ``game_name`` (uniformly random if it has none)."""
-    policy: RolloutPolicy | None = _hook(game_name, "rollout_policy")
-    return _random_policy if policy is None else policy
-
-
-def evaluation_for(game_name: str) -> Evaluation | None:
-    """The evaluation ``(state, player) -> [0, 1]`` of ``game_name``, or ``None`` if it has
-    none (then ISMCTS plays rollouts to the end whatever its depth)."""
-    evaluate: Evaluation | None = _hook(game_name, "evaluate")
-    return evaluate
-
-
-def candidates_for(game_name: str) -> Candidates | None:
-    """The candidate generator ``state -> actions`` of ``game_name``, or ``None`` (every
-    legal action) if it has none."""
-    candidates: Candidates | None = _hook(game_name, "candidate_actions")
-    return candidates
-
-
-def refiner_for(game_name: str) -> Refiner | None:
-    """The determinization refiner of ``game_name``, or ``None`` if it has none."""
-    refine: Refiner | None = _hook(game_name, "refine_sample")
-    return refine
-
-
-def cut_for(game_name: str) -> Cut | None:
-    """Where ``game_name``'s rollouts may stop for the evaluation (``state -> bool``), or
-    ``None`` (after ``depth`` actions, wherever that is) if it has no ``rollout_cut``."""
-    cut: Cut | None = _hook(game_name, "rollout_cut")
-    return cut
-
-
-def simultaneous_for(game_name: str) -> Simultaneous | None:
-    """The simultaneous-move test ``(state, observer) -> bool`` of ``game_name``, or
-    ``None`` if its decisions are all sequential."""
-    test: Simultaneous | None = _hook(game_name, "simultaneous")
-    return test
 
 
 class GreedyBot:
@@ -174,7 +103,7 @@ class GreedyBot:
                 mine = next(a for a in state.legal_actions() if str(a) == key)
                 state.apply_action(mine)
                 while not state.is_terminal():
-                    state.apply_action(_random_policy(state, rng))
+                    state.apply_action(random_policy(state, rng))
                 total += (state.returns()[view.player] - lo) / span
             if total > best_value:
                 best, best_value = action, total

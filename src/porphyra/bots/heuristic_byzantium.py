@@ -40,11 +40,13 @@ from dataclasses import dataclass
 
 from porphyra.bots import byzantium_values
 from porphyra.bots.base import SeatView
-from porphyra.bots.search_types import view_seed
-from porphyra.core.game import Action, State
+from porphyra.bots.search_types import GameHeuristics, view_seed
+from porphyra.core.game import Action
 from porphyra.games.byzantium.cards import Card, CardSet
+from porphyra.games.byzantium.game import ByzantiumGame
 from porphyra.games.byzantium.melds import FOE_PEOPLES, LIMITS, REDRAW_LIMIT, replacement_options
-from porphyra.games.byzantium.rules import BYZ_HAND
+from porphyra.games.byzantium.rules import BYZ_HAND, PHASES
+from porphyra.games.byzantium.state import ByzantiumState
 
 #: Probability that the rollout policy plays a uniformly random legal action instead.
 ROLLOUT_EPSILON = 0.0
@@ -249,6 +251,13 @@ def decide(s: Situation, cardset: CardSet) -> tuple[str, list[int]]:
 # -- from an observation (the bot) ---------------------------------------------------------
 
 
+def _number(obs: dict[str, object], key: str) -> int:
+    value = obs[key]
+    if not isinstance(value, int):
+        raise TypeError(f"observation[{key!r}] must be an integer, not {value!r}")
+    return value
+
+
 def situation_from_observation(obs: dict[str, object], cardset: CardSet) -> Situation:
     """The :class:`Situation` of an ``observation(seat)`` dict.
 
@@ -256,7 +265,7 @@ def situation_from_observation(obs: dict[str, object], cardset: CardSet) -> Situ
         KeyError, TypeError: ``obs`` is not a Byzantium seat observation.
     """
     by_slug = cardset.by_slug
-    seat = int(obs["seat"])  # type: ignore[call-overload]
+    seat = _number(obs, "seat")
     legacy = obs["legacy"]
     assert isinstance(legacy, list)
     melds = obs["melds"]
@@ -267,8 +276,8 @@ def situation_from_observation(obs: dict[str, object], cardset: CardSet) -> Situ
         verb=str(obs["phase"]),
         byzantine=obs["role"] == "byzantine",
         hand=tuple(sorted(by_slug[s].index for s in hand)),
-        turn=int(obs["turn"]),  # type: ignore[call-overload]
-        territory=int(obs["territory"]),  # type: ignore[call-overload]
+        turn=_number(obs, "turn"),
+        territory=_number(obs, "territory"),
         my_lt=int(legacy[seat]),
         their_lt=int(legacy[1 - seat]),
         byz_meld=tuple(sorted(by_slug[s].index for s in melds["byzantine"])),
@@ -296,7 +305,10 @@ class HeuristicBot:
         """
         if not view.legal_actions:
             raise ValueError(f"seat {view.player} has no legal action")
-        cardset: CardSet = view.game.cardset  # type: ignore[attr-defined]
+        game = view.game
+        if not isinstance(game, ByzantiumGame):
+            raise TypeError(f"the Byzantium heuristic cannot play {game.info.name}")
+        cardset = game.cardset
         verb, kinds = decide(situation_from_observation(view.observation, cardset), cardset)
         cards = cardset.cards
         text = f"{verb} {','.join(cards[k].slug for k in sorted(kinds)) if kinds else '-'}"
@@ -311,19 +323,16 @@ class HeuristicBot:
 # -- on a (sampled) state: ISMCTS rollouts and evaluation ----------------------------------
 
 
-def _situation_from_state(state: State) -> Situation:
-    st = state  # a ByzantiumState; only the acting seat's knowledge is read
+def _situation_from_state(st: ByzantiumState) -> Situation:
+    """The acting seat's :class:`Situation` (only that seat's knowledge is read)."""
     seat = st.current_player()
-    phase: str = st.phase  # type: ignore[attr-defined]
-    emperor: int = st.emperor  # type: ignore[attr-defined]
-    lt: list[int] = st.lt  # type: ignore[attr-defined]
-    melds: list[list[int]] = st.melds  # type: ignore[attr-defined]
+    lt, melds = st.lt, st.melds
     return Situation(
-        verb=phase.split("_")[0],
-        byzantine=seat == emperor,
-        hand=tuple(st.hands[seat]),  # type: ignore[attr-defined]
-        turn=st.turn,  # type: ignore[attr-defined]
-        territory=st.tt,  # type: ignore[attr-defined]
+        verb=st.phase.split("_")[0],
+        byzantine=seat == st.emperor,
+        hand=tuple(st.hands[seat]),
+        turn=st.turn,
+        territory=st.tt,
         my_lt=lt[seat],
         their_lt=lt[1 - seat],
         byz_meld=tuple(melds[0]),
@@ -331,21 +340,18 @@ def _situation_from_state(state: State) -> Situation:
     )
 
 
-def rollout_policy(state: State, rng: random.Random) -> Action:
+def rollout_policy(state: ByzantiumState, rng: random.Random) -> Action:
     """The heuristic action of the current player of ``state`` (a sampled state), or with
     probability ``ROLLOUT_EPSILON`` a uniformly random legal action."""
     if rng.random() < ROLLOUT_EPSILON:
         actions = state.legal_actions()
         return actions[rng.randrange(len(actions))]
     game = state.game
-    cardset: CardSet = game.cardset  # type: ignore[attr-defined]
-    verb, kinds = decide(_situation_from_state(state), cardset)
-    build = game.action_builder(verb)  # type: ignore[attr-defined]
-    action: Action = build(tuple(sorted(kinds)))
-    return action
+    verb, kinds = decide(_situation_from_state(state), game.cardset)
+    return game.action_builder(verb)(tuple(sorted(kinds)))
 
 
-def evaluate(state: State, player: int) -> float:
+def evaluate(state: ByzantiumState, player: int) -> float:
     """Estimated result in [0, 1] of ``player`` in a Byzantium ``state``: the value table
     learned from self-play (:func:`porphyra.bots.byzantium_values.evaluate`)."""
     return byzantium_values.evaluate(state, player)
@@ -360,7 +366,7 @@ def _dedupe(options: list[list[int]]) -> list[tuple[int, ...]]:
     return out
 
 
-def candidate_actions(state: State) -> list[Action]:
+def candidate_actions(state: ByzantiumState) -> list[Action]:
     """A few sensible options for ISMCTS's tree (the heuristic's choice first).
 
     Meld: the heuristic meld, the strongest meld, and the strongest meld without its 1, 2
@@ -369,11 +375,11 @@ def candidate_actions(state: State) -> list[Action]:
     decisions have few options: all of them, the heuristic's first.
     """
     game = state.game
-    cardset: CardSet = game.cardset  # type: ignore[attr-defined]
+    cardset = game.cardset
     s = _situation_from_state(state)
     verb, main = decide(s, cardset)
     if s.verb not in ("meld", "redraw"):
-        first = game.action_builder(verb)(tuple(sorted(main)))  # type: ignore[attr-defined]
+        first = game.action_builder(verb)(tuple(sorted(main)))
         return [first, *(a for a in state.legal_actions() if a != first)]
     cards = cardset.cards
     full = best_meld(s.hand, cardset, s.byzantine)
@@ -392,51 +398,50 @@ def candidate_actions(state: State) -> list[Action]:
         surplus = sorted(_minus(s.hand, full), key=weakness)
         weakest = sorted(s.hand, key=weakness)
         options += [[], surplus[:REDRAW_LIMIT], surplus[:2], weakest[:REDRAW_LIMIT]]
-    build = game.action_builder(verb)  # type: ignore[attr-defined]
+    build = game.action_builder(verb)
     return [build(option) for option in _dedupe(options)]
 
 
-_OPPONENT_PHASE = {"redraw_foe": "redraw", "meld_foe": "meld", "pass_foe": "pass"}
-
-
-def refine_sample(state: State, player: int, rng: random.Random) -> None:
+def refine_sample(state: ByzantiumState, player: int, rng: random.Random) -> None:
     """Opponent model for ISMCTS determinizations (in place).
 
-    When the Foe decides, the Emperor has already chosen in secret (B-R3) and ``resample``
-    draws that hidden choice uniformly among the legal ones: a random meld is far weaker than
-    any sensible one, and a Foe searching against it learns to hold back.  Here the hidden
-    choice becomes the heuristic's choice for the Emperor's sampled hand.  Only the sampled
-    opponent's data is read, so ``observation(player)`` is unchanged.
+    When ``player`` decides after the other seat's secret choice of the same simultaneous
+    phase (B-R3: the Foe after the Emperor's meld, or the Emperor after a Foe who chose
+    early), ``resample`` draws that hidden choice uniformly among the legal ones: a random
+    meld is far weaker than any sensible one, and a seat searching against it learns to
+    hold back.  Here the hidden choice becomes the heuristic's choice for the other seat's
+    sampled hand.  Only the sampled opponent's data is read, so ``observation(player)`` is
+    unchanged.
     """
-    verb = _OPPONENT_PHASE.get(state.phase)  # type: ignore[attr-defined]
-    pending: list[tuple[int, ...] | None] = state.pending  # type: ignore[attr-defined]
-    opp = 1 - player
-    if verb is None or pending[opp] is None:
+    if not isinstance(state, ByzantiumState) or state.is_terminal():
         return
-    lt: list[int] = state.lt  # type: ignore[attr-defined]
-    emperor: int = state.emperor  # type: ignore[attr-defined]
+    opp = 1 - player
+    if state.pending_choice(opp) is None:
+        return
     situation = Situation(
-        verb=verb,
-        byzantine=opp == emperor,
-        hand=tuple(state.hands[opp]),  # type: ignore[attr-defined]
-        turn=state.turn,  # type: ignore[attr-defined]
-        territory=state.tt,  # type: ignore[attr-defined]
-        my_lt=lt[opp],
-        their_lt=lt[player],
+        verb=PHASES[state.phase][0],
+        byzantine=opp == state.emperor,
+        hand=tuple(state.hands[opp]),
+        turn=state.turn,
+        territory=state.tt,
+        my_lt=state.lt[opp],
+        their_lt=state.lt[player],
     )
-    cardset: CardSet = state.game.cardset  # type: ignore[attr-defined]
-    _, kinds = decide(situation, cardset)
-    pending[opp] = tuple(sorted(kinds))
+    _, kinds = decide(situation, state.game.cardset)
+    state.redecide(opp, kinds)
 
 
-def simultaneous(state: State, observer: int) -> bool:
+def simultaneous(state: ByzantiumState, observer: int) -> bool:
     """Whether the current player decides without seeing ``observer``'s hidden choice.
 
-    The Emperor chooses first and in secret (B-R3): while ``observer``'s redraw, meld or pass
-    is pending, the other seat's decision of the same phase is simultaneous with it.
+    Redraw, Meld and End choices are secret and simultaneous (B-R3): while ``observer``'s
+    choice is pending, the other seat's decision of the same phase is simultaneous with it.
     """
-    pending: list[tuple[int, ...] | None] = state.pending  # type: ignore[attr-defined]
-    return state.current_player() != observer and pending[observer] is not None
+    return (
+        isinstance(state, ByzantiumState)
+        and state.current_player() != observer
+        and state.pending_choice(observer) is not None
+    )
 
 
 #: Phases where a rollout may stop for the evaluation: the End phase (this turn's meld is
@@ -444,9 +449,20 @@ def simultaneous(state: State, observer: int) -> bool:
 CUT_PHASES = ("pass_byz", "pass_foe", "redraw_byz")
 
 
-def rollout_cut(state: State) -> bool:
+def rollout_cut(state: ByzantiumState) -> bool:
     """Whether a rollout may stop at ``state`` for :func:`evaluate`: the value table is
     measured at the start of a turn, so a position in the middle of the Redraw or Meld
     phase (hands and melds under way) is played on to the meld's outcome."""
-    phase: str = state.phase  # type: ignore[attr-defined]
-    return phase in CUT_PHASES
+    return state.phase in CUT_PHASES
+
+
+#: The hooks of the ``easy`` bot and ISMCTS for Byzantium (see :mod:`porphyra.bots.heuristic`).
+HEURISTICS: GameHeuristics[ByzantiumState] = GameHeuristics(
+    bot=HeuristicBot,
+    rollout_policy=rollout_policy,
+    evaluate=evaluate,
+    candidate_actions=candidate_actions,
+    refine_sample=refine_sample,
+    simultaneous=simultaneous,
+    rollout_cut=rollout_cut,
+)

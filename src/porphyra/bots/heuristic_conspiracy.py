@@ -42,8 +42,8 @@ from collections.abc import Sequence
 from math import comb
 
 from porphyra.bots.base import SeatView
-from porphyra.bots.search_types import view_seed
-from porphyra.core.game import Action, State
+from porphyra.bots.search_types import GameHeuristics, view_seed
+from porphyra.core.game import Action
 from porphyra.games.conspiracy.cards import EFFECT_SWAP, KEY_GOLD, KEY_SILVER, CardSet
 from porphyra.games.conspiracy.chamber import ADJACENT, SLOTS, largest_group
 from porphyra.games.conspiracy.notation import (
@@ -59,6 +59,7 @@ from porphyra.games.conspiracy.notation import (
     ConspiracyAction,
 )
 from porphyra.games.conspiracy.scoring import COALITION_IP, PEARL_MASTER_IP, location_ip
+from porphyra.games.conspiracy.state import ConspiracyState
 
 ROLLOUT_EPSILON = 0.1
 PEARL_VALUE = 0.4
@@ -94,19 +95,18 @@ class _Seat:
         "silver",
     )
 
-    def __init__(self, state: State, p: int) -> None:
-        s = state
-        self.cs: CardSet = s.cards  # type: ignore[attr-defined]
+    def __init__(self, s: ConspiracyState, p: int) -> None:
+        self.cs: CardSet = s.cards
         lords = self.cs.lords
-        self.chamber: list[int] = list(s.chambers[p])  # type: ignore[attr-defined]
-        self.locs: list[int] = list(s.locs[p])  # type: ignore[attr-defined]
-        pearls: list[int] = s.pearls  # type: ignore[attr-defined]
+        self.chamber: list[int] = list(s.chambers[p])
+        self.locs: list[int] = list(s.locs[p])
+        pearls = s.pearls
         self.pearls = pearls[p]
         self.others_pearls = max((pearls[q] for q in range(len(pearls)) if q != p), default=0)
-        pm: int = s.pm  # type: ignore[attr-defined]
+        pm = s.pm
         self.pm = 1 if pm == p else (-1 if pm >= 0 else 0)  # 1 mine, -1 someone's, 0 nobody
-        self.any_keys: bool = s.any_keys[p]  # type: ignore[attr-defined]
-        silver, gold = s.unspent_keys(p)  # type: ignore[attr-defined]
+        self.any_keys: bool = s.any_keys[p]
+        silver, gold = s.unspent_keys(p)
         self.silver, self.gold = silver, gold
         best = [-1] * 5
         for k in self.chamber:
@@ -285,16 +285,15 @@ def _swap_value(seat: _Seat, i: int, j: int) -> float:
     return COALITION_IP * gain
 
 
-def action_values(state: State) -> list[tuple[float, ConspiracyAction]]:
+def action_values(state: ConspiracyState) -> list[tuple[float, ConspiracyAction]]:
     """Each legal action of the current seat with its heuristic value, in legal order."""
     p = state.current_player()
-    legal: list[ConspiracyAction] = state.legal_actions()  # type: ignore[assignment]
+    legal = state.legal_actions()
     if not legal:
         return []
     seat = _Seat(state, p)
     out: list[tuple[float, ConspiracyAction]] = []
-    deck: list[int] = state.deck  # type: ignore[attr-defined]
-    piles: list[list[int]] = state.piles  # type: ignore[attr-defined]
+    deck, piles = state.deck, state.piles
     deck_values: list[float] | None = None
     loc_values: list[float] | None = None
     for action in legal:
@@ -312,8 +311,7 @@ def action_values(state: State) -> list[tuple[float, ConspiracyAction]]:
             v = 0.0 if action.a < 0 else _swap_value(seat, action.a, action.b)
         elif verb == LOCDRAW:
             if loc_values is None:
-                loc_deck: list[int] = state.loc_deck  # type: ignore[attr-defined]
-                loc_values = [_location_value(seat, loc) for loc in loc_deck]
+                loc_values = [_location_value(seat, loc) for loc in state.loc_deck]
             v = _expected_best(loc_values, action.a) - FACE_UP_PENALTY * (action.a - 1)
         elif verb in (LOCKEEP, LOCTAKE, LOCPICK):
             v = _location_value(seat, action.a)
@@ -323,7 +321,7 @@ def action_values(state: State) -> list[tuple[float, ConspiracyAction]]:
     return out
 
 
-def best_action(state: State) -> ConspiracyAction:
+def best_action(state: ConspiracyState) -> ConspiracyAction:
     """The legal action of highest heuristic value (the first among equals)."""
     values = action_values(state)
     best_v, best_a = values[0]
@@ -355,6 +353,8 @@ class HeuristicBot:
         if not view.legal_actions:
             raise ValueError(f"seat {view.player} has no legal action")
         state = view.sample(random.Random(view_seed(self.seed, view, "conspiracy")))
+        if not isinstance(state, ConspiracyState):
+            raise TypeError(f"the Conspiracy heuristic cannot play {view.game.info.name}")
         text = str(best_action(state))
         for action in view.legal_actions:
             if str(action) == text:
@@ -362,7 +362,7 @@ class HeuristicBot:
         raise AssertionError(f"heuristic chose {text!r}, not a legal action of the view")
 
 
-def rollout_policy(state: State, rng: random.Random) -> Action:
+def rollout_policy(state: ConspiracyState, rng: random.Random) -> Action:
     """The heuristic action of the current seat of ``state``, or with probability
     ``ROLLOUT_EPSILON`` a uniformly random legal action."""
     if rng.random() < ROLLOUT_EPSILON:
@@ -371,7 +371,7 @@ def rollout_policy(state: State, rng: random.Random) -> Action:
     return best_action(state)
 
 
-def seat_potential(state: State, p: int) -> float:
+def seat_potential(state: ConspiracyState, p: int) -> float:
     """Seat ``p``'s score now (section 3.5) plus key and pearl potential and
     ``SLOT_VALUE`` per free slot, in IP."""
     score = state.scores()[p]["total"]
@@ -381,14 +381,14 @@ def seat_potential(state: State, p: int) -> float:
     return float(score) + keys + PEARL_VALUE * seat.pearls + SLOT_VALUE * free
 
 
-def evaluate(state: State, player: int) -> float:
+def evaluate(state: ConspiracyState, player: int) -> float:
     """Estimated reward in [0, 1] of ``player`` in a non-terminal Conspiracy ``state``:
     ``sigmoid(lead / width)``, the lead of :func:`seat_potential` over the best opponent,
     the width from 4 IP (full chambers) to 10 IP (empty ones)."""
     if state.is_terminal():
         r = state.returns()[player]
         return 1.0 if r > 0 else (0.0 if r < 0 else 0.5)
-    chambers: list[list[int]] = state.chambers  # type: ignore[attr-defined]
+    chambers = state.chambers
     # Every chamber counts, including a solo game's Legendary Opponent (seat 1, which is
     # not a deciding seat: num_players is 1 there).
     values = [seat_potential(state, p) for p in range(len(chambers))]
@@ -402,8 +402,18 @@ def evaluate(state: State, player: int) -> float:
 CANDIDATES = 6
 
 
-def candidate_actions(state: State) -> list[Action]:
+def candidate_actions(state: ConspiracyState) -> list[Action]:
     """The ``CANDIDATES`` legal actions of highest heuristic value (best first)."""
     values = action_values(state)
     order = sorted(range(len(values)), key=lambda i: -values[i][0])
     return [values[i][1] for i in order[:CANDIDATES]]
+
+
+#: The hooks of the ``easy`` bot and ISMCTS for Conspiracy (see :mod:`porphyra.bots.heuristic`);
+#: every decision is sequential, so there is no refiner or simultaneous-move test.
+HEURISTICS: GameHeuristics[ConspiracyState] = GameHeuristics(
+    bot=HeuristicBot,
+    rollout_policy=rollout_policy,
+    evaluate=evaluate,
+    candidate_actions=candidate_actions,
+)

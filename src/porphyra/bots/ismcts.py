@@ -73,31 +73,26 @@ from __future__ import annotations
 import math
 import random
 import time
+from dataclasses import dataclass
+from typing import Any
 
 from porphyra.bots.base import SeatView
+from porphyra.bots.heuristic import heuristics_for, random_policy
+from porphyra.bots.ismcts_settings import ISMCTSSettings
 from porphyra.bots.search_types import (
     ActionStats,
     Candidates,
-    CandidatesSpec,
     Cut,
-    CutSpec,
     Evaluation,
-    EvaluationSpec,
     Refiner,
-    RefinerSpec,
     RolloutPolicy,
-    RolloutSpec,
     SearchResult,
     Simultaneous,
-    SimultaneousSpec,
     paired_better,
     stderr,
     view_seed,
 )
 from porphyra.core.game import Action, State
-
-DEFAULT_ITERATIONS = 1000
-DEFAULT_EXPLORATION = 0.7
 
 
 class _Node:
@@ -113,9 +108,21 @@ class _Node:
         self.reward = 0.0  # total reward of ``player`` over the visits
 
 
-def _random_rollout(state: State, rng: random.Random) -> Action:
-    actions = state.legal_actions()
-    return actions[rng.randrange(len(actions))]
+@dataclass(frozen=True, slots=True)
+class _Search:
+    """The resolved hooks and constants of one search (``"heuristic"`` looked up)."""
+
+    policy: RolloutPolicy
+    evaluate: Evaluation | None
+    candidates: Candidates | None
+    refine: Refiner | None
+    blind: Simultaneous | None
+    cut: Cut | None
+    exploration: float
+    depth: int | None  # None: rollouts play to the end (always so without an evaluation)
+    lo: float  # the game's utility range, mapped onto rewards in [0, 1]
+    span: float
+    num_players: int
 
 
 class ISMCTSBot:
@@ -123,121 +130,58 @@ class ISMCTSBot:
 
     Args:
         seed: seeds every search (with the view: see :func:`view_seed`).
-        iterations: iteration budget per move (deterministic mode); ``None`` for no limit.
-        seconds: time budget per move, in seconds (moves are then not reproducible);
-            ``None`` for no limit.  If both are ``None``, ``DEFAULT_ITERATIONS`` is used.
-        exploration: UCB exploration constant for rewards in [0, 1] (default 0.7).
-        rollout: ``"random"``, ``"heuristic"`` (the game's heuristic rollout policy, see
-            :mod:`porphyra.bots.heuristic`) or a callable ``(state, rng) -> Action``.
-        depth: stop each rollout after this many actions and score the position with
-            ``evaluation``; ``None`` plays rollouts to the end.
-        cut: ``None``, ``"heuristic"`` (the game's ``rollout_cut``, none for a game without
-            one) or a callable ``state -> bool``: a rollout that has played ``depth``
-            actions goes on until this is true (or the game ends), so the evaluation sees
-            positions where it is accurate.
-        evaluation: ``"heuristic"`` (the game's evaluation function) or a callable
-            ``(state, player) -> float`` in [0, 1]; required when ``depth`` is set.
-        candidates: ``"all"`` or ``None`` (every legal action), ``"heuristic"`` (the
-            game's candidate generator, every legal action for a game without one) or a
-            callable ``state -> actions`` returning a non-empty subset of the legal actions.
-        refine: ``None``, ``"heuristic"`` (the game's refiner, none for a game without one)
-            or a callable ``(state, player, rng) -> None`` that adjusts each determinization
-            in place without changing ``observation(player)``.
-        anchor_z: with candidates, the first candidate (the heuristic's own choice) is the
-            default move; another root action replaces it only if its mean reward is higher
-            by more than ``anchor_z`` standard errors (0: plain most-visited choice).  Keeps
-            a short search from trading a good heuristic move for noise.
-        simultaneous: ``None``, ``"heuristic"`` (the game's test, none for a game without
-            one) or a callable ``(state, observer) -> bool``: decisions for which it is true
-            are played by the rollout policy, not by UCB (see step 3 of the module docstring).
-        early_stop: end the search once the move can no longer change (see the module
-            docstring); the move is the same as without it for an iteration budget.
-        paired: ``True``: each sampled world is played once from every root candidate,
-            with the same random numbers (common random numbers), and ``anchor_z`` becomes
-            a paired test on the per-world reward differences; the root does no UCB.  Much
-            less noise where luck dominates (hidden draws), at the cost of tree focus at the
-            root.  ``early_stop`` does not apply.
+        settings: the search's :class:`~porphyra.bots.ismcts_settings.ISMCTSSettings`
+            (default: ``ISMCTSSettings()``, 1000 iterations, random rollouts).
         name: the bot's display name.
+        **options: settings to change, by name (``iterations=200, exploration=0.5``);
+            what each does:
+
+            - ``iterations`` / ``seconds``: iteration and time budgets per move (a time
+              budget makes moves not reproducible); the search stops at the first reached.
+            - ``exploration``: UCB exploration constant for rewards in [0, 1].
+            - ``rollout``: ``"random"``, ``"heuristic"`` (the game's policy, see
+              :mod:`porphyra.bots.heuristic`) or a callable ``(state, rng) -> Action``.
+            - ``depth``: stop each rollout after this many actions and score the position
+              with ``evaluation`` (``"heuristic"`` or a callable ``(state, player) ->
+              [0, 1]``); ``None`` plays rollouts to the end.
+            - ``cut``: ``"heuristic"`` or ``state -> bool``: a rollout that has played
+              ``depth`` actions goes on until this is true, so the evaluation sees
+              positions where it is accurate.
+            - ``candidates``: ``"all"``, ``"heuristic"`` (the game's candidate generator)
+              or a callable ``state -> actions`` (a non-empty subset of the legal ones).
+            - ``refine``: ``"heuristic"`` or ``(state, player, rng) -> None``, adjusting
+              each determinization in place without changing ``observation(player)``.
+            - ``anchor_z``: with candidates, the first candidate (the heuristic's choice)
+              is kept unless another root action's mean reward is higher by more than
+              ``anchor_z`` standard errors (0: plain most-visited choice).
+            - ``simultaneous``: ``"heuristic"`` or ``(state, observer) -> bool``: such
+              decisions are played by the rollout policy, not UCB (module docstring, 4).
+            - ``early_stop``: end the search once the move can no longer change.
+            - ``paired``: play each sampled world once from every root candidate with the
+              same random numbers; ``anchor_z`` becomes a paired test; no ``early_stop``.
 
     Raises:
-        ValueError: a budget is not positive, ``exploration`` is negative, or ``depth`` is
-            given without an evaluation.
+        ValueError: an unknown option, or a value the settings refuse (see
+            :class:`~porphyra.bots.ismcts_settings.ISMCTSSettings`).
     """
 
     def __init__(
         self,
         seed: int = 0,
+        settings: ISMCTSSettings | None = None,
         *,
-        iterations: int | None = None,
-        seconds: float | None = None,
-        exploration: float = DEFAULT_EXPLORATION,
-        rollout: RolloutSpec = "random",
-        depth: int | None = None,
-        evaluation: EvaluationSpec = None,
-        candidates: CandidatesSpec | None = "all",
-        refine: RefinerSpec = None,
-        anchor_z: float = 0.0,
-        simultaneous: SimultaneousSpec = None,
-        early_stop: bool = True,
-        cut: CutSpec = None,
-        paired: bool = False,
         name: str = "ismcts",
+        **options: Any,
     ) -> None:
-        if iterations is None and seconds is None:
-            iterations = DEFAULT_ITERATIONS
-        if iterations is not None and iterations < 1:
-            raise ValueError(f"iterations must be at least 1, not {iterations}")
-        if seconds is not None and not seconds > 0:
-            raise ValueError(f"seconds must be positive, not {seconds}")
-        if exploration < 0:
-            raise ValueError(f"exploration must not be negative, not {exploration}")
-        if depth is not None and (not isinstance(depth, int) or depth < 0):
-            raise ValueError(f"depth must be a non-negative number of actions, not {depth!r}")
-        if depth is not None and evaluation is None:
-            raise ValueError("a rollout depth needs an evaluation function")
-        if not callable(rollout) and rollout not in ("random", "heuristic"):
-            raise ValueError(f"unknown rollout {rollout!r}; use 'random' or 'heuristic'")
-        if candidates is None:
-            candidates = "all"
-        if isinstance(evaluation, str) and evaluation != "heuristic":
-            raise ValueError(f"unknown evaluation {evaluation!r}; use 'heuristic'")
-        if isinstance(candidates, str) and candidates not in ("all", "heuristic"):
-            raise ValueError(f"unknown candidates {candidates!r}; use 'all' or 'heuristic'")
-        if anchor_z < 0:
-            raise ValueError(f"anchor_z must not be negative, not {anchor_z}")
-        if isinstance(refine, str) and refine != "heuristic":
-            raise ValueError(f"unknown refine {refine!r}; use 'heuristic'")
-        if isinstance(cut, str) and cut != "heuristic":
-            raise ValueError(f"unknown cut {cut!r}; use 'heuristic'")
-        if isinstance(simultaneous, str) and simultaneous != "heuristic":
-            raise ValueError(f"unknown simultaneous {simultaneous!r}; use 'heuristic'")
         self.name = name
         self.seed = seed
-        self.iterations = iterations
-        self.seconds = seconds
-        self.exploration = exploration
-        self.rollout = rollout
-        self.depth = depth
-        self.evaluation = evaluation
-        self.candidates = candidates
-        self.refine = refine
-        self.anchor_z = anchor_z
-        self.simultaneous = simultaneous
-        self.early_stop = early_stop
-        self.cut = cut
-        self.paired = paired
+        #: The search settings (frozen).
+        self.settings = (settings or ISMCTSSettings()).with_options(**options)
         #: The result of the latest search (for hints and debugging).
         self.last_result: SearchResult | None = None
 
     def __repr__(self) -> str:
-        return (
-            f"ISMCTSBot(seed={self.seed}, iterations={self.iterations}, seconds={self.seconds}, "
-            f"exploration={self.exploration}, rollout={self.rollout!r}, depth={self.depth}, "
-            f"evaluation={self.evaluation!r}, candidates={self.candidates!r}, "
-            f"refine={self.refine!r}, anchor_z={self.anchor_z}, "
-            f"simultaneous={self.simultaneous!r}, early_stop={self.early_stop}, "
-            f"cut={self.cut!r}, paired={self.paired!r})"
-        )
+        return f"ISMCTSBot(seed={self.seed}, settings={self.settings!r}, name={self.name!r})"
 
     # -- public API --------------------------------------------------------------------
 
@@ -254,14 +198,6 @@ class ISMCTSBot:
         if len(view.legal_actions) == 1:
             return view.legal_actions[0]
         return self.search(view).action
-
-    def analyse(self, view: SeatView) -> list[ActionStats]:
-        """Search from ``view`` and return every legal action's statistics, best first.
-
-        Raises:
-            ValueError: ``view`` has no legal action.
-        """
-        return self.search(view).stats
 
     def win_probability(self, view: SeatView) -> tuple[Action, float]:
         """The suggested action and its estimated win probability in [0, 1] (for hints).
@@ -284,37 +220,19 @@ class ISMCTSBot:
         """
         if not view.legal_actions:
             raise ValueError(f"seat {view.player} has no legal action")
+        settings = self.settings
         rng = random.Random(view_seed(self.seed, view, "ismcts"))
-        policy, evaluate, candidates, refine, blind, cut = self._resolve(view)
-        game = view.game
-        lo, hi = float(game.info.min_utility), float(game.info.max_utility)
-        span = hi - lo if hi > lo else 1.0
-        num_players = game.num_players
+        search = self._resolve(view)
+        candidates, refine = search.candidates, search.refine
         root = _Node(view.player)
         root_keys = {str(a): a for a in view.legal_actions}
 
         start = time.perf_counter()
-        deadline = None if self.seconds is None else start + self.seconds
-        limit = self.iterations
+        deadline = None if settings.seconds is None else start + settings.seconds
+        limit = settings.iteration_budget
         done = 0
         default: str | None = None
-        rows: list[dict[str, float]] | None = [] if self.paired else None
-
-        def iterate(state: State, r: random.Random, first: Action | None = None) -> float:
-            return self._iterate(
-                state,
-                root,
-                r,
-                policy,
-                evaluate,
-                candidates,
-                blind,
-                cut,
-                lo,
-                span,
-                num_players,
-                first,
-            )
+        rows: list[dict[str, float]] | None = [] if settings.paired else None
 
         while (limit is None or done < limit) and (
             deadline is None or done == 0 or time.perf_counter() < deadline
@@ -332,15 +250,20 @@ class ISMCTSBot:
                     options = options[: limit - done]  # the budget is exact
                 world_seed = rng.getrandbits(64)
                 rows.append(
-                    {str(a): iterate(state.clone(), random.Random(world_seed), a) for a in options}
+                    {
+                        str(a): self._iterate(
+                            state.clone(), root, random.Random(world_seed), search, a
+                        )
+                        for a in options
+                    }
                 )
                 done += len(options)
                 continue
             if done == 0 and candidates is not None:
                 default = str(candidates(state)[0])
-            iterate(state, rng)
+            self._iterate(state, root, rng, search)
             done += 1
-            if self.early_stop and self._settled(root, default, done, limit, start, deadline):
+            if settings.early_stop and self._settled(root, default, done, limit, start, deadline):
                 break
         elapsed = time.perf_counter() - start
         result = self._result(root, root_keys, done, elapsed, default, rows)
@@ -349,83 +272,101 @@ class ISMCTSBot:
 
     # -- internals ---------------------------------------------------------------------
 
-    def _resolve(
-        self, view: SeatView
-    ) -> tuple[
-        RolloutPolicy,
-        Evaluation | None,
-        Candidates | None,
-        Refiner | None,
-        Simultaneous | None,
-        Cut | None,
-    ]:
-        """The hooks of the search, with ``"heuristic"`` resolved for the view's game."""
-        from porphyra.bots import heuristic  # late import: heuristic imports bots modules
-
-        name = view.game.info.name
-        policy: RolloutPolicy
-        if self.rollout == "random":
-            policy = _random_rollout
-        elif self.rollout == "heuristic":
-            policy = heuristic.rollout_policy_for(name)
-        else:
-            policy = self.rollout
-        evaluate: Evaluation | None
-        if self.evaluation == "heuristic":
-            evaluate = heuristic.evaluation_for(name)
-        else:
-            evaluate = self.evaluation
-        candidates: Candidates | None
-        if self.candidates == "all":
-            candidates = None
-        elif self.candidates == "heuristic":
-            candidates = heuristic.candidates_for(name)
-        else:
-            candidates = self.candidates
-        refine = heuristic.refiner_for(name) if self.refine == "heuristic" else self.refine
-        blind: Simultaneous | None
-        if self.simultaneous == "heuristic":
-            blind = heuristic.simultaneous_for(name)
-        else:
-            blind = self.simultaneous
-        cut = heuristic.cut_for(name) if self.cut == "heuristic" else self.cut
-        return policy, evaluate, candidates, refine, blind, cut
+    def _resolve(self, view: SeatView) -> _Search:
+        """The hooks and constants of a search from ``view``, with ``"heuristic"``
+        resolved for the view's game."""
+        s = self.settings
+        hooks = heuristics_for(view.game.info.name)
+        # Named hooks: "random" / "all" are the generic ones (None: every legal action);
+        # "heuristic" is the game's own (the generic one for a game without heuristics).
+        policy: RolloutPolicy = random_policy if isinstance(s.rollout, str) else s.rollout
+        evaluate: Evaluation | None = None if isinstance(s.evaluation, str) else s.evaluation
+        candidates: Candidates | None = None if isinstance(s.candidates, str) else s.candidates
+        refine: Refiner | None = None if isinstance(s.refine, str) else s.refine
+        blind: Simultaneous | None = None if isinstance(s.simultaneous, str) else s.simultaneous
+        cut: Cut | None = None if isinstance(s.cut, str) else s.cut
+        if hooks is not None:
+            if s.rollout == "heuristic":
+                policy = hooks.rollout_policy
+            if s.evaluation == "heuristic":
+                evaluate = hooks.evaluate
+            if s.candidates == "heuristic":
+                candidates = hooks.candidate_actions
+            if s.refine == "heuristic":
+                refine = hooks.refine_sample
+            if s.simultaneous == "heuristic":
+                blind = hooks.simultaneous
+            if s.cut == "heuristic":
+                cut = hooks.rollout_cut
+        info = view.game.info
+        lo, hi = float(info.min_utility), float(info.max_utility)
+        return _Search(
+            policy=policy,
+            evaluate=evaluate,
+            candidates=candidates,
+            refine=refine,
+            blind=blind,
+            cut=cut,
+            exploration=s.exploration,
+            depth=s.depth if evaluate is not None else None,
+            lo=lo,
+            span=hi - lo if hi > lo else 1.0,
+            num_players=view.game.num_players,
+        )
 
     def _iterate(
         self,
         state: State,
         root: _Node,
         rng: random.Random,
-        policy: RolloutPolicy,
-        evaluate: Evaluation | None,
-        candidates: Candidates | None,
-        blind: Simultaneous | None,
-        cut: Cut | None,
-        lo: float,
-        span: float,
-        num_players: int,
+        search: _Search,
         first: Action | None = None,
     ) -> float:
-        """One iteration on the determinization ``state``; returns the observer's reward.
+        """One iteration on the determinization ``state``: select, expand, simulate,
+        backpropagate; returns the observer's reward.
 
         ``first``: the root action to take (paired root, see ``paired``) instead of UCB's.
         """
+        path, untried = self._select(state, root, rng, search, first)
+        if untried:
+            self._expand(state, path, untried, rng)
+        rewards = self._simulate(state, rng, search)
+        self._backpropagate(root, path, rewards)
+        return rewards[root.player]
+
+    @staticmethod
+    def _select(
+        state: State,
+        root: _Node,
+        rng: random.Random,
+        search: _Search,
+        first: Action | None,
+    ) -> tuple[list[_Node], list[tuple[str, Action]]]:
+        """Descend from ``root`` (applying the actions to ``state``) while every action
+        considered here already has a child, by subset-armed UCB1 (module docstring, 2);
+        a blind decision (``simultaneous``) follows the rollout policy instead.
+
+        Returns:
+            The path of nodes from the root, and the untried ``(key, action)`` pairs of
+            its last node (empty at a terminal state, or when ``first`` made a new node).
+        """
         node = root
         path = [root]
-        c = self.exploration
-        observer = root.player
-        expanded = False
         if first is not None:
             key = str(first)
             child = root.children.get(key)
-            expanded = child is None
             if child is None:
                 child = root.children[key] = _Node(state.current_player())
+                state.apply_action(first)
+                path.append(child)
+                return path, []
             state.apply_action(first)
             path.append(child)
             node = child
-        # Selection and expansion.
-        while not expanded and not state.is_terminal():
+        c = search.exploration
+        observer = root.player
+        blind, candidates, policy = search.blind, search.candidates, search.policy
+        while not state.is_terminal():
             if blind is not None and blind(state, observer):
                 # A seat answering a secret it cannot see: the opponent model decides.
                 a = policy(state, rng)
@@ -458,35 +399,53 @@ class ISMCTSBot:
                     best_score = score
                     best = (key, a, child)
             if untried:
-                key, a = untried[rng.randrange(len(untried))]
-                child = _Node(state.current_player())
-                children[key] = child
-                state.apply_action(a)
-                path.append(child)
-                break
+                return path, untried
             assert best is not None  # a non-terminal state has a legal action
             _, a, child = best
             state.apply_action(a)
             path.append(child)
             node = child
-        # Simulation.
+        return path, []
+
+    @staticmethod
+    def _expand(
+        state: State, path: list[_Node], untried: list[tuple[str, Action]], rng: random.Random
+    ) -> None:
+        """Add a child for one untried action (chosen at random) below the last node of
+        ``path``, apply it to ``state`` and extend ``path``."""
+        key, a = untried[rng.randrange(len(untried))]
+        child = _Node(state.current_player())
+        path[-1].children[key] = child
+        state.apply_action(a)
+        path.append(child)
+
+    @staticmethod
+    def _simulate(state: State, rng: random.Random, search: _Search) -> list[float]:
+        """Play the rollout policy from ``state`` to the end, or for ``depth`` actions (and
+        on until ``cut`` allows a stop) and score it with the evaluation.
+
+        Returns:
+            Every seat's reward in [0, 1].
+        """
+        policy, depth, cut = search.policy, search.depth, search.cut
         steps = 0
-        depth = self.depth if evaluate is not None else None  # no evaluation: play to the end
         while not state.is_terminal() and (
             depth is None or steps < depth or (cut is not None and not cut(state))
         ):
             state.apply_action(policy(state, rng))
             steps += 1
-        if state.is_terminal() or evaluate is None:
-            rewards = [(r - lo) / span for r in state.returns()]
-        else:
-            rewards = [evaluate(state, p) for p in range(num_players)]
-        # Backpropagation: each node gets the reward of the seat that chose its action.
+        if state.is_terminal() or search.evaluate is None:
+            return [(r - search.lo) / search.span for r in state.returns()]
+        return [search.evaluate(state, p) for p in range(search.num_players)]
+
+    @staticmethod
+    def _backpropagate(root: _Node, path: list[_Node], rewards: list[float]) -> None:
+        """Each node of ``path`` below the root gets the reward of the seat that chose its
+        action; the root counts the iteration."""
         for n in path[1:]:
             n.visits += 1
             n.reward += rewards[n.player]
         root.visits += 1
-        return rewards[observer]
 
     def _settled(
         self,
@@ -506,7 +465,7 @@ class ISMCTSBot:
             elif child.visits > second:
                 second = child.visits
         lead = first - second
-        if lead <= 0 or (self.anchor_z > 0 and default is not None and leader != default):
+        if lead <= 0 or (self.settings.anchor_z > 0 and default is not None and leader != default):
             return False
         remaining = math.inf if limit is None else float(limit - done)
         if deadline is not None:
@@ -540,10 +499,10 @@ class ISMCTSBot:
             stats.sort(key=lambda s: (s.visits == 0, -s.mean_reward, -s.visits, str(s.action)))
             best = stats[0]
             if (
-                self.anchor_z > 0
+                self.settings.anchor_z > 0
                 and default is not None
                 and str(best.action) != default
-                and not paired_better(rows, str(best.action), default, self.anchor_z)
+                and not paired_better(rows, str(best.action), default, self.settings.anchor_z)
             ):
                 anchor = next(s for s in stats if str(s.action) == default)
                 stats.remove(anchor)
@@ -551,12 +510,12 @@ class ISMCTSBot:
             return SearchResult(stats[0].action, stats[0].mean_reward, stats, iterations, seconds)
         stats.sort(key=lambda s: (-s.visits, -s.mean_reward, str(s.action)))
         best = stats[0]
-        if self.anchor_z > 0 and default is not None and str(best.action) != default:
+        if self.settings.anchor_z > 0 and default is not None and str(best.action) != default:
             anchor = next(s for s in stats if str(s.action) == default)
             if (
                 anchor.visits
                 and best.mean_reward - anchor.mean_reward
-                <= self.anchor_z * (stderr(best) ** 2 + stderr(anchor) ** 2) ** 0.5
+                <= self.settings.anchor_z * (stderr(best) ** 2 + stderr(anchor) ** 2) ** 0.5
             ):
                 best = anchor
                 stats.remove(anchor)

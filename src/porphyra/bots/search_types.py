@@ -12,9 +12,9 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal, NamedTuple
+from typing import Generic, Literal, NamedTuple, TypeVar
 
-from porphyra.bots.base import SeatView
+from porphyra.bots.base import Bot, SeatView
 from porphyra.core.game import Action, State
 
 #: A rollout policy: picks the current player's action in a (determinized) ``state``.
@@ -42,6 +42,42 @@ SimultaneousSpec = Simultaneous | Literal["heuristic"] | None
 #: point to evaluate, e.g. after a turn's outcome is settled); ``state -> bool``.
 Cut = Callable[[State], bool]
 CutSpec = Cut | Literal["heuristic"] | None
+
+
+#: The state type a game's heuristic hooks take (e.g. ``ByzantiumState``).
+S = TypeVar("S", bound=State)
+
+
+@dataclass(frozen=True, slots=True)
+class GameHeuristics(Generic[S]):
+    """The per-game hooks of the ``easy`` bot and ISMCTS, which a game's heuristic module
+    exports as ``HEURISTICS`` (see :mod:`porphyra.bots.heuristic`).  Typed with the game's
+    own state class, so a misspelt or mistyped hook is a type error, not a silent fallback.
+
+    Attributes:
+        bot: ``seed -> bot``, the game's ``easy`` bot.
+        rollout_policy: the current player's action in a (determinized) state
+            (:data:`RolloutPolicy`); ISMCTS ``rollout="heuristic"``.
+        evaluate: estimated reward in [0, 1] of a seat in a non-terminal state
+            (:data:`Evaluation`); ISMCTS rollouts cut at a depth.  ``None``: rollouts play
+            to the end.
+        candidate_actions: a small subset of the current player's legal actions, the
+            heuristic's own choice first (:data:`Candidates`); ``candidates="heuristic"``.
+        refine_sample: an opponent model that adjusts a determinization in place
+            (:data:`Refiner`); ``refine="heuristic"``.
+        simultaneous: whether the current player decides without seeing a hidden choice the
+            observer made (:data:`Simultaneous`); ``simultaneous="heuristic"``.
+        rollout_cut: whether a rollout that played its ``depth`` actions may stop here for
+            ``evaluate`` (:data:`Cut`); ``cut="heuristic"``.
+    """
+
+    bot: Callable[[int], Bot]
+    rollout_policy: Callable[[S, random.Random], Action]
+    evaluate: Callable[[S, int], float] | None = None
+    candidate_actions: Callable[[S], Sequence[Action]] | None = None
+    refine_sample: Callable[[S, int, random.Random], None] | None = None
+    simultaneous: Callable[[S, int], bool] | None = None
+    rollout_cut: Callable[[S], bool] | None = None
 
 
 class ActionStats(NamedTuple):

@@ -28,12 +28,11 @@ from porphyra.cli.common import (
     CliError,
     check_save_path,
     fresh_seed,
-    game_options,
     handle_errors,
     make_seats,
-    parse_first,
     parse_seat_kinds,
 )
+from porphyra.cli.options import game_options, with_game_options
 from porphyra.cli.play import Outcome, PlaySession
 from porphyra.cli.replay import run_replay
 from porphyra.cli.rules import rules_markdown
@@ -92,42 +91,9 @@ SaveOpt = Annotated[
     Path | None,
     typer.Option("--save", help="Write the record here at the end, on quit and on Ctrl-C."),
 ]
-FirstEmperorOpt = Annotated[
-    str | None, typer.Option("--first-emperor", help="Byzantium: first Emperor: 0, 1 or random.")
-]
-RevealOpt = Annotated[
-    bool,
-    typer.Option(
-        "--reveal-first-draws", help="Byzantium variant: first 4 draws are shown to the opponent."
-    ),
-]
-CardsOpt = Annotated[
-    Path | None, typer.Option("--cards", help="Byzantium: a card data file to use instead.")
-]
-DeckOpt = Annotated[
-    str | None,
-    typer.Option("--deck", help="Byzantium: a shipped deck, v1 or v2 (default: the newest)."),
-]
-PlayersOpt = Annotated[
-    int | None, typer.Option("--players", help="Conspiracy: number of players (2-4).")
-]
-FirstPlayerOpt = Annotated[
-    str | None, typer.Option("--first-player", help="Conspiracy: first player: seat or random.")
-]
-BonusOpt = Annotated[
-    bool, typer.Option("--bonus-locations", help="Conspiracy: add the optional bonus Locations.")
-]
 SoloOpt = Annotated[
     bool,
     typer.Option("--solo", help="Conspiracy: solo against a Legendary Opponent (rules section 4)."),
-]
-OpponentOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--opponent",
-        help="Conspiracy solo: farmer, military, merchant, politician, mage or random "
-        "(default); simulate also takes all.  Implies --solo.",
-    ),
 ]
 
 
@@ -135,51 +101,23 @@ def _console(stderr: bool = False) -> Console:
     return Console(stderr=stderr, highlight=False)
 
 
-def _options(
-    game: str,
-    first_emperor: str | None,
-    reveal_first_draws: bool,
-    cards: Path | None,
-    players: int | None,
-    first_player: str | None,
-    bonus_locations: bool,
-    opponent: str | None = None,
-    deck: str | None = None,
-) -> dict[str, Any]:
-    return game_options(
-        game,
-        {
-            "--first-emperor": parse_first(first_emperor, "--first-emperor"),
-            "--reveal-first-draws": reveal_first_draws,
-            "--cards": cards,
-            "--players": players,
-            # Conspiracy draws the first player from the seed when none is given.
-            "--first-player": None
-            if first_player is not None and first_player.strip().lower() == "random"
-            else parse_first(first_player, "--first-player"),
-            "--bonus-locations": bonus_locations,
-            "--opponent": opponent,
-            "--deck": deck,
-        },
-    )
-
-
-def _solo(name: str, solo: bool, opponent: str | None, players: int | None) -> int | None:
-    """``--solo`` / ``--opponent``: Conspiracy's solo mode is ``players=1``.
+def _solo(name: str, solo: bool, given: dict[str, Any]) -> dict[str, Any]:
+    """``--solo`` / ``--opponent``: Conspiracy's solo mode is ``players=1``, against a
+    random Legendary Opponent unless ``--opponent`` names one.
 
     Returns:
-        The ``players`` value to use (1 in solo, else ``players`` unchanged).
+        The given option flags, with ``players=1`` in solo.
 
     Raises:
         CliError: the flags name another game, or contradict ``--players``.
     """
-    if not solo and opponent is None:
-        return players
+    if not solo and "opponent" not in given:
+        return dict(given)
     if name != "conspiracy":
         raise CliError(f"--solo and --opponent apply to conspiracy, not to {name}")
-    if players not in (None, 1):
+    if given.get("players") not in (None, 1):
         raise CliError("--solo is one player against a Legendary Opponent: drop --players")
-    return 1
+    return {**given, "players": 1}
 
 
 def _check_game(name: str) -> str:
@@ -189,11 +127,11 @@ def _check_game(name: str) -> str:
     return name
 
 
-def _players_hint(seats: str | None, players: int | None, option: str = "--seats") -> int | None:
-    """Conspiracy: without --players, the number of names in --seats (``option``) sets it."""
-    if players is None and seats is not None:
-        return len(parse_seat_kinds(seats, None, option))
-    return players
+def _players_hint(given: dict[str, Any], seats: str | None, option: str = "--seats") -> None:
+    """Conspiracy: without --players, the number of names in --seats (``option``) sets it
+    (in ``given``, the option flags)."""
+    if "players" not in given and seats is not None:
+        given["players"] = len(parse_seat_kinds(seats, None, option))
 
 
 def _run_session(
@@ -233,6 +171,7 @@ def _run_session(
 
 
 @app.command()
+@with_game_options()
 def play(
     game: Annotated[str | None, typer.Argument(help=GAMES_HELP, show_default=False)] = None,
     seats: SeatsOpt = None,
@@ -241,17 +180,11 @@ def play(
     resume: Annotated[
         Path | None, typer.Option("--resume", help="Continue the unfinished game saved here.")
     ] = None,
-    first_emperor: FirstEmperorOpt = None,
-    reveal_first_draws: RevealOpt = False,
-    cards: CardsOpt = None,
-    deck: DeckOpt = None,
-    players: PlayersOpt = None,
-    first_player: FirstPlayerOpt = None,
-    bonus_locations: BonusOpt = False,
     hint_bot: HintOpt = None,
     solo: SoloOpt = False,
-    opponent: OpponentOpt = None,
     delay: DelayOpt = None,
+    *,
+    options: dict[str, Any],
 ) -> None:
     """Play at this terminal: you against bots, friends on one screen, or bots only.
 
@@ -273,33 +206,15 @@ def play(
         if game is None:
             raise CliError("name a game to play (" + ", ".join(registered_games()) + ")")
         name = _check_game(game)
-        players = _solo(name, solo, opponent, players)
+        given = _solo(name, solo, options)
         if name == "conspiracy":
-            players = _players_hint(seats, players)
-        if opponent is not None and opponent.strip().lower() == "all":
+            _players_hint(given, seats)
+        if str(given.get("opponent", "")).strip().lower() == "all":
             raise CliError("--opponent all is for simulate; play one Legendary Opponent")
-        options = _options(
-            name,
-            first_emperor,
-            reveal_first_draws,
-            cards,
-            players,
-            first_player,
-            bonus_locations,
-            _opponent(solo, opponent),
-            deck,
-        )
-        loaded = load_game(name, **options)
+        loaded = load_game(name, **game_options(name, given))
         seed = fresh_seed() if seed is None else seed
         state = loaded.new_initial_state(seed=seed)
         _run_session(console, state, seats, seed, save, hint_bot, delay)
-
-
-def _opponent(solo: bool, opponent: str | None) -> str | None:
-    """The ``opponent`` option: the named LO (lower case), ``random`` for a bare --solo."""
-    if opponent is not None:
-        return opponent.strip().lower()
-    return "random" if solo else None
 
 
 def _resume(
@@ -366,19 +281,17 @@ def replay(
 
 
 @app.command()
+@with_game_options(only=("deck", "cards"))
 def cards(
     game: Annotated[str, typer.Argument(help=GAMES_HELP)],
-    card_file: Annotated[
-        Path | None, typer.Option("--cards", help="Byzantium: list this card data file instead.")
-    ] = None,
-    deck: DeckOpt = None,
+    *,
+    options: dict[str, Any],
 ) -> None:
     """List the card set with totals per deck and age (Conspiracy: lords and Locations)."""
     console = _console()
     with handle_errors(console):
         name = _check_game(game)
-        options = _options(name, None, False, card_file, None, None, False, deck=deck)
-        loaded = load_game(name, **options)
+        loaded = load_game(name, **game_options(name, options))
         for renderable in view_for(name).cards(loaded):
             console.print(renderable)
 
@@ -392,6 +305,7 @@ def rules(game: Annotated[str, typer.Argument(help=GAMES_HELP)]) -> None:
 
 
 @app.command()
+@with_game_options()
 def simulate(
     game: Annotated[str, typer.Argument(help=GAMES_HELP)],
     games: Annotated[int, typer.Option("--games", help="Number of games.")] = 100,
@@ -404,15 +318,9 @@ def simulate(
         ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
-    first_emperor: FirstEmperorOpt = None,
-    reveal_first_draws: RevealOpt = False,
-    cards: CardsOpt = None,
-    deck: DeckOpt = None,
-    players: PlayersOpt = None,
-    first_player: FirstPlayerOpt = None,
-    bonus_locations: BonusOpt = False,
     solo: SoloOpt = False,
-    opponent: OpponentOpt = None,
+    *,
+    options: dict[str, Any],
 ) -> None:
     """Play bot games; print wins per seat, draws and the game's own statistics.
 
@@ -424,25 +332,13 @@ def simulate(
     console = _console()
     with handle_errors(console):
         name = _check_game(game)
-        if solo or opponent is not None:
-            _solo(name, solo, opponent, players)  # checks the flags
-            _simulate_solo(
-                console, name, games, seed, bots, as_json, first_player, bonus_locations, opponent
-            )
+        given = _solo(name, solo, options)
+        if solo or "opponent" in options:
+            _simulate_solo(console, name, games, seed, bots, as_json, given)
             return
         if name == "conspiracy":
-            players = _players_hint(bots, players, "--bots")
-        options = _options(
-            name,
-            first_emperor,
-            reveal_first_draws,
-            cards,
-            players,
-            first_player,
-            bonus_locations,
-            deck=deck,
-        )
-        loaded = load_game(name, **options)
+            _players_hint(given, bots, "--bots")
+        loaded = load_game(name, **game_options(name, given))
         if bots is None:
             kinds = ["random"] * loaded.num_players
         else:
@@ -487,19 +383,17 @@ def _simulate_solo(
     seed: int,
     bots: str | None,
     as_json: bool,
-    first_player: str | None,
-    bonus_locations: bool,
-    opponent: str | None,
+    given: dict[str, Any],
 ) -> None:
     """``simulate --solo``: one bot against each named Legendary Opponent (or all)."""
     from porphyra.games.conspiracy.solo import opponent_names
 
-    which = (opponent or "all").strip().lower()
+    which = str(given.pop("opponent", "all")).strip().lower()
     opponents = list(opponent_names()) if which == "all" else [which]
     kinds = parse_seat_kinds(bots or "random", 1, "--bots")
     if kinds == ["human"]:
         raise CliError("--bots takes bot names only: " + ", ".join(bot_names()))
-    options = _options(name, None, False, None, 1, first_player, bonus_locations)
+    options = game_options(name, given)
     options.pop("players", None)
     load_game(name, **{**options, "players": 1, "opponent": opponents[0]})  # fail early
     progress = _simulation_progress(as_json)

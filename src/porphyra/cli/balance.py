@@ -18,29 +18,13 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
     Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
 )
 from rich.table import Table
 
 from porphyra.balance.campaign import Campaign
-from porphyra.cli.common import CliError, handle_errors
+from porphyra.cli.common import CliError, handle_errors, progress_bar
 from porphyra.core.registry import registered_games
-
-
-def _progress(label: str) -> Progress:
-    return Progress(
-        TextColumn(f"[bold]{label}[/]"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True, highlight=False),
-    )
 
 
 def _advance(bar: Progress, campaign: Campaign) -> Callable[[int], None]:
@@ -220,7 +204,7 @@ def balance_command(
             summaries = []
             for i, path in enumerate(compare_files):
                 campaign = Campaign(game, {"cards": str(path)}, pairings, games, seed, los)
-                with _progress(f"set {i + 1}") as bar:
+                with progress_bar(f"set {i + 1}") as bar:
                     summaries.append(
                         lab.run_lab(campaign, command, n_workers, _advance(bar, campaign), ray)
                     )
@@ -230,7 +214,7 @@ def balance_command(
             console.print(f"report written to {page}")
             return
         campaign = Campaign(game, options, pairings, games, seed, los)
-        with _progress("balance") as bar:
+        with progress_bar("balance") as bar:
             summary = lab.run_lab(campaign, command, n_workers, _advance(bar, campaign), ray)
         summary_path, html_path = report.write(summary, out)
         console.print(_headline(summary))
@@ -311,7 +295,7 @@ def _tune(
     knobs = tune.KNOB_SETS.get(knob_set)
     if knobs is None:
         raise CliError(f"--knobs must be one of {', '.join(tune.KNOB_SETS)}, not {knob_set!r}")
-    with _progress("tuning") as bar:
+    with progress_bar("tuning") as bar:
         task = bar.add_task("trials", total=trials)
         best, metrics, history = tune.tune(
             base,

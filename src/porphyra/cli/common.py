@@ -1,4 +1,4 @@
-"""Shared pieces of the terminal client: error handling, seats, game options, seeds.
+"""Shared pieces of the terminal client: error handling, seats, seeds.
 
 Everything here is independent of a particular game; the per-game rendering lives in
 :mod:`porphyra.cli.views`, :mod:`porphyra.cli.byzantium_view` and
@@ -13,13 +13,21 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from porphyra.bots import Bot, bot_names, make_bot
+from porphyra.bots.selfplay import seat_seed
 from porphyra.core.errors import PorphyraError
 
 #: Exit code of every handled error (bad record, unknown game, bad card file, bad option).
@@ -157,14 +165,14 @@ def parse_seat_kinds(spec: str | None, players: int | None, option: str = "--sea
 
 
 def make_seats(kinds: list[str], seed: int) -> list[Seat]:
-    """Build the seats, with each bot seeded from ``seed`` and its seat number.
+    """Build the seats, each bot seeded with :func:`~porphyra.bots.selfplay.seat_seed`.
 
     Raises:
         ValueError: a bot name is not registered.
     """
     seats = []
     for i, kind in enumerate(kinds):
-        bot = None if kind == HUMAN else make_bot(kind, seed=seed * 101 + 7919 * (i + 1))
+        bot = None if kind == HUMAN else make_bot(kind, seed=seat_seed(seed, i))
         seats.append(Seat(i, kind, bot))
     return seats
 
@@ -174,56 +182,15 @@ def fresh_seed() -> int:
     return random.SystemRandom().randrange(1, 1_000_000)
 
 
-def parse_first(value: str | None, option: str) -> int | str | None:
-    """Parse a "who starts" option: a seat number or ``random``.
-
-    Raises:
-        CliError: neither an integer nor ``random``.
-    """
-    if value is None:
-        return None
-    text = value.strip().lower()
-    if text == "random":
-        return "random"
-    try:
-        return int(text)
-    except ValueError:
-        raise CliError(f"{option} must be a seat number or 'random', not {value!r}") from None
-
-
-#: CLI option name -> (game, engine option name) for the pass-through game options.
-GAME_OPTIONS: dict[str, tuple[str, str]] = {
-    "--first-emperor": ("byzantium", "first_emperor"),
-    "--reveal-first-draws": ("byzantium", "reveal_first_draws"),
-    "--cards": ("byzantium", "cards"),
-    "--deck": ("byzantium", "deck"),
-    "--players": ("conspiracy", "players"),
-    "--first-player": ("conspiracy", "first_player"),
-    "--bonus-locations": ("conspiracy", "bonus_locations"),
-    "--opponent": ("conspiracy", "opponent"),
-}
-
-
-def game_options(game: str, given: dict[str, Any]) -> dict[str, Any]:
-    """Map the pass-through CLI options to ``load_game`` options for ``game``.
-
-    Args:
-        game: the game name.
-        given: CLI option name (``"--players"``) -> value; ``None`` / ``False`` mean "not
-            given" and are dropped, so the engine's defaults apply.
-
-    Returns:
-        Keyword options for :func:`porphyra.load_game`.
-
-    Raises:
-        CliError: an option given that does not belong to ``game``.
-    """
-    options: dict[str, Any] = {}
-    for flag, value in given.items():
-        if value is None or value is False:
-            continue
-        owner, name = GAME_OPTIONS[flag]
-        if owner != game:
-            raise CliError(f"option {flag} applies to {owner}, not to {game}")
-        options[name] = str(value.resolve()) if isinstance(value, Path) else value
-    return options
+def progress_bar(label: str, transient: bool = False) -> Progress:
+    """The progress bar of the long bot runs (``tournament``, ``balance``): on stderr, with
+    elapsed and remaining time; ``transient`` clears it at the end (for JSON output)."""
+    return Progress(
+        TextColumn(f"[bold]{label}[/]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True, highlight=False),
+        transient=transient,
+    )

@@ -96,33 +96,12 @@ def lord_text(name: str, crest: bool = False) -> Text:
 
 
 def location_effect(game: Game, slug: str) -> str:
-    """A short description of a Location (``"3 IP; opponents draw exactly 1"``)."""
-    cards = getattr(game, "cards", None)
-    index = getattr(cards, "location_index", {}) if cards is not None else {}
-    if slug not in index:
+    """A short description of a Location from the game's card data (``"3 IP; others must
+    draw exactly 1 until your turn"``); ``slug`` itself for an unknown Location."""
+    card = game.card_data().get("locations", {}).get(slug)
+    if card is None:
         return slug
-    card = cards.locations[index[slug]]  # type: ignore[union-attr]
-    params = dict(card.params)
-    effect = card.effect
-    per = params.get("per")
-    text = {
-        "none": "",
-        "pearls": f"+{params.get('amount')} pearls now",
-        "silver-keys": f"end: +{per} per silver key",
-        "gold-keys": f"end: +{per} per gold key",
-        "pearl-pairs": f"end: +{per} per 2 pearls",
-        "domains": f"end: +{per} per Location",
-        "restrict-draw": f"others must draw {params.get('count')} lord(s) till your turn",
-        "reshuffle-lords": "now: discarded lords back into the deck",
-        "reshuffle-locations": "now: face-up Locations back into the deck",
-        "any-keys": "any 2 keys take a Location",
-        "deck-search": "take Locations by choosing from the deck",
-        "max-colour": f"end: IP of your best {params.get('colour')} lord",
-        "count-colour": f"end: +{per} per {params.get('colour')} lord",
-        "alliance": f"end: +{per} per lord of your largest {params.get('lord_ip')}-IP group",
-        "extremes": f"end: +{per} per 0-IP and 6-IP lord",
-    }.get(effect, effect)
-    return f"{card.ip} IP" + (f"; {text}" if text else "")
+    return f"{card['ip']} IP" + (f"; {card['text']}" if card["text"] else "")
 
 
 def numbered_choices(verb: str, obs: Obs) -> list[str]:

@@ -65,7 +65,8 @@ class Replayer:
             raise IndexError("at the end of the record")
         entry = self.record["actions"][self.position]
         game = self.state.game
-        self.state.apply_action(game.parse_action(self.state, entry["action"]))
+        player = int(entry["player"])
+        self.state.apply_action(game.parse_action(self.state, entry["action"], player), player)
         self.position += 1
         return int(entry["player"]), str(entry["action"])
 

@@ -16,59 +16,12 @@ from rich import box
 from rich.console import RenderableType
 from rich.table import Table
 
-from porphyra.bots import make_bot, seat_view
+from porphyra.bots.selfplay import play_bot_game
 from porphyra.cli.views import GameView
-from porphyra.core.game import Action, Game, State
+from porphyra.core.game import Game
+from porphyra.core.outcome import sole_winner
 
 Progress = Callable[[int], None]
-
-
-def play_bot_game(
-    game: Game,
-    bots: Sequence[str],
-    seed: int,
-    max_steps: int = 100_000,
-    observer: Callable[[State, int, Action], None] | None = None,
-) -> State:
-    """Play one game between the named bots with ``seed``.
-
-    Args:
-        game: the game.
-        bots: one bot name per seat.
-        seed: the game seed; each bot gets a seed derived from it and its seat.
-        max_steps: safety bound on the number of actions.
-        observer: called with ``(state, player, action)`` just before each action applies
-            (the balance lab's statistics).
-
-    Returns:
-        The terminal state.
-
-    Raises:
-        ValueError: a bot name is unknown.
-        RuntimeError: the game did not end within ``max_steps`` actions.
-    """
-    players = [make_bot(name, seed=seed * 101 + 7919 * (i + 1)) for i, name in enumerate(bots)]
-    state = game.new_initial_state(seed=seed)
-    steps = 0
-    while not state.is_terminal():
-        if steps >= max_steps:
-            raise RuntimeError(f"game with seed {seed} did not end within {max_steps} actions")
-        player = state.current_player()
-        action = players[player].choose(seat_view(state, player))
-        if observer is not None:
-            observer(state, player, action)
-        state.apply_action(action)
-        steps += 1
-    return state
-
-
-def winner(returns: Sequence[float]) -> int | None:
-    """The single winning seat, or ``None`` for a draw or a shared victory."""
-    best = max(returns)
-    top = [i for i, r in enumerate(returns) if r == best]
-    if len(top) == 1 and best > min(returns):
-        return top[0]
-    return None
 
 
 def simulate(
@@ -111,7 +64,7 @@ def simulate(
     for g in range(games):
         state = play_bot_game(game, bots, seed + g)
         returns = state.returns()
-        who = winner(returns)
+        who = sole_winner(returns)
         if who is None:
             draws += 1
         else:

@@ -20,18 +20,11 @@ import typer
 from rich import box
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
 from porphyra.bots import make_bot
-from porphyra.cli.common import HUMAN, CliError, handle_errors, parse_seat_kinds
+from porphyra.cli.common import HUMAN, CliError, handle_errors, parse_seat_kinds, progress_bar
+from porphyra.cli.options import game_options, with_game_options
 from porphyra.core.errors import UnknownGameError
 from porphyra.core.registry import load_game, registered_games
 from porphyra.tournament import (
@@ -86,8 +79,7 @@ def build_config(
     games: int,
     seed: int,
     workers: int,
-    players: int | None,
-    bonus_locations: bool,
+    given: dict[str, Any],
     solo: bool,
     opponents: str | None,
     records: bool,
@@ -95,6 +87,8 @@ def build_config(
     ray: str | None = None,
 ) -> TournamentConfig:
     """Check the command's arguments and build the :class:`TournamentConfig`.
+
+    ``given`` holds the game-option flags given (:func:`porphyra.cli.options.with_game_options`).
 
     Raises:
         CliError: an unknown game, a bad number, an option that does not apply, or the solo
@@ -110,11 +104,8 @@ def build_config(
         raise CliError(f"--workers must be at least 1, not {workers}")
     if records and out is None:
         raise CliError("--records needs --out DIR (the records go to DIR/records/)")
-    options: dict[str, Any] = {}
-    if (players is not None or bonus_locations) and name != SOLO_GAME:
-        raise CliError(f"--players and --bonus-locations apply to conspiracy, not to {name}")
-    if bonus_locations:
-        options["bonus_locations"] = True
+    options = game_options(name, given)
+    players = options.pop("players", None)
     lo_names: list[str] | None = None
     if solo:
         if name != SOLO_GAME:
@@ -128,8 +119,10 @@ def build_config(
             raise CliError(f"solo mode is not available in this version ({exc})") from None
     elif opponents is not None:
         raise CliError("--opponents needs --solo")
-    elif players is not None:
-        options["players"] = players
+    else:
+        if players is not None:
+            options["players"] = players
+        load_game(name, **options)  # fails now, with the game's message, on a bad value
     return TournamentConfig(
         game=name,
         bots=parse_bots(bots),
@@ -150,10 +143,12 @@ def command_line(config: TournamentConfig, out: Path | None = None) -> str:
     args += ["--workers", str(config.workers)]
     if config.opponents is not None:
         args += ["--solo", "--opponents", ",".join(config.opponents)]
-    elif "players" in config.options:
-        args += ["--players", str(config.options["players"])]
-    if config.options.get("bonus_locations"):
-        args.append("--bonus-locations")
+    for name, value in config.options.items():
+        flag = "--" + name.replace("_", "-")
+        if value is True:
+            args.append(flag)
+        elif value is not False and value is not None:
+            args += [flag, str(value)]
     if out is not None:
         args += ["--out", str(out)]
     if config.records:
@@ -278,6 +273,7 @@ def _by_seat(summary: dict[str, Any]) -> Table:
     return grid
 
 
+@with_game_options(exclude=("opponent",))
 def tournament_command(
     game: Annotated[str, typer.Argument(help="The game: " + ", ".join(registered_games()) + ".")],
     bots: Annotated[
@@ -301,12 +297,6 @@ def tournament_command(
         int | None,
         typer.Option("--workers", help="Worker processes (default: the number of CPUs)."),
     ] = None,
-    players: Annotated[
-        int | None, typer.Option("--players", help="Conspiracy: players a table (2-4).")
-    ] = None,
-    bonus_locations: Annotated[
-        bool, typer.Option("--bonus-locations", help="Conspiracy: add the bonus Locations.")
-    ] = False,
     solo: Annotated[
         bool, typer.Option("--solo", help="Conspiracy solo: each bot against each LO.")
     ] = False,
@@ -334,6 +324,8 @@ def tournament_command(
             "(needs the scale extra). Same results as a local run.",
         ),
     ] = None,
+    *,
+    options: dict[str, Any],
 ) -> None:
     """Round-robin bot tournament: win rates with 95% intervals, openskill ratings, files.
 
@@ -354,8 +346,7 @@ def tournament_command(
             games,
             seed,
             (os.cpu_count() or 1) if workers is None else workers,
-            players,
-            bonus_locations,
+            options,
             solo,
             opponents,
             records,
@@ -363,15 +354,7 @@ def tournament_command(
             ray,
         )
         matches = build_schedule(config)
-        progress = Progress(
-            TextColumn("[bold]tournament[/]"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            console=Console(stderr=True, highlight=False),
-            transient=as_json,
-        )
+        progress = progress_bar("tournament", transient=as_json)
         try:
             with progress:
                 task = progress.add_task("games", total=len(matches))

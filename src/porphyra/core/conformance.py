@@ -10,7 +10,9 @@ Checks: determinism (same seed + actions = identical record); record round-trip;
 ``clone()`` independence; ``resample`` keeps the seat's observation and really varies what
 the seat cannot see (so nothing hidden can show in the observation); every legal action
 applies and round-trips through its text; illegal and malformed actions raise the typed
-errors and change nothing.
+errors and change nothing; whatever is accepted (as text or as an action) is listed by
+``legal_actions``; simultaneous choices give the same game in either order and stay hidden
+until all are in.
 """
 
 from __future__ import annotations
@@ -183,8 +185,10 @@ def check_actions(name: str, options: dict[str, Any], games: int = 3, per_state:
                 continue
             assert legal, f"{name}: no legal action for player {player}"
             assert len(set(map(str, legal))) == len(legal), f"{name}: duplicate action texts"
+            active = s.active_players()
+            assert active and active[0] == player, f"{name}: active {active}, current {player}"
             for p in range(game.num_players):
-                if p != player:
+                if p not in active:
                     assert not s.legal_actions(p), f"{name}: seat {p} has actions off turn"
             step = max(1, len(legal) // per_state)
             for a in legal[::step]:
@@ -248,6 +252,123 @@ def check_illegal_refused(name: str, options: dict[str, Any], games: int = 3) ->
             pool.extend(s.legal_actions()[:5])
 
 
+def _variants(texts: list[str], items: list[str], rng: random.Random) -> set[str]:
+    """Texts beyond the legal ones that a parser may well accept: each of ``texts`` with an
+    argument item added (from ``items``, seen anywhere: cards not in hand, over a limit),
+    one dropped, one repeated, or the verb paired with a single item."""
+    out: set[str] = set()
+    verbs = {t.split(" ", 1)[0] for t in texts}
+    for text in texts:
+        verb, _, arg = text.partition(" ")
+        parts = [] if arg in ("", "-") else arg.split(",")
+        extra = rng.choice(items) if items else "-"
+        out.add(f"{verb} {','.join([*parts, extra])}")
+        if parts:
+            out.add(f"{verb} {','.join(parts[1:]) or '-'}")
+            out.add(f"{verb} {','.join([*parts, parts[-1]])}")
+            out.add(f"{verb} {' '.join(parts)}")
+    for verb in verbs:
+        for item in rng.sample(items, min(len(items), 6)):
+            out.add(f"{verb} {item}")
+    return out
+
+
+def check_accepted_are_listed(
+    name: str, options: dict[str, Any], games: int = 3, per_state: int = 30
+) -> None:
+    """Whatever ``parse_action`` or ``apply_action`` accepts is in ``legal_actions``.
+
+    Candidates go beyond the legal list: actions legal elsewhere in the game, and texts
+    built from the legal ones (an item added, dropped or repeated, the verbs with single
+    items seen anywhere), for every active seat and for seats that are not active.
+    """
+    game = _game(name, options)
+    for g in range(games):
+        rng = random.Random(g)
+        pool: list[Any] = []
+        items: set[str] = set()
+        state = game.new_initial_state(seed=9000 + g)
+        for i, s in enumerate(_states_along(state, random.Random(g))):
+            if s.is_terminal():
+                break
+            for p in range(game.num_players):
+                legal = list(s.legal_actions(p))
+                listed = {str(a) for a in legal}
+                texts = [str(a) for a in rng.sample(legal, min(len(legal), per_state))]
+                for text in texts:
+                    _, _, arg = text.partition(" ")
+                    items.update(x for x in arg.split(",") if x and x != "-")
+                candidates = _variants(texts, sorted(items), rng) | {
+                    str(a) for a in pool[-per_state:]
+                }
+                for text in sorted(candidates):
+                    try:
+                        action = game.parse_action(s, text, p)
+                    except (InvalidActionError, IllegalActionError):
+                        continue
+                    assert str(action) in listed, (
+                        f"{name}: step {i} of seed {9000 + g}: {text!r} parsed for seat {p} "
+                        "but is not among its legal actions"
+                    )
+                for other in pool[-per_state:]:
+                    copy = s.clone()
+                    try:
+                        copy.apply_action(other, p)
+                    except IllegalActionError:
+                        continue
+                    assert str(other) in listed, (
+                        f"{name}: step {i} of seed {9000 + g}: {other} applied for seat {p} "
+                        "but is not among its legal actions"
+                    )
+                pool.extend(legal[:3])
+
+
+def _play_in_order(state: State, choices: dict[int, Any], order: list[int]) -> State:
+    """A clone of ``state`` after each seat's choice in ``choices``, applied in ``order``."""
+    copy = state.clone()
+    for p in order:
+        copy.apply_action(choices[p], p)
+    return copy
+
+
+def check_simultaneous(name: str, options: dict[str, Any], games: int = 3) -> None:
+    """Simultaneous decisions (several :meth:`~State.active_players`) may arrive in any
+    order: every order gives the same fingerprint (state, every seat's view, history) and
+    the same record; and a seat's choice, until all are in, is hidden from the other seats
+    and from spectators (their observations do not depend on which choice it was)."""
+    game = _game(name, options)
+    for g in range(games):
+        state = game.new_initial_state(seed=8000 + g)
+        rng = random.Random(g)
+        for i, s in enumerate(_states_along(state, rng)):
+            active = s.active_players()
+            if len(active) < 2:
+                continue
+            choices = {p: rng.choice(list(s.legal_actions(p))) for p in active}
+            orders = [active, active[::-1]]
+            results = [_play_in_order(s, choices, order) for order in orders]
+            prints = {fingerprint(r) for r in results}
+            records_ = {records.dumps(r) for r in results}
+            assert len(prints) == 1 and len(records_) == 1, (
+                f"{name}: step {i} of seed {8000 + g}: the order of the simultaneous choices "
+                f"{choices} changed the game"
+            )
+            for p in active:
+                legal = list(s.legal_actions(p))
+                if len(legal) < 2:
+                    continue
+                a, b = s.clone(), s.clone()
+                a.apply_action(legal[0], p)
+                b.apply_action(legal[-1], p)
+                others = [q for q in range(game.num_players) if q != p]
+                seen_a = [a.observation(q) for q in others] + [a.public_observation()]
+                seen_b = [b.observation(q) for q in others] + [b.public_observation()]
+                assert seen_a == seen_b, (
+                    f"{name}: seat {p}'s pending choice shows to another seat at step {i}"
+                )
+                assert a.active_players() == b.active_players()
+
+
 def run_all(name: str, options: dict[str, Any] | None = None, games: int = 5) -> None:
     """Run every conformance check on game ``name`` with ``options``."""
     opts = options or {}
@@ -258,3 +379,5 @@ def run_all(name: str, options: dict[str, Any] | None = None, games: int = 5) ->
     check_resample_canonical(name, opts, max(1, games // 2))
     check_actions(name, opts, max(1, games // 2))
     check_illegal_refused(name, opts, max(1, games // 2))
+    check_simultaneous(name, opts, max(1, games // 2))
+    check_accepted_are_listed(name, opts, max(1, games // 2))

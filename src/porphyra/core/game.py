@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import abc
 import random
-from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 from typing import Any
+
+from porphyra.core.options import GameOption
 
 #: ``current_player()`` at the end of the game (OpenSpiel's ``kTerminalPlayerId``).
 TERMINAL_PLAYER = -4
@@ -36,6 +38,8 @@ class GameInfo:
         utility: ``"zero_sum"``, ``"general_sum"`` or ``"constant_sum"`` of ``returns()``.
         min_utility / max_utility: bounds of each entry of ``returns()``.
         max_game_length: upper bound on the number of decisions in one game.
+        options: the game's options, declared once (name, type, default, choices, help);
+            the game's validation, the CLI flags and the lobby form are built from them.
     """
 
     name: str
@@ -49,7 +53,7 @@ class GameInfo:
     min_utility: float = -1.0
     max_utility: float = 1.0
     max_game_length: int = 1000
-    options: Mapping[str, Any] = field(default_factory=dict)
+    options: tuple[GameOption, ...] = ()
 
 
 class Action(abc.ABC):
@@ -72,21 +76,42 @@ class State(abc.ABC):
 
     @abc.abstractmethod
     def current_player(self) -> int:
-        """The seat (0-based) that must decide now, or ``TERMINAL_PLAYER`` at the end."""
+        """One canonical seat (0-based) that decides now, or ``TERMINAL_PLAYER`` at the end.
+
+        In a simultaneous decision this is the first of :meth:`active_players` (e.g.
+        Byzantium's Emperor, B-R3), so sequential algorithms can play every game by
+        applying ``current_player()``'s actions only.
+        """
+
+    def active_players(self) -> list[int]:
+        """Every seat whose decision the game waits for now, canonical seat first.
+
+        One seat in a sequential position, every seat still to choose in a simultaneous
+        decision (boardgame.io's ``activePlayers``), ``[]`` at the end.  Each of them has
+        ``legal_actions(seat)`` and may ``apply_action(action, seat)`` in any order.  The
+        default is the sequential ``[current_player()]``.
+        """
+        player = self.current_player()
+        return [] if player < 0 else [player]
 
     @abc.abstractmethod
     def legal_actions(self, player: int | None = None) -> Sequence[Action]:
         """Every legal action of ``player`` (default: the current player), in a fixed order.
 
-        Returns an empty sequence for a seat that does not decide now and at the end.
+        Returns an empty sequence for a seat not in :meth:`active_players` and at the end.
         """
 
     @abc.abstractmethod
-    def apply_action(self, action: Action) -> None:
-        """Apply the current player's ``action``.
+    def apply_action(self, action: Action, player: int | None = None) -> None:
+        """Apply ``player``'s ``action`` (default: the current player's).
+
+        ``player`` may be any seat of :meth:`active_players`; simultaneous choices may
+        arrive in any order, and the resulting state, every seat's observation and the
+        history are the same whatever the order.
 
         Raises:
-            IllegalActionError: the action is not legal now; the state is unchanged.
+            IllegalActionError: ``player`` is not active or the action is not legal now;
+                the state is unchanged.
         """
 
     @abc.abstractmethod
@@ -131,7 +156,9 @@ class State(abc.ABC):
     @property
     @abc.abstractmethod
     def history(self) -> list[tuple[int, Action]]:
-        """``(player, action)`` for every action applied since the initial state."""
+        """``(player, action)`` for every action applied since the initial state; the
+        choices of one simultaneous decision are kept in canonical order (not arrival
+        order) once all of them are in."""
 
     @property
     @abc.abstractmethod
@@ -158,8 +185,9 @@ class Game(abc.ABC):
         """The initial state for ``seed``: the same seed gives the same game, byte for byte."""
 
     @abc.abstractmethod
-    def parse_action(self, state: State, text: str) -> Action:
-        """Parse ``text`` in the game's notation for ``state``'s current player.
+    def parse_action(self, state: State, text: str, player: int | None = None) -> Action:
+        """Parse ``text`` in the game's notation as a decision of ``player`` (default:
+        ``state``'s current player).
 
         Raises:
             InvalidActionError: the text is not well formed (unknown verb, unknown card).
@@ -191,6 +219,13 @@ class Game(abc.ABC):
             )
         game: Game = cls(**options)
         return game
+
+    def card_data(self) -> JSONDict:
+        """The game's public card data, JSON-ready, for displays (the terminal client and
+        the browser both use it): every card kind with its printed values and texts.
+        Games without cards return ``{}``.  The shape is the game's own (see its
+        override)."""
+        return {}
 
     def record_options(self) -> dict[str, Any]:
         """The options, JSON-ready, that ``load_game`` needs to rebuild this game."""

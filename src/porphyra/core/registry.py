@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from porphyra.core.errors import UnknownGameError
-from porphyra.core.game import Game
+from porphyra.core.game import Game, GameInfo
 
 _GAMES: dict[str, str] = {
     "byzantium": "porphyra.games.byzantium.game:ByzantiumGame",
@@ -22,6 +22,15 @@ _GAMES: dict[str, str] = {
 def registered_games() -> list[str]:
     """Names accepted by :func:`load_game`, sorted."""
     return sorted(_GAMES)
+
+
+def game_info(name: str) -> GameInfo:
+    """The metadata of game ``name`` (with its declared options), without making a game.
+
+    Raises:
+        UnknownGameError: ``name`` is not registered.
+    """
+    return _game_class(name).info
 
 
 def load_game(name: str, **options: Any) -> Game:

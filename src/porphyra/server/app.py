@@ -40,13 +40,17 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.websockets import WebSocketState
 
 from porphyra.bots import bot_names
+from porphyra.core import registry
 from porphyra.core.errors import UnknownGameError
-from porphyra.core.registry import load_game, registered_games
+from porphyra.core.options import options_of
+from porphyra.core.registry import registered_games
 from porphyra.server import protocol
-from porphyra.server.gamedata import LOBBY_OPTIONS, card_data, lobby_bots, solo_supported
+from porphyra.server.client import Client
+from porphyra.server.gamedata import card_data, lobby_bots, solo_supported
+from porphyra.server.hub import CreateError, Hub
 from porphyra.server.incidents import player_message, report
+from porphyra.server.match import SubmitError
 from porphyra.server.quotas import CREATE_LIMIT, MAX_BOT_GAMES, MESSAGE_LIMIT, Quotas
-from porphyra.server.runner import Client, CreateError, Hub, SubmitError
 from porphyra.server.security import SecurityHeaders, origin_allowed
 from porphyra.server.storage import Storage, default_db_url
 
@@ -116,26 +120,33 @@ class CreateIn(BaseModel):
 
 
 def check_options(name: str, options: dict[str, Any]) -> dict[str, Any]:
-    """Keep only lobby-settable options with accepted values.
+    """Keep the options the lobby may set (the game's declared options marked ``lobby``),
+    with values the declaration accepts; ``None`` means "the default" and is dropped.
+    The game checks how the values fit together when it is created.
 
     Raises:
-        HTTPException(400): an unknown option or value (file paths and stacked decks are
-            never accepted from the web).
+        HTTPException(400): an unknown game, option or value (file paths and stacked decks
+            are never accepted from the web).
     """
-    allowed = LOBBY_OPTIONS.get(name)
-    if allowed is None:
-        raise HTTPException(400, f"unknown game {name!r}; games: {', '.join(registered_games())}")
+    try:
+        declared = options_of(registry.game_info(name).options, "lobby")
+    except UnknownGameError:
+        raise HTTPException(
+            400, f"unknown game {name!r}; games: {', '.join(registered_games())}"
+        ) from None
+    allowed = {o.name: o for o in declared}
     out: dict[str, Any] = {}
     for key, value in options.items():
-        if key not in allowed:
+        option = allowed.get(key)
+        if option is None:
             raise HTTPException(400, f"option {key!r} cannot be set here")
-        values = allowed[key]
-        if value not in values or isinstance(value, bool) != any(
-            isinstance(v, bool) and v == value for v in values
-        ):
-            raise HTTPException(400, f"option {key}={value!r} not accepted; one of {values}")
-        if value is not None:
-            out[key] = value
+        if value is None:
+            continue
+        if not option.accepts(value):
+            raise HTTPException(
+                400, f"option {key}={value!r} not accepted; {option.describe_values()}"
+            )
+        out[key] = value
     return out
 
 
@@ -224,12 +235,12 @@ def create_app(
     async def meta() -> dict[str, Any]:
         games = {}
         for name in registered_games():
-            info = load_game(name).info
+            info = registry.game_info(name)
             games[name] = {
                 "long_name": info.long_name,
                 "min_players": info.min_players,
                 "max_players": info.max_players,
-                "options": LOBBY_OPTIONS.get(name, {}),
+                "options": [o.to_json() for o in options_of(info.options, "lobby")],
             }
         return {
             "games": games,

@@ -33,11 +33,6 @@ from porphyra.server.replay import replay
 log = logging.getLogger("porphyra.server")
 
 
-def bot_seed(game_seed: int, seat: int, index: int) -> int:
-    """The seed of a bot's decision number ``index`` (history length) for ``seat``."""
-    return (game_seed * 1_000_003 + seat * 7_919 + index * 104_729) % (2**62)
-
-
 def choose_from_record(rec: dict[str, Any], seat: int, spec: str, seed: int) -> str:
     """Process-pool entry point: rebuild the state from its record, let bot ``spec`` choose
     for ``seat`` on the seat's view only (``seat_view``), and return the action text.

@@ -2,6 +2,9 @@
 
 from porphyra.server.cli import serve_command
 app.command(name="serve")(serve_command)
+
+Importing this module is cheap: the web server (FastAPI, SQLAlchemy, uvicorn) is loaded
+only when the command runs, so ``porphyra play`` never imports it.
 """
 
 from __future__ import annotations
@@ -10,8 +13,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-
-from porphyra.server.main import serve
 
 
 def serve_command(
@@ -61,6 +62,8 @@ def serve_command(
     ] = None,
 ) -> None:
     """Play in the browser: serve the lobby and games (friends, bots, solo) over HTTP."""
+    from porphyra.server.main import serve
+
     typer.echo(f"porphyra: open http://{host}:{port}/ in a browser (Ctrl-C stops the server)")
     serve(
         host,

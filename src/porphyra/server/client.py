@@ -25,6 +25,9 @@ class Client:
     dropped: bool = False
     #: Log lines of its observation this client already has (updates send the rest).
     log_len: int = 0
+    #: What its last view showed (observation, legal actions, undo, status), so that a
+    #: change it cannot see (another seat's hidden choice) sends it nothing.
+    shown: Any = None
 
     def send(self, message: dict[str, Any] | str) -> None:
         """Queue ``message`` (a dict, or JSON text already encoded)."""

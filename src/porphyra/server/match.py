@@ -2,11 +2,14 @@
 
 A :class:`MatchRunner` owns the engine state of one game.  Every submission goes through
 :meth:`MatchRunner.submit`, which checks, in order: the game is not over, the message is
-fresh (its ``seq`` is the latest, or — in a simultaneous phase — not older than the start of
-the seat's decision), it is the seat's turn (or an early simultaneous choice, which is
-validated and queued), and the action parses and is legal.  Only then is it applied,
-**written to the database**, and broadcast.  Anything else answers the submitting client
-with an ``error`` and changes nothing.
+fresh (not older than the start of the seat's decision: the state in which its legal actions
+became what they are, so a seat of a simultaneous decision may answer after another seat's
+hidden choice), the seat is one the engine waits for (``state.active_players()``), and the
+action parses and is legal.  Only then is it applied, **written to the database**, and
+broadcast.  Anything else answers the submitting client with an ``error`` and changes
+nothing.  The runner knows no game's phases: simultaneous decisions (Byzantium B-R3) are the
+engine's, which takes them in either order; a choice is stored as soon as it is applied, so
+nothing waits outside the record.
 
 The choke point (``shared/DESIGN.md``): :meth:`MatchRunner._base_view` is the only place
 where state becomes outgoing data (:meth:`MatchRunner.view` shapes it into messages).  A
@@ -29,11 +32,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from porphyra import record as records
-from porphyra.core.game import TERMINAL_PLAYER, Action, Game, State
+from porphyra.bots.selfplay import decision_seed
+from porphyra.core.game import Action, Game, State
 from porphyra.server import protocol
-from porphyra.server.botpool import bot_seed, choose_on_state
+from porphyra.server.botpool import choose_on_state
 from porphyra.server.client import Client
-from porphyra.server.gamedata import SIMULTANEOUS_PHASES, derived
+from porphyra.server.gamedata import derived
 from porphyra.server.incidents import player_message, report
 from porphyra.server.replay import replay, undo_target
 from porphyra.server.storage import GameRow, SeatRow, hash_token, is_rated, now
@@ -78,22 +82,20 @@ class MatchRunner:
         self.name = self.game.info.name
         self.seats: list[SeatRow] = row.seats
         self.seq = row.seq
-        #: Oldest seq a submission may carry in the current simultaneous phase.
-        self.decision_seq = row.seq
         self.lock = asyncio.Lock()
         self.clients: set[Client] = set()
-        self.queued: dict[int, str] = {s.seat: s.queued for s in self.seats if s.queued}
         self._bot_task: asyncio.Task[None] | None = None
-        self._retry_task: asyncio.Task[None] | None = None
         self._undo_cache: dict[int, tuple[int, int | None]] = {}
-        #: Per-seq memo of views, probes and the public observation (cleared on change).
+        #: Per-seq memo of views and the public observation (cleared on change).
         self._memo: dict[Any, Any] = {}
-        self._early_legal: dict[int, tuple[tuple[int, int], list[str]]] = {}
         self._memo_seq = -1
         #: ``time.monotonic()`` of the last use (the hub releases idle runners).
         self.last_used = time.monotonic()
         #: Set when the hub released this runner: holders must fetch it again.
         self.released = False
+        #: Per seat: the seq its current decision began at, and its legal action texts.
+        self._decisions: dict[int, tuple[int, list[str]]] = {}
+        self._track_decisions()
 
     # ----------------------------------------------------------------- info
     @property
@@ -153,11 +155,9 @@ class MatchRunner:
         return any(s.kind == "human" for s in self.seats)
 
     def idle(self) -> bool:
-        """True if nothing holds this runner in memory: no client, no bot deciding, no
-        pending retry (the hub may then release it; it reloads from the database)."""
-        return not self.clients and all(
-            t is None or t.done() for t in (self._bot_task, self._retry_task)
-        )
+        """True if nothing holds this runner in memory: no client and no bot deciding
+        (the hub may then release it; it reloads from the database)."""
+        return not self.clients and (self._bot_task is None or self._bot_task.done())
 
     def _all_others_bots(self, seat: int) -> bool:
         return all(s.kind == "bot" for s in self.seats if s.seat != seat)
@@ -166,7 +166,7 @@ class MatchRunner:
         """True if ``seat`` may undo now (see :func:`undo_target`; cached per seq)."""
         if self.over or self.seats[seat].kind != "human" or not self._all_others_bots(seat):
             return False
-        if self.state.current_player() != seat:
+        if seat not in self.state.active_players():
             return False
         cached = self._undo_cache.get(seat)
         if cached is None or cached[0] != self.seq:
@@ -189,39 +189,40 @@ class MatchRunner:
         result: dict[str, Any] = self._memoized("public", self.state.public_observation)
         return result
 
+    def _legal(self, seat: int) -> list[str]:
+        """``seat``'s legal action texts now (``[]`` unless the engine waits for it)."""
+        if self.over or seat not in self.state.active_players():
+            return []
+        return list(map(str, self.state.legal_actions(seat)))
+
+    def _track_decisions(self) -> None:
+        """After a change: a seat whose legal actions changed starts a new decision at
+        the current seq (an unchanged one, e.g. the other seat of a simultaneous decision
+        after a hidden choice, keeps its start, so its submission stays fresh)."""
+        for seat in range(len(self.seats)):
+            legal = self._legal(seat)
+            old = self._decisions.get(seat)
+            if old is None or old[1] != legal or not legal:
+                self._decisions[seat] = (self.seq, legal)
+
     def _base_view(self, seat: int | None) -> dict[str, Any]:
         """The fields of ``seat``'s view that depend on the state only (memoized per seq).
 
         This is the only function that turns state into outgoing data: the observation
         comes from ``state.observation(seat)`` or ``state.public_observation()``, the legal
-        actions from ``state.legal_actions(seat)`` (or, for an early simultaneous choice,
-        from the seat's own options in the same phase, see :meth:`_early_probe`).
+        actions from ``state.legal_actions(seat)`` (every seat of
+        ``state.active_players()`` has its own).
         """
 
         def make() -> dict[str, Any]:
             state = self.state
-            early = False
             if seat is None:
                 obs = state.public_observation()
                 legal: list[str] = []
             else:
                 obs = state.observation(seat)
-                window = (self.decision_seq, seat)
-                reuse = self._early_legal.get(seat)
-                if reuse is not None and reuse[0] == window and state.current_player() == seat:
-                    # Asked now, in the same simultaneous window: the same options as
-                    # offered early (they depend on this seat's hand and phase only).
-                    legal = reuse[1]
-                else:
-                    legal = list(map(str, state.legal_actions(seat))) if not self.over else []
-                if not legal and seat not in self.queued:
-                    # A simultaneous decision the engine asks later (B-R3): the seat's own
-                    # options, which do not depend on the other seat's hidden choice.
-                    probe = self._early_probe(seat)
-                    if probe is not None:
-                        legal = list(map(str, probe.legal_actions(seat)))
-                        self._early_legal[seat] = (window, legal)
-                        early = True
+                decision = self._decisions.get(seat)
+                legal = decision[1] if decision is not None else self._legal(seat)
             return {
                 "seq": self.seq,
                 "game_id": self.id,
@@ -234,8 +235,6 @@ class MatchRunner:
                 # seat and spectator), once per change.
                 "derived": self._memoized("derived", lambda: derived(self.game, self.public())),
                 "can_undo": False if seat is None else self.can_undo(seat),
-                "queued": None if seat is None else self.queued.get(seat),
-                "early": early,
             }
 
         base: dict[str, Any] = self._memoized(("view", seat), make)
@@ -279,6 +278,12 @@ class MatchRunner:
     def send_view(self, client: Client, kind: str, last: str | None = None) -> None:
         """Send ``client`` its view (an update carries only the log lines it lacks)."""
         client.send(self._view_text(client, kind, last))
+        client.shown = self._shown(client.seat)
+
+    def _shown(self, seat: int | None) -> tuple[Any, ...]:
+        """What ``seat``'s view shows, apart from the message number."""
+        base = self._base_view(seat)
+        return (base["observation"], base["legal"], base["can_undo"], base["status"])
 
     def _view_text(self, client: Client, kind: str, last: str | None) -> str:
         seat = client.seat
@@ -289,9 +294,15 @@ class MatchRunner:
         return text
 
     def broadcast(self, last: tuple[int, str] | None = None) -> None:
-        """Send an ``update`` to every client, each its own view."""
+        """Send an ``update`` to every client whose view changed, each its own view.
+
+        A client whose view is the same as before gets nothing: another seat's secret
+        choice in a simultaneous decision (B-R3) must not show, not even by its timing.
+        Its submissions stay fresh (its decision has not changed, see ``submit``)."""
         for client in list(self.clients):
             echo = last[1] if last is not None and last[0] == client.seat else None
+            if echo is None and client.shown == self._shown(client.seat):
+                continue
             self.send_view(client, "update", echo)
 
     def presence(self) -> None:
@@ -312,39 +323,9 @@ class MatchRunner:
         self.presence()
 
     # ----------------------------------------------------------------- submissions
-    def _early_probe(self, seat: int) -> State | None:
-        """In a simultaneous phase where the engine asks another seat first, a probe state
-        in which ``seat`` decides the same phase (the first seat's choice is a placeholder:
-        it stays hidden and cannot change ``seat``'s options), else None."""
-        phases = SIMULTANEOUS_PHASES.get(self.name)
-        state = self.state
-        current = state.current_player()
-        if not phases or current in (seat, TERMINAL_PLAYER):
-            return None
-        probe: State | None = self._memoized(("probe", seat), lambda: self._make_probe(seat))
-        return probe
-
-    def _make_probe(self, seat: int) -> State | None:
-        phases = SIMULTANEOUS_PHASES.get(self.name, frozenset())
-        state = self.state
-        before = self.public()
-        if before.get("phase") not in phases:
-            return None
-        legal = state.legal_actions()
-        if not legal:
-            return None
-        probe = state.clone()
-        probe.apply_action(legal[0])
-        if probe.current_player() != seat:
-            return None
-        after = probe.public_observation()
-        if after.get("phase") != before.get("phase") or after.get("turn") != before.get("turn"):
-            return None
-        return probe
-
-    def _parse(self, state: State, text: str) -> Action:
+    def _parse(self, state: State, text: str, seat: int) -> Action:
         try:
-            return self.game.parse_action(state, text)
+            return self.game.parse_action(state, text, seat)
         except ValueError as exc:
             raise SubmitError("illegal", f"{text!r}: {exc}") from None
 
@@ -352,46 +333,28 @@ class MatchRunner:
         """Validate and apply ``seat``'s action ``text`` submitted at ``seq``.
 
         Returns:
-            ``"applied"`` or ``"queued"`` (an early simultaneous choice).
+            ``"applied"``.
 
         Raises:
-            SubmitError: over, stale, not the seat's turn, malformed or illegal; nothing
-                changed.
+            SubmitError: over, stale, not one of the seats the game waits for, malformed or
+                illegal; nothing changed.
         """
         async with self.lock:
             if self.over:
                 raise SubmitError("over", "the game is over")
-            if seq > self.seq or seq < self.decision_seq:
+            start = self._decisions.get(seat, (self.seq, []))[0]
+            if seq > self.seq or seq < start:
                 raise SubmitError(
                     "stale",
                     f"stale submission: you saw state {seq}, the game is at {self.seq}; "
                     "look at the new state and decide again",
                 )
-            current = self.state.current_player()
-            if current != seat:
-                probe = self._early_probe(seat) if seq == self.seq else None
-                if probe is None:
-                    raise SubmitError(
-                        "turn", f"not your turn: seat {current} ({self._name(current)}) decides"
-                    )
-                action = self._parse(probe, text)
-                await self._store(
-                    "a queued choice",
-                    self.hub.db,
-                    self.hub.storage.set_queued,
-                    self.id,
-                    seat,
-                    str(action),
-                )
-                self.queued[seat] = str(action)
-                self._memo_seq = -1  # the seat's view changes (queued) at the same seq
-                self._send_to(
-                    seat, {"type": "queued", "seq": self.seq, "action": str(action)}, also=True
-                )
-                return "queued"
-            action = self._parse(self.state, text)
+            active = self.state.active_players()
+            if seat not in active:
+                waiting = ", ".join(f"seat {p} ({self._name(p)})" for p in active)
+                raise SubmitError("turn", f"not your turn: waiting for {waiting}")
+            action = self._parse(self.state, text, seat)
             await self._commit(seat, action)
-            await self._drain_queue_or_retry()
         self.kick_bots()
         return "applied"
 
@@ -399,14 +362,6 @@ class MatchRunner:
         if 0 <= seat < len(self.seats):
             return self.seats[seat].name
         return "nobody"
-
-    def _send_to(self, seat: int, message: dict[str, Any], also: bool = False) -> None:
-        """Send ``message`` to ``seat``'s clients (and, with ``also``, its fresh view)."""
-        for client in list(self.clients):
-            if client.seat == seat:
-                client.send(message)
-                if also:
-                    self.send_view(client, "update")
 
     async def _store(self, what: str, fn: Callable[..., Any], *args: Any) -> Any:
         """Run storage call ``fn(*args)``; a failure becomes a :class:`SubmitError`
@@ -418,34 +373,40 @@ class MatchRunner:
             error_id = report("game %s: could not store %s", self.id, what)
             raise SubmitError("unavailable", unavailable_message(error_id)) from None
 
-    async def _commit(self, seat: int, action: Action, clear_queued: bool = False) -> None:
-        """Store ``action`` for ``seat`` (legal: checked by the caller), then apply and
-        broadcast it.  The action is applied to a clone, and the clone becomes the game's
-        state only once the database confirmed the write: on a failure nothing changed
-        (issue 13, item 5).
+    async def _commit(self, seat: int, action: Action) -> None:
+        """Store ``action`` for ``seat`` (legal: checked by the caller), then make it the
+        game's state and broadcast it.  The action is applied to a clone, and the clone
+        becomes the game's state only once the database confirmed the write: on a failure
+        nothing changed (issue 13, item 5).
+
+        The engine keeps a simultaneous decision's choices in canonical order, so a choice
+        may land before one stored earlier (B-R3: the Emperor's redraw after the Foe's):
+        the stored actions are rewritten from the first index that changed.
 
         Raises:
             SubmitError: ``unavailable``, the database did not take the write.
         """
-        before = self.public() if self._simultaneous_phase() else None
+        before = self.state.history
         state = self.state.clone()
-        state.apply_action(action)
-        index = len(state.history) - 1
+        state.apply_action(action, seat)
+        history = state.history
+        first = len(before)
+        while first and history[first - 1] != before[first - 1]:
+            first -= 1
         text = str(action)
         seq = self.seq + 1
         result = records.to_record(state)["result"] if state.is_terminal() else None
         entry = {
             "game_id": self.id,
-            "index": index,
-            "player": seat,
-            "action": text,
+            "index": first,
+            "actions": [(p, str(a)) for p, a in history[first:]],
+            "replace": first < len(before),
             "seq": seq,
             "status": "over" if state.is_terminal() else "active",
             "result": result,
-            "clear_queued": seat if clear_queued else None,
         }
         try:
-            await self._store(f"action #{index} {text!r}", self.hub.store_action, entry)
+            await self._store(f"action #{len(history) - 1} {text!r}", self.hub.store_action, entry)
         except SubmitError:
             # The write may have landed before the connection broke: take the stored
             # game as the truth when the database answers (else keep the unchanged state).
@@ -454,79 +415,8 @@ class MatchRunner:
             raise
         self.state, self.seq = state, seq
         self.row.updated = now()
-        # A simultaneous phase keeps the seat's decision window open (B-R3).
-        after = self.public() if before is not None else None
-        if (
-            before is None
-            or after is None
-            or after.get("phase") != before.get("phase")
-            or after.get("turn") != before.get("turn")
-        ):
-            self.decision_seq = self.seq
+        self._track_decisions()
         self.broadcast(last=(seat, text))
-
-    def _simultaneous_phase(self) -> bool:
-        phases = SIMULTANEOUS_PHASES.get(self.name)
-        return bool(phases) and self.public().get("phase") in (phases or ())
-
-    async def _drain_queue_or_retry(self) -> None:
-        """:meth:`_drain_queue` after a stored action; if the database fails meanwhile,
-        the queued choice stays queued and a background task applies it once the database
-        answers again (the action just stored is not undone)."""
-        try:
-            await self._drain_queue()
-        except SubmitError:
-            self._retry_task = asyncio.get_running_loop().create_task(self._retry_drain())
-
-    async def _retry_drain(self, every: float = 1.0) -> None:
-        while True:
-            await asyncio.sleep(every)
-            async with self.lock:
-                try:
-                    await self._drain_queue()
-                except SubmitError:
-                    continue
-            self.kick_bots()
-            return
-
-    async def _drain_queue(self) -> None:
-        """Apply queued early choices as soon as the engine asks their seat.
-
-        Raises:
-            SubmitError: ``unavailable`` (the choice stays queued).
-        """
-        while not self.over:
-            current = self.state.current_player()
-            text = self.queued.pop(current, None)
-            if text is None:
-                return
-            self._memo_seq = -1
-            try:
-                action = self.game.parse_action(self.state, text)
-            except ValueError as exc:
-                try:
-                    await self._store(
-                        "a queued choice",
-                        self.hub.db,
-                        self.hub.storage.set_queued,
-                        self.id,
-                        current,
-                        None,
-                    )
-                except SubmitError:
-                    self.queued[current] = text
-                    raise
-                self._send_to(
-                    current,
-                    protocol.error(self.seq, f"your queued {text!r} no longer applies: {exc}"),
-                    also=True,
-                )
-                return
-            try:
-                await self._commit(current, action, clear_queued=True)
-            except SubmitError:
-                self.queued[current] = text  # still stored as queued: applied on retry
-                raise
 
     async def _reload(self) -> None:
         """After a failed write: if the database holds a different game (the write landed
@@ -537,8 +427,8 @@ class MatchRunner:
             self.state = replay(row.record())
             self.seq = row.seq
             self._memo_seq = -1
-            self.decision_seq = row.seq
-            self.queued = {s.seat: s.queued for s in row.seats if s.queued}
+            self._decisions.clear()
+            self._track_decisions()
             for client in list(self.clients):
                 self.send_view(client, "snapshot")
 
@@ -556,7 +446,7 @@ class MatchRunner:
                 raise SubmitError("undo", "undo is only possible when every other seat is a bot")
             if self.over:
                 raise SubmitError("undo", "the game is over")
-            if self.state.current_player() != seat:
+            if seat not in self.state.active_players():
                 raise SubmitError("undo", "undo when it is your turn (a bot is deciding)")
             target = undo_target(self.state, seat)
             if target is None:
@@ -571,8 +461,8 @@ class MatchRunner:
                 "an undo", self.hub.db, self.hub.storage.truncate_actions, self.id, target, seq
             )
             self.state, self.seq = state, seq
-            self.queued.clear()
-            self.decision_seq = self.seq
+            self._decisions.clear()
+            self._track_decisions()
             self._undo_cache.clear()
             for client in list(self.clients):
                 self.send_view(client, "snapshot")
@@ -595,7 +485,7 @@ class MatchRunner:
                 return
             seq = self.seq
             spec = self.seats[current].bot or "random"
-            seed = bot_seed(self.state.seed, current, len(self.state.history))
+            seed = decision_seed(self.state.seed, current, len(self.state.history))
             try:
                 text = await self.hub.bots.choose(
                     self.state, current, spec, seed, urgent=self.has_human()
@@ -609,23 +499,23 @@ class MatchRunner:
                 if self.seq != seq or self.over:
                     continue  # the game moved on (undo); decide again
                 try:
-                    action = self.game.parse_action(self.state, text)
+                    action = self.game.parse_action(self.state, text, current)
                 except ValueError:
                     log.error("game %s: bot %s chose illegal %r", self.id, spec, text)
                     action = self.game.parse_action(
-                        self.state, choose_on_state(self.state.clone(), current, "random", seed)
+                        self.state,
+                        choose_on_state(self.state.clone(), current, "random", seed),
+                        current,
                     )
                 try:
                     await self._commit(current, action)
                 except SubmitError:  # the database is down: decide again in a moment
                     await asyncio.sleep(1.0)
-                    continue
-                await self._drain_queue_or_retry()
 
     async def stop(self) -> None:
-        """Cancel a running bot decision and a pending retry (on shutdown)."""
-        for task in (self._bot_task, self._retry_task):
-            if task is not None and not task.done():
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+        """Cancel a running bot decision (on shutdown)."""
+        task = self._bot_task
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task

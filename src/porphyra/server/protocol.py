@@ -15,13 +15,13 @@ Server → client (every message carries ``seq``, the number of the latest state
 
 ``snapshot``  full view: ``observation`` (the engine's ``observation(seat)``, or
               ``public_observation()`` for a spectator), ``legal`` (this seat's legal
-              actions as notation strings), ``seats``, ``status``, ``can_undo``,
-              ``queued``, ``derived`` (figures computed from the observation alone).
+              actions as notation strings: every seat the game waits for has its own,
+              e.g. both seats in a simultaneous decision), ``seats``, ``status``,
+              ``can_undo``, ``derived`` (figures computed from the observation alone).
 ``update``    the same fields after each change, plus ``last`` (the action text, only to
               the seat that made it).  To keep updates small, the observation's ``log``
               holds only the lines the client lacks: the full log is the client's first
               ``log_start`` lines followed by these (snapshots have ``log_start`` 0).
-``queued``    an early simultaneous choice was accepted and waits for the engine.
 ``presence``  seats' connection flags changed.
 ``error``     ``message`` says what was wrong; nothing changed.
 ``pong``      answer to ``ping``.

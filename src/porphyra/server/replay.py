@@ -89,15 +89,15 @@ def undo_target(state: State, seat: int) -> int | None:
     rng = random.Random(f"undo/{len(history)}")
     samples = [base.resample(seat, rng) for _ in range(UNDO_RESAMPLES)]
     walk = base.clone()
-    for _, action in history[target:]:
+    for player, action in history[target:]:
         text = str(action)
-        walk.apply_action(game.parse_action(walk, text))
+        walk.apply_action(game.parse_action(walk, text, player), player)
         if walk.hidden_from(seat) != fingerprint:
             return None
         expected = walk.observation(seat)
         for sample in samples:
             try:
-                sample.apply_action(game.parse_action(sample, text))
+                sample.apply_action(game.parse_action(sample, text, player), player)
             except ValueError:
                 return None
             if sample.observation(seat) != expected:

@@ -10,12 +10,13 @@ Tables:
              result (JSON), ``seq`` (the message number of the last change), created /
              updated (UTC ISO-8601).
 ``actions``  (game id, index, player, action text): the record's action list, one row per
-             action, so that an action is written with a single small insert (append-only;
-             undo deletes a suffix).
+             action, so that an action is written with a single small insert (undo deletes
+             a suffix; a simultaneous choice that the engine puts before one stored earlier
+             rewrites the suffix from there, in the same transaction).
 ``seats``    (game id, seat index), kind (``human`` / ``bot``), bot spec, display name,
-             SHA-256 of the seat token (the token itself is never stored), and ``queued``:
-             a simultaneous choice submitted early (Byzantium, B-R3) that the engine has
-             not asked for yet.
+             SHA-256 of the seat token (the token itself is never stored).  (Databases
+             written by earlier versions also hold a ``queued`` column, no longer read:
+             early simultaneous choices are now actions of the record.)
 
 The seed is stored but never leaves the server while a game is running (it determines every
 hidden card).  Any SQLAlchemy URL works; the default is an SQLite file in the data
@@ -96,7 +97,6 @@ seats_table = Table(
     Column("bot", String(200), nullable=True),
     Column("name", String(80), nullable=False),
     Column("token_hash", String(64), nullable=True, index=True),
-    Column("queued", Text, nullable=True),
 )
 
 
@@ -104,7 +104,7 @@ _INSERT_ACTION = text("INSERT INTO actions (game_id, idx, player, action) VALUES
 _UPDATE_GAME = text(
     "UPDATE games SET seq = :seq, status = :st, result = :r, updated = :u WHERE id = :g"
 ).bindparams(bindparam("r", type_=JSON))
-_CLEAR_QUEUED = text("UPDATE seats SET queued = NULL WHERE game_id = :g AND seat = :s")
+_DELETE_FROM = text("DELETE FROM actions WHERE game_id = :g AND idx >= :i")
 
 
 #: ``deal`` values: the seed was drawn by the server (``secrets``, 128 bits), given by the
@@ -158,7 +158,6 @@ class SeatRow:
         bot: the bot spec (``make_bot``) for a bot seat, else None.
         name: display name.
         token_hash: SHA-256 of the seat token (human seats), else None.
-        queued: an early simultaneous choice not yet applied, else None.
     """
 
     seat: int
@@ -166,7 +165,6 @@ class SeatRow:
     bot: str | None
     name: str
     token_hash: str | None = None
-    queued: str | None = None
 
 
 @dataclass
@@ -294,7 +292,6 @@ class Storage:
                         bot=s.bot,
                         name=s.name,
                         token_hash=s.token_hash,
-                        queued=s.queued,
                     )
                 )
             for i, a in enumerate(row.actions):
@@ -304,42 +301,15 @@ class Storage:
                     )
                 )
 
-    def append_action(
-        self,
-        game_id: str,
-        index: int,
-        player: int,
-        action: str,
-        seq: int,
-        status: str,
-        result: dict[str, Any] | None,
-        clear_queued: int | None = None,
-    ) -> None:
-        """Durably add action number ``index`` (0-based) and the new bookkeeping, in one
-        transaction.  ``clear_queued``: a seat whose queued choice this action consumed."""
-        with self._lock, self.engine.begin() as conn:
-            conn.execute(
-                insert(actions_table).values(
-                    game_id=game_id, idx=index, player=player, action=action
-                )
-            )
-            conn.execute(
-                update(games_table)
-                .where(games_table.c.id == game_id)
-                .values(seq=seq, status=status, result=result, updated=now())
-            )
-            if clear_queued is not None:
-                conn.execute(
-                    update(seats_table)
-                    .where(seats_table.c.game_id == game_id, seats_table.c.seat == clear_queued)
-                    .values(queued=None)
-                )
-
     def append_actions(self, batch: list[dict[str, Any]]) -> None:
-        """Group commit: :meth:`append_action` for every entry of ``batch`` (keyword
-        dicts), all in one transaction (all stored, or none), as three plain statements
-        (``text()`` with named parameters: portable, and half the cost of Core
-        constructs on this hot path)."""
+        """Group commit: store every entry of ``batch``, all in one transaction (all
+        stored, or none), as plain statements (``text()`` with named parameters: portable,
+        and half the cost of Core constructs on this hot path).
+
+        Each entry: ``game_id``, ``index`` (of its first action), ``actions`` (``[(player,
+        text)]`` from that index on), ``replace`` (True: first delete the game's stored
+        actions from ``index`` on, because the engine put a simultaneous choice before one
+        stored earlier), and the game's new ``seq``, ``status`` and ``result``."""
         if not batch:
             return
         stamp = now()
@@ -347,13 +317,19 @@ class Storage:
         for a in batch:
             latest[a["game_id"]] = a  # the last entry of a game gives its bookkeeping
         with self._lock, self.engine.begin() as conn:
-            conn.execute(
-                _INSERT_ACTION,
-                [
-                    {"g": a["game_id"], "i": a["index"], "p": a["player"], "a": a["action"]}
-                    for a in batch
-                ],
-            )
+            rows: list[dict[str, Any]] = []
+            for a in batch:
+                if a.get("replace"):
+                    if rows:  # keep the order: earlier rows first, then the delete
+                        conn.execute(_INSERT_ACTION, rows)
+                        rows = []
+                    conn.execute(_DELETE_FROM, {"g": a["game_id"], "i": a["index"]})
+                rows.extend(
+                    {"g": a["game_id"], "i": a["index"] + n, "p": p, "a": t}
+                    for n, (p, t) in enumerate(a["actions"])
+                )
+            if rows:
+                conn.execute(_INSERT_ACTION, rows)
             conn.execute(
                 _UPDATE_GAME,
                 [
@@ -361,16 +337,10 @@ class Storage:
                     for g, a in latest.items()
                 ],
             )
-            cleared = [a for a in batch if a.get("clear_queued") is not None]
-            if cleared:
-                conn.execute(
-                    _CLEAR_QUEUED,
-                    [{"g": a["game_id"], "s": a["clear_queued"]} for a in cleared],
-                )
 
     def truncate_actions(self, game_id: str, keep: int, seq: int) -> None:
-        """Undo: delete every action from index ``keep`` on, clear queued choices, set
-        ``seq``; the game is active again."""
+        """Undo: delete every action from index ``keep`` on, set ``seq``; the game is
+        active again."""
         with self._lock, self.engine.begin() as conn:
             conn.execute(
                 delete(actions_table).where(
@@ -378,21 +348,9 @@ class Storage:
                 )
             )
             conn.execute(
-                update(seats_table).where(seats_table.c.game_id == game_id).values(queued=None)
-            )
-            conn.execute(
                 update(games_table)
                 .where(games_table.c.id == game_id)
                 .values(seq=seq, status="active", result=None, updated=now())
-            )
-
-    def set_queued(self, game_id: str, seat: int, text: str | None) -> None:
-        """Store (or clear with None) seat ``seat``'s early simultaneous choice."""
-        with self._lock, self.engine.begin() as conn:
-            conn.execute(
-                update(seats_table)
-                .where(seats_table.c.game_id == game_id, seats_table.c.seat == seat)
-                .values(queued=text)
             )
 
     # ------------------------------------------------------------------- reads
@@ -430,7 +388,7 @@ class Storage:
             updated=g.updated,
             result=_json_field(g.result, "result", g.id),
             actions=[{"player": p, "action": a} for p, a in acts],
-            seats=[SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash, s.queued) for s in seats],
+            seats=[SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in seats],
         )
 
     def game_ids(self, status: str | None = None) -> list[str]:

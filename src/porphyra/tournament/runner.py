@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from porphyra import record as records
+from porphyra.bots.selfplay import play_bot_game
 from porphyra.core.game import Game
 from porphyra.core.registry import load_game
 from porphyra.tournament.schedule import Match
@@ -67,8 +68,9 @@ class GameResult:
 _GAMES: dict[str, Game] = {}
 
 
-def _game(name: str, options: dict[str, Any]) -> Game:
-    """``load_game(name, **options)``, cached per process (card data loads once)."""
+def cached_game(name: str, options: dict[str, Any]) -> Game:
+    """``load_game(name, **options)``, cached per process (card data loads once); shared by
+    tournaments and balance campaigns."""
     key = json.dumps([name, options], sort_keys=True)
     game = _GAMES.get(key)
     if game is None:
@@ -91,12 +93,7 @@ def play_match(match: Match, keep_record: bool = False) -> GameResult:
             message names the game id, seats and seed.
         UnknownGameError: the game or an option is unknown.
     """
-    # The game loop of ``porphyra simulate`` (bots seeded from the game seed and the seat);
-    # imported here because ``porphyra.cli`` registers the tournament command, which
-    # imports this package.
-    from porphyra.cli.simulate import play_bot_game
-
-    game = _game(match.game, match.options)
+    game = cached_game(match.game, match.options)
     start = time.perf_counter()
     try:
         state = play_bot_game(game, match.seats, match.seed)

@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from porphyra.core.outcome import top_seats
+
 #: The two-sided 95% quantile of the standard normal distribution.
 Z95 = 1.959963984540054
 
@@ -69,13 +71,10 @@ def outcomes(returns: Sequence[float]) -> list[float]:
     if len(returns) == 1:
         r = returns[0]
         return [WIN if r > 0 else LOSS if r < 0 else DRAW]
-    best = max(returns)
-    top = [i for i, r in enumerate(returns) if r == best]
-    if len(top) == len(returns):
-        return [DRAW] * len(returns)
+    top = top_seats(returns)
     if len(top) == 1:
         return [WIN if i == top[0] else LOSS for i in range(len(returns))]
-    return [DRAW if r == best else LOSS for r in returns]
+    return [DRAW if i in top else LOSS for i in range(len(returns))]
 
 
 def ranks(returns: Sequence[float]) -> list[int]:

@@ -1,17 +1,11 @@
 """``ByzantiumGame``: options, metadata, action parsing and the legal-action cache.
 
-Options (``porphyra.load_game("byzantium", **options)``):
-
-- ``first_emperor``: ``0`` (default), ``1`` or ``"random"`` (drawn from the seed) — rules
-  section 1.
-- ``reveal_first_draws``: ``False`` (default) or ``True``: the first 4 cards a player draws in
-  the Draw phase are shown to the opponent ([page] variant, section 4).
-- ``deck``: a shipped deck of section 6, ``"v1"`` or ``"v2"`` (default: the newest,
-  :data:`~porphyra.games.byzantium.cards.DEFAULT_DECK`); records name it.
-- ``cards``: path of another card-list file instead of a shipped deck.
-- ``stacked``: ``{"byzantine": [slug, ...], "foe": [slug, ...]}`` puts those cards on top of
-  the named deck (first = top), the rest shuffled below; only cards usable from the Early
-  Age can be stacked (later cards are set aside at setup, section 2).
+Options (``porphyra.load_game("byzantium", **options)``) are declared once, in
+``INFO.options`` (:class:`~porphyra.core.options.GameOption`): ``first_emperor``,
+``reveal_first_draws``, ``deck`` (a shipped deck, the newest by default; records name it),
+``cards`` (a card file instead of a shipped deck) and ``stacked``.  ``stacked`` puts the
+named cards on top of their deck (first = top), the rest shuffled below; only cards usable
+from the Early Age can be stacked (later cards are set aside at setup, section 2).
 
 Rules versions (``GameInfo.version``; a record names the version it was played with):
 
@@ -29,7 +23,9 @@ from collections.abc import Callable
 from typing import Any
 
 from porphyra.core.errors import IllegalActionError, UnknownGameError
-from porphyra.core.game import Action, Game, GameInfo, State
+from porphyra.core.game import Action, Game, GameInfo, JSONDict, State
+from porphyra.core.options import GameOption, check_options
+from porphyra.games.byzantium import melds
 from porphyra.games.byzantium.actions import ByzantiumAction, make_action, parse
 from porphyra.games.byzantium.cards import (
     DECKS_SHIPPED,
@@ -53,13 +49,49 @@ INFO = GameInfo(
     min_utility=-1.0,
     max_utility=1.0,
     max_game_length=12 * 8,
-    options={
-        "first_emperor": 0,
-        "reveal_first_draws": False,
-        "deck": DEFAULT_DECK,
-        "cards": None,
-        "stacked": None,
-    },
+    options=(
+        GameOption(
+            "first_emperor",
+            "int",
+            0,
+            "The seat that is the first Emperor (rules section 1); random: drawn from the seed.",
+            label="First Emperor",
+            choices=(0, 1, "random"),
+            choice_labels=("Seat 1", "Seat 2", "Random"),
+            seat=True,
+        ),
+        GameOption(
+            "reveal_first_draws",
+            "bool",
+            False,
+            "Variant: the first 4 cards a player draws are shown to the opponent (section 4).",
+            label="Reveal first draws",
+        ),
+        GameOption(
+            "deck",
+            "str",
+            DEFAULT_DECK,
+            "The shipped card set to play with (section 6); the newest by default.",
+            label="Card set",
+            choices=DECKS_SHIPPED,
+        ),
+        GameOption(
+            "cards",
+            "path",
+            None,
+            "A card-list file to play with instead of a shipped deck (not with deck).",
+            lobby=False,
+        ),
+        GameOption(
+            "stacked",
+            "mapping",
+            None,
+            'Cards on top of the decks, first = top: {"byzantine": [slug, ...], '
+            '"foe": [slug, ...]} (Early Age cards only).',
+            cli=False,
+            lobby=False,
+        ),
+    ),
 )
 
 _CACHE_LIMIT = 200_000
@@ -78,30 +110,17 @@ class ByzantiumGame(Game):
     info = INFO
 
     def __init__(self, **options: Any) -> None:
-        unknown = set(options) - set(INFO.options)
-        if unknown:
-            raise UnknownGameError(
-                f"unknown byzantium option(s): {', '.join(sorted(unknown))}; "
-                f"known: {', '.join(INFO.options)}"
-            )
-        first = options.get("first_emperor", 0)
-        if first != "random" and (type(first) is not int or first not in (0, 1)):
-            raise UnknownGameError(f"first_emperor must be 0, 1 or 'random', not {first!r}")
-        reveal = options.get("reveal_first_draws", False)
-        if not isinstance(reveal, bool):
-            raise UnknownGameError(f"reveal_first_draws must be true or false, not {reveal!r}")
-        cards_path = options.get("cards")
-        if cards_path is not None and (not isinstance(cards_path, str) or not cards_path):
-            raise UnknownGameError(f"cards must be a file path, not {cards_path!r}")
-        deck = options.get("deck")
-        if deck is not None and deck not in DECKS_SHIPPED:
-            raise UnknownGameError(
-                f"deck must be one of {', '.join(DECKS_SHIPPED)} (shipped decks), not {deck!r}"
-            )
-        if deck is not None and cards_path is not None:
-            raise UnknownGameError("give either deck (a shipped deck) or cards (a file), not both")
-        if cards_path is None and deck is None:
-            deck = DEFAULT_DECK
+        values = check_options("byzantium", INFO.options, options)
+        cards_path: str | None = values["cards"]
+        deck: str | None = values["deck"]
+        if cards_path is not None:
+            if options.get("deck") is not None:
+                raise UnknownGameError(
+                    "give either deck (a shipped deck) or cards (a file), not both"
+                )
+            deck = None  # the card file replaces the shipped decks
+        first: int | str = values["first_emperor"]
+        reveal: bool = values["reveal_first_draws"]
         self.deck: str | None = deck
         self.cardset: CardSet = load_cards(cards_path) if cards_path else load_deck(str(deck))
         self._rules_version = INFO.version
@@ -109,17 +128,11 @@ class ByzantiumGame(Game):
         self.always_ask_replace = True
         self.first_emperor: int | str = first
         self.reveal_first_draws: bool = reveal
-        self.stacked: dict[str, list[str]] = self._check_stacked(options.get("stacked"))
+        self.stacked: dict[str, list[str]] = self._check_stacked(values["stacked"])
+        # Records name the deck (also the default one) and every other non-default option.
+        defaults = {o.name: o.default for o in INFO.options}
         self.options = {
-            k: v
-            for k, v in (
-                ("first_emperor", first),
-                ("reveal_first_draws", reveal),
-                ("deck", deck),
-                ("cards", cards_path),
-                ("stacked", options.get("stacked")),
-            )
-            if v != INFO.options[k] or k == "deck"
+            k: v for k, v in {**values, "deck": deck}.items() if v != defaults[k] or k == "deck"
         }
         if deck is None:
             del self.options["deck"]
@@ -210,9 +223,7 @@ class ByzantiumGame(Game):
         action = parse(text, self.cardset)
         if not isinstance(state, ByzantiumState):
             raise IllegalActionError("not a Byzantium state")
-        reason = state.illegal_reason(action, player)
-        if reason is not None:
-            raise IllegalActionError(reason)
+        state.check_legal(action, player)
         return action
 
     def card(self, slug: str) -> Card:
@@ -226,6 +237,29 @@ class ByzantiumGame(Game):
     def cards(self) -> list[Card]:
         """Every card kind, in card-list order (``copies`` gives the count)."""
         return list(self.cardset.cards)
+
+    def card_data(self) -> JSONDict:
+        """The card set, JSON-ready: ``{"cards": {slug: {name, deck, type, force, ages,
+        unique, legacy, natural}}, "limits": {deck: {type: n}}, "max_natural",
+        "redraw_limit"}`` (meld limits of section 3, B-R10 redraw limit)."""
+        return {
+            "cards": {
+                c.slug: {
+                    "name": c.name,
+                    "deck": c.deck,
+                    "type": c.type,
+                    "force": c.force,
+                    "ages": c.ages,
+                    "unique": c.unique,
+                    "legacy": c.legacy,
+                    "natural": c.natural,
+                }
+                for c in self.cardset.cards
+            },
+            "limits": melds.LIMITS,
+            "max_natural": melds.MAX_NATURAL_DISASTERS,
+            "redraw_limit": melds.REDRAW_LIMIT,
+        }
 
     # ---------------------------------------------------------- interning (performance)
     def action_builder(self, verb: str) -> Callable[[tuple[int, ...]], Action]:

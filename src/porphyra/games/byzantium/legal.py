@@ -13,6 +13,20 @@ from typing import overload
 
 from porphyra.core.game import Action
 
+_SETS: dict[int, tuple[Sequence[tuple[int, ...]], frozenset[tuple[int, ...]]]] = {}
+_SETS_LIMIT = 50_000
+
+
+def option_set(table: Sequence[tuple[int, ...]]) -> frozenset[tuple[int, ...]]:
+    """The options of ``table`` as a set, for membership tests (cached per table object:
+    the option tables are themselves cached, so a hand shape's set is built once)."""
+    entry = _SETS.get(id(table))
+    if entry is None or entry[0] is not table:
+        if len(_SETS) > _SETS_LIMIT:
+            _SETS.clear()
+        entry = _SETS[id(table)] = (table, frozenset(table))
+    return entry[1]
+
 
 class LegalActions(Sequence[Action]):
     """The legal actions of one decision, in a fixed order.
@@ -23,7 +37,7 @@ class LegalActions(Sequence[Action]):
         table: each option as a tuple of positions into ``kinds``.
     """
 
-    __slots__ = ("_build", "_kinds", "_table")
+    __slots__ = ("_build", "_kinds", "_last", "_table")
 
     def __init__(
         self,
@@ -34,6 +48,7 @@ class LegalActions(Sequence[Action]):
         self._build = build
         self._kinds = kinds
         self._table = table
+        self._last: tuple[Action, tuple[int, ...]] | None = None
 
     def __len__(self) -> int:
         return len(self._table)
@@ -48,7 +63,16 @@ class LegalActions(Sequence[Action]):
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self._table)))]
         kinds = self._kinds
-        return self._build(tuple(kinds[p] for p in self._table[index]))
+        chosen = tuple(kinds[p] for p in self._table[index])
+        action = self._build(chosen)
+        self._last = (action, chosen)
+        return action
+
+    def kinds_if_last(self, action: Action) -> tuple[int, ...] | None:
+        """The card kinds of ``action`` if it is the very object this sequence built last
+        (an identity check: a state trusts the action it just offered), else None."""
+        last = self._last
+        return last[1] if last is not None and last[0] is action else None
 
     def __iter__(self) -> Iterator[Action]:
         for i in range(len(self._table)):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from porphyra.games.byzantium.cards import Card, CardSet
@@ -73,18 +73,62 @@ def redraw_table(counts: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
 @lru_cache(maxsize=65536)
 def meld_table(shape: tuple[tuple[int, str, bool], ...], deck: str) -> tuple[tuple[int, ...], ...]:
     """Every legal meld (section 3 phase 4 limits) of a hand whose distinct cards have the
-    ``shape`` ``(copies, type, natural)``, as position tuples in legal-action order."""
-    by_type: dict[str, list[tuple[int, int]]] = {}
-    for pos, (copies, typ, _natural) in enumerate(shape):
-        by_type.setdefault(typ, []).append((pos, copies))
-    per_type: list[list[tuple[int, ...]]] = []
-    for typ, counts in by_type.items():
-        options = _submultisets(counts, LIMITS[deck][typ])
-        if typ == "Disaster":
-            options = [o for o in options if sum(shape[p][2] for p in o) <= MAX_NATURAL_DISASTERS]
-        per_type.append(options)
-    melds = [tuple(sorted(itertools.chain.from_iterable(p))) for p in itertools.product(*per_type)]
-    return tuple(sorted(melds, key=_order))
+    ``shape`` ``(copies, type, natural)``, as position tuples in legal-action order.
+
+    Generated already in order, without sorting: a depth-first walk that extends a meld
+    only with a position at or after its last one visits the melds in lexicographic order,
+    and collecting them by size gives "fewer cards first, then card-list order".  A branch
+    stops as soon as a type's limit or the natural-disaster limit would be exceeded.
+    """
+    limits = LIMITS[deck]
+    type_ids: dict[str, int] = {}
+    kind_type = [type_ids.setdefault(typ, len(type_ids)) for _, typ, _ in shape]
+    room = [limits[typ] for typ in type_ids]  # cards each type may still take
+    copies = [n for n, _, _ in shape]
+    natural = [nat for _, _, nat in shape]
+    size = len(shape)
+    by_size: list[list[tuple[int, ...]]] = [[] for _ in range(sum(room) + 1)]
+
+    def extend(meld: tuple[int, ...], first: int, run: int, naturals: int) -> None:
+        by_size[len(meld)].append(meld)
+        for pos in range(first, size):
+            if pos == first and run >= copies[pos]:
+                continue  # every copy of the last card is in already
+            typ = kind_type[pos]
+            if not room[typ]:
+                continue
+            nat = natural[pos]
+            if nat and naturals >= MAX_NATURAL_DISASTERS:
+                continue
+            room[typ] -= 1
+            extend((*meld, pos), pos, run + 1 if pos == first else 1, naturals + nat)
+            room[typ] += 1
+
+    extend((), 0, 0, 0)
+    return tuple(itertools.chain.from_iterable(by_size))
+
+
+def in_meld_table(
+    option: Sequence[int], shape: tuple[tuple[int, str, bool], ...], deck: str
+) -> bool:
+    """Whether ``option`` (positions into ``shape``) is listed by ``meld_table(shape, deck)``,
+    without building the table (which can hold thousands of melds): the table lists exactly
+    the sub-multisets of the hand that keep every type within its limit and hold at most
+    :data:`MAX_NATURAL_DISASTERS` natural disasters (a test checks both agree)."""
+    limits = LIMITS[deck]
+    per_type: Counter[str] = Counter()
+    naturals = 0
+    for pos, n in Counter(option).items():
+        if not 0 <= pos < len(shape):
+            return False
+        copies, typ, natural = shape[pos]
+        if n > copies or typ not in limits:
+            return False
+        per_type[typ] += n
+        naturals += n * natural
+    return naturals <= MAX_NATURAL_DISASTERS and all(
+        n <= limits[typ] for typ, n in per_type.items()
+    )
 
 
 def hand_shape(hand: Iterable[int]) -> tuple[list[int], tuple[int, ...]]:
@@ -92,22 +136,6 @@ def hand_shape(hand: Iterable[int]) -> tuple[list[int], tuple[int, ...]]:
     counts = Counter(hand)
     kinds = sorted(counts)
     return kinds, tuple(counts[k] for k in kinds)
-
-
-def redraw_options(hand: Iterable[int]) -> list[tuple[int, ...]]:
-    """Every legal redraw of ``hand`` as kind tuples (B-R10)."""
-    kinds, counts = hand_shape(hand)
-    return [tuple(kinds[p] for p in o) for o in redraw_table(counts)]
-
-
-def meld_options(hand: Iterable[int], cardset: CardSet, deck: str) -> list[tuple[int, ...]]:
-    """Every legal meld from ``hand`` for ``deck`` as kind tuples, in legal-action order."""
-    kinds, counts = hand_shape(hand)
-    shape = tuple(
-        (n, cardset.cards[k].type, cardset.cards[k].natural)
-        for k, n in zip(kinds, counts, strict=True)
-    )
-    return [tuple(kinds[p] for p in o) for o in meld_table(shape, deck)]
 
 
 def _order(option: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:

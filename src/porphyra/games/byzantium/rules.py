@@ -31,13 +31,9 @@ PHASES: dict[str, tuple[str, int]] = {
     "pass_byz": ("pass", BYZ),
     "pass_foe": ("pass", FOE),
 }
-VERB_OF = {
-    "redraw": "redraw",
-    "meld": "meld",
-    "target": "target",
-    "replace": "replace",
-    "pass": "pass",
-}
+#: The first phase of each secret simultaneous decision (B-R3): the Emperor is its canonical
+#: seat, but the Foe may choose first; the second phase (``*_foe``) waits for the Foe alone.
+SIMULTANEOUS = frozenset({"redraw_byz", "meld_byz", "pass_byz"})
 
 
 def minus(items: list[int], remove: Sequence[int]) -> list[int]:

@@ -1,10 +1,13 @@
 """The Byzantium state: a position, and the OpenSpiel-style contract on it.
 
-Implements ``shared/rules/byzantium.md`` sections 1-5 and rulings B-R1 … B-R10.  Decisions
-(redraw, meld, negotiation target and replacement, the card to pass) are asked one seat at a
-time, the Byzantine player first (B-R3); a seat's pending choice stays hidden from the other
-seat until both have chosen.  Everything else (drawing, the Age phase, resolving melds, the
-Legacy phase, passing cards, age shuffles) happens automatically between decisions.
+Implements ``shared/rules/byzantium.md`` sections 1-5 and rulings B-R1 … B-R10.  The
+Redraw, Meld and End choices are simultaneous and secret (B-R3): both seats are active
+(``active_players``) and may choose in either order, with the same result; the canonical
+seat (``current_player``) is the Byzantine player, and the history keeps the Emperor's choice
+first.  A seat's pending choice stays hidden from the other seat until both have chosen.
+The Negotiation target and replacement are sequential.  Everything else (drawing, the Age
+phase, resolving melds, the Legacy phase, passing cards, age shuffles) happens automatically
+between decisions.
 
 Zones hold card kinds (``Card.index``); deck 0 is the Byzantine deck, deck 1 the Foe deck.
 A draw pile's top card is the last element of its list.
@@ -37,7 +40,7 @@ from porphyra.games.byzantium import melds as M
 from porphyra.games.byzantium import turn, view
 from porphyra.games.byzantium.actions import ByzantiumAction
 from porphyra.games.byzantium.cards import Card
-from porphyra.games.byzantium.legal import LegalActions
+from porphyra.games.byzantium.legal import LegalActions, option_set
 from porphyra.games.byzantium.rules import (
     BYZ,
     BYZ_HAND,
@@ -49,11 +52,12 @@ from porphyra.games.byzantium.rules import (
     PHASES,
     PUBLIC,
     REVEALED_DRAWS,
+    SIMULTANEOUS,
     START_LT,
     START_TT,
     TURNS,
-    VERB_OF,
 )
+from porphyra.games.byzantium.turn import Cards
 
 if TYPE_CHECKING:
     from porphyra.games.byzantium.game import ByzantiumGame
@@ -72,7 +76,6 @@ __all__ = [
     "START_LT",
     "START_TT",
     "TURNS",
-    "VERB_OF",
     "ByzantiumState",
 ]
 
@@ -109,9 +112,14 @@ class ByzantiumState(State):
         self.redrawn: list[int] | None = None
         self.known: list[list[int]] = [[], []]  # known[p]: cards p knows in the other hand
         self.tt_before = START_TT
-        self.events: list[tuple[int, str]] = []
+        #: The log as data: ``(who, template, args)``, formatted only when viewed
+        #: (:meth:`log_lines`); ``who`` is a seat or ``PUBLIC``.
+        self.events: list[tuple[int, str, tuple[Any, ...]]] = []
         self._history: list[tuple[int, Action]] = []
         self.result: dict[str, Any] | None = None
+        #: The last legal actions handed out, and to which seat, while nothing changed
+        #: since (see :meth:`check_legal`); cleared by every change and in copies.
+        self._offered: tuple[int, LegalActions] | None = None
 
     # ----------------------------------------------------------------- setup
     def _setup(self, first_emperor: int, stacked: dict[str, list[str]]) -> None:
@@ -140,37 +148,68 @@ class ByzantiumState(State):
         cards = self._cs.cards
         return ", ".join(cards[k].name for k in sorted(kinds)) if kinds else "nothing"
 
-    def _log(self, who: int, text: str) -> None:
-        self.events.append((who, text))
+    def _log(self, who: int, text: str, *args: Any) -> None:
+        """Log ``text`` for ``who``; with ``args``, ``text`` is a template whose ``{}``
+        fields are filled when the line is viewed (a :class:`Cards` argument shows as the
+        cards' names), so playouts never build text nobody reads."""
+        self.events.append((who, text, args))
+
+    def log_lines(self, seats: tuple[int, ...]) -> list[str]:
+        """The log lines meant for any of ``seats`` (``PUBLIC`` for everyone), as text."""
+        out = []
+        for who, text, args in self.events:
+            if who in seats:
+                if args:
+                    text = text.format(
+                        *(self._names(a) if isinstance(a, Cards) else a for a in args)
+                    )
+                out.append(text)
+        return out
 
     def _role(self, seat: int) -> str:
         return "Byzantine" if seat == self.emperor else "Foe"
 
     # ----------------------------------------------------------------- contract
     def current_player(self) -> int:
-        """The seat to decide now, or ``TERMINAL_PLAYER`` once the game is over."""
+        """The canonical seat to decide now (the Emperor first in a simultaneous phase,
+        B-R3), or ``TERMINAL_PLAYER`` once the game is over."""
         if self.phase == "over":
             return TERMINAL_PLAYER
         return self._seat_of(PHASES[self.phase][1])
+
+    def _foe_early(self) -> bool:
+        """True if the Foe may decide now although the canonical seat is the Emperor: a
+        simultaneous phase (Redraw, Meld, End, B-R3) in which the Foe has a decision and
+        has not chosen yet."""
+        phase = self.phase
+        if phase not in SIMULTANEOUS or self.pending[1 - self.emperor] is not None:
+            return False
+        return phase != "pass_byz" or len(self.hands[1 - self.emperor]) >= 2
+
+    def active_players(self) -> list[int]:
+        """The seats whose decision the game waits for, canonical seat first: both seats
+        in the secret simultaneous Redraw, Meld and End phases until each has chosen
+        (B-R3), else the one seat that decides; ``[]`` at the end."""
+        if self.phase == "over":
+            return []
+        current = self._seat_of(PHASES[self.phase][1])
+        return [current, 1 - current] if self._foe_early() else [current]
 
     def is_terminal(self) -> bool:
         """True after turn 12 or a collapse (TT ≤ 0)."""
         return self.phase == "over"
 
-    def _table(self) -> tuple[list[int], Sequence[tuple[int, ...]]]:
-        """The current decision's options: distinct card kinds, and each option as a tuple
-        of positions into them (the empty tuple is ``-``)."""
-        phase, seat = self.phase, self.current_player()
+    def _table(self, seat: int) -> tuple[list[int], Sequence[tuple[int, ...]]]:
+        """``seat``'s options in the current decision: distinct card kinds, and each option
+        as a tuple of positions into them (the empty tuple is ``-``)."""
+        phase = self.phase
         hand = self.hands[seat]
         cards = self._cs.cards
         if phase.startswith("redraw"):
             kinds, counts = M.hand_shape(hand)
             return kinds, M.redraw_table(counts)
         if phase.startswith("meld"):
-            kinds, counts = M.hand_shape(hand)
-            shape = tuple(
-                (n, cards[k].type, cards[k].natural) for k, n in zip(kinds, counts, strict=True)
-            )
+            kinds, shape = self._meld_shape(hand)
             return kinds, M.meld_table(shape, DECK_NAMES[self._deck_of_seat(seat)])
         if phase == "target":
             kinds = sorted({k for k in self.melds[FOE] if cards[k].type in M.FOE_PEOPLES})
@@ -181,21 +220,104 @@ class ByzantiumState(State):
         kinds = sorted(set(hand))  # pass
         return kinds, _singles(len(kinds), False)
 
+    def _meld_shape(self, hand: list[int]) -> tuple[list[int], tuple[tuple[int, str, bool], ...]]:
+        """The distinct kinds of ``hand`` and their shape ``(copies, type, natural)``, the
+        key of :func:`~porphyra.games.byzantium.melds.meld_table`."""
+        kinds, counts = M.hand_shape(hand)
+        cards = self._cs.cards
+        shape = tuple(
+            (n, cards[k].type, cards[k].natural) for k, n in zip(kinds, counts, strict=True)
+        )
+        return kinds, shape
+
+    def _decides(self, player: int | None) -> int | None:
+        """The seat ``player`` (default: the canonical one) if it decides now, else None."""
+        if self.phase == "over":
+            return None
+        current = self._seat_of(PHASES[self.phase][1])
+        if player is None or player == current:
+            return current
+        return player if player == 1 - current and self._foe_early() else None
+
     def legal_actions(self, player: int | None = None) -> Sequence[Action]:
         """Legal actions of ``player`` (default: the current player), in a fixed order:
-        ``-`` first, then fewer cards first, then card-list order.  Empty off turn and at
-        the end.  The result is a lazy :class:`~porphyra.games.byzantium.legal.LegalActions`
-        sequence (index, ``len`` and iterate it like a list)."""
-        if self.phase == "over" or (player is not None and player != self.current_player()):
+        ``-`` first, then fewer cards first, then card-list order.  Empty for a seat that
+        is not active (:meth:`active_players`) and at the end.  The result is a lazy
+        :class:`~porphyra.games.byzantium.legal.LegalActions` sequence (index, ``len`` and
+        iterate it like a list)."""
+        seat = self._decides(player)
+        if seat is None:
             return []
-        kinds, table = self._table()
-        return LegalActions(self.game.action_builder(PHASES[self.phase][0]), kinds, table)
+        kinds, table = self._table(seat)
+        offer = LegalActions(self.game.action_builder(PHASES[self.phase][0]), kinds, table)
+        self._offered = (seat, offer)
+        return offer
+
+    def _listed(self, action: Action, seat: int) -> tuple[int, ...] | None:
+        """The sorted card kinds of ``action`` if it is one of ``seat``'s options in the
+        current decision's option table (the one source of legality), else None."""
+        if not isinstance(action, ByzantiumAction) or action.verb != PHASES[self.phase][0]:
+            return None
+        by_slug = self._cs.by_slug
+        try:
+            chosen = tuple(sorted(by_slug[s].index for s in action.cards))
+        except KeyError:
+            return None
+        meld = action.verb == "meld"
+        if meld:  # membership without building a table of up to thousands of melds
+            kinds, shape = self._meld_shape(self.hands[seat])
+        else:
+            kinds, table = self._table(seat)
+        position = {k: i for i, k in enumerate(kinds)}
+        try:
+            option = tuple(position[k] for k in chosen)
+        except KeyError:
+            return None
+        if meld:
+            deck = DECK_NAMES[self._deck_of_seat(seat)]
+            return chosen if M.in_meld_table(option, shape, deck) else None
+        return chosen if option in option_set(table) else None
+
+    def check_legal(self, action: Action, player: int | None = None) -> tuple[int, tuple[int, ...]]:
+        """Accept ``action`` of ``player`` (default: the current player) if and only if it
+        is listed by :meth:`legal_actions` (the option table), and return ``(seat, sorted
+        card kinds)``.
+
+        An action object just handed out by this state's own ``legal_actions`` (the last
+        one built, while nothing has changed since) is trusted without a lookup; any other
+        action, such as one parsed from text, is looked up in the option table.
+
+        Raises:
+            IllegalActionError: not listed; the message says why (:meth:`illegal_reason`).
+        """
+        seat = self._decides(player)
+        if seat is not None:
+            offered = self._offered
+            if offered is not None and offered[0] == seat:
+                trusted = offered[1].kinds_if_last(action)
+                if trusted is not None:
+                    return seat, trusted
+            kinds = self._listed(action, seat)
+            if kinds is not None:
+                return seat, kinds
+        reason = self.illegal_reason(action, player)
+        raise IllegalActionError(reason or f"{action} is not a legal choice now")
 
     def illegal_reason(self, action: Action, player: int | None = None) -> str | None:
-        """Why ``action`` is not legal now for ``player`` (default: current), or ``None``."""
+        """Why ``action`` is not legal now for ``player`` (default: current), or ``None``.
+
+        Only explains a refusal: whether an action is legal is decided by the option table
+        alone (:meth:`check_legal`)."""
         if self.phase == "over":
             return "the game is over"
-        if player is not None and player != self.current_player():
+        seat = self._decides(player)
+        if seat is None:
+            assert player is not None
+            if player in (0, 1) and self.pending[player] is not None:
+                return (
+                    f"you have already chosen; waiting for seat {self.current_player()} "
+                    f"({PHASES[self.phase][0]} phase)"
+                )
             return (
                 f"not your turn: seat {self.current_player()} decides now "
                 f"({PHASES[self.phase][0]} phase)"
@@ -211,7 +333,6 @@ class ByzantiumState(State):
             return f"unknown card {unknown[0]!r}"
         kinds = sorted(by_slug[s].index for s in action.cards)
         cards = [self._cs.cards[k] for k in kinds]
-        seat = self.current_player()
         if verb in ("redraw", "meld", "pass", "replace"):
             missing = Counter(kinds) - Counter(self.hands[seat])
             if missing:
@@ -242,29 +363,45 @@ class ByzantiumState(State):
             f"card that keeps the Foe meld within its limits (B-R4)"
         )
 
-    def apply_action(self, action: Action) -> None:
-        """Apply the current player's decision and run the game on to the next decision.
+    def apply_action(self, action: Action, player: int | None = None) -> None:
+        """Apply the decision of ``player`` (default: the current player), any seat of
+        :meth:`active_players`, and run the game on to the next decision.
+
+        In a simultaneous phase (B-R3) the two choices may come in either order with the
+        same result: the Foe's early choice waits, hidden, until the Emperor's arrives,
+        and the history keeps them in the canonical order (the Emperor's first).
 
         Raises:
             IllegalActionError: not legal now (the message says why); the state is unchanged.
         """
-        reason = self.illegal_reason(action)
-        if reason is not None:
-            raise IllegalActionError(reason)
-        assert isinstance(action, ByzantiumAction)
-        seat = self.current_player()
-        kinds = tuple(sorted(self._cs.by_slug[s].index for s in action.cards))
-        self._history.append((seat, action))
+        seat, kinds = self.check_legal(action, player)
+        self._offered = None
         phase = self.phase
+        current = self._seat_of(PHASES[phase][1])
+        if seat != current:  # the Foe's choice before the Emperor's (B-R3)
+            self.pending[seat] = kinds
+            self._history.append((seat, action))
+            return
+        foe_chose = phase in SIMULTANEOUS and self.pending[1 - seat] is not None
+        if foe_chose:  # the canonical order: the Emperor's choice before the Foe's
+            self._history.insert(len(self._history) - 1, (seat, action))
+        else:
+            self._history.append((seat, action))
         if phase == "redraw_byz":
             self.pending[seat] = kinds
-            self.phase = "redraw_foe"
+            if foe_chose:
+                turn.finish_redraw(self)
+            else:
+                self.phase = "redraw_foe"
         elif phase == "redraw_foe":
             self.pending[seat] = kinds
             turn.finish_redraw(self)
         elif phase == "meld_byz":
             self.pending[seat] = kinds
-            self.phase = "meld_foe"
+            if foe_chose:
+                turn.reveal_melds(self)
+            else:
+                self.phase = "meld_foe"
         elif phase == "meld_foe":
             self.pending[seat] = kinds
             turn.reveal_melds(self)
@@ -274,7 +411,7 @@ class ByzantiumState(State):
             turn.apply_replace(self, kinds)
         elif phase == "pass_byz":
             self.pending[seat] = kinds
-            if len(self.hands[self.foe]) >= 2:
+            if len(self.hands[self.foe]) >= 2 and not foe_chose:
                 self.phase = "pass_foe"
             else:
                 turn.finish_end_phase(self)
@@ -330,6 +467,7 @@ class ByzantiumState(State):
         new.events = list(self.events)
         new._history = list(self._history)
         new.result = None if self.result is None else dict(self.result)
+        new._offered = None
         return new
 
     def resample(self, player: int, rng: random.Random) -> ByzantiumState:
@@ -338,6 +476,40 @@ class ByzantiumState(State):
         choice and the generator's future are redrawn with ``rng`` (see
         :func:`porphyra.games.byzantium.view.resample`)."""
         return view.resample(self, player, rng)
+
+    def pending_choice(self, seat: int) -> tuple[int, ...] | None:
+        """``seat``'s secret choice (sorted card kinds) in the current simultaneous decision,
+        once made and until every seat has chosen (B-R3); else None.  Hidden from the other
+        seat: for search on determinized states (see :meth:`resample`)."""
+        return self.pending[seat]
+
+    def redecide(self, seat: int, kinds: Sequence[int]) -> None:
+        """Replace ``seat``'s pending secret choice with ``kinds`` (an opponent model on a
+        determinized state, e.g. ``refine_sample`` of the Byzantium heuristic).
+
+        Raises:
+            IllegalActionError: ``seat`` has no pending choice, or ``kinds`` is not a legal
+                choice of its decision from its hand (B-R10 and the meld limits).
+        """
+        if self.phase == "over" or self.pending[seat] is None:
+            raise IllegalActionError(f"seat {seat} has no pending choice to replace")
+        choice = tuple(sorted(kinds))
+        verb = PHASES[self.phase][0]
+        cards = self._cs.cards
+        problem: str | None = None
+        if Counter(choice) - Counter(self.hands[seat]):
+            problem = "card not in hand"
+        elif verb == "redraw" and len(choice) > M.REDRAW_LIMIT:
+            problem = f"redraw at most {M.REDRAW_LIMIT} cards (B-R10)"
+        elif verb == "meld":
+            deck = DECK_NAMES[self._deck_of_seat(seat)]
+            problem = M.meld_problem([cards[k] for k in choice], deck)
+        elif verb == "pass" and len(choice) != 1:
+            problem = "pass takes one card"
+        if problem is not None:
+            raise IllegalActionError(f"cannot replace seat {seat}'s {verb}: {problem}")
+        self.pending[seat] = choice
+        self._offered = None
 
     def hidden_from(self, player: int) -> Hashable:
         """Fingerprint of what ``player`` cannot see: the other hand, the draw-pile orders,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from porphyra.core.outcome import returns_from_keys
 from porphyra.games.byzantium import melds as M
 from porphyra.games.byzantium.cards import AGES
 from porphyra.games.byzantium.decks import discard_card, draw, shuffle
@@ -33,6 +34,16 @@ from porphyra.games.byzantium.rules import (
 
 if TYPE_CHECKING:
     from porphyra.games.byzantium.state import ByzantiumState
+
+#: The Ages' names as the log writes them.
+AGE_TITLES = tuple(age.capitalize() for age in AGES)
+
+
+class Cards(tuple[int, ...]):
+    """Card kinds that a log line shows by name, named only when it is viewed (see
+    :meth:`~porphyra.games.byzantium.state.ByzantiumState.log_lines`)."""
+
+    __slots__ = ()
 
 
 def setup(s: ByzantiumState, first_emperor: int, stacked: dict[str, list[str]]) -> None:
@@ -66,8 +77,11 @@ def start_turn(s: ByzantiumState) -> None:
     age = s.age
     s._log(
         PUBLIC,
-        f"— Turn {s.turn} ({AGES[age].capitalize()} Age): seat "
-        f"{s.emperor} is the Byzantine Emperor, seat {s.foe} the Foe.",
+        "— Turn {} ({} Age): seat {} is the Byzantine Emperor, seat {} the Foe.",
+        s.turn,
+        AGE_TITLES[age],
+        s.emperor,
+        s.foe,
     )
     if s.turn in (5, 9):
         counts = []
@@ -87,8 +101,8 @@ def start_turn(s: ByzantiumState) -> None:
     for seat, size in ((s.foe, FOE_HAND), (s.emperor, BYZ_HAND[age])):
         need = max(0, size - len(s.hands[seat]))
         drawn = draw(s, seat, need, usable_only=False)
-        s._log(PUBLIC, f"Draw: seat {seat} ({s._role(seat)}) draws {len(drawn)}.")
-        s._log(seat, f"You drew: {s._names(drawn)}.")
+        s._log(PUBLIC, "Draw: seat {} ({}) draws {}.", seat, s._role(seat), len(drawn))
+        s._log(seat, "You drew: {}.", Cards(drawn))
         if s.game.reveal_first_draws and drawn:
             shown = drawn[:REVEALED_DRAWS]
             s.known[1 - seat].extend(shown)
@@ -108,11 +122,15 @@ def start_turn(s: ByzantiumState) -> None:
         note = f" ({s._names(removed)} removed from the game)" if removed else ""
         s._log(
             PUBLIC,
-            f"Age: seat {seat} discards {len(bad)} card(s) not usable in "
-            f"the {AGES[age].capitalize()} Age: {s._names(bad)}{note}.",
+            "Age: seat {} discards {} card(s) not usable in the {} Age: {}{}.",
+            seat,
+            len(bad),
+            AGE_TITLES[age],
+            Cards(bad),
+            note,
         )
         drawn = draw(s, seat, len(bad), usable_only=True)
-        s._log(seat, f"You drew: {s._names(drawn)}.")
+        s._log(seat, "You drew: {}.", Cards(drawn))
     s.redrawn = None
     s.phase = "redraw_byz"
 
@@ -132,10 +150,14 @@ def finish_redraw(s: ByzantiumState) -> None:
         drawn = draw(s, seat, len(chosen), usable_only=True)
         s._log(
             PUBLIC,
-            f"Redraw: seat {seat} ({s._role(seat)}) redraws {len(chosen)}: {s._names(chosen)}.",
+            "Redraw: seat {} ({}) redraws {}: {}.",
+            seat,
+            s._role(seat),
+            len(chosen),
+            Cards(chosen),
         )
         if chosen:
-            s._log(seat, f"You drew: {s._names(drawn)}.")
+            s._log(seat, "You drew: {}.", Cards(drawn))
     s.redrawn = counts
     s.phase = "meld_byz"
 
@@ -154,9 +176,13 @@ def reveal_melds(s: ByzantiumState) -> None:
     byz, foe = s.melds
     s._log(
         PUBLIC,
-        f"Melds revealed: Byzantine (seat {s.emperor}) "
-        f"{s._names(byz)} = {M.meld_force(byz, s._cs)}; Foe (seat "
-        f"{s.foe}) {s._names(foe)} = {M.meld_force(foe, s._cs)}.",
+        "Melds revealed: Byzantine (seat {}) {} = {}; Foe (seat {}) {} = {}.",
+        s.emperor,
+        Cards(byz),
+        M.meld_force(byz, s._cs),
+        s.foe,
+        Cards(foe),
+        M.meld_force(foe, s._cs),
     )
     cards = s._cs.cards
     has_negotiation = any(cards[k].type == "Negotiation" for k in byz)
@@ -224,17 +250,25 @@ def resolve_melds(s: ByzantiumState) -> None:
         s.tt = min(MAX_TT, s.tt + (fb - ff))
         s._log(
             PUBLIC,
-            f"The Byzantine meld wins {fb} to {ff}: TT {before} → "
-            f"{s.tt}" + (" (capped at 20)" if before + fb - ff > MAX_TT else "") + ".",
+            "The Byzantine meld wins {} to {}: TT {} → {}{}.",
+            fb,
+            ff,
+            before,
+            s.tt,
+            " (capped at 20)" if before + fb - ff > MAX_TT else "",
         )
     else:
         s.tt -= ff - fb
         outcome = "ties" if fb == ff else "wins"
         s._log(
             PUBLIC,
-            f"The Foe meld {outcome} {ff} to {fb}"
-            f"{' (ties go to the Foe)' if fb == ff else ''}: TT {before} → "
-            f"{s.tt}.",
+            "The Foe meld {} {} to {}{}: TT {} → {}.",
+            outcome,
+            ff,
+            fb,
+            " (ties go to the Foe)" if fb == ff else "",
+            before,
+            s.tt,
         )
     unique_removed = []
     for deck, meld in enumerate(s.melds):
@@ -245,7 +279,7 @@ def resolve_melds(s: ByzantiumState) -> None:
             else:
                 s.discard[deck].append(k)
     if unique_removed:
-        s._log(PUBLIC, f"Unique cards leave play: {s._names(unique_removed)}.")
+        s._log(PUBLIC, "Unique cards leave play: {}.", Cards(unique_removed))
     if s.tt <= 0:
         collapse_empire(s)
         return
@@ -320,10 +354,14 @@ def finish_end_phase(s: ByzantiumState) -> None:
         passed[seat] = keep
         s._log(
             PUBLIC,
-            f"End: seat {seat} discards {s._names(rest)} and passes one card to seat {1 - seat}.",
+            "End: seat {} discards {} and passes one card to seat {}.",
+            seat,
+            Cards(rest),
+            1 - seat,
         )
-        s._log(seat, f"You passed {s._cs.cards[keep].name} to seat {1 - seat}.")
-        s._log(1 - seat, f"You received {s._cs.cards[keep].name} from seat {seat}.")
+        name = s._cs.cards[keep].name
+        s._log(seat, "You passed {} to seat {}.", name, 1 - seat)
+        s._log(1 - seat, "You received {} from seat {}.", name, seat)
     for seat in (0, 1):
         given = passed[1 - seat]
         s.hands[seat] = [given] if given is not None else []
@@ -338,7 +376,7 @@ def end_game(s: ByzantiumState, collapse: bool) -> None:
     """The game is over: record the result (B-R8)."""
     s.phase = "over"
     a, b = s.lt
-    returns = [0.0, 0.0] if a == b else ([1.0, -1.0] if a > b else [-1.0, 1.0])
+    returns = returns_from_keys(s.lt)
     s.result = {
         "returns": returns,
         "legacy": list(s.lt),

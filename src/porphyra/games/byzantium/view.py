@@ -56,7 +56,7 @@ def public(state: ByzantiumState) -> dict[str, Any]:
         "melds_turn": state.melds_turn,
         "negotiation": negotiation,
         "redrawn": None if state.redrawn is None else list(state.redrawn),
-        "log": [text for who, text in state.events if who == PUBLIC],
+        "log": state.log_lines((PUBLIC,)),
         "result": None
         if state.result is None
         else {k: list(v) if isinstance(v, list) else v for k, v in state.result.items()},
@@ -77,12 +77,12 @@ def seat(state: ByzantiumState, player: int) -> dict[str, Any]:
             "hand": _slugs(state, state.hands[player]),
             "pending_meld": (
                 _slugs(state, pending)
-                if pending is not None and state.phase == "meld_foe"
+                if pending is not None and state.phase in ("meld_byz", "meld_foe")
                 else None
             ),
             "pending_choice": None if pending is None else _slugs(state, pending),
             "known_opponent_cards": _slugs(state, sorted(state.known[player])),
-            "log": [text for who, text in state.events if who in (PUBLIC, player)],
+            "log": state.log_lines((PUBLIC, player)),
         }
     )
     return obs
@@ -113,20 +113,14 @@ def resample(state: ByzantiumState, player: int, rng: random.Random) -> Byzantiu
     own.sort()
     rng.shuffle(own)
     if s.pending[opp] is not None:
-        # The other seat already chose, hidden: draw a random legal choice instead.
-        s.pending[opp] = None
-        keep_phase = s.phase
-        s.phase = {"redraw_foe": "redraw_byz", "meld_foe": "meld_byz", "pass_foe": "pass_byz"}[
-            keep_phase
-        ]
-        kinds, table = s._table()
+        # The other seat already chose, hidden (B-R3): draw a random legal choice instead.
+        kinds, table = s._table(opp)
         choice = table[rng.randrange(len(table))]
         s.pending[opp] = tuple(kinds[p] for p in choice)
-        s.phase = keep_phase
     s._rng_key = rng.getrandbits(62)
     s._seed = -1
     s._history = []
-    s.events = [(who, text) for who, text in s.events if who != opp]
+    s.events = [event for event in s.events if event[0] != opp]
     return s
 
 

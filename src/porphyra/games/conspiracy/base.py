@@ -11,16 +11,33 @@ subclasses: :mod:`~porphyra.games.conspiracy.legal` (legal actions),
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from porphyra.core.game import Action, State
 from porphyra.games.conspiracy import solo
 from porphyra.games.conspiracy.cards import COLOURS
-from porphyra.games.conspiracy.notation import action_table
-from porphyra.games.conspiracy.tables import RECRUIT, tables
+from porphyra.games.conspiracy.notation import ConspiracyAction
+from porphyra.games.conspiracy.tables import RECRUIT
 
 if TYPE_CHECKING:
     from porphyra.games.conspiracy.game import ConspiracyGame
+
+
+class Listed(tuple[str, ...]):
+    """Names that a log line shows as ``a, b, c`` (joined only when the line is read)."""
+
+    __slots__ = ()
+
+
+#: A log line: its text, or a ``(template, args)`` pair formatted when read (:func:`log_text`).
+LogEntry = str | tuple[str, tuple[Any, ...]]
+
+
+def log_text(entry: tuple[str, tuple[Any, ...]]) -> str:
+    """The text of a deferred log line: ``template.format(*args)``, a :class:`Listed`
+    argument joined by ``", "``."""
+    template, args = entry
+    return template.format(*(", ".join(a) if isinstance(a, Listed) else a for a in args))
 
 
 class StateBase(State):
@@ -31,8 +48,7 @@ class StateBase(State):
     def __init__(self, game: ConspiracyGame) -> None:
         self.game = game
         self.cards = game.cards
-        self.t = tables(game.cards)
-        self.acts = action_table(game.cards)
+        self.t, self.acts = game.state_tables()
         self.n = game.seats
         self.solo = game.solo
         self.who = ["seat 0", "the LO"] if self.solo else [f"seat {p}" for p in range(self.n)]
@@ -69,10 +85,21 @@ class StateBase(State):
         self.rng_base = 0
         self.rng_counter = 0
         self._history: list[tuple[int, Action]] = []
-        self.log: list[str] = []
+        #: The log as data (:data:`LogEntry`), formatted only when read (:attr:`log`).
+        self._events: list[LogEntry] = []
+        #: The legal actions handed out last, while nothing changed since (see
+        #: ``check_legal``); cleared by every change and in copies.
+        self._offered: list[ConspiracyAction] | None = None
 
-    def _say(self, text: str) -> None:
-        self.log.append(f"{self.who[self.current]} {text}")
+    @property
+    def log(self) -> list[str]:
+        """The log lines so far, formatted now (playouts never pay for the text)."""
+        return [entry if isinstance(entry, str) else log_text(entry) for entry in self._events]
+
+    def _say(self, template: str, *args: Any) -> None:
+        """Log ``template`` (``{}`` fields filled with ``args``, :class:`Listed` joined by
+        ``", "``) after the name of the seat whose turn it is."""
+        self._events.append(("{} " + template, (self.who[self.current], *args)))
 
     def draw_rng(self) -> random.Random:
         """A fresh generator for one random event (public alias of :meth:`_rng`)."""
@@ -86,8 +113,10 @@ class StateBase(State):
         """Gain ``n`` pearls; the Pearl Master moves on a tie too (section 3.4, C-R10)."""
         self.pearls[p] += n
         who = self.who[p]
-        self.log.append(f"{who} gains {n} pearl{'s' if n > 1 else ''} (now {self.pearls[p]})")
+        self._events.append(
+            ("{} gains {} pearl{} (now {})", (who, n, "s" if n > 1 else "", self.pearls[p]))
+        )
         pm = self.pm
         if pm != p and (pm < 0 or self.pearls[p] >= self.pearls[pm]):
             self.pm = p
-            self.log.append(f"{who} takes the Pearl Master token")
+            self._events.append(f"{who} takes the Pearl Master token")

@@ -22,15 +22,6 @@ DATA_DIR = Path(__file__).parent / "data"
 
 #: The five guilds in their fixed order (section 1); notation uses these names.
 COLOURS: tuple[str, ...] = ("yellow", "red", "green", "blue", "purple")
-#: Guild names, for display.
-GUILDS: dict[str, str] = {
-    "yellow": "Farmers",
-    "red": "Military",
-    "green": "Merchants",
-    "blue": "Politicians",
-    "purple": "Mages",
-}
-
 KEY_NONE, KEY_SILVER, KEY_GOLD = 0, 1, 2
 KEY_NAMES = {None: KEY_NONE, "silver": KEY_SILVER, "gold": KEY_GOLD}
 EFFECT_NONE, EFFECT_SWAP, EFFECT_REVEAL = 0, 1, 2
@@ -57,7 +48,7 @@ LOCATION_EFFECTS: dict[str, dict[str, type]] = {
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 LORD_FIELDS = ("colour", "ip", "copies", "key", "pearls", "effect")
-LOCATION_FIELDS = ("slug", "ip", "bonus", "effect", "params")
+LOCATION_FIELDS = ("slug", "ip", "bonus", "effect", "params", "text")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,13 +66,15 @@ class LordKind:
 
 @dataclass(frozen=True, slots=True)
 class LocationCard:
-    """One Location: slug, base IP, effect kind and its params, and the bonus flag."""
+    """One Location: slug, base IP, effect kind and its params, the bonus flag, and the
+    effect in words for display (``text``, ``""`` for none)."""
 
     slug: str
     ip: int
     bonus: bool
     effect: str
     params: tuple[tuple[str, Any], ...]
+    text: str = ""
 
     def param(self, name: str) -> Any:
         """The value of param ``name`` (validated on load, so always present)."""
@@ -204,7 +197,8 @@ def load_locations(path: Path, base: int = 24, bonus: int = 5) -> tuple[Location
     """Load and validate a Location file.
 
     Args:
-        path: JSON file ``{"locations": [{"slug", "ip", "bonus", "effect", "params"}]}``.
+        path: JSON file ``{"locations": [{"slug", "ip", "bonus", "effect", "params",
+            "text"}]}``.
         base / bonus: the number of base and bonus Locations expected (section 1).
 
     Returns:
@@ -212,7 +206,8 @@ def load_locations(path: Path, base: int = 24, bonus: int = 5) -> tuple[Location
 
     Raises:
         CardDataError: unreadable file, missing/unknown field, bad slug, duplicate slug,
-            bad IP, unknown effect, missing/unknown/bad param, unknown colour, wrong counts.
+            bad IP, unknown effect, missing/unknown/bad param, unknown colour, a text that
+            is not a string, wrong counts.
     """
     cards: list[LocationCard] = []
     for i, raw in enumerate(_read(path, "locations")):
@@ -248,7 +243,11 @@ def load_locations(path: Path, base: int = 24, bonus: int = 5) -> tuple[Location
             for v in params["ips"]:
                 _int(v, path, entry, "ips entry", 0, 9)
             params = {**params, "ips": tuple(params["ips"])}
-        cards.append(LocationCard(slug, ip, raw["bonus"], effect, tuple(sorted(params.items()))))
+        if not isinstance(raw["text"], str):
+            raise _fail(path, entry, f"text must be a string, not {raw['text']!r}")
+        cards.append(
+            LocationCard(slug, ip, raw["bonus"], effect, tuple(sorted(params.items())), raw["text"])
+        )
     n_base = sum(not c.bonus for c in cards)
     n_bonus = len(cards) - n_base
     if (n_base, n_bonus) != (base, bonus):

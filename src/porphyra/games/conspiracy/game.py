@@ -15,15 +15,8 @@ interface that iterates ``range(num_players)`` (conformance, bots, simulations) 
 decision maker, and every display that iterates ``observation["players"]`` sees both
 chambers.
 
-Options:
-    players: 1 (solo against a Legendary Opponent), 2, 3 or 4 (default 2).
-    opponent: solo only: ``farmer``, ``military``, ``merchant``, ``politician``, ``mage``
-        or ``random`` (drawn from the seed; default).
-    first_player: seat that starts (default: drawn from the seed; solo: only 0, C-R15).
-    bonus_locations: shuffle the 5 bonus Locations into the Location deck (default False).
-    stacked: ``{"lords": ["red4", ...], "locations": ["l7", ...]}``: named cards put on top
-        of the shuffled decks, first = top.  The setup's face-up Location is the top card,
-        so ``stacked["locations"][0]`` is the one turned face up.
+Options are declared once, in ``INFO.options`` (:class:`~porphyra.core.options.GameOption`):
+``players``, ``opponent`` (solo only), ``first_player``, ``bonus_locations`` and ``stacked``.
 """
 
 from __future__ import annotations
@@ -32,11 +25,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from porphyra.core.errors import IllegalActionError, UnknownGameError
-from porphyra.core.game import Game, GameInfo, State
-from porphyra.games.conspiracy.cards import CardSet, default_cards
+from porphyra.core.game import Game, GameInfo, JSONDict, State
+from porphyra.core.options import GameOption, check_options
+from porphyra.games.conspiracy.cards import COLOURS, CardSet, default_cards
 from porphyra.games.conspiracy.notation import ActionTable, ConspiracyAction, action_table, parse
 from porphyra.games.conspiracy.solo import Opponent, default_opponents, opponent_names
 from porphyra.games.conspiracy.state import ConspiracyState
+from porphyra.games.conspiracy.tables import Tables, tables
+
+#: The ``opponent`` value that draws the Legendary Opponent from the seed.
+RANDOM_OPPONENT = "random"
+#: The ``first_player`` value that draws the first player from the seed (the default).
+RANDOM_FIRST = "random"
 
 INFO = GameInfo(
     name="conspiracy",
@@ -50,20 +50,52 @@ INFO = GameInfo(
     min_utility=-1.0,
     max_utility=1.0,
     max_game_length=400,
-    options={
-        "players": "1 (solo against a Legendary Opponent) or 2-4 (default 2)",
-        "opponent": "solo: farmer, military, merchant, politician, mage or random (default)",
-        "first_player": "starting seat (default: drawn from the seed)",
-        "bonus_locations": "add the 5 bonus Locations (default false)",
-        "stacked": '{"lords": [...], "locations": [...]}: named cards on top, first = top',
-        "returns": "winners +1, others -1; 0 for all if every seat shares the victory (C-R11); "
-        "solo: one entry for the human (+1, -1, 0)",
-    },
+    options=(
+        GameOption(
+            "players",
+            "int",
+            2,
+            "Number of players: 2-4, or 1 for solo against a Legendary Opponent (section 4).",
+            choices=(1, 2, 3, 4),
+            choice_labels=("Solo", "2 players", "3 players", "4 players"),
+        ),
+        GameOption(
+            "opponent",
+            "str",
+            "random",
+            "Solo: the Legendary Opponent; random: drawn from the seed (section 4).",
+            choices=(*opponent_names(), RANDOM_OPPONENT),
+            choice_labels=(*(n.capitalize() for n in opponent_names()), "Random"),
+            requires={"players": 1},
+        ),
+        GameOption(
+            "first_player",
+            "int",
+            "random",
+            "The seat that starts; random: drawn from the seed (solo: only 0, C-R15).",
+            label="First player",
+            choices=("random", 0, 1, 2, 3),
+            choice_labels=("Random", "Seat 1", "Seat 2", "Seat 3", "Seat 4"),
+            seat=True,
+        ),
+        GameOption(
+            "bonus_locations",
+            "bool",
+            False,
+            "Variant: shuffle the 5 bonus Locations into the Location deck.",
+            label="Bonus Locations",
+        ),
+        GameOption(
+            "stacked",
+            "mapping",
+            None,
+            'Cards on top of the decks, first = top: {"lords": [name, ...], '
+            '"locations": [slug, ...]}; the first Location is the one turned face up.',
+            cli=False,
+            lobby=False,
+        ),
+    ),
 )
-
-_OPTIONS = ("players", "opponent", "first_player", "bonus_locations", "stacked")
-#: The ``opponent`` value that draws the Legendary Opponent from the seed.
-RANDOM_OPPONENT = "random"
 
 
 def _bad(problem: str) -> UnknownGameError:
@@ -83,34 +115,18 @@ class ConspiracyGame(Game):
     info = INFO
 
     def __init__(self, **options: Any) -> None:
-        unknown = sorted(set(options) - set(_OPTIONS))
-        if unknown:
-            raise _bad(f"unknown option(s) {unknown}; known: {', '.join(_OPTIONS)}")
-        players = options.get("players", 2)
-        if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 4:
-            raise _bad(f"players must be 1 (solo), 2, 3 or 4, not {players!r}")
+        values = check_options("conspiracy", INFO.options, options)
+        players: int = values["players"]
         self.solo = players == 1
-        opponent = options.get("opponent")
-        names = opponent_names()
-        if opponent is not None and not self.solo:
-            raise _bad("opponent applies to the solo mode only (players=1)")
-        if self.solo:
-            opponent = RANDOM_OPPONENT if opponent is None else opponent
-            if opponent not in (*names, RANDOM_OPPONENT):
-                raise _bad(
-                    f"unknown opponent {opponent!r} (one of {', '.join(names)}, {RANDOM_OPPONENT})"
-                )
+        opponent: str | None = values["opponent"] if self.solo else None
         self.opponents: tuple[Opponent, ...] = default_opponents()
+        names = opponent_names()
         #: Index of the LO card in :attr:`opponents`; -1 if drawn from the seed or not solo.
         self.opponent = names.index(opponent) if opponent in names else -1
-        first = options.get("first_player")
-        if first is not None and (
-            not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players
-        ):
+        first = None if values["first_player"] == RANDOM_FIRST else values["first_player"]
+        if first is not None and not first < players:
             raise _bad(f"first_player must be a seat 0..{players - 1}, not {first!r}")
-        bonus = options.get("bonus_locations", False)
-        if not isinstance(bonus, bool):
-            raise _bad(f"bonus_locations must be true or false, not {bonus!r}")
+        bonus: bool = values["bonus_locations"]
         self.cards: CardSet = default_cards()
         self.actions: ActionTable = action_table(self.cards)
         self.players = players
@@ -119,13 +135,13 @@ class ConspiracyGame(Game):
         self.location_ids: tuple[int, ...] = tuple(
             i for i, c in enumerate(self.cards.locations) if bonus or not c.bonus
         )
-        self.stacked_lords, self.stacked_locations = self._stacked(options.get("stacked"))
+        self.stacked_lords, self.stacked_locations = self._stacked(values["stacked"])
         self.options = {"players": players, "bonus_locations": bonus}
         if self.solo:
             self.options["opponent"] = opponent
         if first is not None:
             self.options["first_player"] = first
-        if options.get("stacked") is not None:
+        if values["stacked"] is not None:
             self.options["stacked"] = {
                 "lords": [self.cards.lords[k].name for k in self.stacked_lords],
                 "locations": [self.cards.locations[i].slug for i in self.stacked_locations],
@@ -157,6 +173,29 @@ class ConspiracyGame(Game):
             locs.append(loc)
         return tuple(lords), tuple(locs)
 
+    def card_data(self) -> JSONDict:
+        """The card data, JSON-ready (section 1): ``{"colours": [...], "lords": {name:
+        {colour, ip, key, pearls, effect}}, "locations": {slug: {ip, effect, bonus,
+        text}}}``; ``key`` is ``None``, ``"silver"`` or ``"gold"``, a lord's ``effect``
+        ``None``, ``"swap"`` or ``"reveal"``, a Location's ``text`` its effect in words."""
+        return {
+            "colours": list(COLOURS),
+            "lords": {
+                lord.name: {
+                    "colour": COLOURS[lord.colour],
+                    "ip": lord.ip,
+                    "key": {0: None, 1: "silver", 2: "gold"}.get(lord.key),
+                    "pearls": lord.pearls,
+                    "effect": {0: None, 1: "swap", 2: "reveal"}.get(lord.effect),
+                }
+                for lord in self.cards.lords
+            },
+            "locations": {
+                loc.slug: {"ip": loc.ip, "effect": loc.effect, "bonus": loc.bonus, "text": loc.text}
+                for loc in self.cards.locations
+            },
+        }
+
     @property
     def num_players(self) -> int:
         """Number of deciding seats (the ``players`` option; 1 in solo, S-R5)."""
@@ -176,6 +215,17 @@ class ConspiracyGame(Game):
         if type(seed) is not int:
             raise TypeError(f"seed must be an integer, not {seed!r}")
         return ConspiracyState.initial(self, seed)
+
+    def state_tables(self) -> tuple[Tables, ActionTable]:
+        """The lookup tables and interned actions of this game's cards, for its states
+        (looked up once per game object: the card set is a large value to hash)."""
+        cached: tuple[Tables, ActionTable] | None = self.__dict__.get("_state_tables")
+        if cached is None:
+            cached = self.__dict__["_state_tables"] = (
+                tables(self.cards),
+                action_table(self.cards),
+            )
+        return cached
 
     def parse_action(self, state: State, text: str, player: int | None = None) -> ConspiracyAction:
         """Parse ``text`` (section 6) for ``player`` (default: the current player).

@@ -36,9 +36,15 @@ class LegalMixin(StateBase):
         ``lockeep``/``locpick`` by card order; ``swap -`` then pairs by slot;
         ``locdraw 1..3`` then ``loctake`` by card order.
         """
-        phase = self.phase
-        if phase == OVER or (player is not None and player != self.current_player()):
+        if self.phase == OVER or (player is not None and player != self.current_player()):
             return []
+        offered = self._options()
+        self._offered = offered
+        return offered
+
+    def _options(self) -> list[ConspiracyAction]:
+        """The current seat's legal actions (see :meth:`legal_actions`)."""
+        phase = self.phase
         acts = self.acts
         if phase == RECRUIT:
             dl = len(self.deck)
@@ -92,22 +98,31 @@ class LegalMixin(StateBase):
         ]
 
     def check_legal(self, action: Action) -> None:
-        """Raise unless ``action`` is legal now.
+        """Raise unless ``action`` is legal now, i.e. listed by :meth:`legal_actions`.
+
+        An action object of the list this state handed out last (while nothing has changed
+        since) is trusted by identity, without rebuilding the list; any other action, such
+        as one parsed from text, is looked up in a fresh list.
 
         Raises:
             IllegalActionError: the game is over, or ``action`` is not among the legal
                 actions of the pending decision (the message names the phase).
         """
+        offered = self._offered
+        if offered is not None:
+            for listed in offered:
+                if listed is action:
+                    return
         if not isinstance(action, ConspiracyAction):
             raise IllegalActionError(
                 f"{action!r} is not a Conspiracy action (parse text with game.parse_action)"
             )
         if self.phase == OVER:
             raise IllegalActionError(f"{action}: the game is over")
-        legal = self.legal_actions()
+        legal = self._options()
         if action not in legal:
-            offered = ", ".join(str(a) for a in legal[:8]) + (", ..." if len(legal) > 8 else "")
+            shown = ", ".join(str(a) for a in legal[:8]) + (", ..." if len(legal) > 8 else "")
             raise IllegalActionError(
                 f"{action} is not legal now: seat {self.current_player()} must decide "
-                f"'{PHASES[self.phase]}' (legal: {offered})"
+                f"'{PHASES[self.phase]}' (legal: {shown})"
             )

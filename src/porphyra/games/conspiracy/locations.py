@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from porphyra.games.conspiracy import solo
-from porphyra.games.conspiracy.base import StateBase
+from porphyra.games.conspiracy.base import Listed, StateBase
 from porphyra.games.conspiracy.cards import KEY_GOLD, KEY_SILVER
 from porphyra.games.conspiracy.tables import (
     LE_ANY_KEYS,
@@ -64,14 +64,17 @@ class LocationsMixin(StateBase):
             if self.loc_deck or self.face_up:
                 self.phase = LOCATION
                 return True
-            self.log.append("no Location is left to take (C-R8)")
+            self._events.append("no Location is left to take (C-R8)")
         return False
 
     def _locdraw(self, n: int) -> None:
         k = min(n, len(self.loc_deck))  # C-R8
         drawn = [self.loc_deck.pop() for _ in range(k)]
         self._say(
-            f"draws {k} Location{'s' if k > 1 else ''}: {', '.join(self.t.slug[i] for i in drawn)}"
+            "draws {} Location{}: {}",
+            k,
+            "s" if k > 1 else "",
+            Listed(self.t.slug[i] for i in drawn),
         )
         if k == 1:
             self._acquire(drawn[0])
@@ -86,13 +89,13 @@ class LocationsMixin(StateBase):
         self.locs[p].append(loc)
         self.loc_slots[p].append(slot)
         t = self.t
-        self.log.append(f"Location {t.slug[loc]} covers slot {slot + 1} of seat {p}")
+        self._events.append(f"Location {t.slug[loc]} covers slot {slot + 1} of seat {p}")
         le = t.le[loc]
         if le == LE_PEARLS:
             self._gain(p, t.le_amount[loc])
         elif le == LE_RESTRICT:  # C-R7: the newer replaces the older
             self.restr_owner, self.restr_count, self.restr_loc = p, t.le_amount[loc], loc
-            self.log.append(
+            self._events.append(
                 f"until seat {p}'s next turn, opponents must draw exactly {t.le_amount[loc]}"
                 + (" (the LO is never restricted, section 4.2)" if self.solo else "")
             )
@@ -101,12 +104,12 @@ class LocationsMixin(StateBase):
                 self.deck.extend(pile)
                 self.piles[c] = []
             self._rng().shuffle(self.deck)
-            self.log.append(f"discarded lords shuffled into the lord deck ({len(self.deck)})")
+            self._events.append(f"discarded lords shuffled into the lord deck ({len(self.deck)})")
         elif le == LE_RESHUFFLE_LOCS:
             self.loc_deck.extend(self.face_up)
             self.face_up = []
             self._rng().shuffle(self.loc_deck)
-            self.log.append(f"face-up Locations shuffled into the deck ({len(self.loc_deck)})")
+            self._events.append(f"face-up Locations shuffled into the deck ({len(self.loc_deck)})")
         elif le == LE_ANY_KEYS:
             self.any_keys[p] = True
         elif le == LE_DECK_SEARCH:

@@ -114,7 +114,7 @@ def check(
     slots = ", ".join(str(i + 1) for i in area)
     what = f"a new {COLOURS[after[area[0]]]} area of {len(area)} (slots {slots})"
     if state.replay_token:
-        state.log.append(f"seat 0 makes {what}, but already holds the Replay token")
+        state._events.append(f"seat 0 makes {what}, but already holds the Replay token")
     else:
         state.replay_token = True
-        state.log.append(f"seat 0 makes {what}: takes the Replay token (4.3)")
+        state._events.append(f"seat 0 makes {what}: takes the Replay token (4.3)")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from porphyra.core.outcome import returns_from_keys, top_seats
 from porphyra.games.conspiracy.cards import COLOURS, KEY_GOLD, KEY_SILVER, CardSet
 from porphyra.games.conspiracy.chamber import largest_group
 
@@ -110,8 +111,7 @@ def winners(scores: Sequence[ScoreDict]) -> list[int]:
     Returns:
         The winning seats, sorted.
     """
-    best = max((s["total"], s["pearls"]) for s in scores)
-    return [i for i, s in enumerate(scores) if (s["total"], s["pearls"]) == best]
+    return top_seats(_keys(scores))
 
 
 def returns_for(scores: Sequence[ScoreDict]) -> list[float]:
@@ -123,7 +123,9 @@ def returns_for(scores: Sequence[ScoreDict]) -> list[float]:
     Returns:
         One float per seat.
     """
-    win = winners(scores)
-    if len(win) == len(scores):
-        return [0.0] * len(scores)
-    return [1.0 if i in win else -1.0 for i in range(len(scores))]
+    return returns_from_keys(_keys(scores))
+
+
+def _keys(scores: Sequence[ScoreDict]) -> list[tuple[int, int]]:
+    """The winner's key of each seat: total IP, then pearls (C-R11)."""
+    return [(s["total"], s["pearls"]) for s in scores]

@@ -315,7 +315,7 @@ def start_turn(state: ConspiracyState) -> None:
     """
     who = state.who[LO_SEAT]
     cond, met, notes = deciding(state)
-    state.log.append(f"{who} checks the piles against its card: " + "; ".join(notes))
+    state._events.append(f"{who} checks the piles against its card: " + "; ".join(notes))
     if cond is not None:
         _choose_or_take(state, met, f"{cond}: {CONDITION_TEXT[cond]}")
         return
@@ -325,7 +325,7 @@ def start_turn(state: ConspiracyState) -> None:
         c = t.colour[top]
         state.piles[c].append(top)
         cond = first_condition(state, c)
-        state.log.append(
+        state._events.append(
             f"no pile meets a condition: {who} reveals {t.name[top]} onto the {COLOURS[c]} "
             + ("pile, which still meets none" if cond is None else f"pile, which now meets {cond}")
         )
@@ -334,7 +334,7 @@ def start_turn(state: ConspiracyState) -> None:
             return
     largest = max(len(p) for p in state.piles)  # > 0: C-R2 ended the game otherwise
     biggest = [c for c, p in enumerate(state.piles) if len(p) == largest]
-    state.log.append(
+    state._events.append(
         "the lord deck is empty and no pile meets a condition: "
         f"{who} takes the largest pile (C-R14)"
     )
@@ -350,7 +350,7 @@ def _choose_or_take(state: ConspiracyState, colours: list[int], reason: str) -> 
     state.lo_candidates = colours
     state.lo_reason = reason
     state.phase = LOPILE_PHASE
-    state.log.append(
+    state._events.append(
         f"piles {', '.join(COLOURS[c] for c in colours)} all qualify [{reason}]: "
         f"you choose the one {state.who[LO_SEAT]} takes (lopile)"
     )
@@ -365,7 +365,9 @@ def take(state: ConspiracyState, colour: int, reason: str) -> None:
     state.lo_reason = ""
     state.pending = pile
     names = ", ".join(state.t.name[k] for k in pile)
-    state.log.append(f"{state.who[LO_SEAT]} takes the {COLOURS[colour]} pile [{reason}]: {names}")
+    state._events.append(
+        f"{state.who[LO_SEAT]} takes the {COLOURS[colour]} pile [{reason}]: {names}"
+    )
     state.run_placements()
 
 
@@ -389,12 +391,12 @@ def take_location(state: ConspiracyState) -> None:
         hidden = True
         what = "the top Location of the deck, unseen"
     else:
-        state.log.append(f"{who} has {keys} but no Location is left (C-R8)")
+        state._events.append(f"{who} has {keys} but no Location is left (C-R8)")
         return
     state.locs[LO_SEAT].append(loc)
     state.loc_slots[LO_SEAT].append(slot)
     state.lo_hidden.append(hidden)
-    state.log.append(
+    state._events.append(
         f"{who} has {keys}: takes {what}, face down on slot {slot + 1} "
         f"(no effect, {FACE_DOWN_IP} IP at the end)"
     )

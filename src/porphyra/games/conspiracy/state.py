@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from porphyra.core.game import TERMINAL_PLAYER, Action, JSONDict
 from porphyra.games.conspiracy import solo, view
@@ -151,10 +151,10 @@ class ConspiracyState(TurnMixin):
         s.deck, s.loc_deck = deck, loc_deck
         s.face_up = [loc_deck.pop()]
         s.first = first
-        s.log.append(f"setup: Location {s.t.slug[s.face_up[0]]} face up; seat {first} starts")
+        s._events.append(f"setup: Location {s.t.slug[s.face_up[0]]} face up; seat {first} starts")
         if s.solo:
             opp = s.opponent
-            s.log.append(
+            s._events.append(
                 f"solo against the Legendary Opponent {opp.name} (the LO, seat 1): conditions "
                 f"{', '.join(opp.conditions)}; bonus: {opp.bonus_text}; ability: "
                 f"{opp.ability_text}"
@@ -231,7 +231,8 @@ class ConspiracyState(TurnMixin):
         d["lo_candidates"] = self.lo_candidates[:]
         d["lo_hidden"] = self.lo_hidden[:]
         d["_history"] = self._history[:]
-        d["log"] = self.log[:]
+        d["_events"] = self._events[:]
+        d["_offered"] = None
         return c
 
     def resample(self, player: int, rng: random.Random) -> ConspiracyState:
@@ -288,7 +289,3 @@ class ConspiracyState(TurnMixin):
         if type(player) is not int or not 0 <= player < len(self.chambers):
             raise ValueError(f"no seat {player!r} in this game")
         return view.seat(self, player)
-
-    def to_json(self) -> dict[str, Any]:
-        """Alias of :meth:`public_observation`."""
-        return self.public_observation()

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
+from porphyra.core.errors import IllegalActionError
 from porphyra.core.game import Action
 from porphyra.games.conspiracy import replay_token, solo
+from porphyra.games.conspiracy.base import Listed
 from porphyra.games.conspiracy.cards import COLOURS, EFFECT_REVEAL, EFFECT_SWAP
 from porphyra.games.conspiracy.chamber import SLOTS
 from porphyra.games.conspiracy.legal import LegalMixin
@@ -49,14 +51,19 @@ class TurnMixin(LegalMixin, LocationsMixin):
     """``apply_action`` and the turn machinery of :class:`~.state.ConspiracyState`."""
 
     # ------------------------------------------------------------------------- applying
-    def apply_action(self, action: Action) -> None:
-        """Apply the current seat's ``action``, then every automatic step after it.
+    def apply_action(self, action: Action, player: int | None = None) -> None:
+        """Apply ``action`` of ``player`` (default and only choice: the current seat;
+        Conspiracy is sequential), then every automatic step after it.
 
         Raises:
-            IllegalActionError: ``action`` is not legal now; nothing changes.
+            IllegalActionError: ``action`` is not legal now or ``player`` does not decide
+                now; nothing changes.
         """
+        if player is not None and player != self.current_player():
+            raise IllegalActionError(f"not your turn: seat {self.current_player()} decides now")
         self.check_legal(action)
         assert isinstance(action, ConspiracyAction)
+        self._offered = None
         self._history.append((self.current_player(), action))
         verb, a = action.verb, action.a
         if verb == DRAW:
@@ -74,10 +81,10 @@ class TurnMixin(LegalMixin, LocationsMixin):
         elif verb == REPLAY:
             if a:
                 self.replay_token = False
-                self.log.append("seat 0 spends the Replay token: one extra turn at once (4.3)")
+                self._events.append("seat 0 spends the Replay token: one extra turn at once (4.3)")
                 self._start_turn(0)
             else:
-                self.log.append("seat 0 keeps the Replay token")
+                self._events.append("seat 0 keeps the Replay token")
                 self._next_turn()
         elif verb == SWAP:
             self._swap(a, action.b)
@@ -88,36 +95,36 @@ class TurnMixin(LegalMixin, LocationsMixin):
             self.face_up.extend(rest)
             self.drawn_locs = []
             slug = self.t.slug
-            self._say(f"keeps Location {slug[a]}; face up: {', '.join(slug[i] for i in rest)}")
+            self._say("keeps Location {}; face up: {}", slug[a], Listed(slug[i] for i in rest))
             self._acquire(a)
         elif verb == LOCTAKE:
             self.face_up.remove(a)
-            self._say(f"takes the face-up Location {self.t.slug[a]}")
+            self._say("takes the face-up Location {}", self.t.slug[a])
             self._acquire(a)
         elif verb == LOCPICK:  # C-R9
             self.loc_deck.remove(a)
             self._rng().shuffle(self.loc_deck)
-            self._say(f"searches the Location deck, takes {self.t.slug[a]}; deck shuffled")
+            self._say("searches the Location deck, takes {}; deck shuffled", self.t.slug[a])
             self._acquire(a)
 
     def _start_turn(self, p: int) -> None:
         self.current = p
         self.phase = RECRUIT
         self.turn += 1
-        self.log.append(f"turn {self.turn}: {self.who[p]}")
+        self._events.append(f"turn {self.turn}: {self.who[p]}")
         if self.restr_owner == p:  # C-R7
-            self.log.append(f"the {self.t.slug[self.restr_loc]} restriction ends")
+            self._events.append(f"the {self.t.slug[self.restr_loc]} restriction ends")
             self.restr_owner = -1
         if not self.deck and not any(self.piles):  # C-R2: nobody can recruit
-            self.log.append("no lord can be recruited by anyone: the game ends (C-R2)")
+            self._events.append("no lord can be recruited by anyone: the game ends (C-R2)")
             self._finish()
         elif self.solo and p == solo.LO_SEAT:
             solo.start_turn(cast("ConspiracyState", self))
         elif self.force_draw:
             if self.deck:
-                self.log.append("the LO placed a red lord: seat 0 must draw exactly 1 (S-R3)")
+                self._events.append("the LO placed a red lord: seat 0 must draw exactly 1 (S-R3)")
             else:
-                self.log.append("the lord deck is empty: the LO's draw-1 lapses (C-R1)")
+                self._events.append("the lord deck is empty: the LO's draw-1 lapses (C-R1)")
 
     def _end_turn(self) -> None:
         """End the current turn; solo: first offer the Replay token (section 4.3, S-R4)."""
@@ -142,7 +149,7 @@ class TurnMixin(LegalMixin, LocationsMixin):
     def _finish(self) -> None:
         self.phase = OVER
         sc = self.scores()
-        self.log.append(
+        self._events.append(
             "game over: " + "; ".join(f"{self.who[p]} {s['total']} IP" for p, s in enumerate(sc))
         )
 
@@ -152,7 +159,7 @@ class TurnMixin(LegalMixin, LocationsMixin):
         deck = self.deck
         drawn = [deck.pop() for _ in range(n)]
         self.drawn = drawn
-        self._say(f"draws {n}: {', '.join(self.t.name[k] for k in drawn)}")
+        self._say("draws {}: {}", n, Listed(self.t.name[k] for k in drawn))
         if n == 1 or drawn.count(drawn[0]) == n:
             self._keep(drawn[0])
         else:
@@ -167,8 +174,10 @@ class TurnMixin(LegalMixin, LocationsMixin):
             self.piles[colour[k]].append(k)
         self.drawn = []
         name = self.t.name
-        tail = f"; to the piles: {', '.join(name[k] for k in rest)}" if rest else ""
-        self._say(f"keeps {name[kind]}{tail}")
+        if rest:
+            self._say("keeps {}; to the piles: {}", name[kind], Listed(name[k] for k in rest))
+        else:
+            self._say("keeps {}", name[kind])
         self.pending = [kind]
         self._run()
 
@@ -177,7 +186,7 @@ class TurnMixin(LegalMixin, LocationsMixin):
         pile = self.piles[c]
         self.piles[c] = []
         self.pending = pile
-        self._say(f"takes the {COLOURS[c]} pile: {', '.join(self.t.name[k] for k in pile)}")
+        self._say("takes the {} pile: {}", COLOURS[c], Listed(self.t.name[k] for k in pile))
         self._run()
 
     # ------------------------------------------------------------- placement (3.2)
@@ -196,7 +205,7 @@ class TurnMixin(LegalMixin, LocationsMixin):
                     self.piles[colour[k]].append(k)
                 name = self.t.name
                 self._say(
-                    f"has a full chamber: back to the piles: {', '.join(name[k] for k in pending)}"
+                    "has a full chamber: back to the piles: {}", Listed(name[k] for k in pending)
                 )
                 pending.clear()
                 break
@@ -217,10 +226,10 @@ class TurnMixin(LegalMixin, LocationsMixin):
         ch = self.chambers[p]
         ch.append(kind)
         t = self.t
-        self._say(f"places {t.name[kind]} in slot {len(ch)}")
+        self._say("places {} in slot {}", t.name[kind], len(ch))
         if len(ch) == SLOTS and self.end_trigger < 0:
             self.end_trigger = p
-            self.log.append(
+            self._events.append(
                 f"{self.who[p]} filled the chamber: every other seat plays one more turn"
             )
         lo = self.solo and p == solo.LO_SEAT
@@ -233,27 +242,29 @@ class TurnMixin(LegalMixin, LocationsMixin):
             and t.colour[kind] == COLOURS.index(opp.param("colour"))
         ):
             self.force_draw = True
-            self.log.append(
+            self._events.append(
                 f"{opp.name}'s ability: seat 0 must draw exactly 1 lord on its next turn (S-R3)"
             )
         if t.pearls[kind]:
             self._gain(p, t.pearls[kind])
         effect = t.effect[kind]
         if lo and effect == EFFECT_SWAP:
-            self.log.append("the LO's 0-IP lord has no effect (section 4.2)")
+            self._events.append("the LO's 0-IP lord has no effect (section 4.2)")
         elif effect == EFFECT_SWAP:
             if len(self._swappable()) >= 2:  # C-R6
                 self.phase = SWAP_PHASE
                 self.placed = kind
                 return True
-            self.log.append("fewer than two keyless lords: no swap (C-R6)")
+            self._events.append("fewer than two keyless lords: no swap (C-R6)")
         elif effect == EFFECT_REVEAL:
             if self.deck:
                 top = self.deck.pop()
                 self.piles[t.colour[top]].append(top)
-                self.log.append(f"{t.name[top]} revealed onto the {COLOURS[t.colour[top]]} pile")
+                self._events.append(
+                    f"{t.name[top]} revealed onto the {COLOURS[t.colour[top]]} pile"
+                )
             else:
-                self.log.append("the lord deck is empty: no reveal (C-R3)")
+                self._events.append("the lord deck is empty: no reveal (C-R3)")
         return self._key_check(kind)
 
     def _swap(self, i: int, j: int) -> None:
@@ -264,7 +275,7 @@ class TurnMixin(LegalMixin, LocationsMixin):
             before = ch[:]
             ch[i], ch[j] = ch[j], ch[i]
             name = self.t.name
-            self._say(f"swaps slots {i + 1} and {j + 1} ({name[ch[j]]} <-> {name[ch[i]]})")
+            self._say("swaps slots {} and {} ({} <-> {})", i + 1, j + 1, name[ch[j]], name[ch[i]])
             if self.solo:
                 origin = list(range(len(ch)))
                 origin[i], origin[j] = j, i

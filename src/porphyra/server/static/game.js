@@ -77,9 +77,6 @@ async function onMessage(msg) {
   } else if (msg.type === "presence") {
     SEATS = msg.seats;
     renderSeats();
-  } else if (msg.type === "queued") {
-    busy = false;
-    toast(`Your choice "${msg.action}" is locked in; it applies when the other player has chosen.`, "info");
   } else if (msg.type === "error") {
     busy = false;
     toast(msg.message);
@@ -344,13 +341,13 @@ function byzActions(obs, box) {
   const legal = M.legal;
   if (M.status === "over") { box.append(el("div", { class: "prompt" }, "The game is over.")); return; }
   if (M.seat === null) { box.append(el("div", { class: "prompt" }, "Spectating"), el("div", { class: "muted" }, `${seatName(obs.current_player)} is deciding.`)); return; }
-  if (M.queued) { box.append(el("div", { class: "prompt" }, "Choice locked in"), el("div", {}, M.queued), el("div", { class: "muted" }, "It applies as soon as the other player has chosen.")); return; }
+  if (!legal.length && obs.pending_choice) { box.append(el("div", { class: "prompt" }, "Choice locked in"), el("div", {}, `${obs.phase} ${obs.pending_choice.join(",") || "-"}`), el("div", { class: "muted" }, "It applies as soon as the other player has chosen; it stays secret until then.")); return; }
   if (!legal.length) {
     box.append(el("div", { class: "prompt" }, "Waiting"), el("div", { class: "muted" }, `${seatName(obs.current_player)} is deciding…`));
     return;
   }
   const verb = verbOf(legal[0]);
-  if (M.early) box.append(el("div", { class: "muted" }, "The Emperor is asked first, but you may choose now: your choice stays secret until both have chosen."));
+  if (obs.phase === "redraw" || obs.phase === "meld" || obs.phase === "pass") box.append(el("div", { class: "muted" }, "Both players choose now, in any order: your choice stays secret until both have chosen."));
   if (verb === "meld" || verb === "redraw") {
     const table = new Map();
     for (const a of legal) {

@@ -2,56 +2,82 @@
 "use strict";
 
 let META = null;
-
-const OPPONENTS = ["farmer", "military", "merchant", "politician", "mage", "random"];
+// What each game button of the lobby creates: the game, option values it fixes, and
+// choices it leaves to another button (Conspiracy's 1 player is the Solo button).
+const PRESETS = {
+  byzantium: { game: "byzantium", fixed: {}, exclude: {} },
+  conspiracy: { game: "conspiracy", fixed: {}, exclude: { players: [1] } },
+  solo: { game: "conspiracy", fixed: { players: 1 }, exclude: {} },
+};
 
 function selectedGame() {
   return document.querySelector("input[name=game]:checked").value;
 }
 
-function seatCount() {
-  const game = selectedGame();
-  if (game === "byzantium") return 2;
-  if (game === "solo") return 1;
-  const players = document.getElementById("opt-players");
-  return players ? Number(players.value) : 2;
+function preset() {
+  return PRESETS[selectedGame()];
 }
 
+// The game's options as it declares them (name, type, default, choices, labels, help).
+function declaredOptions() {
+  const game = META && META.games[preset().game];
+  return game ? game.options : [];
+}
+
+// Current option values: the form's controls, else the preset's fixed values, else the
+// declared defaults.
+function optionValues() {
+  const values = {};
+  for (const opt of declaredOptions()) {
+    const node = document.getElementById("opt-" + opt.name);
+    if (opt.name in preset().fixed) values[opt.name] = preset().fixed[opt.name];
+    else if (node && opt.type === "bool" && !opt.choices.length) values[opt.name] = node.checked;
+    else if (node) values[opt.name] = opt.choices.find((c) => String(c) === node.value);
+    else values[opt.name] = opt.default;
+  }
+  return values;
+}
+
+function seatCount() {
+  const values = optionValues();
+  if (typeof values.players === "number") return values.players;
+  const game = META && META.games[preset().game];
+  return game ? game.min_players : 2;
+}
+
+// Whether an option applies with these values (its declared "requires").
+function applies(opt, values) {
+  return Object.entries(opt.requires).every(([name, wanted]) => values[name] === wanted);
+}
+
+function optionControl(opt, value, seats) {
+  const id = "opt-" + opt.name;
+  if (opt.type === "bool" && !opt.choices.length) {
+    return el("label", { title: opt.help },
+      el("input", { type: "checkbox", id, checked: value === true }), " " + opt.label);
+  }
+  const excluded = preset().exclude[opt.name] || [];
+  const select = el("select", { id, title: opt.help, onchange: renderOptions });
+  opt.choices.forEach((choice, i) => {
+    if (excluded.includes(choice)) return;
+    if (opt.seat && typeof choice === "number" && choice >= seats) return;
+    select.append(el("option", { value: String(choice), selected: choice === value },
+      opt.choice_labels[i]));
+  });
+  return select;
+}
+
+// The option form, built from the game's declared options (GET /api/meta).
 function renderOptions() {
+  const values = optionValues();
   const box = document.getElementById("options");
   box.innerHTML = "";
-  const game = selectedGame();
-  if (game === "byzantium") {
-    box.append(
-      el("div", { class: "row" }, el("label", {}, "First Emperor"),
-        el("select", { id: "opt-first_emperor" },
-          el("option", { value: "0" }, "Seat 1"), el("option", { value: "1" }, "Seat 2"),
-          el("option", { value: "random", selected: true }, "Random"))),
-      el("div", { class: "row" }, el("label", {}, "Variant"),
-        el("label", {}, el("input", { type: "checkbox", id: "opt-reveal_first_draws" }),
-          " reveal first draws")),
-    );
-  } else if (game === "conspiracy") {
-    const players = el("select", { id: "opt-players", onchange: renderSeats },
-      ...[2, 3, 4].map((n) => el("option", { value: String(n) }, `${n} players`)));
-    box.append(
-      el("div", { class: "row" }, el("label", {}, "Players"), players),
-      el("div", { class: "row" }, el("label", {}, "First player"),
-        el("select", { id: "opt-first_player" }, el("option", { value: "" }, "Random"),
-          ...[0, 1, 2, 3].map((n) => el("option", { value: String(n) }, `Seat ${n + 1}`)))),
-      el("div", { class: "row" }, el("label", {}, "Variant"),
-        el("label", {}, el("input", { type: "checkbox", id: "opt-bonus_locations" }),
-          " bonus Locations")),
-    );
-  } else {
-    box.append(
-      el("div", { class: "row" }, el("label", {}, "Opponent"),
-        el("select", { id: "opt-opponent" },
-          ...OPPONENTS.map((o) => el("option", { value: o }, o[0].toUpperCase() + o.slice(1))))),
-      el("div", { class: "row" }, el("label", {}, "Variant"),
-        el("label", {}, el("input", { type: "checkbox", id: "opt-bonus_locations" }),
-          " bonus Locations")),
-    );
+  const seats = typeof values.players === "number" ? values.players : seatCount();
+  for (const opt of declaredOptions()) {
+    if (opt.name in preset().fixed || !applies(opt, values)) continue;
+    box.append(el("div", { class: "row" },
+      el("label", {}, opt.type === "bool" ? "Variant" : opt.label),
+      optionControl(opt, values[opt.name], seats)));
   }
   renderSeats();
 }
@@ -81,29 +107,17 @@ function renderSeats() {
 }
 
 function collectRequest() {
-  const game = selectedGame();
+  const values = optionValues();
   const options = {};
-  const val = (id) => document.getElementById(id);
-  if (game === "byzantium") {
-    const fe = val("opt-first_emperor").value;
-    options.first_emperor = fe === "random" ? "random" : Number(fe);
-    if (val("opt-reveal_first_draws").checked) options.reveal_first_draws = true;
-  } else if (game === "conspiracy") {
-    options.players = Number(val("opt-players").value);
-    const fp = val("opt-first_player").value;
-    if (fp !== "" && Number(fp) < options.players) options.first_player = Number(fp);
-    if (val("opt-bonus_locations").checked) options.bonus_locations = true;
-  } else {
-    options.players = 1;
-    options.opponent = val("opt-opponent").value;
-    if (val("opt-bonus_locations").checked) options.bonus_locations = true;
+  for (const opt of declaredOptions()) {
+    if (opt.name in preset().fixed || applies(opt, values)) options[opt.name] = values[opt.name];
   }
   const seats = [...document.querySelectorAll("#seats .seatrow")].map((row) => {
     const kind = row.querySelector("select").value;
     const name = row.querySelector("input").value.trim() || null;
     return kind === "human" ? { kind: "human", name } : { kind: "bot", bot: kind.slice(4), name };
   });
-  const body = { game: game === "solo" ? "conspiracy" : game, options, seats };
+  const body = { game: preset().game, options, seats };
   const seed = document.getElementById("seed").value.trim();
   if (seed) body.seed = seed;  // as text: seeds may exceed JavaScript's exact integers (the server parses it)
   return body;

@@ -1,0 +1,33 @@
+"""``Game.card_data()``: one JSON-ready card listing per game, used by the terminal client
+and the browser alike."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import porphyra
+from porphyra.cli.conspiracy_parts import location_effect
+from porphyra.core.registry import registered_games
+from porphyra.server.gamedata import card_data
+
+
+@pytest.mark.parametrize("name", registered_games())
+def test_card_data_is_json_ready_and_served_as_is(name: str) -> None:
+    data = porphyra.load_game(name).card_data()
+    assert data and json.loads(json.dumps(data)) == data
+    assert card_data(name) == data
+
+
+def test_location_texts_come_from_the_card_data() -> None:
+    game = porphyra.load_game("conspiracy", bonus_locations=True)
+    locations = game.card_data()["locations"]
+    assert len(locations) == 29
+    for slug, card in locations.items():
+        assert (card["text"] == "") == (card["effect"] == "none")
+        assert location_effect(game, slug) == f"{card['ip']} IP" + (
+            f"; {card['text']}" if card["text"] else ""
+        )
+    assert locations["draw-one"]["text"] == "others must draw exactly 1 until your turn"
+    assert location_effect(game, "no-such-place") == "no-such-place"
