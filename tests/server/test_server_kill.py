@@ -29,9 +29,12 @@ KILLS = 6
 class ProcessServer(LiveServer):
     """``python -m porphyra.server`` in a child process on a fixed port and database."""
 
-    def __init__(self, db_url: str, port: int) -> None:  # no uvicorn in this process
+    def __init__(self, db_url: str, port: int, code: str | None = None) -> None:
+        # No uvicorn in this process.  ``code``: Python run with ``-c`` instead of ``-m
+        # porphyra.server`` (it gets the same arguments; a fault injected before serving).
         self.db_url = db_url
         self.port = port
+        self.code = code
         self.base = f"http://127.0.0.1:{port}"
         self.ws_base = f"ws://127.0.0.1:{port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -40,8 +43,7 @@ class ProcessServer(LiveServer):
         self.process = subprocess.Popen(
             [
                 sys.executable,
-                "-m",
-                "porphyra.server",
+                *(["-c", self.code] if self.code else ["-m", "porphyra.server"]),
                 "--port",
                 str(self.port),
                 "--db",
