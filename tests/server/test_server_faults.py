@@ -115,3 +115,48 @@ def test_a_write_that_landed_before_the_connection_broke_is_taken_as_stored(
     for group in clients.values():
         for c in group:
             c.close()
+
+
+def test_a_failed_suffix_rewrite_changes_nothing_and_the_retry_lands(
+    server: LiveServer, db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Foe's redraw is stored first; the Emperor's, which the engine puts before it
+    (B-R3), rewrites the stored suffix.  When that write fails, neither memory nor the
+    database changes (the Foe's choice stays stored and pending); once the database is
+    back the same choice lands and the record is in canonical order."""
+    info = server.create(
+        {
+            "game": "byzantium",
+            "options": {"first_emperor": 0},
+            "seats": [{"kind": "human"}, {"kind": "human"}],
+        }
+    )
+    clients = connect_seats(server, info)
+    emperor, foe = clients[0][0], clients[1][0]
+    seq = emperor.last["seq"]
+    foe_choice = foe.last["legal"][-1]
+    foe.act(foe_choice)
+    foe.recv_until(lambda m: m["type"] == "update" and "last" in m)
+    emperor_choice = emperor.last["legal"][0]
+    before = dict(emperor.last)
+    real_append = Storage.append_actions
+    monkeypatch.setattr(Storage, "append_actions", _outage)
+    emperor.act(emperor_choice, seq=seq)
+    err = emperor.recv_until(lambda m: m["type"] == "error")
+    assert err["code"] == "unavailable" and "try again" in err["message"]
+    emperor.send({"type": "snapshot"})
+    snap = emperor.recv_until(lambda m: m["type"] == "snapshot")
+    assert (snap["observation"], snap["legal"]) == (before["observation"], before["legal"])
+    assert _stored_actions(db_url, info["id"]) == [{"player": 1, "action": foe_choice}]
+    monkeypatch.setattr(Storage, "append_actions", real_append)
+    emperor.act(emperor_choice, seq=snap["seq"])
+    done = emperor.recv_until(
+        lambda m: m["type"] == "error" or (m["type"] == "update" and "last" in m)
+    )
+    assert done["type"] == "update" and done["observation"]["phase"] == "meld"
+    assert _stored_actions(db_url, info["id"]) == [
+        {"player": 0, "action": emperor_choice},
+        {"player": 1, "action": foe_choice},
+    ]
+    for c in (emperor, foe):
+        c.close()
