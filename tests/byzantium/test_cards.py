@@ -186,6 +186,40 @@ def test_meld_table_membership_agrees_with_the_table() -> None:
                 assert melds.in_meld_table(option, shape, deck) == (option in listed), option
 
 
+@pytest.mark.parametrize("deck_version", ["v1", "v2"])
+def test_ranked_meld_table_lists_the_same_melds_in_the_same_order(deck_version: str) -> None:
+    # The ranked table computes len and every entry by counting (section 3 phase 4 limits,
+    # at most one natural disaster); it must be the enumerated table entry for entry, on
+    # hands of every size up to far beyond a real hand, and on negative indices.
+    import random
+
+    from porphyra.games.byzantium import melds
+    from porphyra.games.byzantium.ranked import MeldTable
+
+    game = porphyra.load_game("byzantium", deck=deck_version)
+    cards = game.cardset.cards  # type: ignore[attr-defined]
+    rng = random.Random(11)
+    checked = 0
+    for deck in ("byzantine", "foe"):
+        pool = [c for c in cards for _ in range(c.copies) if c.deck == deck]
+        for size in list(range(0, 16)) * 12:
+            hand = sorted(c.index for c in rng.sample(pool, size))
+            kinds, counts = melds.hand_shape(hand)
+            shape = tuple(
+                (n, cards[k].type, cards[k].natural) for k, n in zip(kinds, counts, strict=True)
+            )
+            full = melds.meld_table(shape, deck)
+            ranked = MeldTable(shape, deck)
+            assert len(ranked) == len(full)
+            assert [ranked[i] for i in range(len(full))] == list(full)
+            assert ranked[-1] == full[-1] and ranked[1:3] == list(full[1:3])
+            assert list(ranked) == list(full)  # iteration lists the enumerated table
+            with pytest.raises(IndexError):
+                ranked[len(full)]
+            checked += len(full)
+    assert checked > 50_000
+
+
 #: The card lists of the shipped decks, as shipped: section 6, "every version stays shipped"
 #: and a change of rules data is a new version, never an edit in place.
 SHIPPED_CARD_LISTS = {

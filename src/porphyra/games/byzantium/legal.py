@@ -75,8 +75,12 @@ class LegalActions(Sequence[Action]):
         return last[1] if last is not None and last[0] is action else None
 
     def __iter__(self) -> Iterator[Action]:
-        for i in range(len(self._table)):
-            yield self[i]
+        kinds, build = self._kinds, self._build
+        for option in self._table:  # the table's own iteration (a ranked table lists once)
+            chosen = tuple(kinds[p] for p in option)
+            action = build(chosen)
+            self._last = (action, chosen)
+            yield action
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sequence):

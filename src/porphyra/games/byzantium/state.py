@@ -41,6 +41,7 @@ from porphyra.games.byzantium import turn, view
 from porphyra.games.byzantium.actions import ByzantiumAction
 from porphyra.games.byzantium.cards import Card
 from porphyra.games.byzantium.legal import LegalActions, option_set
+from porphyra.games.byzantium.ranked import meld_options
 from porphyra.games.byzantium.rules import (
     BYZ,
     BYZ_HAND,
@@ -210,7 +211,7 @@ class ByzantiumState(State):
             return kinds, M.redraw_table(counts)
         if phase.startswith("meld"):
             kinds, shape = self._meld_shape(hand)
-            return kinds, M.meld_table(shape, DECK_NAMES[self._deck_of_seat(seat)])
+            return kinds, meld_options(shape, DECK_NAMES[self._deck_of_seat(seat)])
         if phase == "target":
             kinds = sorted({k for k in self.melds[FOE] if cards[k].type in M.FOE_PEOPLES})
             return kinds, _singles(len(kinds), True)
