@@ -10,7 +10,9 @@ and how many games finished.  Bounded by ``--seconds``.
 
     .venv/bin/python bench/bench_server.py --games 100 --seconds 60
 
-Target (issue): p99 under 100 ms with 100 concurrent games.
+Targets (issue 13): at most 0.5 ms of server CPU per decision, and p99 under 100 ms for
+1,000 concurrent games with 5 s think time (``--games 1000 --think 5000``); the memory per
+active game is printed too (peak resident memory growth / games).
 """
 
 from __future__ import annotations
@@ -31,6 +33,11 @@ from pathlib import Path
 from typing import Any
 
 import websockets
+
+#: Targets of issue 13 (a benchmark, not a test): server CPU per decision, and p99 latency
+#: for 1,000 concurrent games with 5 s think time on the project's 2-core machine.
+TARGET_CPU_MS = 0.5
+TARGET_P99_MS = 100.0
 
 
 def free_port() -> int:
@@ -63,6 +70,8 @@ class Stats:
         self.last_decision = 0.0
         self.started = 0.0
         self.server_cpu = 0.0
+        #: Server resident memory (bytes) before the games and at its peak.
+        self.server_rss: tuple[int, int] | None = None
         self.client_cpu = 0.0
 
 
@@ -87,8 +96,6 @@ async def seat_client(
                 sent_at = None
                 await ws.send(json.dumps({"type": "snapshot"}))  # look again, go on
                 continue
-            if kind == "queued":
-                continue
             if kind not in ("snapshot", "update"):
                 continue
             if sent_at is not None and "last" in msg:
@@ -100,7 +107,7 @@ async def seat_client(
                 stats.finished += 1
                 return
             legal = msg["legal"]
-            if legal and sent_at is None and not msg.get("queued") and not msg.get("early"):
+            if legal and sent_at is None:
                 if think:
                     await asyncio.sleep(rng.uniform(0, 2 * think))
                 action = legal[rng.randrange(len(legal))]
@@ -136,6 +143,29 @@ async def run(args: argparse.Namespace, base: str, ws_base: str) -> Stats:
     await asyncio.gather(*tasks)
     stats.client_cpu = time.process_time() - cpu
     return stats
+
+
+def _status_kib(pid: int, field: str) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def process_rss(pid: int) -> int:
+    """Resident memory of process ``pid`` in bytes (Linux ``/proc``; 0 elsewhere)."""
+    try:
+        return _status_kib(pid, "VmRSS")
+    except OSError:
+        return 0
+
+
+def process_peak_rss(pid: int) -> int:
+    """Peak resident memory of process ``pid`` in bytes (Linux ``/proc``; 0 elsewhere)."""
+    try:
+        return _status_kib(pid, "VmHWM")
+    except OSError:
+        return 0
 
 
 def process_cpu(pid: int) -> float:
@@ -216,6 +246,10 @@ def main() -> None:
                 db,
                 "--bot-workers",
                 "0",
+                "--create-limit",
+                "none",  # the benchmark creates its games at once from one address
+                "--message-limit",
+                "none",
             ],
             env=env,
             stdout=subprocess.DEVNULL,
@@ -232,10 +266,12 @@ def main() -> None:
             else:
                 raise SystemExit("the server did not start")
             cpu_before = process_cpu(server.pid)
+            rss_before = process_rss(server.pid)
             started = time.perf_counter()
             stats = asyncio.run(run(args, base, ws_base))
             elapsed = time.perf_counter() - started
             stats.server_cpu = process_cpu(server.pid) - cpu_before
+            stats.server_rss = (rss_before, process_peak_rss(server.pid))
             report(args, stats, elapsed)
         finally:
             server.terminate()
@@ -265,11 +301,21 @@ def report(args: argparse.Namespace, stats: Stats, elapsed: float) -> None:
             f"server CPU: {stats.server_cpu:.1f} s, {per:.2f} ms per decision "
             f"(one core sustains about {1000 / per:.0f} decisions/s)"
         )
+    if stats.server_rss and stats.server_rss[0]:
+        before, peak = stats.server_rss
+        print(
+            f"server memory: {before / 2**20:.0f} MiB idle, peak {peak / 2**20:.0f} MiB: "
+            f"{(peak - before) / max(1, args.games) / 1024:.0f} KiB per active game"
+        )
     for text in sorted(set(stats.error_texts))[:5]:
         print(f"  error: {text}")
     print(
         f"latency submission -> update: p50 {pct(ms, 0.5):.1f} ms, p90 {pct(ms, 0.9):.1f} ms, "
         f"p99 {pct(ms, 0.99):.1f} ms, max {max(ms):.1f} ms, mean {statistics.fmean(ms):.1f} ms"
+    )
+    print(
+        f"targets (issue 13): server CPU <= {TARGET_CPU_MS} ms per decision; p99 < "
+        f"{TARGET_P99_MS} ms with 1000 games at --think 5000"
     )
 
 

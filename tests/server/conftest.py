@@ -1,18 +1,81 @@
-"""Fixtures of the web-server tests: a database URL and a live server."""
+"""Fixtures of the web-server tests: a database URL (SQLite, and PostgreSQL when a server
+is reachable) and a live server.
+
+PostgreSQL: the server named by ``$PORPHYRA_TEST_POSTGRES_URL`` (``.ci/run`` starts one and
+sets it; then it must answer), else one on ``127.0.0.1:5432`` as ``postgres`` if reachable;
+each test gets a fresh database, dropped afterwards.  Without either, the PostgreSQL
+variants skip and say why.
+"""
 
 from __future__ import annotations
 
+import os
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
 
 from .live import LiveServer
+from .pg import URL_VARIABLE
+
+LOCAL_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+
+
+def postgres_admin_url() -> str:
+    """The URL of a reachable PostgreSQL server's ``postgres`` database.
+
+    Raises:
+        pytest.fail: ``$PORPHYRA_TEST_POSTGRES_URL`` is set but does not answer.
+        pytest.skip: it is not set and no server answers on 127.0.0.1:5432.
+    """
+    configured = os.environ.get(URL_VARIABLE)
+    url = configured or LOCAL_POSTGRES
+    engine = create_engine(url, connect_args={"connect_timeout": 5})
+    try:
+        with engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+    except Exception as exc:
+        if configured:
+            pytest.fail(f"{URL_VARIABLE}={configured} does not answer: {exc}")
+        pytest.skip(
+            f"no PostgreSQL server reachable ({URL_VARIABLE} unset, none on 127.0.0.1:5432); "
+            "bash .ci/run starts one"
+        )
+    finally:
+        engine.dispose()
+    return url
+
+
+def fresh_postgres_database(admin_url: str) -> Iterator[str]:
+    """A new, empty database on the server of ``admin_url``; dropped afterwards."""
+    name = f"porphyra_test_{secrets.token_hex(6)}"
+    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+        yield make_url(admin_url).set(database=name).render_as_string(hide_password=False)
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    finally:
+        admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh database of each backend: an SQLite file in the test's temporary
+    directory, and a new PostgreSQL database."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'games.sqlite3'}"
+        return
+    yield from fresh_postgres_database(postgres_admin_url())
 
 
 @pytest.fixture
-def db_url(tmp_path: Path) -> str:
-    """An SQLite file database in the test's temporary directory."""
+def sqlite_url(tmp_path: Path) -> str:
+    """An SQLite file database (tests of SQLite files, and the browser test)."""
     return f"sqlite:///{tmp_path / 'games.sqlite3'}"
 
 

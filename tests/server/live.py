@@ -20,6 +20,11 @@ from porphyra.server.app import create_app
 RECV_TIMEOUT = 30.0
 
 
+#: Tests drive games faster than any player: no per-client limits unless a test sets them
+#: (the limits have their own tests).
+UNLIMITED: dict[str, Any] = {"create_limit": None, "message_limit": None, "max_bot_games": None}
+
+
 def free_port() -> int:
     """A free TCP port on 127.0.0.1."""
     with socket.socket() as s:
@@ -34,14 +39,16 @@ class LiveServer:
     Args:
         db_url: the database URL (a file, so that a restart sees the same games).
         bot_workers: 0 = bots in threads.
+        options: further keyword arguments of :func:`create_app`.
     """
 
-    def __init__(self, db_url: str, bot_workers: int = 0) -> None:
+    def __init__(self, db_url: str, bot_workers: int = 0, **options: Any) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
+        self.app = create_app(db_url=db_url, bot_workers=bot_workers, **{**UNLIMITED, **options})
         config = uvicorn.Config(
-            create_app(db_url=db_url, bot_workers=bot_workers),
+            self.app,
             host="127.0.0.1",
             port=self.port,
             log_level="warning",

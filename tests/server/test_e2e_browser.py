@@ -10,6 +10,7 @@ Skips only when ``/usr/bin/chromium`` is missing (``.ci/run`` installs it).
 from __future__ import annotations
 
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,20 @@ READY = """() => document.body.dataset.status === 'over'
     || document.querySelector('[data-action]:not([disabled])') !== null"""
 
 
+def wait_until(page: Any, expression: str, timeout: int) -> None:
+    """Poll the JavaScript ``expression`` until it is true (``timeout`` in ms).
+
+    Playwright's ``wait_for_function`` evaluates its predicate with ``eval``, which the
+    pages' Content-Security-Policy forbids (no ``unsafe-eval``); ``page.evaluate`` runs
+    through the DevTools protocol and is not subject to it."""
+    script = expression if expression.lstrip().startswith("()") else f"() => ({expression})"
+    deadline = time.monotonic() + timeout / 1000
+    while not page.evaluate(script):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"still false after {timeout} ms: {expression}")
+        time.sleep(0.03)
+
+
 def play_in_page(
     page: Any, rng: random.Random, max_steps: int = 3000, undos: list[int] | None = None
 ) -> int:
@@ -47,7 +62,7 @@ def play_in_page(
     seq seen before each undo."""
     clicks = 0
     for _ in range(max_steps):
-        page.wait_for_function(READY, timeout=60_000)
+        wait_until(page, READY, timeout=60_000)
         if page.evaluate("document.body.dataset.status") == "over":
             return clicks
         undo = page.locator("[data-testid=undo]")
@@ -55,7 +70,7 @@ def play_in_page(
             seq = page.evaluate("document.body.dataset.seq")
             undos.append(int(seq))
             undo.click()
-            page.wait_for_function(f"document.body.dataset.seq !== '{seq}'", timeout=30_000)
+            wait_until(page, f"document.body.dataset.seq !== '{seq}'", timeout=30_000)
             continue
         cards = page.locator(".card.selectable")
         n = cards.count()
@@ -99,10 +114,18 @@ def create_in_lobby(page: Any, base: str, game: str, seed: int, players: int | N
     page.fill("#seed", str(seed))
     page.click("#createbtn")
     page.click("[data-testid=play-seat-0]")
-    page.wait_for_function("document.body.dataset.seq !== undefined", timeout=30_000)
+    wait_until(page, "document.body.dataset.seq !== undefined", timeout=30_000)
 
 
-def test_play_byzantium_and_conspiracy_in_chromium(server: LiveServer) -> None:
+def test_play_byzantium_and_conspiracy_in_chromium(sqlite_url: str) -> None:
+    server = LiveServer(sqlite_url).start()
+    try:
+        _play_in_chromium(server)
+    finally:
+        server.stop()
+
+
+def _play_in_chromium(server: LiveServer) -> None:
     from playwright.sync_api import sync_playwright
 
     rng = random.Random(2024)
@@ -112,9 +135,17 @@ def test_play_byzantium_and_conspiracy_in_chromium(server: LiveServer) -> None:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             errors: list[str] = []
             page.on("pageerror", lambda exc: errors.append(str(exc)))
+            # The pages work under the Content-Security-Policy (issue 13, item 4): the
+            # browser reports nothing it refused.
+            page.on(
+                "console",
+                lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
+            )
 
             create_in_lobby(page, server.base, "byzantium", seed=BYZANTIUM_SEED)
             assert page.locator("[data-testid=hand] .card").count() >= 7
+            # A chosen seed: the page says so (issue 13, item 1).
+            assert "chosen seed" in page.locator("[data-testid=deal]").inner_text()
             assert page.locator("[data-testid=tt-track] span").count() == 21
             clicks = play_in_page(page, rng)
             final = page.locator("#final-score")
@@ -137,12 +168,13 @@ def test_play_byzantium_and_conspiracy_in_chromium(server: LiveServer) -> None:
 
             # Both games are listed as finished in the lobby, reopenable from this browser.
             page.goto(server.base + "/")
-            page.wait_for_function(
-                "document.querySelectorAll('#games tbody tr').length >= 2", timeout=30_000
+            wait_until(
+                page, "document.querySelectorAll('#games tbody tr').length >= 2", timeout=30_000
             )
             rows = page.locator("#games tbody tr")
             assert rows.count() == 2
             assert "Open as Tester" in rows.nth(0).inner_text()
+            assert "chosen seed" in rows.nth(0).inner_text()
             assert errors == []
         finally:
             browser.close()

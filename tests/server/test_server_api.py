@@ -317,4 +317,13 @@ def test_serve_command_for_the_cli(monkeypatch: pytest.MonkeyPatch) -> None:
     app.command(name="other")(lambda: None)
     result = CliRunner().invoke(app, ["serve", "--port", "9001", "--db", "sqlite://"])
     assert result.exit_code == 0, result.output
-    assert calls == [("127.0.0.1", 9001, "sqlite://", None, None, {"compression": False})]
+    options = {"compression": False, "allowed_origins": (), "allowed_hosts": None}
+    assert calls == [("127.0.0.1", 9001, "sqlite://", None, None, options)]
+    calls.clear()
+    result = CliRunner().invoke(
+        app,
+        ["serve", "--allowed-origin", "https://a.example", "--allowed-host", "a.example"],
+    )
+    assert result.exit_code == 0, result.output
+    assert calls[0][5]["allowed_origins"] == ["https://a.example"]
+    assert calls[0][5]["allowed_hosts"] == ["a.example"]

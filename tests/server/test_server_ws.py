@@ -51,6 +51,12 @@ def test_refused_submissions_change_nothing(server: LiveServer) -> None:
         (me, {"type": "act", "action": 7, "seq": 0}, "malformed"),
         (me, {"type": "act", "action": "x" * 2000, "seq": 0}, "malformed"),
         (me, "[" * 5000 + "]" * 5000, "malformed"),
+        # Issue 13, item 9: integers past Python's digit limit, and out of range.
+        (me, '{"type": "act", "action": "draw 1", "seq": ' + "9" * 5000 + "}", "malformed"),
+        (me, '{"type": "undo", "seq": -' + "1" * 4400 + "}", "malformed"),
+        (me, {"type": "act", "action": "draw 1", "seq": 10**20}, "malformed"),
+        (me, '{"type": "act", "action": "draw 1", "seq": 1e400}', "malformed"),
+        (me, '{"type": "act", "action": "draw 1", "seq": NaN}', "malformed"),
         (me, {"type": "act", "action": "draw 1", "pad": "y" * 20000, "seq": 0}, "malformed"),
         (me, {"type": "act", "action": "draw 1", "seq": 5}, "stale"),
         (me, {"type": "act", "action": "draw 1", "seq": -1}, "stale"),

@@ -8,7 +8,10 @@ REST (JSON):
 ``GET  /api/games``              saved games, newest first (no seeds, no tokens).
 ``POST /api/games``              create: ``{"game", "options", "seats": [{"kind": "human" |
                                  "bot", "bot", "name"}], "seed"?}`` → id, per human seat its
-                                 token and invite link, the spectator link.
+                                 token and invite link, the spectator link.  Without a seed
+                                 the server draws 128 bits; with one the table is marked
+                                 ``"deal": "chosen"`` everywhere (lobby, game info, every
+                                 snapshot) and ``"rated": false``.
 ``GET  /api/games/{id}``         one game's public info.
 ``GET  /api/games/{id}/record``  the record (with the seed), only once the game is over.
 
@@ -25,14 +28,15 @@ import contextlib
 import logging
 import os
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.websockets import WebSocketState
 
 from porphyra.bots import bot_names
@@ -44,7 +48,10 @@ from porphyra.server import protocol
 from porphyra.server.client import Client
 from porphyra.server.gamedata import card_data, lobby_bots, solo_supported
 from porphyra.server.hub import CreateError, Hub
+from porphyra.server.incidents import player_message, report
 from porphyra.server.match import SubmitError
+from porphyra.server.quotas import CREATE_LIMIT, MAX_BOT_GAMES, MESSAGE_LIMIT, Quotas
+from porphyra.server.security import SecurityHeaders, origin_allowed
 from porphyra.server.storage import Storage, default_db_url
 
 log = logging.getLogger("porphyra.server")
@@ -62,6 +69,12 @@ def default_data_dir() -> Path:
     xdg = os.environ.get("XDG_DATA_HOME")
     base = Path(xdg).expanduser() if xdg else Path.home() / ".local" / "share"
     return base / "porphyra"
+
+
+def database_url(db_url: str | None, data_dir: str | Path | None) -> str:
+    """``db_url``, else the default SQLite file in ``data_dir`` (or
+    :func:`default_data_dir`)."""
+    return db_url or default_db_url(data_dir or default_data_dir())
 
 
 class RedactTokens(logging.Filter):
@@ -102,7 +115,8 @@ class CreateIn(BaseModel):
     game: str = Field(max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatIn] = Field(min_length=1, max_length=4)
-    seed: int | None = Field(default=None, ge=0, lt=2**31)
+    #: A chosen seed makes a marked, unrated table (see :meth:`Hub.create`).
+    seed: int | None = Field(default=None, ge=0, lt=2**256)
 
 
 def check_options(name: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -140,6 +154,12 @@ def create_app(
     db_url: str | None = None,
     data_dir: str | Path | None = None,
     bot_workers: int = 0,
+    allowed_origins: Sequence[str] = (),
+    allowed_hosts: Sequence[str] | None = None,
+    create_limit: str | None = CREATE_LIMIT,
+    message_limit: str | None = MESSAGE_LIMIT,
+    max_bot_games: int | None = MAX_BOT_GAMES,
+    idle_after: float = 300.0,
 ) -> FastAPI:
     """Build the application.
 
@@ -148,17 +168,25 @@ def create_app(
             ``data_dir``.
         data_dir: directory of the default database (default: :func:`default_data_dir`).
         bot_workers: processes for server-side bots (0: a thread pool).
+        allowed_origins: websocket ``Origin``s allowed besides the server's own (``"*"``:
+            any); see :func:`porphyra.server.security.origin_allowed`.
+        allowed_hosts: ``Host`` names the server answers to (Starlette's
+            ``TrustedHostMiddleware``; ``*.example.org`` patterns); None: any.
+        create_limit / message_limit / max_bot_games: see :mod:`porphyra.server.quotas`
+            (None: no limit).
+        idle_after: seconds before an unused game is released from memory.
 
     Returns:
         The FastAPI app; its lifespan reloads every stored game and restarts its bots.
     """
-    url = db_url or default_db_url(data_dir or default_data_dir())
+    url = database_url(db_url, data_dir)
+    quotas = Quotas(create_limit, message_limit)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         redact_server_logs()  # after uvicorn configured its logging
         storage = Storage(url)
-        hub = Hub(storage, bot_workers=bot_workers)
+        hub = Hub(storage, bot_workers=bot_workers, idle_after=idle_after)
         app.state.hub = hub
         await hub.start()
         try:
@@ -168,6 +196,23 @@ def create_app(
             storage.close()
 
     app = FastAPI(title="porphyra", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.add_middleware(SecurityHeaders)
+    if allowed_hosts is not None:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
+    origins = tuple(allowed_origins)
+
+    @app.middleware("http")
+    async def internal_errors(request: Request, call_next: Any) -> Response:
+        """An unexpected failure answers 500 with an error id only (issue 13, item 2)."""
+        try:
+            response: Response = await call_next(request)
+        except Exception:
+            error_id = report("%s %s failed", request.method, request.url.path)
+            return JSONResponse(
+                {"detail": player_message(error_id), "error_id": error_id}, status_code=500
+            )
+        return response
+
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     def hub_of(request_app: Any) -> Hub:
@@ -224,8 +269,22 @@ def create_app(
         return rows
 
     @app.post("/api/games", status_code=201)
-    async def create_game(body: CreateIn) -> dict[str, Any]:
+    async def create_game(body: CreateIn, request: Request) -> dict[str, Any]:
         hub = hub_of(app)
+        if not quotas.allow_create(request.client.host if request.client else "?"):
+            raise HTTPException(
+                429,
+                f"too many new games from your address (limit {quotas.describe_create()}); "
+                "try again later",
+            )
+        if all(s.kind == "bot" for s in body.seats) and (
+            max_bot_games is not None and hub.active_bot_only_games() >= max_bot_games
+        ):
+            raise HTTPException(
+                429,
+                f"{max_bot_games} games of bots only are already running on this server; "
+                "try again when one has finished",
+            )
         options = check_options(body.game, body.options)
         bots = set(bot_names())
         seats = []
@@ -247,7 +306,7 @@ def create_app(
         except (CreateError, UnknownGameError) as exc:
             raise HTTPException(400, str(exc)) from None
         info = runner.info()
-        info["fixed_seed"] = body.seed is not None
+        info["fixed_seed"] = body.seed is not None  # the same as info["deal"] == "chosen"
         info["invites"] = [
             {"seat": seat, "token": token, "url": f"/game/{runner.id}#token={token}"}
             for seat, token in sorted(tokens.items())
@@ -279,9 +338,23 @@ def create_app(
     async def websocket_endpoint(
         websocket: WebSocket, game_id: str, token: str | None = None
     ) -> None:
+        if not origin_allowed(
+            websocket.headers.get("origin"), websocket.headers.get("host"), origins
+        ):
+            log.warning("websocket refused: foreign origin %r", websocket.headers.get("origin"))
+            await websocket.close(code=4403)  # before accept: the handshake gets HTTP 403
+            return
         await websocket.accept()
         hub = hub_of(websocket.app)
-        runner = await hub.get(game_id)
+        try:
+            runner = await hub.get(game_id)
+        except Exception:  # e.g. the database is down
+            error_id = report("game %s: could not open", game_id)
+            await websocket.send_text(
+                protocol.dumps(protocol.error(0, player_message(error_id), "unavailable"))
+            )
+            await websocket.close(code=1011)
+            return
         if runner is None:
             await _refuse(websocket, "no such game", 4404)
             return
@@ -295,6 +368,16 @@ def create_app(
         writer = asyncio.get_running_loop().create_task(_writer(websocket, client))
         async with runner.lock:  # a snapshot only ever shows a durably stored state
             runner.attach(client)
+        if runner.released:  # released from memory meanwhile: use the reloaded runner
+            runner.detach(client)
+            again = await hub.get(game_id)
+            if again is None:
+                await _refuse(websocket, "no such game", 4404)
+                return
+            runner = again
+            async with runner.lock:
+                runner.attach(client)
+        messages = quotas.connection_key()
         try:
             while True:
                 message = await websocket.receive()
@@ -303,6 +386,9 @@ def create_app(
                 raw = message.get("text")
                 if raw is None:
                     raw = message.get("bytes") or b""
+                if not quotas.allow_message(messages):
+                    client.send(protocol.error(runner.seq, "too many messages: slow down", "limit"))
+                    continue
                 await _handle(runner, client, raw)
                 if client.dropped:
                     break
@@ -364,6 +450,6 @@ async def _handle(runner: Any, client: Client, raw: str | bytes) -> None:
             await runner.submit(client.seat, msg.action, msg.seq)
     except SubmitError as exc:
         client.send(protocol.error(runner.seq, exc.message, exc.code))
-    except Exception as exc:  # never let one message take the server down
-        log.exception("game %s: unexpected error", runner.id)
-        client.send(protocol.error(runner.seq, f"internal error: {exc}", "invalid"))
+    except Exception:  # never let one message take the server down
+        error_id = report("game %s: unexpected error on a message", runner.id)
+        client.send(protocol.error(runner.seq, player_message(error_id), "internal"))

@@ -3,14 +3,25 @@
 Bot seats play server-side in an executor (a process pool under ``porphyra serve``, so a
 2-second ISMCTS move never blocks the event loop or another game).  A bot only ever sees
 its seat's view (``seat_view``); in a worker process the state is rebuilt from its record.
+
+Scheduling (issue 13, item 3): decisions wait in :class:`FairGate`, which hands the
+executor's slots to games with a human seat first (a human is waiting) and in order of
+arrival otherwise (each game has at most one decision pending, so this is a per-game round
+robin); bot-only games never hold the last slot.  Worker processes watch their parent and
+exit when the server dies (:func:`_watch_parent`, item 8).
 """
 
 from __future__ import annotations
 
 import asyncio
+import bisect
 import concurrent.futures
+import itertools
 import logging
 import multiprocessing
+import os
+import threading
+import time
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -41,6 +52,71 @@ def choose_on_state(state: State, seat: int, spec: str, seed: int) -> str:
     return str(bot.choose(seat_view(state, seat)))
 
 
+def _watch_parent(parent: int, every: float = 0.5) -> None:
+    """Worker-process initializer: a daemon thread that ends this process as soon as its
+    parent ``parent`` (the server) is gone, e.g. after a ``kill -9`` of the server."""
+
+    def watch() -> None:
+        while True:
+            time.sleep(every)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="porphyra-parent-watch", daemon=True).start()
+
+
+class FairGate:
+    """At most ``slots`` decisions run at once; waiting ones are served urgent first (a
+    game with a human seat), then in arrival order, and bot-only games use at most
+    ``slots - 1`` slots (one stays for games with a human) when ``slots > 1``.
+
+    Args:
+        slots: decisions that may run at once (the executor's workers).
+    """
+
+    def __init__(self, slots: int) -> None:
+        self.slots = slots
+        self.bot_only_slots = max(1, slots - 1)
+        self._running = 0
+        self._running_bot_only = 0
+        self._waiting: list[tuple[int, int, bool, asyncio.Future[None]]] = []
+        self._arrivals = itertools.count()
+
+    def enqueue(self, urgent: bool) -> asyncio.Future[None]:
+        """A future that completes when this decision may run (then :meth:`release`)."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        bisect.insort(self._waiting, (0 if urgent else 1, next(self._arrivals), urgent, future))
+        self._dispatch()
+        return future
+
+    def release(self, urgent: bool) -> None:
+        """A decision that was let through has finished."""
+        self._running -= 1
+        if not urgent:
+            self._running_bot_only -= 1
+        self._dispatch()
+
+    def waiting(self) -> int:
+        """Decisions waiting for a slot."""
+        return sum(1 for *_, f in self._waiting if not f.done())
+
+    def _dispatch(self) -> None:
+        i = 0
+        while self._running < self.slots and i < len(self._waiting):
+            _, _, urgent, future = self._waiting[i]
+            if future.done():  # cancelled while waiting
+                del self._waiting[i]
+                continue
+            if not urgent and self._running_bot_only >= self.bot_only_slots:
+                i += 1
+                continue
+            del self._waiting[i]
+            self._running += 1
+            if not urgent:
+                self._running_bot_only += 1
+            future.set_result(None)
+
+
 class BotPool:
     """Where bot decisions run: a process pool (``workers > 0``) or a thread pool.
 
@@ -49,22 +125,47 @@ class BotPool:
             process start-up, and the view is built from a clone in the event loop).
     """
 
-    def __init__(self, workers: int = 0) -> None:
+    def __init__(self, workers: int = 0, threads: int = 4) -> None:
         self.workers = workers
+        self.threads = threads
         self._executor: concurrent.futures.Executor = self._new_executor()
+        self.gate = FairGate(workers if workers > 0 else threads)
 
     def _new_executor(self) -> concurrent.futures.Executor:
         if self.workers > 0:
             return concurrent.futures.ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+                max_workers=self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_watch_parent,
+                initargs=(os.getpid(),),
             )
         return concurrent.futures.ThreadPoolExecutor(
-            max_workers=4, thread_name_prefix="porphyra-bot"
+            max_workers=self.threads, thread_name_prefix="porphyra-bot"
         )
 
-    async def choose(self, state: State, seat: int, spec: str, seed: int) -> str:
-        """The bot's action text for ``seat`` (runs off the event loop).  A broken process
-        pool (a worker killed) is replaced once."""
+    async def choose(
+        self, state: State, seat: int, spec: str, seed: int, urgent: bool = True
+    ) -> str:
+        """The bot's action text for ``seat`` (runs off the event loop, when
+        :class:`FairGate` gives it a slot).  A broken process pool (a worker killed) is
+        replaced once.
+
+        Args:
+            urgent: the game has a human seat (served before bot-only games).
+        """
+        admitted = self.gate.enqueue(urgent)
+        try:
+            await admitted
+        except asyncio.CancelledError:
+            if admitted.done() and not admitted.cancelled():
+                self.gate.release(urgent)
+            raise
+        try:
+            return await self._run(state, seat, spec, seed)
+        finally:
+            self.gate.release(urgent)
+
+    async def _run(self, state: State, seat: int, spec: str, seed: int) -> str:
         loop = asyncio.get_running_loop()
         if self.workers > 0:
             rec = records.to_record(state)

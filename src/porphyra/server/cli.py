@@ -43,9 +43,35 @@ def serve_command(
     compression: Annotated[
         bool, typer.Option("--compression", help="Compress websocket messages (deflate).")
     ] = False,
+    allowed_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allowed-origin",
+            help="A websocket Origin allowed besides the server's own, e.g. "
+            "https://play.example.org (repeatable; '*' allows any).",
+        ),
+    ] = None,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allowed-host",
+            help="A Host name the server answers to, e.g. play.example.org or "
+            "*.example.org (repeatable; default: the loopback names when --host is "
+            "loopback, else any).",
+        ),
+    ] = None,
 ) -> None:
     """Play in the browser: serve the lobby and games (friends, bots, solo) over HTTP."""
     from porphyra.server.main import serve
 
     typer.echo(f"porphyra: open http://{host}:{port}/ in a browser (Ctrl-C stops the server)")
-    serve(host, port, db, data_dir, bot_workers, compression=compression)
+    serve(
+        host,
+        port,
+        db,
+        data_dir,
+        bot_workers,
+        compression=compression,
+        allowed_origins=allowed_origin or (),
+        allowed_hosts=allowed_host,
+    )

@@ -8,16 +8,41 @@ import concurrent.futures
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from typing import Any
 
-from porphyra.core.errors import RecordError
+from sqlalchemy.exc import InterfaceError, OperationalError
+
 from porphyra.server.botpool import BotPool
 from porphyra.server.match import MatchRunner
 from porphyra.server.replay import replay, shared_game
-from porphyra.server.storage import GameRow, SeatRow, Storage, hash_token, now
+from porphyra.server.storage import (
+    DEAL_CHOSEN,
+    DEAL_SECRET,
+    BadRowError,
+    GameRow,
+    SeatRow,
+    Storage,
+    hash_token,
+    now,
+)
 
 log = logging.getLogger("porphyra.server")
+
+#: Bits of a seed the server draws (``secrets.randbits``): far beyond any search of the
+#: seeds consistent with a seat's own hand.
+SEED_BITS = 128
+
+
+def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
+    """Resolve a write's future with ``error`` (or success), unless it was cancelled."""
+    if future.done():
+        return
+    if error is None:
+        future.set_result(None)
+    else:
+        future.set_exception(error)
 
 
 class CreateError(ValueError):
@@ -30,10 +55,14 @@ class Hub:
     Args:
         storage: the :class:`Storage`.
         bot_workers: processes for bots (0: a thread pool).
+        idle_after: seconds after which a runner nobody uses (no client, no bot deciding)
+            is released from memory; it reloads from the database on demand.
     """
 
-    def __init__(self, storage: Storage, bot_workers: int = 0) -> None:
+    def __init__(self, storage: Storage, bot_workers: int = 0, idle_after: float = 300.0) -> None:
         self.storage = storage
+        self.idle_after = idle_after
+        self._sweeper: asyncio.Task[None] | None = None
         self.inline_db = storage.url.startswith("sqlite")
         self.bots = BotPool(bot_workers)
         self._db = concurrent.futures.ThreadPoolExecutor(
@@ -80,13 +109,20 @@ class Hub:
             try:
                 await self.db(self.storage.append_actions, [entry for entry, _ in batch])
             except Exception as exc:
-                for _, future in batch:
-                    if not future.done():
-                        future.set_exception(exc)
+                if len(batch) == 1:
+                    _settle(batch[0][1], exc)
+                    continue
+                # One game's bad entry must not fail the others: store them one by one.
+                for entry, future in batch:
+                    try:
+                        await self.db(self.storage.append_actions, [entry])
+                    except Exception as one:
+                        _settle(future, one)
+                    else:
+                        _settle(future, None)
             else:
                 for _, future in batch:
-                    if not future.done():
-                        future.set_result(None)
+                    _settle(future, None)
 
     async def _checkpoints(self, every: float = 2.0) -> None:
         """Checkpoint the SQLite write-ahead log on the database thread, off the loop."""
@@ -98,10 +134,33 @@ class Hub:
             except Exception:  # a busy database: try again next time
                 log.debug("checkpoint skipped", exc_info=True)
 
+    def release_idle(self) -> int:
+        """Release every runner idle for :attr:`idle_after` seconds; how many."""
+        limit = time.monotonic() - self.idle_after
+        gone = [gid for gid, r in self.runners.items() if r.last_used < limit and r.idle()]
+        for gid in gone:
+            self.runners.pop(gid).released = True
+        return len(gone)
+
+    async def _sweep(self) -> None:
+        """Release idle runners every ``idle_after / 4`` seconds (at least every 0.05 s)."""
+        every = max(0.05, min(self.idle_after / 4, 60.0))
+        while True:
+            await asyncio.sleep(every)
+            released = self.release_idle()
+            if released:
+                log.debug("released %d idle games from memory", released)
+
+    def active_bot_only_games(self) -> int:
+        """Games in memory that are not over and have no human seat (their bots are
+        deciding, so they stay in memory while active)."""
+        return sum(1 for r in self.runners.values() if not r.over and not r.has_human())
+
     async def start(self) -> None:
         """Reload every unfinished game by replaying its record, and restart its bots
         (finished games load when someone opens them)."""
         self._checkpointer = asyncio.get_running_loop().create_task(self._checkpoints())
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         ids = await self.db(self.storage.game_ids, "active")
         for game_id in ids:
             await self.get(game_id)
@@ -112,7 +171,7 @@ class Hub:
         """Stop bots and executors."""
         for runner in self.runners.values():
             await runner.stop()
-        for task in (self._checkpointer, self._writer):
+        for task in (self._checkpointer, self._writer, self._sweeper):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -130,16 +189,28 @@ class Hub:
         """The runner of ``game_id`` (loaded from the database on first use), or None."""
         runner = self.runners.get(game_id)
         if runner is not None:
+            runner.last_used = time.monotonic()
             return runner
         if game_id in self.broken or len(game_id) > 64:
             return None
-        row = await self.db(self.storage.load, game_id)
-        if row is None:
-            return None
         try:
+            row = await self.db(self.storage.load, game_id)
+            if row is None:
+                return None
             state = replay(row.record())
-        except RecordError as exc:
-            log.error("game %s does not replay: %s", game_id, exc)
+            players = state.game.num_players
+            missing = sorted(set(range(players)) - {s.seat for s in row.seats})
+            if missing:
+                raise BadRowError(
+                    f"game {game_id}: seat {', '.join(map(str, missing))} has no seat row, "
+                    "so the game could never be finished"
+                )
+            if len(row.seats) != players:
+                raise BadRowError(f"game {game_id}: {len(row.seats)} seat rows for {players}")
+        except (OperationalError, InterfaceError):
+            raise  # the database is unreachable: not this game's fault, try again later
+        except Exception as exc:  # one damaged game never stops the others
+            log.error("game %s cannot be loaded, listed as broken: %s", game_id, exc)
             self.broken[game_id] = str(exc)
             return None
         runner = self.runners.get(game_id)  # loaded meanwhile by another request
@@ -160,7 +231,10 @@ class Hub:
             name: the game (``byzantium`` / ``conspiracy``).
             options: validated lobby options for ``load_game``.
             seats: per seat ``{"kind": "human" | "bot", "bot": spec, "name": str}``.
-            seed: the game seed (default: a fresh random one).
+            seed: a seed chosen by the creator: the table is then marked ``chosen`` to
+                every seat and spectator and never rated (whoever knows the seed can
+                compute every hidden card).  Default: :data:`SEED_BITS` bits from
+                :mod:`secrets`, which nobody can search from their own hand.
 
         Returns:
             The runner and the seat tokens of the human seats, ``{seat: token}``.
@@ -174,8 +248,9 @@ class Hub:
             raise CreateError(str(exc)) from None
         if len(seats) != game.num_players:
             raise CreateError(f"{name} with these options has {game.num_players} seat(s)")
+        deal = DEAL_SECRET if seed is None else DEAL_CHOSEN
         if seed is None:
-            seed = secrets.randbits(31)
+            seed = secrets.randbits(SEED_BITS)
         state = game.new_initial_state(seed=seed)
         tokens: dict[int, str] = {}
         rows: list[SeatRow] = []
@@ -198,6 +273,7 @@ class Hub:
             created=stamp,
             updated=stamp,
             seats=rows,
+            deal=deal,
         )
         await self.db(self.storage.create_game, row)
         runner = MatchRunner(self, row, state)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 #: ``gc.set_threshold`` of the server process (see :func:`serve`).
 GC_THRESHOLDS = (10_000, 50, 1_000)
@@ -22,6 +24,9 @@ def serve(
     bot_workers: int | None = None,
     log_level: str = "info",
     compression: bool = False,
+    allowed_origins: Sequence[str] = (),
+    allowed_hosts: Sequence[str] | None = None,
+    **limits: Any,
 ) -> None:
     """Serve the lobby and games until interrupted.
 
@@ -36,15 +41,23 @@ def serve(
         log_level: uvicorn's log level.
         compression: negotiate permessage-deflate on websockets (smaller messages for
             distant players, at a CPU cost; off by default).
+        allowed_origins: websocket origins allowed besides the server's own (a front end
+            on another domain; ``*``: any).
+        allowed_hosts: host names the server answers to; default: the loopback names when
+            ``host`` is loopback (against DNS rebinding), else any.
+        limits: ``create_limit``, ``message_limit``, ``max_bot_games`` of
+            :func:`porphyra.server.app.create_app` (default: the defaults there).
 
     Raises:
         OSError: the port cannot be bound.
+        SystemExit: the database file is empty or damaged (the message says what to do).
     """
     import gc
 
     import uvicorn
 
     from porphyra.server.app import create_app
+    from porphyra.server.security import LOOPBACK_HOSTS
 
     # The server keeps every running game's state in memory and allocates many short-lived
     # containers per move; with the default thresholds, full collections of that heap
@@ -52,8 +65,24 @@ def serve(
     # the young generation less often and the old ones rarely (cycles are rare here).
     gc.set_threshold(*GC_THRESHOLDS)
 
+    from porphyra.server.app import database_url
+    from porphyra.server.dbfile import DatabaseFileError, check_sqlite_file
+
+    try:  # a damaged database file: say so and what to do, before anything starts
+        check_sqlite_file(database_url(db_url, data_dir))
+    except DatabaseFileError as exc:
+        raise SystemExit(f"porphyra serve: {exc}") from None
     workers = (os.cpu_count() or 1) if bot_workers is None else bot_workers
-    app = create_app(db_url=db_url, data_dir=data_dir, bot_workers=workers)
+    if allowed_hosts is None and host in LOOPBACK_HOSTS:
+        allowed_hosts = LOOPBACK_HOSTS
+    app = create_app(
+        db_url=db_url,
+        data_dir=data_dir,
+        bot_workers=workers,
+        allowed_origins=allowed_origins,
+        allowed_hosts=allowed_hosts,
+        **limits,
+    )
     uvicorn.run(
         app,
         host=host,
@@ -78,7 +107,27 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--compression", action="store_true", help="compress websocket messages (deflate)"
     )
+    parser.add_argument(
+        "--allowed-origin", action="append", default=[], help="extra websocket origin"
+    )
+    parser.add_argument(
+        "--allowed-host", action="append", default=None, help="host name to answer to"
+    )
+    parser.add_argument(
+        "--create-limit", default=None, help="games per client address, e.g. 30/minute, or none"
+    )
+    parser.add_argument(
+        "--message-limit", default=None, help="messages per connection, e.g. 20/second, or none"
+    )
+    parser.add_argument("--max-bot-games", type=int, default=None, help="bot-only games")
     args = parser.parse_args(argv)
+    limits: dict[str, Any] = {}
+    if args.create_limit is not None:
+        limits["create_limit"] = None if args.create_limit == "none" else args.create_limit
+    if args.message_limit is not None:
+        limits["message_limit"] = None if args.message_limit == "none" else args.message_limit
+    if args.max_bot_games is not None:
+        limits["max_bot_games"] = args.max_bot_games
     serve(
         args.host,
         args.port,
@@ -86,4 +135,7 @@ def main(argv: list[str] | None = None) -> None:
         args.data_dir,
         args.bot_workers,
         compression=args.compression,
+        allowed_origins=args.allowed_origin,
+        allowed_hosts=args.allowed_host,
+        **limits,
     )

@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -37,8 +38,9 @@ from porphyra.server import protocol
 from porphyra.server.botpool import choose_on_state
 from porphyra.server.client import Client
 from porphyra.server.gamedata import derived
+from porphyra.server.incidents import player_message, report
 from porphyra.server.replay import replay, undo_target
-from porphyra.server.storage import GameRow, SeatRow, hash_token, now
+from porphyra.server.storage import GameRow, SeatRow, hash_token, is_rated, now
 
 if TYPE_CHECKING:
     from porphyra.server.hub import Hub
@@ -53,6 +55,13 @@ class SubmitError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+def unavailable_message(error_id: str) -> str:
+    """The player's text when the database did not take a write."""
+    return player_message(
+        error_id, "the server could not save this just now; nothing changed: try again"
+    )
 
 
 class MatchRunner:
@@ -80,6 +89,10 @@ class MatchRunner:
         #: Per-seq memo of views and the public observation (cleared on change).
         self._memo: dict[Any, Any] = {}
         self._memo_seq = -1
+        #: ``time.monotonic()`` of the last use (the hub releases idle runners).
+        self.last_used = time.monotonic()
+        #: Set when the hub released this runner: holders must fetch it again.
+        self.released = False
         #: Per seat: the seq its current decision began at, and its legal action texts.
         self._decisions: dict[int, tuple[int, list[str]]] = {}
         self._track_decisions()
@@ -127,8 +140,24 @@ class MatchRunner:
             "created": self.row.created,
             "updated": self.row.updated,
             "result": records.to_record(self.state)["result"],
+            **self.deal_info(),
         }
         return out
+
+    def deal_info(self) -> dict[str, Any]:
+        """``{"deal": "secret" | "chosen" | "legacy", "rated": bool}``: whether the seed
+        was drawn by the server or chosen by the creator (told to everyone; never the
+        seed itself)."""
+        return {"deal": self.row.deal, "rated": is_rated(self.row.deal)}
+
+    def has_human(self) -> bool:
+        """True if a seat is human (its bots are served first, see ``FairGate``)."""
+        return any(s.kind == "human" for s in self.seats)
+
+    def idle(self) -> bool:
+        """True if nothing holds this runner in memory: no client and no bot deciding
+        (the hub may then release it; it reloads from the database)."""
+        return not self.clients and (self._bot_task is None or self._bot_task.done())
 
     def _all_others_bots(self, seat: int) -> bool:
         return all(s.kind == "bot" for s in self.seats if s.seat != seat)
@@ -237,6 +266,7 @@ class MatchRunner:
         if kind == "snapshot":
             message["seats"] = self.seats_info()
             message["options"] = self.row.options
+            message.update(self.deal_info())
         if last is not None:
             message["last"] = last
         return message
@@ -333,53 +363,74 @@ class MatchRunner:
             return self.seats[seat].name
         return "nobody"
 
+    async def _store(self, what: str, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run storage call ``fn(*args)``; a failure becomes a :class:`SubmitError`
+        ``unavailable`` ("nothing changed, try again", with an error id; the details only
+        in the server log)."""
+        try:
+            return await fn(*args)
+        except Exception:
+            error_id = report("game %s: could not store %s", self.id, what)
+            raise SubmitError("unavailable", unavailable_message(error_id)) from None
+
     async def _commit(self, seat: int, action: Action) -> None:
-        """Apply ``action`` for ``seat`` (legal: checked by the caller), write it, then
-        broadcast.  On a database failure the state is rebuilt from the stored record.
+        """Store ``action`` for ``seat`` (legal: checked by the caller), then make it the
+        game's state and broadcast it.  The action is applied to a clone, and the clone
+        becomes the game's state only once the database confirmed the write: on a failure
+        nothing changed (issue 13, item 5).
 
         The engine keeps a simultaneous decision's choices in canonical order, so a choice
         may land before one stored earlier (B-R3: the Emperor's redraw after the Foe's):
-        the stored actions are rewritten from the first index that changed."""
-        state = self.state
-        before = list(state.history)
+        the stored actions are rewritten from the first index that changed.
+
+        Raises:
+            SubmitError: ``unavailable``, the database did not take the write.
+        """
+        before = self.state.history
+        state = self.state.clone()
         state.apply_action(action, seat)
         history = state.history
         first = len(before)
         while first and history[first - 1] != before[first - 1]:
             first -= 1
         text = str(action)
-        self.seq += 1
+        seq = self.seq + 1
         result = records.to_record(state)["result"] if state.is_terminal() else None
+        entry = {
+            "game_id": self.id,
+            "index": first,
+            "actions": [(p, str(a)) for p, a in history[first:]],
+            "replace": first < len(before),
+            "seq": seq,
+            "status": "over" if state.is_terminal() else "active",
+            "result": result,
+        }
         try:
-            await self.hub.store_action(
-                {
-                    "game_id": self.id,
-                    "index": first,
-                    "actions": [(p, str(a)) for p, a in history[first:]],
-                    "replace": first < len(before),
-                    "seq": self.seq,
-                    "status": "over" if state.is_terminal() else "active",
-                    "result": result,
-                }
-            )
-        except Exception as exc:
-            log.exception("game %s: could not store action %s", self.id, text)
-            await self._reload()
-            raise SubmitError("invalid", f"the server could not store the action: {exc}") from None
+            await self._store(f"action #{len(history) - 1} {text!r}", self.hub.store_action, entry)
+        except SubmitError:
+            # The write may have landed before the connection broke: take the stored
+            # game as the truth when the database answers (else keep the unchanged state).
+            with contextlib.suppress(Exception):
+                await self._reload()
+            raise
+        self.state, self.seq = state, seq
         self.row.updated = now()
         self._track_decisions()
         self.broadcast(last=(seat, text))
 
     async def _reload(self) -> None:
-        """Rebuild the state from the database (after a failed write)."""
+        """After a failed write: if the database holds a different game (the write landed
+        before the connection broke), rebuild the state from it."""
         row = await self.hub.db(self.hub.storage.load, self.id)
-        if row is not None:
+        if row is not None and (row.seq, len(row.actions)) != (self.seq, len(self.state.history)):
             self.row = row
             self.state = replay(row.record())
             self.seq = row.seq
             self._memo_seq = -1
             self._decisions.clear()
             self._track_decisions()
+            for client in list(self.clients):
+                self.send_view(client, "snapshot")
 
     async def undo(self, seat: int, seq: int) -> None:
         """Take back ``seat``'s last decision (see :func:`undo_target`).
@@ -406,7 +457,9 @@ class MatchRunner:
                 )
             state = replay(records.to_record(self.state), upto=target)
             seq = self.seq + 1
-            await self.hub.db(self.hub.storage.truncate_actions, self.id, target, seq)
+            await self._store(
+                "an undo", self.hub.db, self.hub.storage.truncate_actions, self.id, target, seq
+            )
             self.state, self.seq = state, seq
             self._decisions.clear()
             self._track_decisions()
@@ -434,7 +487,9 @@ class MatchRunner:
             spec = self.seats[current].bot or "random"
             seed = decision_seed(self.state.seed, current, len(self.state.history))
             try:
-                text = await self.hub.bots.choose(self.state, current, spec, seed)
+                text = await self.hub.bots.choose(
+                    self.state, current, spec, seed, urgent=self.has_human()
+                )
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -454,7 +509,7 @@ class MatchRunner:
                     )
                 try:
                     await self._commit(current, action)
-                except SubmitError:
+                except SubmitError:  # the database is down: decide again in a moment
                     await asyncio.sleep(1.0)
 
     async def stop(self) -> None:

@@ -35,6 +35,8 @@ from typing import Any
 
 #: Largest accepted client message, in bytes of text.
 MAX_MESSAGE_BYTES = 16 * 1024
+#: Largest accepted ``seq`` (JSON-safe integers; a game never gets near it).
+MAX_SEQ = 2**53 - 1
 #: Longest accepted action text, in characters.
 MAX_ACTION_CHARS = 1000
 
@@ -80,8 +82,10 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
             raise ProtocolError("message is not UTF-8 text") from None
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        raise ProtocolError("message is not valid JSON") from None
+    except (ValueError, RecursionError):
+        # ValueError covers JSONDecodeError and integers beyond Python's digit limit
+        # (a 5,000-digit ``seq``); RecursionError a deeply nested document.
+        raise ProtocolError("message is not valid JSON (or a number is too long)") from None
     if not isinstance(data, dict):
         raise ProtocolError("message must be a JSON object")
     kind = data.get("type")
@@ -90,8 +94,10 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
     if kind not in ("act", "undo"):
         raise ProtocolError(f"unknown message type {kind!r}; expected act, undo, snapshot, ping")
     seq = data.get("seq")
-    if not isinstance(seq, int) or isinstance(seq, bool):
-        raise ProtocolError(f"'{kind}' needs an integer 'seq' (the last seq you saw)")
+    if not isinstance(seq, int) or isinstance(seq, bool) or abs(seq) > MAX_SEQ:
+        raise ProtocolError(
+            f"'{kind}' needs an integer 'seq' of at most {MAX_SEQ} (the last seq you saw)"
+        )
     if kind == "undo":
         return ClientMessage("undo", seq=seq)
     action = data.get("action")
@@ -109,5 +115,8 @@ def dumps(message: dict[str, Any]) -> str:
 
 def error(seq: int, message: str, code: str = "invalid") -> dict[str, Any]:
     """An ``error`` message: ``code`` is one of ``malformed``, ``stale``, ``turn``,
-    ``illegal``, ``over``, ``undo``, ``auth``, ``invalid``."""
+    ``illegal``, ``over``, ``undo``, ``auth``, ``invalid``, ``unavailable`` (the database
+    did not take the write: nothing changed, try again), ``internal`` (an unexpected
+    failure; the message carries an error id, the details are in the server log),
+    ``limit`` (too many messages: slow down)."""
     return {"type": "error", "seq": seq, "code": code, "message": message}

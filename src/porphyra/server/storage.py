@@ -2,9 +2,13 @@
 
 Tables:
 
-``games``    id, game name, rules version, options (JSON), seed, status (``active`` /
-             ``over``), result (JSON), ``seq`` (the message number of the last change),
-             created / updated (UTC ISO-8601).
+``games``    id, game name, rules version, options (JSON), the seed (``seed_text``: decimal
+             text, as seeds have 128 bits and more; the legacy 64-bit ``seed`` column holds
+             -1 for such rows and the whole seed only in games stored before), ``deal``
+             (``secret``: drawn by the server; ``chosen``: given by the creator, an unrated
+             table shown as such; NULL for older rows), status (``active`` / ``over``),
+             result (JSON), ``seq`` (the message number of the last change), created /
+             updated (UTC ISO-8601).
 ``actions``  (game id, index, player, action text): the record's action list, one row per
              action, so that an action is written with a single small insert (undo deletes
              a suffix; a simultaneous choice that the engine puts before one stored earlier
@@ -41,16 +45,20 @@ from sqlalchemy import (
     Table,
     Text,
     bindparam,
+    cast,
     create_engine,
     delete,
     event,
     func,
     insert,
+    inspect,
     select,
     text,
     update,
 )
 from sqlalchemy.pool import StaticPool
+
+from porphyra.server.dbfile import check_sqlite_file
 
 metadata = MetaData()
 
@@ -61,7 +69,9 @@ games_table = Table(
     Column("game", String(64), nullable=False),
     Column("version", String(32), nullable=False),
     Column("options", JSON, nullable=False),
-    Column("seed", Integer, nullable=False),
+    Column("seed", Integer, nullable=False),  # legacy: -1 when seed_text holds the seed
+    Column("seed_text", Text, nullable=True),
+    Column("deal", String(16), nullable=True),
     Column("status", String(16), nullable=False, index=True),
     Column("result", JSON, nullable=True),
     Column("seq", Integer, nullable=False, default=0),
@@ -95,6 +105,37 @@ _UPDATE_GAME = text(
     "UPDATE games SET seq = :seq, status = :st, result = :r, updated = :u WHERE id = :g"
 ).bindparams(bindparam("r", type_=JSON))
 _DELETE_FROM = text("DELETE FROM actions WHERE game_id = :g AND idx >= :i")
+
+
+#: ``deal`` values: the seed was drawn by the server (``secrets``, 128 bits), given by the
+#: creator (every seat and spectator is told; never rated), or unknown (a game stored before
+#: deals were recorded, with a 31-bit server seed: treated as unrated too).
+DEAL_SECRET = "secret"
+DEAL_CHOSEN = "chosen"
+DEAL_LEGACY = "legacy"
+
+#: Columns added after the first release: ``(name, SQL type)``, added at start-up to a
+#: database created before them (``ALTER TABLE ... ADD COLUMN``, on SQLite and PostgreSQL).
+_ADDED_GAME_COLUMNS = (("seed_text", "TEXT"), ("deal", "VARCHAR(16)"))
+
+
+class BadRowError(ValueError):
+    """A stored game whose row is damaged (the message names the game and the column)."""
+
+
+# JSON columns read as text and parsed per row, so that one damaged row is reported as
+# that game's problem instead of failing the whole query.
+_RAW_OPTIONS = cast(games_table.c.options, Text).label("options")
+_RAW_RESULT = cast(games_table.c.result, Text).label("result")
+_GAME_COLUMNS = [
+    _RAW_OPTIONS if c.name == "options" else _RAW_RESULT if c.name == "result" else c
+    for c in games_table.c
+]
+
+
+def is_rated(deal: str) -> bool:
+    """True if a game with this ``deal`` may count for ratings (only server-drawn seeds)."""
+    return deal == DEAL_SECRET
 
 
 def hash_token(token: str) -> str:
@@ -139,6 +180,7 @@ class GameRow:
         result: the record's result once over.
         seq: number of the last message-worthy change.
         created / updated: ISO-8601 UTC.
+        deal: :data:`DEAL_SECRET`, :data:`DEAL_CHOSEN` or :data:`DEAL_LEGACY`.
     """
 
     id: str
@@ -153,6 +195,7 @@ class GameRow:
     result: dict[str, Any] | None = None
     actions: list[dict[str, Any]] = field(default_factory=list)
     seats: list[SeatRow] = field(default_factory=list)
+    deal: str = DEAL_SECRET
 
     def record(self) -> dict[str, Any]:
         """The game as a porphyra record (``porphyra.record`` format)."""
@@ -184,11 +227,16 @@ class Storage:
 
     Raises:
         sqlalchemy.exc.ArgumentError: the URL is malformed.
+        porphyra.server.dbfile.DatabaseFileError: an SQLite file that is empty or
+            damaged (left untouched).
     """
 
     def __init__(self, url: str) -> None:
         self.url = url
-        kwargs: dict[str, Any] = {}
+        check_sqlite_file(url)
+        # pool_pre_ping: a connection the database dropped (a restart) is replaced before
+        # use, so that the first write after an outage does not fail (issue 13, item 5).
+        kwargs: dict[str, Any] = {"pool_pre_ping": True}
         sqlite = url.startswith("sqlite")
         if sqlite:
             kwargs["connect_args"] = {"check_same_thread": False}
@@ -199,6 +247,7 @@ class Storage:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._lock = threading.Lock()
         metadata.create_all(self.engine)
+        _add_missing_columns(self.engine)
 
     def checkpoint(self) -> None:
         """SQLite: copy the write-ahead log into the database file (``PASSIVE``: never
@@ -224,7 +273,9 @@ class Storage:
                     game=row.game,
                     version=row.version,
                     options=row.options,
-                    seed=row.seed,
+                    seed=-1,
+                    seed_text=str(row.seed),
+                    deal=row.deal,
                     status=row.status,
                     result=row.result,
                     seq=row.seq,
@@ -304,9 +355,14 @@ class Storage:
 
     # ------------------------------------------------------------------- reads
     def load(self, game_id: str) -> GameRow | None:
-        """The game ``game_id`` with its actions and seats, or None."""
+        """The game ``game_id`` with its actions and seats, or None.
+
+        Raises:
+            BadRowError: the stored row is damaged (e.g. invalid JSON in ``options``).
+            sqlalchemy.exc.SQLAlchemyError: the database failed.
+        """
         with self._lock, self.engine.connect() as conn:
-            g = conn.execute(select(games_table).where(games_table.c.id == game_id)).first()
+            g = conn.execute(select(*_GAME_COLUMNS).where(games_table.c.id == game_id)).first()
             if g is None:
                 return None
             acts = conn.execute(
@@ -323,13 +379,14 @@ class Storage:
             id=g.id,
             game=g.game,
             version=g.version,
-            options=_json_dict(g.options),
-            seed=g.seed,
+            options=_json_field(g.options, "options", g.id) or {},
+            seed=_seed_of(g.seed_text, g.seed, g.id),
+            deal=g.deal or DEAL_LEGACY,
             status=g.status,
             seq=g.seq,
             created=g.created,
             updated=g.updated,
-            result=g.result,
+            result=_json_field(g.result, "result", g.id),
             actions=[{"player": p, "action": a} for p, a in acts],
             seats=[SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in seats],
         )
@@ -350,9 +407,10 @@ class Storage:
                 select(
                     games_table.c.id,
                     games_table.c.game,
-                    games_table.c.options,
+                    _RAW_OPTIONS,
                     games_table.c.status,
-                    games_table.c.result,
+                    _RAW_RESULT,
+                    games_table.c.deal,
                     games_table.c.created,
                     games_table.c.updated,
                 )
@@ -383,26 +441,63 @@ class Storage:
                     .group_by(actions_table.c.game_id)
                 ).all():
                     counts[gid] = n
-        return [
-            {
+        out = []
+        for g in games:
+            row = {
                 "id": g.id,
                 "game": g.game,
-                "options": _json_dict(g.options),
                 "status": g.status,
-                "result": g.result,
                 "actions": counts[g.id],
+                "deal": g.deal or DEAL_LEGACY,
+                "rated": is_rated(g.deal or DEAL_LEGACY),
                 "created": g.created,
                 "updated": g.updated,
                 "seats": seats[g.id],
             }
-            for g in games
-        ]
+            try:
+                row["options"] = _json_field(g.options, "options", g.id) or {}
+                row["result"] = _json_field(g.result, "result", g.id)
+            except BadRowError as exc:  # listed as broken; the other games are fine
+                row.update(options={}, result=None, status="broken", problem=str(exc))
+            out.append(row)
+        return out
 
 
-def _json_dict(value: Any) -> dict[str, Any]:
-    if isinstance(value, str):
-        value = json.loads(value)
-    return dict(value) if isinstance(value, dict) else {}
+def _add_missing_columns(engine: Engine) -> None:
+    """Bring a database created by an older release up to :data:`games_table`."""
+    present = {c["name"] for c in inspect(engine).get_columns("games")}
+    with engine.begin() as conn:
+        for name, sql_type in _ADDED_GAME_COLUMNS:
+            if name not in present:
+                conn.exec_driver_sql(f"ALTER TABLE games ADD COLUMN {name} {sql_type}")
+
+
+def _json_field(text: str | None, column: str, game_id: str) -> dict[str, Any] | None:
+    """The JSON object stored as ``text`` (None stays None).
+
+    Raises:
+        BadRowError: not valid JSON, or not an object.
+    """
+    if text is None:
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        raise BadRowError(f"game {game_id}: its {column} is not valid JSON") from None
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise BadRowError(f"game {game_id}: its {column} is not a JSON object")
+    return value
+
+
+def _seed_of(seed_text: str | None, legacy: int, game_id: str) -> int:
+    if seed_text is None:
+        return legacy
+    try:
+        return int(seed_text)
+    except ValueError:
+        raise BadRowError(f"game {game_id}: its seed is not a number") from None
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

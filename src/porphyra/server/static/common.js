@@ -7,6 +7,7 @@ function el(tag, attrs, ...children) {
     if (v === null || v === undefined || v === false) continue;
     if (k === "class") node.className = v;
     else if (k === "html") node.innerHTML = v;
+    else if (k === "style") node.style.cssText = v;  /* CSSOM: allowed by the CSP (no inline style attributes) */
     else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
     else node.setAttribute(k, v === true ? "" : v);
   }

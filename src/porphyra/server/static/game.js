@@ -7,6 +7,7 @@ const GAME_ID = decodeURIComponent(location.pathname.split("/").filter(Boolean).
 const TOKEN = new URLSearchParams(location.hash.slice(1)).get("token");
 
 let M = null;          // the last snapshot/update
+let DEAL = null;       // "secret" | "chosen" | "legacy" (snapshots carry it)
 let SEATS = [];        // public seat list
 let CARDS = null;      // card data of the game
 let ws = null;
@@ -66,6 +67,7 @@ async function onMessage(msg) {
       msg.observation.log = have.slice(0, start).concat(log);
     }
     if (msg.seats) SEATS = msg.seats;
+    if (msg.deal) DEAL = msg.deal;
     if (!CARDS || (M && M.game !== msg.game)) CARDS = await api(`/api/cards/${msg.game}`);
     if (msg.type === "snapshot" || (M && msg.seq !== M.seq)) { sel = []; swapSel = []; }
     M = msg;
@@ -119,6 +121,11 @@ function render() {
   document.title = `porphyra — ${M.game === "byzantium" ? "Byzantium" : "Conspiracy"}`;
   document.getElementById("title").textContent = M.game === "byzantium" ? "Byzantium" : "Conspiracy: Abyss Universe";
   document.getElementById("whoami").textContent = M.seat === null ? "spectating" : `you are ${seatName(M.seat).replace(" (you)", "")}`;
+  const deal = document.getElementById("deal");
+  deal.classList.toggle("hidden", DEAL === "secret" || DEAL === null);
+  deal.dataset.deal = DEAL || "";
+  deal.textContent = DEAL === "chosen" ? "chosen seed: the creator may know every card · unrated"
+    : "old table (weak seed) · unrated";
   renderSeats();
   const board = document.getElementById("board");
   board.innerHTML = "";

@@ -119,7 +119,7 @@ function collectRequest() {
   });
   const body = { game: preset().game, options, seats };
   const seed = document.getElementById("seed").value.trim();
-  if (seed) body.seed = Number(seed);
+  if (seed) body.seed = seed;  // as text: seeds may exceed JavaScript's exact integers (the server parses it)
   return body;
 }
 
@@ -197,8 +197,10 @@ async function loadGames() {
       const winners = row.result.returns.map((r, i) => r === best ? i : -1).filter((i) => i >= 0);
       status = row.result.returns.every((r) => r === 0) ? "draw / shared" : "won by " + winners.map((i) => (row.seats[i] || {}).name || `seat ${i + 1}`).join(", ");
     }
+    const deal = row.deal === "secret" ? null : el("span", { class: "badge warn", "data-deal": row.deal },
+      row.deal === "chosen" ? "chosen seed · unrated" : "weak seed · unrated");
     body.append(el("tr", {},
-      el("td", {}, el("strong", {}, row.game === "byzantium" ? "Byzantium" : "Conspiracy"), el("div", { class: "muted" }, describeOptions(row))),
+      el("td", {}, el("strong", {}, row.game === "byzantium" ? "Byzantium" : "Conspiracy"), el("div", { class: "muted" }, describeOptions(row)), deal),
       el("td", {}, ...row.seats.map((s) => el("div", {},
         el("span", { class: "dot" + (s.connected ? " on" : "") }), s.name,
         el("span", { class: "muted" }, s.kind === "bot" ? ` (${s.bot})` : "")))),

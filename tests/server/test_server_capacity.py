@@ -1,0 +1,189 @@
+"""Issue 13, items 3 and 8: limits per client, a cap on bot-only games, fair bot
+scheduling, idle games released from memory, and bot workers that die with the server."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+import porphyra
+from porphyra.server import botpool
+from porphyra.server.botpool import BotPool
+from porphyra.server.hub import Hub
+
+from .driver import sync
+from .live import LiveServer, SeatClient, connect_seats
+
+HUMANS = {"game": "byzantium", "seats": [{"kind": "human"}] * 2}
+BOTS = {"game": "conspiracy", "seats": [{"kind": "bot", "bot": "random"}] * 2}
+
+
+@pytest.fixture
+def slow_bots(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bots that take 0.3 s a decision without using the CPU (a stand-in for searches)."""
+    real = botpool.choose_on_state
+
+    def slow(state: Any, seat: int, spec: str, seed: int) -> str:
+        time.sleep(0.3)
+        return real(state, seat, "random", seed)
+
+    monkeypatch.setattr(botpool, "choose_on_state", slow)
+
+
+def _live(db_url: str, **options: Any) -> Iterator[LiveServer]:
+    live = LiveServer(db_url, **options).start()
+    try:
+        yield live
+    finally:
+        live.stop()
+
+
+def _hub(live: LiveServer) -> Hub:
+    hub: Hub = live.app.state.hub
+    return hub
+
+
+def test_game_creation_is_limited_per_client(db_url: str) -> None:
+    for live in _live(db_url, create_limit="3/minute"):
+        for _ in range(3):
+            live.create(HUMANS)
+        refused = httpx.post(live.base + "/api/games", json=HUMANS, timeout=10)
+        assert refused.status_code == 429
+        assert "too many new games" in refused.json()["detail"]
+
+
+def test_messages_are_limited_per_connection(db_url: str) -> None:
+    for live in _live(db_url, message_limit="5/second"):
+        info = live.create(HUMANS)
+        me = SeatClient(live, info["id"], info["invites"][0]["token"], 0)
+        me.recv_until(lambda m: m["type"] == "snapshot")
+        for _ in range(12):
+            me.send({"type": "ping"})
+        replies = [me.recv_until(lambda m: m["type"] != "presence") for _ in range(12)]
+        assert [r["type"] for r in replies].count("pong") <= 6
+        assert any(r["type"] == "error" and r["code"] == "limit" for r in replies)
+        time.sleep(1.1)  # the window moved on: the same connection works again
+        me.send({"type": "ping"})
+        assert me.recv_until(lambda m: m["type"] != "presence")["type"] == "pong"
+        me.close()
+
+
+def test_bot_only_games_are_capped(db_url: str, slow_bots: None) -> None:
+    for live in _live(db_url, max_bot_games=2):
+        live.create(BOTS)
+        live.create(BOTS)
+        refused = httpx.post(live.base + "/api/games", json=BOTS, timeout=10)
+        assert refused.status_code == 429 and "bots only" in refused.json()["detail"]
+        # A game with a human seat is still welcome.
+        live.create({"game": "byzantium", "seats": [{"kind": "human"}, {"kind": "bot"}]})
+
+
+def test_a_bot_facing_a_human_is_served_before_bot_only_games(slow_bots: None) -> None:
+    state = porphyra.load_game("conspiracy", players=2).new_initial_state(seed=1)
+
+    async def run() -> list[str]:
+        pool = BotPool(workers=0, threads=2)
+        done: list[str] = []
+
+        async def decide(name: str, urgent: bool) -> None:
+            await pool.choose(state, state.current_player(), "random", 1, urgent=urgent)
+            done.append(name)
+
+        try:
+            crowd = [asyncio.create_task(decide(f"bots{i}", False)) for i in range(6)]
+            await asyncio.sleep(0.05)
+            await decide("human", True)
+            await asyncio.gather(*crowd)
+        finally:
+            pool.shutdown()
+        return done
+
+    done = asyncio.run(run())
+    # With first-in first-out, the human's bot would wait for the six searches before it.
+    assert done.index("human") <= 1, done
+
+
+def test_idle_games_leave_memory_and_reload_on_demand(db_url: str) -> None:
+    for live in _live(db_url, idle_after=0.2):
+        info = live.create(HUMANS)
+        clients = connect_seats(live, info)
+        emperor = clients[0][0]
+        emperor.act("redraw -")
+        emperor.recv_until(lambda m: m["type"] == "update" and "last" in m)
+        sync([group[0] for group in clients.values()])
+        before = {seat: group[0].last for seat, group in clients.items()}
+        for group in clients.values():
+            group[0].close()
+        deadline = time.monotonic() + 10
+        while info["id"] in _hub(live).runners:
+            assert time.monotonic() < deadline, "the idle game stayed in memory"
+            time.sleep(0.05)
+        again = connect_seats(live, info)
+        for seat, group in again.items():
+            snap = group[0].last
+            assert (snap["seq"], snap["observation"], snap["legal"]) == (
+                before[seat]["seq"],
+                before[seat]["observation"],
+                before[seat]["legal"],
+            )
+            group[0].close()
+
+
+WORKER_SCRIPT = textwrap.dedent(
+    """
+    import asyncio, multiprocessing, sys, time
+    import porphyra
+    from porphyra.server.botpool import BotPool
+
+    async def main():
+        pool = BotPool(workers=1)
+        state = porphyra.load_game("conspiracy", players=2).new_initial_state(seed=1)
+        await pool.choose(state, state.current_player(), "random", 1)
+        print(*[p.pid for p in multiprocessing.active_children()], flush=True)
+        time.sleep(120)
+
+    asyncio.run(main())
+    """
+)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return False
+    return "State:\tZ" not in status
+
+
+def test_bot_workers_exit_when_their_server_is_killed() -> None:
+    server = subprocess.Popen(
+        [sys.executable, "-c", WORKER_SCRIPT], stdout=subprocess.PIPE, text=True
+    )
+    workers: list[int] = []
+    try:
+        assert server.stdout is not None
+        workers = [int(p) for p in server.stdout.readline().split()]
+        assert workers and all(_alive(p) for p in workers)
+        os.kill(server.pid, signal.SIGKILL)
+        server.wait(timeout=10)
+        deadline = time.monotonic() + 15
+        while any(_alive(p) for p in workers):
+            assert time.monotonic() < deadline, f"orphan bot workers {workers}"
+            time.sleep(0.1)
+    finally:
+        if server.poll() is None:
+            server.kill()
+        for pid in workers:  # never leave an orphan behind, even when the test fails
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
