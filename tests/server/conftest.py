@@ -2,15 +2,18 @@
 is reachable) and a live server.
 
 PostgreSQL: the server named by ``$PORPHYRA_TEST_POSTGRES_URL`` (``.ci/run`` starts one and
-sets it; then it must answer), else one on ``127.0.0.1:5432`` as ``postgres`` if reachable;
-each test gets a fresh database, dropped afterwards.  Without either, the PostgreSQL
-variants skip and say why.
+sets it; then it must answer), else one on ``127.0.0.1:5432`` as ``postgres`` if reachable,
+else a throwaway cluster on loopback that the test session starts itself when PostgreSQL is
+installed; each test gets a fresh database, dropped afterwards.  Without PostgreSQL the
+PostgreSQL variants skip and say why.
 """
 
 from __future__ import annotations
 
 import os
 import secrets
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,34 +22,64 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from .live import LiveServer
-from .pg import URL_VARIABLE
+from .pg import URL_VARIABLE, Cluster
 
 LOCAL_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 
 
-def postgres_admin_url() -> str:
-    """The URL of a reachable PostgreSQL server's ``postgres`` database.
-
-    Raises:
-        pytest.fail: ``$PORPHYRA_TEST_POSTGRES_URL`` is set but does not answer.
-        pytest.skip: it is not set and no server answers on 127.0.0.1:5432.
-    """
-    configured = os.environ.get(URL_VARIABLE)
-    url = configured or LOCAL_POSTGRES
+def _answers(url: str) -> Exception | None:
+    """None if the PostgreSQL server of ``url`` answers, else the error."""
     engine = create_engine(url, connect_args={"connect_timeout": 5})
     try:
         with engine.connect() as conn:
             conn.execute(text("SELECT 1"))
     except Exception as exc:
-        if configured:
-            pytest.fail(f"{URL_VARIABLE}={configured} does not answer: {exc}")
-        pytest.skip(
-            f"no PostgreSQL server reachable ({URL_VARIABLE} unset, none on 127.0.0.1:5432); "
-            "bash .ci/run starts one"
-        )
+        return exc
     finally:
         engine.dispose()
-    return url
+    return None
+
+
+@pytest.fixture(scope="session")
+def postgres_admin_url() -> Iterator[str]:
+    """The URL of a reachable PostgreSQL server's ``postgres`` database: the one named by
+    ``$PORPHYRA_TEST_POSTGRES_URL`` (``.ci/run`` starts one), else one on 127.0.0.1:5432,
+    else a throwaway cluster this test session starts on loopback (PostgreSQL installed,
+    e.g. Debian's ``postgresql``) and stops at its end.
+
+    Raises:
+        pytest.fail: ``$PORPHYRA_TEST_POSTGRES_URL`` is set but does not answer.
+        pytest.skip: it is not set, no server answers and PostgreSQL is not installed.
+    """
+    configured = os.environ.get(URL_VARIABLE)
+    if configured:
+        error = _answers(configured)
+        if error is not None:
+            pytest.fail(f"{URL_VARIABLE}={configured} does not answer: {error}")
+        yield configured
+        return
+    if _answers(LOCAL_POSTGRES) is None:
+        yield LOCAL_POSTGRES
+        return
+    # Not under pytest's own temporary directory: run as root, the server runs as the
+    # ``postgres`` user, who cannot enter root's private directories.
+    directory = tempfile.mkdtemp(prefix="porphyra-test-pg-")
+    try:
+        cluster = Cluster(directory)
+    except FileNotFoundError:
+        shutil.rmtree(directory, ignore_errors=True)
+        pytest.skip(
+            f"no PostgreSQL server reachable ({URL_VARIABLE} unset, none on 127.0.0.1:5432) "
+            "and PostgreSQL is not installed (apt-get install postgresql; bash .ci/run does)"
+        )
+    try:
+        url = cluster.start()
+        try:
+            yield url
+        finally:
+            cluster.stop()
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 def fresh_postgres_database(admin_url: str) -> Iterator[str]:
@@ -70,7 +103,7 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'games.sqlite3'}"
         return
-    yield from fresh_postgres_database(postgres_admin_url())
+    yield from fresh_postgres_database(request.getfixturevalue("postgres_admin_url"))
 
 
 @pytest.fixture
