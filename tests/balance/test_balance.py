@@ -128,6 +128,21 @@ def test_tuner_runs_trials_and_returns_the_best_measured() -> None:
     )
 
 
+def test_tuner_measures_each_candidate_with_every_pairing() -> None:
+    # Issue 11: a deck balanced for easy need not stay balanced between search bots, so
+    # the tuner can put several pairings in the loop; their distances to the targets add.
+    base = json.loads(deck_path("v2").read_text())
+    pairings = [("easy", "easy"), ("random", "random")]
+    best, metrics, history = tune.tune(base, trials=2, games=4, seed=0, pairings=pairings)
+    assert [h["pairings"][1]["bots"] for h in history] == [["random", "random"]] * 2
+    assert len(metrics) == 2
+    assert tune.loss(metrics, 0) == pytest.approx(
+        tune.loss(metrics[0], 0) + tune.loss(metrics[1], 0)
+    )
+    alone = tune.measure(tune.apply_knobs(base, best), 4, 0, bots=("random", "random"))
+    assert alone == metrics[1]  # the same deals give the same figures
+
+
 def test_balance_cli_writes_the_report(tmp_path: Path) -> None:
     out = tmp_path / "lab"
     result = CliRunner().invoke(

@@ -7,12 +7,14 @@ deck by a whole number within bounds (groups that share a role, such as the Earl
 peoples or the 0-force Byzantine cards, so a few knobs span the deck).  Unique cards keep one
 copy; forces stay ≥ 0 and copies ≥ 1 (the card file's own validation).
 
-Each candidate is measured by an easy-against-easy campaign on fixed deals (common random
-numbers: every candidate plays the same seeds) and scored by :func:`loss` against the
-targets of issue 11 / section 6: the first Emperor's share of results near 50%, Empire
-collapses in 5-20% of games and at most 1% by the end of turn 3, and a deck close to the base
-(fewer changes win ties).  The search is Optuna's TPE sampler, seeded, so a tuning run is
-reproducible for the same seed, games and trials.
+Each candidate is measured by a campaign of each bot pairing asked for (easy against easy
+by default; a search pairing such as ISMCTS against ISMCTS puts skill in the loop, since a
+deck balanced for easy need not stay balanced between stronger players) on fixed deals
+(common random numbers: every candidate plays the same seeds) and scored by :func:`loss`
+against the targets of issue 11 / section 6 at every level: the first Emperor's share of
+results near 50%, Empire collapses in 5-20% of games and at most 1% by the end of turn 3, and
+a deck close to the base (fewer changes win ties).  The search is Optuna's TPE sampler,
+seeded, so a tuning run is reproducible for the same seed, games and trials.
 """
 
 from __future__ import annotations
@@ -242,7 +244,7 @@ def apply_knobs(
 
 @dataclass(frozen=True)
 class Metrics:
-    """What one easy-against-easy campaign measured.
+    """What one campaign of a bot pairing measured.
 
     Attributes:
         games: games played.
@@ -286,13 +288,16 @@ def metrics_of(results: Sequence[dict[str, Any]]) -> Metrics:
     return Metrics(n, share, len(collapses) / n, len(early) / n)
 
 
-def loss(m: Metrics, changes: int) -> float:
-    """How far ``m`` is from the targets (0 = on every target), plus a small cost per unit
-    of change from the base deck (``changes``: the sum of the knobs' absolute deltas)."""
-    share = ((m.first_share - 0.5) / 0.01) ** 2
-    collapse = ((m.collapse - 0.12) / 0.03) ** 2
-    early = (max(0.0, m.collapse_by_3 - 0.004) / 0.002) ** 2
-    return share + collapse + early + 0.05 * changes
+def loss(m: Metrics | Sequence[Metrics], changes: int) -> float:
+    """How far ``m`` (one campaign, or one per bot pairing: the distances add up) is from
+    the targets (0 = on every target), plus a small cost per unit of change from the base
+    deck (``changes``: the sum of the knobs' absolute deltas)."""
+    total = 0.0
+    for one in [m] if isinstance(m, Metrics) else m:
+        total += ((one.first_share - 0.5) / 0.01) ** 2
+        total += ((one.collapse - 0.12) / 0.03) ** 2
+        total += (max(0.0, one.collapse_by_3 - 0.004) / 0.002) ** 2
+    return total + 0.05 * changes
 
 
 def tune(
@@ -302,23 +307,28 @@ def tune(
     seed: int,
     workers: int = 1,
     sampler_seed: int = 0,
-    on_trial: Callable[[int, dict[str, int], Metrics, float], None] | None = None,
+    on_trial: Callable[[int, dict[str, int], list[Metrics], float], None] | None = None,
     knobs: Sequence[Knob] = KNOBS,
-) -> tuple[dict[str, int], Metrics, list[dict[str, Any]]]:
+    pairings: Sequence[tuple[str, str]] = (("easy", "easy"),),
+) -> tuple[dict[str, int], list[Metrics], list[dict[str, Any]]]:
     """Search the knobs with Optuna (TPE, seeded) for the deck of least :func:`loss`.
 
     Args:
         base: the deck to start from (decoded card-list JSON); trial 0 measures it as is.
         trials: candidates to measure.
-        games: easy-against-easy games per candidate (the same deals for all).
+        games: games per candidate and pairing (the same deals for all).
         seed: seed of the first deal.
         workers: local processes for the games.
         sampler_seed: the TPE sampler's seed.
         on_trial: called after each trial with ``(number, values, metrics, loss)``.
         knobs: the search dimensions (:data:`KNOBS`, or :data:`FINE_KNOBS` to refine).
+        pairings: the bot pairings each candidate is measured with (bot specs; use
+            iteration-budget search bots, such as ``ismcts:iterations=100``, so that a run
+            is reproducible).
 
     Returns:
-        The best knob values, their metrics, and every trial as a JSON-ready dict.
+        The best knob values, their metrics (one per pairing), and every trial as a
+        JSON-ready dict.
 
     Raises:
         RuntimeError: Optuna is not installed (``pip install 'porphyra[balance]'``).
@@ -335,15 +345,23 @@ def tune(
 
     def objective(trial: Any) -> float:
         values = {k.name: trial.suggest_int(k.name, k.low, k.high) for k in knobs}
-        m = measure(apply_knobs(base, values, knobs), games, seed, workers)
-        value = loss(m, sum(abs(v) for v in values.values()))
-        trial.set_user_attr("metrics", m.__dict__)
-        history.append({"trial": trial.number, "values": values, **m.__dict__, "loss": value})
+        deck = apply_knobs(base, values, knobs)
+        measured = [measure(deck, games, seed, workers, (p[0], p[1])) for p in pairings]
+        value = loss(measured, sum(abs(v) for v in values.values()))
+        trial.set_user_attr("metrics", [m.__dict__ for m in measured])
+        entry: dict[str, Any] = {"trial": trial.number, "values": values}
+        if len(measured) == 1:
+            entry.update(measured[0].__dict__)
+        entry["pairings"] = [
+            {"bots": list(p), **m.__dict__} for p, m in zip(pairings, measured, strict=True)
+        ]
+        entry["loss"] = value
+        history.append(entry)
         if on_trial is not None:
-            on_trial(trial.number, values, m, value)
+            on_trial(trial.number, values, measured, value)
         return value
 
     study.optimize(objective, n_trials=trials)
     best = study.best_trial
     best_values = {k.name: int(best.params[k.name]) for k in knobs}
-    return best_values, Metrics(**best.user_attrs["metrics"]), history
+    return best_values, [Metrics(**m) for m in best.user_attrs["metrics"]], history

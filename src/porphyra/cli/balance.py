@@ -125,7 +125,13 @@ def balance_command(
         typer.Option("--opponents", help="Conspiracy solo: all or a list of Legendary Opponents."),
     ] = None,
     tune: Annotated[
-        bool, typer.Option("--tune", help="Byzantium: search forces and copies (Optuna).")
+        bool,
+        typer.Option(
+            "--tune",
+            help="Byzantium: search forces and copies (Optuna), each candidate measured "
+            "with every --bots pairing (default easy,easy; add a search pairing such as "
+            "ismcts:iterations=100,ismcts:iterations=100 to tune for stronger play).",
+        ),
     ] = False,
     trials: Annotated[int, typer.Option("--trials", help="With --tune: candidates.")] = 60,
     knobs: Annotated[
@@ -182,7 +188,7 @@ def balance_command(
                 options.pop("players", None)
         pairings = _pairings(bots, game, players)
         if tune:
-            _tune(console, options, trials, games, seed, n_workers, out, command, knobs)
+            _tune(console, options, trials, games, seed, n_workers, out, command, knobs, pairings)
             return
         if compare_files is not None:
             summaries = []
@@ -264,6 +270,7 @@ def _tune(
     out: Path,
     command: str,
     knob_set: str,
+    pairings: tuple[tuple[str, ...], ...],
 ) -> None:
     from porphyra.balance import lab, report, tune
     from porphyra.games.byzantium.cards import deck_path
@@ -278,6 +285,7 @@ def _tune(
     knobs = tune.KNOB_SETS.get(knob_set)
     if knobs is None:
         raise CliError(f"--knobs must be one of {', '.join(tune.KNOB_SETS)}, not {knob_set!r}")
+    two_seat = [(p[0], p[1]) for p in pairings if len(p) == 2]
     with progress_bar("tuning") as bar:
         task = bar.add_task("trials", total=trials)
         best, metrics, history = tune.tune(
@@ -288,20 +296,24 @@ def _tune(
             workers,
             on_trial=lambda n, *_: bar.update(task, completed=n + 1),
             knobs=knobs,
+            pairings=two_seat,
         )
     deck = tune.apply_knobs(base, best, knobs)
     deck["name"] = f"Tuned from {base.get('name', base_path.name)}"
     deck["version"] = None
     deck["provenance"] = (
         f"{command}: knobs {json.dumps({k: v for k, v in best.items() if v})}; "
-        f"easy vs easy over {metrics.games} games: first Emperor {metrics.first_share:.3f}, "
-        f"collapses {metrics.collapse:.3f}, by turn 3 {metrics.collapse_by_3:.3f}"
+        + "; ".join(
+            f"{' vs '.join(p)} over {m.games} games: first Emperor {m.first_share:.3f}, "
+            f"collapses {m.collapse:.3f}, by turn 3 {m.collapse_by_3:.3f}"
+            for p, m in zip(two_seat, metrics, strict=True)
+        )
     )
     out.mkdir(parents=True, exist_ok=True)
     card_file = out / "cards.json"
     card_file.write_text(json.dumps(deck, indent=1) + "\n", encoding="utf-8")
     (out / "trials.json").write_text(json.dumps(history, indent=1) + "\n", encoding="utf-8")
-    campaign = Campaign("byzantium", {"cards": str(card_file)}, (("easy", "easy"),), games, seed)
+    campaign = Campaign("byzantium", {"cards": str(card_file)}, tuple(two_seat), games, seed)
     summary = lab.run_lab(campaign, command, workers)
     summary["tuning"] = {"best": best, "knobs": [k.__dict__ for k in knobs]}
     report.write(summary, out)
