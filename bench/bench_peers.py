@@ -122,14 +122,27 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds")
     parser.add_argument("--seconds", type=float, default=1.0, help="seconds per engine a round")
     parser.add_argument("--cpu", type=int, default=None, help="CPU to pin to (default: last)")
+    parser.add_argument(
+        "--once",
+        metavar="ENGINE",
+        help="play --games games of one engine (seeds 0..N-1), untimed, and print the steps: "
+        "for instruction counts, which do not depend on the machine's load (run under "
+        "valgrind --tool=callgrind with N and with 0 games, and divide the difference)",
+    )
+    parser.add_argument("--games", type=int, default=200, help="with --once: games")
     args = parser.parse_args()
-    cpu = pin(args.cpu)
-    players: dict[str, Play] = {
-        "byzantium": porphyra_player("byzantium"),
-        "conspiracy": porphyra_player("conspiracy", players=2),
-        "uno": uno_player(),
-        "chess": chess_player(),
+    makers: dict[str, Callable[[], Play]] = {
+        "byzantium": lambda: porphyra_player("byzantium"),
+        "conspiracy": lambda: porphyra_player("conspiracy", players=2),
+        "uno": uno_player,
+        "chess": chess_player,
     }
+    if args.once is not None:
+        play = makers[args.once]()
+        print(f"{args.once}: {sum(play(seed) for seed in range(args.games))} steps")
+        return
+    cpu = pin(args.cpu)
+    players = {name: make() for name, make in makers.items()}
     rates = measure(players, args.rounds, args.seconds)
     print(f"pinned to CPU {cpu}; {args.rounds} rounds of {args.seconds:g} s per engine")
     for name, rate in rates.items():
