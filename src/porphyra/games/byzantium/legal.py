@@ -62,8 +62,7 @@ class LegalActions(Sequence[Action]):
     def __getitem__(self, index: int | slice) -> Action | list[Action]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self._table)))]
-        kinds = self._kinds
-        chosen = tuple(kinds[p] for p in self._table[index])
+        chosen = tuple(map(self._kinds.__getitem__, self._table[index]))
         action = self._build(chosen)
         self._last = (action, chosen)
         return action
@@ -77,7 +76,7 @@ class LegalActions(Sequence[Action]):
     def __iter__(self) -> Iterator[Action]:
         kinds, build = self._kinds, self._build
         for option in self._table:  # the table's own iteration (a ranked table lists once)
-            chosen = tuple(kinds[p] for p in option)
+            chosen = tuple(map(kinds.__getitem__, option))
             action = build(chosen)
             self._last = (action, chosen)
             yield action
