@@ -15,7 +15,7 @@ keep their cards in card-list order, so ``meld cavalry,justinian-i`` and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from porphyra.core.errors import InvalidActionError
 from porphyra.core.game import Action
@@ -33,13 +33,21 @@ class ByzantiumAction(Action):
     Attributes:
         verb: one of :data:`VERBS`.
         cards: the cards named, as slugs in card-list order (empty for ``-``).
+        text: the action in notation (``str(action)``), made once; not compared or hashed.
     """
 
     verb: str
     cards: tuple[str, ...]
+    text: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Search keys its tree by the text of each action it meets: make it once.
+        object.__setattr__(
+            self, "text", f"{self.verb} {','.join(self.cards) if self.cards else '-'}"
+        )
 
     def __str__(self) -> str:
-        return f"{self.verb} {','.join(self.cards) if self.cards else '-'}"
+        return self.text
 
 
 def make_action(verb: str, kinds: tuple[int, ...] | list[int], cardset: CardSet) -> ByzantiumAction:

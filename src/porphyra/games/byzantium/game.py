@@ -139,9 +139,10 @@ class ByzantiumGame(Game):
             del self.options["deck"]
         self._actions: dict[tuple[str, tuple[int, ...]], ByzantiumAction] = {}
         self._builders: dict[str, Callable[[tuple[int, ...]], Action]] = {}
-        #: The sorted card kinds of every action the builders made (an action equal to one
-        #: of them, such as a parsed one, finds its kinds here too).
-        self.kinds_of: dict[Action, tuple[int, ...]] = {}
+        #: The sorted card kinds of every action the builders made, by ``id``: the interned
+        #: actions stay alive in ``_actions`` (both are cleared together), so an id here is
+        #: always that of a live interned action; other objects find nothing.
+        self.kinds_of: dict[int, tuple[int, ...]] = {}
         #: ``usable_in_age[age][kind]``: whether the card may be held in ``age`` (B-R1).
         self.usable_in_age: tuple[tuple[bool, ...], ...] = tuple(
             tuple(c.usable_in(age) for c in self.cardset.cards) for age in range(3)
@@ -296,7 +297,7 @@ class ByzantiumGame(Game):
                     table.clear()
                     kinds_of.clear()
                 action = table[key] = make_action(verb, kinds, cardset)
-                kinds_of[action] = kinds
+                kinds_of[id(action)] = kinds
             return action
 
         self._builders[verb] = build

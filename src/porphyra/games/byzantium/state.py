@@ -275,7 +275,7 @@ class ByzantiumState(State):
         current decision's option table (the one source of legality), else None."""
         if not isinstance(action, ByzantiumAction) or action.verb != PHASES[self.phase][0]:
             return None
-        chosen = self.game.kinds_of.get(action)
+        chosen = self.game.kinds_of.get(id(action))
         if chosen is None:
             by_slug = self._cs.by_slug
             try:
