@@ -44,7 +44,13 @@ from porphyra.bots.search_types import GameHeuristics, view_seed
 from porphyra.core.game import Action
 from porphyra.games.byzantium.cards import Card, CardSet
 from porphyra.games.byzantium.game import ByzantiumGame
-from porphyra.games.byzantium.melds import FOE_PEOPLES, LIMITS, REDRAW_LIMIT, replacement_options
+from porphyra.games.byzantium.melds import (
+    FOE_PEOPLES,
+    LIMITS,
+    REDRAW_LIMIT,
+    meld_force,
+    replacement_options,
+)
 from porphyra.games.byzantium.rules import BYZ_HAND, PHASES
 from porphyra.games.byzantium.state import ByzantiumState
 
@@ -149,17 +155,14 @@ def expected_emperor_force(cardset: CardSet, age: int) -> int:
                 for _ in range(c.copies)
             ]
             samples = sorted(
-                _force(best_meld(rng.sample(pool, min(size, len(pool))), cardset, True), cardset)
+                meld_force(
+                    best_meld(rng.sample(pool, min(size, len(pool))), cardset, True), cardset
+                )
                 for _ in range(EMPEROR_FORCE_SAMPLES)
             )
             forces.append(samples[int(EMPEROR_FORCE_QUANTILE * len(samples))])
         cached = _EMPEROR_FORCE[id(cardset)] = (cardset, tuple(forces))
     return cached[1][age]
-
-
-def _force(kinds: Sequence[int], cardset: CardSet) -> int:
-    cards = cardset.cards
-    return sum(cards[k].force for k in kinds)
 
 
 def _minus(items: Sequence[int], remove: Sequence[int]) -> list[int]:
@@ -182,19 +185,20 @@ def _foe_meld(s: Situation, cardset: CardSet) -> list[int]:
     cap = s.territory - 1 + expected_emperor_force(cardset, s.age)
     cards = cardset.cards
     meld.sort(key=lambda k: (cards[k].force, k))
-    while meld and _force(meld, cardset) > cap:
+    while meld and meld_force(meld, cardset) > cap:
         meld.pop(0)
     return sorted(meld)
 
 
 def _redraw(s: Situation, cardset: CardSet) -> list[int]:
     cards = cardset.cards
+    forces = cardset.forces
     meld = best_meld(s.hand, cardset, s.byzantine)
-    surplus = sorted(_minus(s.hand, meld), key=lambda k: (cards[k].force, cards[k].legacy, k))
+    surplus = sorted(_minus(s.hand, meld), key=lambda k: (forces[k], cards[k].legacy, k))
     chosen = surplus[:REDRAW_LIMIT]
     weak = sorted(
-        (k for k in meld if cards[k].force <= 1 and cards[k].type in ("Troop", "Recovery")),
-        key=lambda k: (cards[k].force, k),
+        (k for k in meld if forces[k] <= 1 and cards[k].type in ("Troop", "Recovery")),
+        key=lambda k: (forces[k], k),
     )
     for k in weak:
         if len(chosen) >= REDRAW_LIMIT:
@@ -205,8 +209,8 @@ def _redraw(s: Situation, cardset: CardSet) -> list[int]:
 
 def _replace(s: Situation, cardset: CardSet) -> list[int]:
     options = replacement_options(list(s.foe_meld), s.hand, cardset)
-    fb = _force(s.byz_meld, cardset)
-    base = _force(s.foe_meld, cardset)
+    fb = meld_force(s.byz_meld, cardset)
+    base = meld_force(s.foe_meld, cardset)
     cards = cardset.cards
 
     def value(kind: int | None) -> tuple[int, int, int]:
