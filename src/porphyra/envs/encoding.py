@@ -233,6 +233,10 @@ class EnvCore:
         """An independent copy."""
         return EnvCore(self.codec, self.state.clone(), list(self.selections))
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> EnvCore:
+        # OpenSpiel clones a Python state with copy.deepcopy: share the codec and game.
+        return self.clone()
+
     def resample(self, player: int, rng: random.Random) -> EnvCore:
         """A core consistent with what ``player`` sees: the engine's ``resample`` and
         ``player``'s own selection; every other seat's selection is dropped (hidden)."""
