@@ -27,3 +27,15 @@ def test_layout_fields_tile_the_tensor(title: str, name: str, options: dict[str,
         offset += field.size
     assert offset == layout.size
     assert len({f.name for f in layout.fields}) == len(layout.fields)
+
+
+def test_module_doctests() -> None:
+    import doctest
+
+    import porphyra.envs.gymnasium
+    import porphyra.envs.openspiel
+    import porphyra.envs.pettingzoo
+
+    for module in (porphyra.envs.pettingzoo, porphyra.envs.gymnasium, porphyra.envs.openspiel):
+        result = doctest.testmod(module, verbose=False)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
