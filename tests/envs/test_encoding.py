@@ -82,3 +82,15 @@ def test_byzantium_meld_is_built_card_by_card_then_end() -> None:
         ]
         == 1.0
     )
+
+
+def test_byzantium_fast_token_reading_matches_the_actions() -> None:
+    core = new_core("byzantium", {}, seed=8)
+    seen = 0
+    for at in random_walk(core, random.Random(8)):
+        for seat in at.active():
+            legal = at.state.legal_actions(seat)
+            fast = list(at.codec.all_tokens(legal))
+            assert fast == [at.codec.tokens(a) for a in legal]
+            seen += len(fast)
+    assert seen > 500

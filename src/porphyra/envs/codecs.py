@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from porphyra.core.game import Action, Game, JSONDict
@@ -74,6 +75,16 @@ class ByzantiumCodec(Codec):
 
     def token_label(self, token: int) -> str:
         return "END" if token == 0 else self.slugs[token - 1]
+
+    def all_tokens(self, legal: Sequence[Action]) -> Iterable[tuple[int, ...]]:
+        # Byzantium's lazy legal list keeps each option as positions into its card kinds:
+        # reading them (read only) spares building hundreds of meld objects a decision.
+        kinds = getattr(legal, "_kinds", None)
+        table = getattr(legal, "_table", None)
+        if kinds is None or table is None:
+            return super().all_tokens(legal)
+        plus = [k + 1 for k in kinds]
+        return (tuple([plus[p] for p in option]) for option in table)
 
     def encode(self, obs: JSONDict, selection: tuple[int, ...], out: Tensor) -> None:
         me = obs["seat"]

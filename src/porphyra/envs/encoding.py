@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import abc
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,6 +86,11 @@ class Codec(abc.ABC):
     def tokens(self, action: Action) -> tuple[int, ...]:
         """The token ids of ``action`` without the closing ``END``."""
 
+    def all_tokens(self, legal: Sequence[Action]) -> Iterable[tuple[int, ...]]:
+        """The tokens of every action of ``legal``, in order (a codec may read them
+        faster than one :meth:`tokens` call per action)."""
+        return (self.tokens(a) for a in legal)
+
     @abc.abstractmethod
     def encode(self, obs: JSONDict, selection: tuple[int, ...], out: Tensor) -> None:
         """Write seat observation ``obs`` and the seat's ``selection`` into zeroed ``out``."""
@@ -96,21 +101,25 @@ class Codec(abc.ABC):
 
 
 class _Table:
-    """The legal actions of one seat at one engine position, as a token trie."""
+    """The legal actions of one seat at one engine position, as a token trie.
 
-    __slots__ = ("full", "nexts")
+    ``full`` maps each action's tokens to its index in ``legal`` (the action object is
+    only built when it is played)."""
 
-    def __init__(self, codec: Codec, actions: Sequence[Action]) -> None:
-        self.full: dict[tuple[int, ...], Action] = {}
+    __slots__ = ("full", "legal", "nexts")
+
+    def __init__(self, codec: Codec, legal: Sequence[Action]) -> None:
+        self.legal = legal
+        self.full: dict[tuple[int, ...], int] = {}
         self.nexts: dict[tuple[int, ...], set[int]] = {}
-        for action in actions:
-            toks = codec.tokens(action)
-            self.full[toks] = action
+        nexts = self.nexts
+        for index, toks in enumerate(codec.all_tokens(legal)):
+            self.full[toks] = index
             for i in range(len(toks)):
                 prefix = toks[:i]
-                nxt = self.nexts.get(prefix)
+                nxt = nexts.get(prefix)
                 if nxt is None:
-                    self.nexts[prefix] = {toks[i]}
+                    nexts[prefix] = {toks[i]}
                 else:
                     nxt.add(toks[i])
 
@@ -132,7 +141,7 @@ class EnvCore:
         n = len(state.returns())
         self.selections: list[tuple[int, ...]] = selections or [()] * n
         self._tables: dict[int, _Table] = {}
-        self._obs: dict[int, JSONDict] = {}
+        self._obs: dict[int, JSONDict] = {}  # per seat: the engine observation
 
     # ------------------------------------------------------------------ queries
     def active(self) -> list[int]:
@@ -162,20 +171,24 @@ class EnvCore:
         mask[self.legal_ids(player)] = 1
         return mask
 
+    def _engine_obs(self, player: int) -> JSONDict:
+        engine = self._obs.get(player)
+        if engine is None:  # the engine's part changes only when an action is applied
+            engine = self._obs[player] = self.state.observation(player)
+        return engine
+
     def observation(self, player: int) -> JSONDict:
         """The engine's JSON observation of ``player`` plus ``"selection"``: the cards
-        (or action) chosen so far in its current decision, as labels (cached)."""
-        obs = self._obs.get(player)
-        if obs is None:
-            obs = dict(self.state.observation(player))
-            obs["selection"] = [self.codec.token_label(t) for t in self.selections[player]]
-            self._obs[player] = obs
+        (or action) chosen so far in its current decision, as labels.  A fresh copy on
+        every call (callers may keep or change it)."""
+        obs: JSONDict = _copy(self._engine_obs(player))
+        obs["selection"] = [self.codec.token_label(t) for t in self.selections[player]]
         return obs
 
     def tensor(self, player: int) -> Tensor:
         """``float32[layout.size]``: the tensor of ``player`` (see ``docs/envs.md``)."""
         out = np.zeros(self.codec.layout.size, dtype=np.float32)
-        self.codec.encode(self.observation(player), self.selections[player], out)
+        self.codec.encode(self._engine_obs(player), self.selections[player], out)
         return out
 
     # ------------------------------------------------------------------ changes
@@ -203,9 +216,8 @@ class EnvCore:
             sel = (*sel, action_id)
             if sel not in table.full or sel in table.nexts:
                 self.selections[player] = sel
-                self._obs.pop(player, None)
                 return None
-        action = table.full[sel]
+        action = table.legal[table.full[sel]]
         self.apply(player, action)
         return action
 
@@ -243,6 +255,15 @@ class EnvCore:
         selections: list[tuple[int, ...]] = [()] * len(self.selections)
         selections[player] = self.selections[player]
         return EnvCore(self.codec, self.state.resample(player, rng), selections)
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of JSON data (dicts, lists, scalars)."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
 
 
 def counts(out: Tensor, where: slice, index: dict[str, int], names: Sequence[Any]) -> None:

@@ -19,7 +19,6 @@ the reset seed, so ``reset(seed=s)`` replays the same game for the same actions.
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
@@ -144,8 +143,7 @@ class PorphyraEnv(gymnasium.Env[Tensor, np.int64]):
             if self.illegal_action == "raise":
                 raise
             self._forfeit = True
-            # A fresh copy: the state did not change, and callers keep what they get.
-            info = {**copy.deepcopy(self._info()), "illegal_action": str(err)}
+            info = {**self._info(), "illegal_action": str(err)}
             return self.core.tensor(self.seat), -1.0, True, False, info
         if done is not None:
             self._play_bots()
