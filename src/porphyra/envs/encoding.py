@@ -130,7 +130,8 @@ class EnvCore:
     Args:
         codec: the game's codec.
         state: the engine state (owned: the core applies actions to it).
-        selections: per seat, the tokens chosen so far (default: none).
+        selections: per seat, the tokens chosen so far (default: none); read it, change
+            it only through :meth:`step` and :meth:`apply`.
     """
 
     def __init__(
@@ -142,6 +143,7 @@ class EnvCore:
         self.selections: list[tuple[int, ...]] = selections or [()] * n
         self._tables: dict[int, _Table] = {}
         self._obs: dict[int, JSONDict] = {}  # per seat: the engine observation
+        self._ids: dict[int, list[int]] = {}  # per seat: its legal ids now
 
     # ------------------------------------------------------------------ queries
     def active(self) -> list[int]:
@@ -156,14 +158,19 @@ class EnvCore:
 
     def legal_ids(self, player: int) -> list[int]:
         """The action ids ``player`` may play now, ascending (``[]`` if not active)."""
-        if self.state.is_terminal() or player not in self.active():
-            return []
-        table = self._table(player)
-        sel = self.selections[player]
-        ids = set(table.nexts.get(sel, ()))
-        if self.codec.end is not None and sel in table.full:
-            ids.add(self.codec.end)
-        return sorted(ids)
+        ids = self._ids.get(player)
+        if ids is None:
+            if self.state.is_terminal() or player not in self.active():
+                ids = []
+            else:
+                table = self._table(player)
+                sel = self.selections[player]
+                found = set(table.nexts.get(sel, ()))
+                if self.codec.end is not None and sel in table.full:
+                    found.add(self.codec.end)
+                ids = sorted(found)
+            self._ids[player] = ids
+        return list(ids)
 
     def mask(self, player: int) -> Mask:
         """``int8[num_actions]``: 1 for each legal id of ``player``, else 0."""
@@ -216,6 +223,7 @@ class EnvCore:
             sel = (*sel, action_id)
             if sel not in table.full or sel in table.nexts:
                 self.selections[player] = sel
+                self._ids.pop(player, None)
                 return None
         action = table.legal[table.full[sel]]
         self.apply(player, action)
@@ -232,6 +240,7 @@ class EnvCore:
         self.selections[player] = ()
         self._tables.clear()
         self._obs.clear()
+        self._ids.clear()
 
     def ids_of(self, player: int, action: Action) -> list[int]:
         """The ids that play engine ``action`` for ``player`` from an empty selection."""
