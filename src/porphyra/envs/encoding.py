@@ -268,10 +268,11 @@ class EnvCore:
 
 def _copy(value: Any) -> Any:
     """A deep copy of JSON data (dicts, lists, scalars)."""
+    nested = (dict, list)
     if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
+        return {k: _copy(v) if isinstance(v, nested) else v for k, v in value.items()}
     if isinstance(value, list):
-        return [_copy(v) for v in value]
+        return [_copy(v) if isinstance(v, nested) else v for v in value]
     return value
 
 
