@@ -82,8 +82,9 @@ def test_openspiel_ismcts_plays_a_full_game(name: str, params: dict[str, int]) -
     assert sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
 
 
-def test_openspiel_mcts_plays_a_full_game() -> None:
-    game = pyspiel.load_game("porphyra_conspiracy")
+@pytest.mark.parametrize("name", ["porphyra_byzantium", "porphyra_conspiracy"])
+def test_openspiel_mcts_plays_a_full_game(name: str) -> None:
+    game = pyspiel.load_game(name)
     evaluator = mcts.RandomRolloutEvaluator(
         n_rollouts=1, random_state=np.random.RandomState(0), max_length=10
     )
