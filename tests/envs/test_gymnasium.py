@@ -80,3 +80,9 @@ def test_bad_arguments_and_illegal_actions_are_refused() -> None:
     assert core(env).state.history == history
     with pytest.raises(IllegalActionError, match="over"):
         env.step(0)
+
+
+def test_make_by_module_path_registers_on_demand() -> None:
+    env = gymnasium.make("porphyra.envs.gymnasium:porphyra/Conspiracy-v0", players=4, seat=3)
+    obs, _ = env.reset(seed=2)
+    assert obs.shape == env.observation_space.shape and core(env).state.game.num_players == 4
