@@ -116,3 +116,9 @@ def test_cli_errors_are_one_line_and_exit_2() -> None:
         result = runner.invoke(app, ["agent", *args, "--command", "true"])
         assert result.exit_code == 2, (args, result.output)
         assert message in result.output
+
+
+def test_a_program_that_cannot_start_is_a_one_line_error() -> None:
+    for command, message in [("no-such-program-xyz", "cannot access"), ("", "--command is empty")]:
+        result = runner.invoke(app, ["agent", "byzantium", "--command", command])
+        assert result.exit_code == 2 and message in result.output, result.output
