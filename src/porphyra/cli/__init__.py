@@ -23,6 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from porphyra import record as records
 from porphyra.bots import bot_names, make_bot
+from porphyra.cli.agent import agent_command
 from porphyra.cli.balance import balance_command, normalize_ray_flag
 from porphyra.cli.common import (
     CliError,
@@ -417,6 +418,7 @@ def _simulate_solo(
 app.command(name="tournament")(tournament_command)
 app.command(name="balance")(balance_command)
 app.command(name="serve")(serve_command)
+app.command(name="agent")(agent_command)
 
 
 @app.command()

@@ -1,0 +1,172 @@
+"""Overhead of the research environments on random playouts, against the raw engine.
+
+Each player plays whole games with uniformly random legal choices, on one pinned core, in
+alternating rounds (the order rotated each round), and is reported in games per second and
+as a multiple of the raw engine's time per game (1.0x: no overhead):
+
+- ``raw``: ``legal_actions`` / ``apply_action`` on the engine state;
+- ``openspiel``: the pyspiel game, ``legal_actions()`` / ``apply_action(id)`` (no tensor,
+  as OpenSpiel's own random playouts);
+- ``pettingzoo``: the AEC environment, ``last()`` (tensor and mask) then ``step(id)``;
+- ``parallel`` (Byzantium): the parallel environment, every seat's tensor and mask each
+  step;
+- ``gymnasium``: seat 0 against ``random`` bots, ``step(id)`` returning tensor and mask.
+
+A Byzantium card list takes several ids (one per card kind, then END), so a wrapper game
+has more steps than the engine game; games per second compare like with like.
+
+Usage::
+
+    .venv/bin/python bench/bench_envs.py [--rounds 3] [--seconds 1.0] [--cpu N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+import porphyra
+
+#: One game: ``play(seed) -> None``.
+Play = Callable[[int], None]
+
+
+def raw(name: str, **options: object) -> Play:
+    game = porphyra.load_game(name, **options)
+
+    def play(seed: int) -> None:
+        state = game.new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            actions = state.legal_actions()
+            state.apply_action(actions[rng.randrange(len(actions))])
+
+    return play
+
+
+def openspiel(name: str, **params: int) -> Play:
+    import pyspiel
+
+    import porphyra.envs.openspiel  # noqa: F401
+
+    game = pyspiel.load_game(f"porphyra_{name}", params)
+
+    def play(seed: int) -> None:
+        state = game.new_initial_state()
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            ids = state.legal_actions()
+            state.apply_action(ids[rng.randrange(len(ids))])
+
+    return play
+
+
+def pettingzoo(name: str, **options: object) -> Play:
+    from porphyra.envs.pettingzoo import env as make_env
+
+    env = make_env(name, None, **options)
+
+    def play(seed: int) -> None:
+        env.reset(seed=seed)
+        rng = random.Random(seed)
+        for _ in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            ids = np.flatnonzero(obs["action_mask"])
+            env.step(int(ids[rng.randrange(len(ids))]))
+
+    return play
+
+
+def parallel(name: str) -> Play:
+    from porphyra.envs.pettingzoo import parallel_env
+
+    env = parallel_env(game=name)
+
+    def play(seed: int) -> None:
+        obs, _ = env.reset(seed=seed)
+        rng = random.Random(seed)
+        while env.agents:
+            actions = {}
+            for agent in env.agents:
+                ids = np.flatnonzero(obs[agent]["action_mask"])
+                actions[agent] = int(ids[rng.randrange(len(ids))]) if len(ids) else 0
+            obs, *_ = env.step(actions)
+
+    return play
+
+
+def gymnasium(name: str, **options: int) -> Play:
+    from porphyra.envs.gymnasium import PorphyraEnv
+
+    env = PorphyraEnv(name, "random", 0, "lose", None, **options)
+
+    def play(seed: int) -> None:
+        _, info = env.reset(seed=seed)
+        rng = random.Random(seed)
+        done = False
+        while not done:
+            ids = np.flatnonzero(info["action_mask"])
+            _, _, done, _, info = env.step(int(ids[rng.randrange(len(ids))]))
+
+    return play
+
+
+def measure(players: dict[str, Play], rounds: int, seconds: float) -> dict[str, float]:
+    """Games per second of each player over ``rounds`` alternating rounds."""
+    games = dict.fromkeys(players, 0)
+    spent = dict.fromkeys(players, 0.0)
+    names = list(players)
+    for name in names:
+        players[name](10_000_000)
+    for r in range(rounds):
+        shift = r % len(names)
+        for name in names[shift:] + names[:shift]:
+            start = time.perf_counter()
+            while time.perf_counter() - start < seconds:
+                players[name](games[name])
+                games[name] += 1
+            spent[name] += time.perf_counter() - start
+    return {name: games[name] / spent[name] for name in names}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds")
+    parser.add_argument("--seconds", type=float, default=1.0, help="seconds per player a round")
+    parser.add_argument("--cpu", type=int, default=None, help="CPU to pin to (default: last)")
+    args = parser.parse_args()
+    allowed = sorted(os.sched_getaffinity(0))
+    cpu = allowed[-1] if args.cpu is None else args.cpu
+    os.sched_setaffinity(0, {cpu})
+    print(f"pinned to CPU {cpu}; {args.rounds} rounds of {args.seconds:g} s per player")
+    suites: dict[str, dict[str, Play]] = {
+        "byzantium": {
+            "raw": raw("byzantium"),
+            "openspiel": openspiel("byzantium"),
+            "pettingzoo": pettingzoo("byzantium"),
+            "parallel": parallel("byzantium"),
+            "gymnasium": gymnasium("byzantium"),
+        },
+        "conspiracy": {
+            "raw": raw("conspiracy", players=2),
+            "openspiel": openspiel("conspiracy", players=2),
+            "pettingzoo": pettingzoo("conspiracy", players=2),
+            "gymnasium": gymnasium("conspiracy", players=2),
+        },
+    }
+    for game, players in suites.items():
+        rates = measure(players, args.rounds, args.seconds)
+        for name, rate in rates.items():
+            print(f"{game:>10} {name:>10}: {rate:>8,.1f} games/s  {rates['raw'] / rate:5.1f}x raw")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,288 @@
+"""The encoding every research adapter shares: fixed action ids, masks and float32 tensors.
+
+A :class:`Codec` fixes, for one game object, a ``Discrete(num_actions)`` action space and
+an observation tensor layout (:class:`Layout`, documented field by field in
+``docs/envs.md``).  An engine action is a short sequence of *tokens* (action ids):
+
+* Conspiracy: one token, the action's index in the game's full interned action table, so
+  each id always means the same action (also across resampled worlds).
+* Byzantium: a card list is built card kind by card kind in card-list order (token
+  ``1 + kind``), then closed with ``END`` (token 0), so ``meld justinian-i,cavalry`` is
+  ``[1+cavalry, 1+justinian-i, END]`` and ``redraw -`` is ``[END]``.  A single-card action
+  (``pass archers``) is committed by its card token alone; ``END`` is offered only where
+  the card list chosen so far is itself a legal action.  This maps the meld's huge space
+  onto 97 ids, one-to-one with the legal actions.
+
+:class:`EnvCore` holds an engine state and each seat's tokens chosen so far in its current
+decision (its *selection*); the PettingZoo, Gymnasium and OpenSpiel adapters are thin
+layers over it.  Everything a seat's tensor, mask or JSON shows comes from that seat's
+``observation`` and legal actions plus its own selection, so nothing hidden can leak.
+"""
+
+from __future__ import annotations
+
+import abc
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from porphyra.core.errors import IllegalActionError
+from porphyra.core.game import Action, Game, JSONDict, State
+
+Tensor = npt.NDArray[np.float32]
+Mask = npt.NDArray[np.int8]
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One field of an observation tensor: ``tensor[offset : offset + size]``."""
+
+    name: str
+    offset: int
+    size: int
+    meaning: str
+
+
+class Layout:
+    """An observation tensor layout, built field by field (see :meth:`add`)."""
+
+    def __init__(self) -> None:
+        self.fields: list[Field] = []
+        self.size = 0
+
+    def add(self, name: str, size: int, meaning: str) -> slice:
+        """Append a field of ``size`` floats and return its slice of the tensor."""
+        self.fields.append(Field(name, self.size, size, meaning))
+        self.size += size
+        return slice(self.size - size, self.size)
+
+    def markdown(self) -> str:
+        """The layout as a markdown table (offset, size, field, meaning)."""
+        rows = ["| offset | size | field | meaning |", "|---:|---:|---|---|"]
+        rows += [f"| {f.offset} | {f.size} | `{f.name}` | {f.meaning} |" for f in self.fields]
+        return "\n".join(rows)
+
+
+class Codec(abc.ABC):
+    """Action ids and observation tensors of one game object (see the module docstring).
+
+    Attributes:
+        game: the engine game.
+        num_actions: size of the ``Discrete`` action space.
+        end: the id that closes a card list (Byzantium), or None (one token per action).
+        layout: the observation tensor layout.
+    """
+
+    game: Game
+    num_actions: int
+    end: int | None
+    layout: Layout
+
+    @abc.abstractmethod
+    def tokens(self, action: Action) -> tuple[int, ...]:
+        """The token ids of ``action`` without the closing ``END``."""
+
+    def all_tokens(self, legal: Sequence[Action]) -> Iterable[tuple[int, ...]]:
+        """The tokens of every action of ``legal``, in order (a codec may read them
+        faster than one :meth:`tokens` call per action)."""
+        return (self.tokens(a) for a in legal)
+
+    @abc.abstractmethod
+    def encode(self, obs: JSONDict, selection: tuple[int, ...], out: Tensor) -> None:
+        """Write seat observation ``obs`` and the seat's ``selection`` into zeroed ``out``."""
+
+    @abc.abstractmethod
+    def token_label(self, token: int) -> str:
+        """Human-readable meaning of action id ``token``."""
+
+
+class _Table:
+    """The legal actions of one seat at one engine position, as a token trie.
+
+    ``full`` maps each action's tokens to its index in ``legal`` (the action object is
+    only built when it is played)."""
+
+    __slots__ = ("full", "legal", "nexts")
+
+    def __init__(self, codec: Codec, legal: Sequence[Action]) -> None:
+        self.legal = legal
+        self.full: dict[tuple[int, ...], int] = {}
+        self.nexts: dict[tuple[int, ...], set[int]] = {}
+        nexts = self.nexts
+        for index, toks in enumerate(codec.all_tokens(legal)):
+            self.full[toks] = index
+            for i in range(len(toks)):
+                prefix = toks[:i]
+                nxt = nexts.get(prefix)
+                if nxt is None:
+                    nexts[prefix] = {toks[i]}
+                else:
+                    nxt.add(toks[i])
+
+
+class EnvCore:
+    """An engine state plus each seat's selection in its current decision.
+
+    Args:
+        codec: the game's codec.
+        state: the engine state (owned: the core applies actions to it).
+        selections: per seat, the tokens chosen so far (default: none); read it, change
+            it only through :meth:`step` and :meth:`apply`.
+    """
+
+    def __init__(
+        self, codec: Codec, state: State, selections: list[tuple[int, ...]] | None = None
+    ) -> None:
+        self.codec = codec
+        self.state = state
+        n = len(state.returns())
+        self.selections: list[tuple[int, ...]] = selections or [()] * n
+        self._tables: dict[int, _Table] = {}
+        self._obs: dict[int, JSONDict] = {}  # per seat: the engine observation
+        self._ids: dict[int, list[int]] = {}  # per seat: its legal ids now
+
+    # ------------------------------------------------------------------ queries
+    def active(self) -> list[int]:
+        """Seats whose decision the game waits for now (``[]`` at the end)."""
+        return self.state.active_players()
+
+    def _table(self, player: int) -> _Table:
+        table = self._tables.get(player)
+        if table is None:
+            table = self._tables[player] = _Table(self.codec, self.state.legal_actions(player))
+        return table
+
+    def legal_ids(self, player: int) -> list[int]:
+        """The action ids ``player`` may play now, ascending (``[]`` if not active)."""
+        ids = self._ids.get(player)
+        if ids is None:
+            if self.state.is_terminal() or player not in self.active():
+                ids = []
+            else:
+                table = self._table(player)
+                sel = self.selections[player]
+                found = set(table.nexts.get(sel, ()))
+                if self.codec.end is not None and sel in table.full:
+                    found.add(self.codec.end)
+                ids = sorted(found)
+            self._ids[player] = ids
+        return list(ids)
+
+    def mask(self, player: int) -> Mask:
+        """``int8[num_actions]``: 1 for each legal id of ``player``, else 0."""
+        mask = np.zeros(self.codec.num_actions, dtype=np.int8)
+        mask[self.legal_ids(player)] = 1
+        return mask
+
+    def _engine_obs(self, player: int) -> JSONDict:
+        engine = self._obs.get(player)
+        if engine is None:  # the engine's part changes only when an action is applied
+            engine = self._obs[player] = self.state.observation(player)
+        return engine
+
+    def observation(self, player: int) -> JSONDict:
+        """The engine's JSON observation of ``player`` plus ``"selection"``: the cards
+        (or action) chosen so far in its current decision, as labels.  A fresh copy on
+        every call (callers may keep or change it)."""
+        obs: JSONDict = _copy(self._engine_obs(player))
+        obs["selection"] = [self.codec.token_label(t) for t in self.selections[player]]
+        return obs
+
+    def tensor(self, player: int) -> Tensor:
+        """``float32[layout.size]``: the tensor of ``player`` (see ``docs/envs.md``)."""
+        out = np.zeros(self.codec.layout.size, dtype=np.float32)
+        self.codec.encode(self._engine_obs(player), self.selections[player], out)
+        return out
+
+    # ------------------------------------------------------------------ changes
+    def step(self, player: int, action_id: int) -> Action | None:
+        """Play id ``action_id`` for ``player``.
+
+        Returns:
+            The engine action applied if the id completed one, else None (the id was
+            added to the seat's selection).
+
+        Raises:
+            IllegalActionError: ``player`` is not to act or the id is not legal now; the
+                core is unchanged.
+        """
+        action_id = int(action_id)
+        legal = self.legal_ids(player)
+        if action_id not in legal:
+            raise IllegalActionError(
+                f"action id {action_id} is not legal for seat {player} now; legal ids: "
+                f"{legal[:20]}{' ...' if len(legal) > 20 else ''}"
+            )
+        table = self._table(player)
+        sel = self.selections[player]
+        if action_id != self.codec.end:
+            sel = (*sel, action_id)
+            if sel not in table.full or sel in table.nexts:
+                self.selections[player] = sel
+                self._ids.pop(player, None)
+                return None
+        action = table.legal[table.full[sel]]
+        self.apply(player, action)
+        return action
+
+    def apply(self, player: int, action: Action) -> None:
+        """Apply engine ``action`` for ``player`` directly (bots, parsed texts); clears the
+        seat's selection.
+
+        Raises:
+            IllegalActionError: as ``State.apply_action``; the core is unchanged.
+        """
+        self.state.apply_action(action, player)
+        self.selections[player] = ()
+        self._tables.clear()
+        self._obs.clear()
+        self._ids.clear()
+
+    def ids_of(self, player: int, action: Action) -> list[int]:
+        """The ids that play engine ``action`` for ``player`` from an empty selection."""
+        toks = list(self.codec.tokens(action))
+        table = self._table(player)
+        if self.codec.end is not None and tuple(toks) in table.nexts:
+            toks.append(self.codec.end)
+        return toks
+
+    def clone(self) -> EnvCore:
+        """An independent copy."""
+        return EnvCore(self.codec, self.state.clone(), list(self.selections))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> EnvCore:
+        # OpenSpiel clones a Python state with copy.deepcopy: share the codec and game.
+        return self.clone()
+
+    def resample(self, player: int, rng: random.Random) -> EnvCore:
+        """A core consistent with what ``player`` sees: the engine's ``resample`` and
+        ``player``'s own selection; every other seat's selection is dropped (hidden)."""
+        selections: list[tuple[int, ...]] = [()] * len(self.selections)
+        selections[player] = self.selections[player]
+        return EnvCore(self.codec, self.state.resample(player, rng), selections)
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of JSON data (dicts, lists, scalars)."""
+    nested = (dict, list)
+    if isinstance(value, dict):
+        return {k: _copy(v) if isinstance(v, nested) else v for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) if isinstance(v, nested) else v for v in value]
+    return value
+
+
+def counts(out: Tensor, where: slice, index: dict[str, int], names: Sequence[Any]) -> None:
+    """Add 1 at ``out[where][index[name]]`` for each name of ``names`` (a count vector)."""
+    base = where.start
+    for name in names:
+        out[base + index[name]] += 1.0
+
+
+def one_hot(out: Tensor, where: slice, i: int) -> None:
+    """Set ``out[where][i] = 1``."""
+    out[where.start + i] = 1.0

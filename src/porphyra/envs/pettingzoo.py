@@ -1,0 +1,241 @@
+"""PettingZoo environments: ``env`` / ``raw_env`` (AEC) for both games, ``parallel_env``
+for Byzantium.
+
+>>> from porphyra.envs.pettingzoo import env
+>>> e = env("conspiracy", players=3)
+>>> e.reset(seed=7)
+>>> obs, reward, terminated, truncated, info = e.last()
+>>> sorted(obs)
+['action_mask', 'observation']
+
+Agents are ``player_0`` ... (engine seats 0 ...).  Each observation is a dict
+``{"observation": float32[layout size], "action_mask": int8[num_actions]}`` (the mask is
+all zeros for an agent not to act); the action space is ``Discrete(num_actions)`` (see
+:mod:`porphyra.envs.encoding` and ``docs/envs.md``).  ``infos[agent]["observation_json"]``
+holds the engine's JSON observation of the agent to act (with its ``selection``).
+Rewards are the engine's ``returns`` at the end, 0 before.  ``reset(seed=s)`` plays the
+engine game of seed ``s``; an illegal action raises
+:class:`~porphyra.core.errors.IllegalActionError` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils import wrappers
+
+from porphyra.core.errors import IllegalActionError
+from porphyra.core.registry import load_game
+from porphyra.envs.codecs import codec_for
+from porphyra.envs.encoding import Codec, EnvCore
+
+BOUND = 1000.0
+
+
+def _spaces(codec: Codec) -> tuple[spaces.Dict, spaces.Discrete]:
+    obs = spaces.Dict(
+        {
+            "observation": spaces.Box(-BOUND, BOUND, (codec.layout.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (codec.num_actions,), np.int8),
+        }
+    )
+    return obs, spaces.Discrete(codec.num_actions)
+
+
+class _Base:
+    """What the AEC and parallel environments share: the game, codec, spaces, seeding."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": True}  # noqa: RUF012
+
+    def _setup(self, game: str, render_mode: str | None, options: dict[str, Any]) -> None:
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.render_mode = render_mode
+        self.game = load_game(game, **options)
+        self.codec = codec_for(self.game)
+        self.metadata = {**self.metadata, "name": f"porphyra_{game}_v0"}
+        self.possible_agents = [f"player_{i}" for i in range(self.game.num_players)]
+        obs, act = _spaces(self.codec)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs)
+        self.action_spaces = dict.fromkeys(self.possible_agents, act)
+        self._seeds = random.Random()
+        self.core = EnvCore(self.codec, self.game.new_initial_state(seed=0))
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The agent's observation space (the same object on every call)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The agent's ``Discrete`` action space (the same object on every call)."""
+        return self.action_spaces[agent]
+
+    def _new_game(self, seed: int | None) -> None:
+        if seed is not None:
+            self._seeds = random.Random(seed)
+            game_seed = int(seed)
+        else:
+            game_seed = self._seeds.getrandbits(31)
+        self.core = EnvCore(self.codec, self.game.new_initial_state(seed=game_seed))
+
+    def _seat(self, agent: str) -> int:
+        return self.possible_agents.index(agent)
+
+    def _observe(self, seat: int) -> dict[str, Any]:
+        return {"observation": self.core.tensor(seat), "action_mask": self.core.mask(seat)}
+
+    def render(self) -> str | None:
+        """``ansi``: a one-line public summary of the position; None otherwise."""
+        if self.render_mode != "ansi":
+            return None
+        pub = self.core.state.public_observation()
+        return f"{pub['game']} turn {pub['turn']}, phase {pub['phase']}"
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def observation_json(self, agent: str) -> dict[str, Any]:
+        """The engine's JSON observation of ``agent`` plus its ``selection``."""
+        return self.core.observation(self._seat(agent))
+
+
+class raw_env(_Base, AECEnv[str, dict[str, Any], int]):
+    """The AEC environment of ``game`` (``"byzantium"`` or ``"conspiracy"``) with engine
+    ``options`` (e.g. ``players=3``).  In Byzantium's simultaneous phases the seats choose
+    one after the other (the Emperor first); the engine hides the first choice.
+
+    Raises:
+        UnknownGameError: unknown game or invalid options.
+        ValueError: a game without encoding, or a bad ``render_mode``.
+    """
+
+    def __init__(self, game: str = "byzantium", render_mode: str | None = None, **options: Any):
+        super().__init__()
+        self._setup(game, render_mode, options)
+        self.reset()
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game (``seed``: the engine seed; None: drawn from the previous)."""
+        self._new_game(seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self._select()
+
+    def _select(self) -> None:
+        active = self.core.active()
+        if active:
+            self.agent_selection = self.possible_agents[active[0]]
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        if active:
+            self.infos[self.agent_selection] = {
+                "observation_json": self.core.observation(active[0])
+            }
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        """``{"observation": float32 tensor, "action_mask": int8 mask}`` of ``agent``."""
+        return self._observe(self._seat(agent))
+
+    def step(self, action: int | None) -> None:
+        """Play action id ``action`` for ``agent_selection`` (None once it is done).
+
+        Raises:
+            IllegalActionError: the id is not legal now (nothing changes).
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalActionError(f"{agent} must act; None is only for a finished agent")
+        self.core.step(self._seat(agent), int(action))
+        self._cumulative_rewards[agent] = 0.0
+        if self.core.state.is_terminal():
+            returns = self.core.state.returns()
+            self.rewards = {a: float(returns[self._seat(a)]) for a in self.agents}
+            self.terminations = dict.fromkeys(self.agents, True)
+        self._select()
+        self._accumulate_rewards()
+
+
+def env(game: str = "byzantium", render_mode: str | None = None, **options: Any) -> Any:
+    """The AEC environment of ``game`` inside PettingZoo's order-enforcing wrapper (see
+    :class:`raw_env` for arguments and errors)."""
+    return wrappers.OrderEnforcingWrapper(raw_env(game, render_mode=render_mode, **options))
+
+
+class parallel_env(_Base, ParallelEnv[str, dict[str, Any], int]):
+    """Byzantium as a parallel environment: in the secret simultaneous phases (Redraw,
+    Meld, End) both seats choose at each step; elsewhere only the seat to act does (the
+    other's mask is all zeros and its action is ignored).  ``options`` are Byzantium's.
+
+    Raises:
+        ValueError: ``game`` is not Byzantium, or a bad ``render_mode``.
+        UnknownGameError: invalid options.
+    """
+
+    def __init__(self, game: str = "byzantium", render_mode: str | None = None, **options: Any):
+        if game != "byzantium":
+            raise ValueError(f"parallel_env exists for byzantium only, not {game!r}")
+        self._setup(game, render_mode, options)
+        self.agents: list[str] = []
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Start a new game; returns ``(observations, infos)`` per agent."""
+        self._new_game(seed)
+        self.agents = list(self.possible_agents)
+        return self._all(), self._infos()
+
+    def _all(self) -> dict[str, Any]:
+        return {a: self._observe(self._seat(a)) for a in self.agents}
+
+    def _infos(self) -> dict[str, Any]:
+        active = self.core.active()
+        return {
+            a: {"observation_json": self.core.observation(self._seat(a))}
+            if self._seat(a) in active
+            else {}
+            for a in self.agents
+        }
+
+    def step(self, actions: dict[str, int]) -> tuple[Any, Any, Any, Any, Any]:
+        """Apply every acting agent's action id at once.
+
+        Returns:
+            ``(observations, rewards, terminations, truncations, infos)`` per agent; the
+            agents are removed once the game is over.
+
+        Raises:
+            IllegalActionError: an acting agent has no action or an illegal one (nothing
+                changes).
+        """
+        if not self.agents:
+            return {}, {}, {}, {}, {}
+        active = self.core.active()
+        for seat in active:
+            agent = self.possible_agents[seat]
+            if agent not in actions or actions[agent] is None:
+                raise IllegalActionError(f"{agent} must act now; no action given")
+            legal = self.core.legal_ids(seat)
+            if int(actions[agent]) not in legal:
+                raise IllegalActionError(
+                    f"action id {actions[agent]} is not legal for {agent} now; legal: {legal}"
+                )
+        for seat in active:
+            self.core.step(seat, int(actions[self.possible_agents[seat]]))
+        over = self.core.state.is_terminal()
+        returns = self.core.state.returns()
+        rewards = {a: float(returns[self._seat(a)]) if over else 0.0 for a in self.agents}
+        terms = dict.fromkeys(self.agents, over)
+        truncs = dict.fromkeys(self.agents, False)
+        obs, infos = self._all(), self._infos()
+        if over:
+            self.agents = []
+        return obs, rewards, terms, truncs, infos

@@ -1,0 +1,96 @@
+"""The shared encoding: ids map one-to-one onto engine actions, masks, tensors, errors."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from porphyra.core.errors import IllegalActionError
+from tests.envs.helpers import CONFIGS, new_core, random_walk
+
+
+@pytest.mark.parametrize(("game", "options"), CONFIGS)
+def test_every_legal_action_has_one_id_sequence_and_back(
+    game: str, options: dict[str, Any]
+) -> None:
+    rng = random.Random(3)
+    core = new_core(game, options, seed=3)
+    checked = 0
+    for at in random_walk(core, rng):
+        if rng.random() > 0.2:
+            continue
+        for seat in at.active():
+            if at.selections[seat]:
+                continue
+            legal = list(at.state.legal_actions(seat))
+            seqs = set()
+            for action in legal:
+                ids = at.ids_of(seat, action)
+                twin = at.clone()
+                done = [twin.step(seat, i) for i in ids]
+                assert done[-1] == action and all(d is None for d in done[:-1])
+                assert twin.state.history[-1] == (seat, action) or seat in twin.active()
+                seqs.add(tuple(ids))
+            assert len(seqs) == len(legal)
+            checked += 1
+    assert checked > 3
+
+
+@pytest.mark.parametrize(("game", "options"), CONFIGS)
+def test_mask_tensor_shapes_and_types(game: str, options: dict[str, Any]) -> None:
+    core = new_core(game, options, seed=1)
+    for at in random_walk(core, random.Random(1)):
+        for seat in range(len(at.selections)):
+            mask, tensor = at.mask(seat), at.tensor(seat)
+            assert mask.dtype == np.int8 and mask.shape == (at.codec.num_actions,)
+            assert tensor.dtype == np.float32 and tensor.shape == (at.codec.layout.size,)
+            assert bool(mask.any()) == (seat in at.active())
+            assert list(np.flatnonzero(mask)) == at.legal_ids(seat)
+
+
+def test_illegal_id_is_refused_and_changes_nothing() -> None:
+    core = new_core("byzantium", {}, seed=5)
+    seat = core.active()[0]
+    bad = next(i for i in range(core.codec.num_actions) if i not in core.legal_ids(seat))
+    before = (core.state.observation(seat), list(core.selections), core.legal_ids(seat))
+    with pytest.raises(IllegalActionError, match="not legal"):
+        core.step(seat, bad)
+    assert before == (core.state.observation(seat), list(core.selections), core.legal_ids(seat))
+
+
+def test_byzantium_meld_is_built_card_by_card_then_end() -> None:
+    rng = random.Random(2)
+    core = new_core("byzantium", {}, seed=2)
+    for at in random_walk(core, rng):
+        seat = at.active()[0]
+        if at.state.legal_actions(seat)[0].verb == "meld" and not at.selections[seat]:  # type: ignore[attr-defined]
+            actions = [a for a in at.state.legal_actions(seat) if len(a.cards) >= 2]  # type: ignore[attr-defined]
+            if actions:
+                break
+    action = actions[0]
+    ids = at.ids_of(seat, action)
+    assert ids[-1] == 0 and len(ids) == len(action.cards) + 1  # type: ignore[attr-defined]
+    assert ids[:-1] == sorted(ids[:-1])
+    at.step(seat, ids[0])
+    assert at.observation(seat)["selection"] == [action.cards[0]]  # type: ignore[attr-defined]
+    assert (
+        at.tensor(seat)[
+            next(f.offset for f in at.codec.layout.fields if f.name == "selection") + ids[0] - 1
+        ]
+        == 1.0
+    )
+
+
+def test_byzantium_fast_token_reading_matches_the_actions() -> None:
+    core = new_core("byzantium", {}, seed=8)
+    seen = 0
+    for at in random_walk(core, random.Random(8)):
+        for seat in at.active():
+            legal = at.state.legal_actions(seat)
+            fast = list(at.codec.all_tokens(legal))
+            assert fast == [at.codec.tokens(a) for a in legal]
+            seen += len(fast)
+    assert seen > 500

@@ -1,0 +1,93 @@
+"""PettingZoo: the library's own conformance tests, seeding, and errors."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, parallel_api_test, seed_test
+
+from porphyra.core.errors import IllegalActionError
+from porphyra.envs import pettingzoo as pz
+from tests.envs.helpers import CONFIGS
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize(("game", "options"), CONFIGS)
+def test_pettingzoo_api_test(game: str, options: dict[str, Any]) -> None:
+    api_test(pz.env(game, **options), num_cycles=400)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize(("game", "options"), [CONFIGS[0], CONFIGS[2], CONFIGS[4]])
+def test_pettingzoo_seed_test(game: str, options: dict[str, Any]) -> None:
+    seed_test(lambda: pz.env(game, **options), num_cycles=300)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_pettingzoo_parallel_api_test() -> None:
+    parallel_api_test(pz.parallel_env(game="byzantium"), num_cycles=400)
+
+
+def _play_aec(env: Any, seed: int) -> list[tuple[str, int]]:
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    moves = []
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        moves.append((agent, action))
+        env.step(action)
+    return moves
+
+
+def test_reset_seed_reproduces_the_same_game_exactly() -> None:
+    e = pz.env("byzantium")
+    first = _play_aec(e, 11)
+    history = list(e.unwrapped.core.state.history)
+    assert _play_aec(e, 11) == first and e.unwrapped.core.state.history == history
+    assert _play_aec(e, 12) != first
+    assert e.unwrapped.core.state.seed == 12
+
+
+def test_parallel_env_both_seats_choose_at_once_in_simultaneous_phases() -> None:
+    par = pz.parallel_env()
+    obs, infos = par.reset(seed=3)
+    both = [a for a in par.agents if obs[a]["action_mask"].any()]
+    assert both == ["player_0", "player_1"]  # the first Redraw is simultaneous
+    assert all("observation_json" in infos[a] for a in both)
+    rng = random.Random(3)
+    steps = 0
+    while par.agents:
+        actions = {
+            a: int(rng.choice(list(np.flatnonzero(obs[a]["action_mask"]))))
+            if obs[a]["action_mask"].any()
+            else 0
+            for a in par.agents
+        }
+        obs, rewards, _, _, _ = par.step(actions)
+        steps += 1
+    assert steps > 20 and sorted(rewards.values()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_illegal_actions_raise_and_change_nothing() -> None:
+    e = pz.env("conspiracy")
+    e.reset(seed=1)
+    obs, *_ = e.last()
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(IllegalActionError):
+        e.step(bad)
+    assert np.array_equal(e.last()[0]["observation"], obs["observation"])
+    par = pz.parallel_env()
+    pobs, _ = par.reset(seed=1)
+    good = {a: int(np.flatnonzero(pobs[a]["action_mask"])[0]) for a in par.agents}
+    with pytest.raises(IllegalActionError, match="player_1"):
+        par.step({"player_0": good["player_0"], "player_1": 10_000})
+    assert not par.core.selections[0] and par.core.active() == [0, 1]
+    with pytest.raises(ValueError, match="byzantium only"):
+        pz.parallel_env(game="conspiracy")
