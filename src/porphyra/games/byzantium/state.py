@@ -120,6 +120,11 @@ class ByzantiumState(State):
         #: The log as data: ``(who, template, args)``, formatted only when viewed
         #: (:meth:`log_lines`); ``who`` is a seat or ``PUBLIC``.
         self.events: list[tuple[int, str, tuple[Any, ...]]] = []
+        #: Formatted log lines by viewer: ``seats -> (events list, events formatted, lines)``
+        #: (see :meth:`log_lines`); a copy or a resampled state starts its own.
+        self._log_cache: dict[
+            tuple[int, ...], tuple[list[tuple[int, str, tuple[Any, ...]]], int, list[str]]
+        ] = {}
         self._history: list[tuple[int, Action]] = []
         self.result: dict[str, Any] | None = None
         #: The last legal actions handed out, and to which seat, while nothing changed
@@ -160,16 +165,24 @@ class ByzantiumState(State):
         self.events.append((who, text, args))
 
     def log_lines(self, seats: tuple[int, ...]) -> list[str]:
-        """The log lines meant for any of ``seats`` (``PUBLIC`` for everyone), as text."""
-        out = []
-        for who, text, args in self.events:
+        """The log lines meant for any of ``seats`` (``PUBLIC`` for everyone), as text (a
+        new list).  The log only grows, so the lines already formatted for ``seats`` are
+        kept and only the events since are formatted (observations are asked for often)."""
+        events = self.events
+        cached = self._log_cache.get(seats)
+        if cached is not None and cached[0] is events:
+            start, out = cached[1], cached[2]
+        else:
+            start, out = 0, []
+        for who, text, args in events[start:]:
             if who in seats:
                 if args:
                     text = text.format(
                         *(self._names(a) if isinstance(a, Cards) else a for a in args)
                     )
                 out.append(text)
-        return out
+        self._log_cache[seats] = (events, len(events), out)
+        return list(out)
 
     def _role(self, seat: int) -> str:
         return "Byzantine" if seat == self.emperor else "Foe"
@@ -482,6 +495,7 @@ class ByzantiumState(State):
         new.redrawn = None if self.redrawn is None else list(self.redrawn)
         new.known = [list(k) for k in self.known]
         new.events = list(self.events)
+        new._log_cache = {}
         new._history = list(self._history)
         new.result = None if self.result is None else dict(self.result)
         new._offered = None

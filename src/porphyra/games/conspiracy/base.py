@@ -87,14 +87,28 @@ class StateBase(State):
         self._history: list[tuple[int, Action]] = []
         #: The log as data (:data:`LogEntry`), formatted only when read (:attr:`log`).
         self._events: list[LogEntry] = []
+        #: The formatted log: ``(the events list, its lines so far)`` (see :attr:`log`).
+        self._log_cache: tuple[list[LogEntry], list[str]] | None = None
         #: The legal actions handed out last, while nothing changed since (see
         #: ``check_legal``); cleared by every change and in copies.
         self._offered: list[ConspiracyAction] | None = None
 
     @property
     def log(self) -> list[str]:
-        """The log lines so far, formatted now (playouts never pay for the text)."""
-        return [entry if isinstance(entry, str) else log_text(entry) for entry in self._events]
+        """The log lines so far, as a new list, formatted when read (playouts never pay for
+        the text).  The log only grows, so the lines already formatted are kept and only
+        the entries since are formatted (observations are asked for often)."""
+        events = self._events
+        cached = self._log_cache
+        if cached is not None and cached[0] is events:
+            lines = cached[1]
+        else:
+            lines = []
+            self._log_cache = (events, lines)
+        lines.extend(
+            entry if isinstance(entry, str) else log_text(entry) for entry in events[len(lines) :]
+        )
+        return list(lines)
 
     def _say(self, template: str, *args: Any) -> None:
         """Log ``template`` (``{}`` fields filled with ``args``, :class:`Listed` joined by

@@ -233,6 +233,7 @@ class ConspiracyState(TurnMixin):
         d["lo_hidden"] = self.lo_hidden[:]
         d["_history"] = self._history[:]
         d["_events"] = self._events[:]
+        d["_log_cache"] = None
         d["_offered"] = None
         return c
 
