@@ -33,21 +33,21 @@ class ByzantiumAction(Action):
     Attributes:
         verb: one of :data:`VERBS`.
         cards: the cards named, as slugs in card-list order (empty for ``-``).
-        text: the action in notation (``str(action)``), made once; not compared or hashed.
+        text: the action in notation (``str(action)``) once made; not compared or hashed.
     """
 
     verb: str
     cards: tuple[str, ...]
-    text: str = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        # Search keys its tree by the text of each action it meets: make it once.
-        object.__setattr__(
-            self, "text", f"{self.verb} {','.join(self.cards) if self.cards else '-'}"
-        )
+    text: str = field(default="", init=False, repr=False, compare=False)
 
     def __str__(self) -> str:
-        return self.text
+        # Search keys its tree by the text of each action it meets: made once, when first
+        # asked for (playouts that never print an action never pay for it).
+        text = self.text
+        if not text:
+            text = f"{self.verb} {','.join(self.cards) if self.cards else '-'}"
+            object.__setattr__(self, "text", text)
+        return text
 
 
 def make_action(verb: str, kinds: tuple[int, ...] | list[int], cardset: CardSet) -> ByzantiumAction:

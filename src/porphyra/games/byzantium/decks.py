@@ -58,10 +58,20 @@ def draw(s: ByzantiumState, seat: int, n: int, usable_only: bool) -> list[int]:
     or removed at once and replaced.  Returns the kinds kept.
     """
     deck = s._deck_of_seat(seat)
-    kept: list[int] = []
-    dropped: list[int] = []
     pile = s.draw[deck]
     usable = s.game.usable_in_age[s.age]
+    if n <= len(pile):  # the usual case: the top n cards, each usable (or no check)
+        kept = pile[len(pile) - n :]
+        kept.reverse()  # drawn one by one from the top
+        if not usable_only or all([usable[k] for k in kept]):
+            del pile[len(pile) - n :]
+            if kept:
+                hand = s.hands[seat]
+                hand.extend(kept)
+                hand.sort()
+            return kept
+    kept = []
+    dropped: list[int] = []
     while len(kept) < n:
         kind = pile.pop() if pile else draw_one(s, deck)
         if kind is None:
