@@ -45,7 +45,7 @@ def test_fast_encoder_writes_the_same_text_as_json(name: str, options: dict[str,
 
 
 def test_encoder_falls_back_for_what_orjson_refuses() -> None:
-    message = {"n": 2**100, 3: "non-text key", "s": "«é»"}
+    message: dict[Any, Any] = {"n": 2**100, 3: "non-text key", "s": "«é»"}
     assert protocol.dumps(message) == json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
