@@ -354,7 +354,7 @@ class Storage:
         """Group commit: store every entry of ``batch``, all in one transaction (all
         stored, or none), as plain statements (``text()`` with named parameters: portable,
         and half the cost of Core constructs on this hot path; on an SQLite file, the same
-        statements on one DBAPI connection kept for this, a third of the cost again).
+        statements on one DBAPI connection kept for this, under half the CPU again).
 
         Each entry: ``game_id``, ``index`` (of its first action), ``actions`` (``[(player,
         text)]`` from that index on), ``replace`` (True: first delete the game's stored
