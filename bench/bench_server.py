@@ -12,7 +12,9 @@ and how many games finished.  Bounded by ``--seconds``.
 
 Targets (issue 13): at most 0.5 ms of server CPU per decision, and p99 under 100 ms for
 1,000 concurrent games with 5 s think time (``--games 1000 --think 5000``); the memory per
-active game is printed too (peak resident memory growth / games).
+active game is printed too (peak resident memory growth / games), and the server CPU per
+decision while playing, after every seat's first snapshot (without creating the games and
+opening their sockets).
 """
 
 from __future__ import annotations
@@ -73,6 +75,20 @@ class Stats:
         #: Server resident memory (bytes) before the games and at its peak.
         self.server_rss: tuple[int, int] | None = None
         self.client_cpu = 0.0
+        #: Server CPU seconds (since it started) at the end of the run.
+        self.server_cpu_after = 0.0
+        #: The server's pid (0: a server of ``--url``, not measured) and, once every seat
+        #: had its first snapshot: (server CPU seconds, decisions measured) at that time.
+        self.server_pid = 0
+        self.seats = 0
+        self.connected = 0
+        self.all_connected: tuple[float, int] | None = None
+
+    def seat_ready(self) -> None:
+        """A seat got its first snapshot; the last one marks the end of the set-up."""
+        self.connected += 1
+        if self.connected == self.seats and self.server_pid:
+            self.all_connected = (process_cpu(self.server_pid), len(self.latencies))
 
 
 async def seat_client(
@@ -81,6 +97,7 @@ async def seat_client(
     """Play one seat until the game ends or the deadline passes."""
     async with websockets.connect(ws_url, max_size=None) as ws:
         sent_at: float | None = None
+        first = True
         while time.monotonic() < deadline:
             try:
                 text = await asyncio.wait_for(
@@ -98,6 +115,9 @@ async def seat_client(
                 continue
             if kind not in ("snapshot", "update"):
                 continue
+            if first:
+                first = False
+                stats.seat_ready()
             if sent_at is not None and "last" in msg:
                 stats.latencies.append(time.perf_counter() - sent_at)
                 stats.when.append(sent_at)
@@ -115,9 +135,11 @@ async def seat_client(
                 await ws.send(json.dumps({"type": "act", "action": action, "seq": msg["seq"]}))
 
 
-async def run(args: argparse.Namespace, base: str, ws_base: str) -> Stats:
-    """Create the games and drive every seat concurrently."""
+async def run(args: argparse.Namespace, base: str, ws_base: str, server_pid: int = 0) -> Stats:
+    """Create the games and drive every seat concurrently (``server_pid``: the server
+    process, whose CPU time is read once every seat is connected)."""
     stats = Stats()
+    stats.server_pid = server_pid
     stats.started = time.perf_counter()
     rng = random.Random(args.seed)
     tasks = []
@@ -139,6 +161,7 @@ async def run(args: argparse.Namespace, base: str, ws_base: str) -> Stats:
             url = f"{ws_base}/ws/{info['id']}?token={inv['token']}"
             seat_rng = random.Random(rng.getrandbits(32))
             tasks.append(seat_client(url, stats, seat_rng, args.think / 1000, deadline))
+    stats.seats = len(tasks)
     cpu = time.process_time()
     await asyncio.gather(*tasks)
     stats.client_cpu = time.process_time() - cpu
@@ -268,9 +291,10 @@ def main() -> None:
             cpu_before = process_cpu(server.pid)
             rss_before = process_rss(server.pid)
             started = time.perf_counter()
-            stats = asyncio.run(run(args, base, ws_base))
+            stats = asyncio.run(run(args, base, ws_base, server.pid))
             elapsed = time.perf_counter() - started
             stats.server_cpu = process_cpu(server.pid) - cpu_before
+            stats.server_cpu_after = process_cpu(server.pid)
             stats.server_rss = (rss_before, process_peak_rss(server.pid))
             report(args, stats, elapsed)
         finally:
@@ -301,11 +325,24 @@ def report(args: argparse.Namespace, stats: Stats, elapsed: float) -> None:
             f"server CPU: {stats.server_cpu:.1f} s, {per:.2f} ms per decision "
             f"(one core sustains about {1000 / per:.0f} decisions/s)"
         )
+    if stats.all_connected is not None and len(ms) > stats.all_connected[1]:
+        cpu = stats.server_cpu_after - stats.all_connected[0]
+        n = len(ms) - stats.all_connected[1]
+        print(
+            f"server CPU while playing (after every seat's first snapshot): {cpu:.1f} s for "
+            f"{n} decisions, {cpu / n * 1000:.2f} ms per decision"
+        )
     if stats.server_rss and stats.server_rss[0]:
         before, peak = stats.server_rss
         print(
             f"server memory: {before / 2**20:.0f} MiB idle, peak {peak / 2**20:.0f} MiB: "
             f"{(peak - before) / max(1, args.games) / 1024:.0f} KiB per active game"
+        )
+    if hasattr(os, "getloadavg"):
+        print(
+            "machine load average (1/5/15 min) at the end: {:.1f} / {:.1f} / {:.1f}".format(
+                *os.getloadavg()
+            )
         )
     for text in sorted(set(stats.error_texts))[:5]:
         print(f"  error: {text}")

@@ -48,6 +48,16 @@ def card_data(name: str) -> dict[str, Any]:
     return load_game(name).card_data()
 
 
+#: Games whose views carry figures derived from the public observation (see :func:`derived`).
+DERIVED_GAMES = frozenset({"conspiracy"})
+
+
+def has_derived(game: Game) -> bool:
+    """True if :func:`derived` computes anything for ``game`` (else it is always ``{}``, and
+    the server need not build the public observation it would read)."""
+    return game.info.name in DERIVED_GAMES
+
+
 def derived(game: Game, observation: dict[str, Any]) -> dict[str, Any]:
     """Figures computed from ``observation`` alone, for display.
 
@@ -56,7 +66,7 @@ def derived(game: Game, observation: dict[str, Any]) -> dict[str, Any]:
     engine's scoring from the observation's chambers, Locations, pearls and Pearl Master.
     Other games: ``{}``.
     """
-    if game.info.name != "conspiracy":
+    if not has_derived(game):
         return {}
     from porphyra.games.conspiracy.live import live_scores
 

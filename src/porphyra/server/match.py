@@ -37,7 +37,7 @@ from porphyra.core.game import Action, Game, State
 from porphyra.server import protocol
 from porphyra.server.botpool import choose_on_state
 from porphyra.server.client import Client
-from porphyra.server.gamedata import derived
+from porphyra.server.gamedata import derived, has_derived
 from porphyra.server.incidents import player_message, report
 from porphyra.server.replay import replay, undo_target
 from porphyra.server.storage import GameRow, SeatRow, hash_token, is_rated, now
@@ -189,6 +189,13 @@ class MatchRunner:
         result: dict[str, Any] = self._memoized("public", self.state.public_observation)
         return result
 
+    def _derived(self) -> dict[str, Any]:
+        """:func:`derived` of the public observation (``{}`` without building it when the
+        game has no derived figures)."""
+        if not has_derived(self.game):
+            return {}
+        return derived(self.game, self.public())
+
     def _legal(self, seat: int) -> list[str]:
         """``seat``'s legal action texts now (``[]`` unless the engine waits for it)."""
         if self.over or seat not in self.state.active_players():
@@ -217,7 +224,7 @@ class MatchRunner:
         def make() -> dict[str, Any]:
             state = self.state
             if seat is None:
-                obs = state.public_observation()
+                obs = self.public()  # one public observation per change, also for derived
                 legal: list[str] = []
             else:
                 obs = state.observation(seat)
@@ -232,8 +239,9 @@ class MatchRunner:
                 "observation": obs,
                 "legal": legal,
                 # Figures computed from the public observation only (the same for every
-                # seat and spectator), once per change.
-                "derived": self._memoized("derived", lambda: derived(self.game, self.public())),
+                # seat and spectator), once per change; none (and no public observation
+                # built for them) in a game without such figures.
+                "derived": self._memoized("derived", self._derived),
                 "can_undo": False if seat is None else self.can_undo(seat),
             }
 

@@ -1,0 +1,139 @@
+"""The cost of a move's views, without weakening them: each seat's view is built and
+encoded once per change and sent identically to every client of that seat, nothing is
+built that no view shows, and the fast encoder writes the same text as :mod:`json`."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from porphyra.core.game import State
+from porphyra.core.registry import load_game
+from porphyra.server import protocol
+from porphyra.server.client import Client
+from porphyra.server.hub import Hub
+from porphyra.server.match import MatchRunner
+from porphyra.server.storage import Storage
+
+HUMANS = [{"kind": "human", "name": "A"}, {"kind": "human", "name": "B"}]
+
+
+def _states(name: str, options: dict[str, Any], moves: int) -> Iterator[State]:
+    state = load_game(name, **options).new_initial_state(seed=11)
+    rng = random.Random(3)
+    for _ in range(moves):
+        if state.is_terminal():
+            return
+        yield state
+        seat = rng.choice(state.active_players())
+        legal = state.legal_actions(seat)
+        state.apply_action(legal[rng.randrange(len(legal))], seat)
+
+
+@pytest.mark.parametrize(("name", "options"), [("byzantium", {}), ("conspiracy", {"players": 3})])
+def test_fast_encoder_writes_the_same_text_as_json(name: str, options: dict[str, Any]) -> None:
+    for state in _states(name, options, 80):
+        for seat in range(state.game.num_players):
+            message = {"type": "update", "observation": state.observation(seat), "seat": seat}
+            expected = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+            assert protocol.dumps(message) == expected
+
+
+def test_encoder_falls_back_for_what_orjson_refuses() -> None:
+    message: dict[Any, Any] = {"n": 2**100, 3: "non-text key", "s": "«é»"}
+    assert protocol.dumps(message) == json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+async def _runner(name: str, options: dict[str, Any]) -> tuple[Hub, MatchRunner]:
+    hub = Hub(Storage("sqlite://"))
+    runner, _tokens = await hub.create(name, options, HUMANS, seed=5)
+    return hub, runner
+
+
+def _drain(client: Client) -> list[str]:
+    out = []
+    while not client.outbox.empty():
+        text = client.outbox.get_nowait()
+        assert text is not None
+        out.append(text)
+    return out
+
+
+def test_a_seat_view_is_encoded_once_and_sent_identically_to_each_of_its_clients(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def play() -> None:
+        hub, runner = await _runner("conspiracy", {"players": 2})
+        clients = [Client(0), Client(0), Client(1), Client(1), Client(None), Client(None)]
+        for c in clients:
+            runner.attach(c)
+        for c in clients:
+            _drain(c)
+        encoded: list[dict[str, Any]] = []
+        real = protocol.dumps
+
+        def counting(message: dict[str, Any]) -> str:
+            encoded.append(message)
+            return real(message)
+
+        monkeypatch.setattr(protocol, "dumps", counting)
+        for _ in range(6):
+            seat = runner.state.current_player()
+            await runner.submit(seat, runner.view(seat, "update")["legal"][0], runner.seq)
+            texts = [_drain(c) for c in clients]
+            for a, b in ((0, 1), (2, 3), (4, 5)):
+                assert texts[a] == texts[b] and len(texts[a]) == 1
+            # One encoding per distinct view: the acting seat's (with its echo), the other
+            # seat's, the spectators'.
+            assert len(encoded) == 3
+            assert {json.loads(t[0])["seat"] for t in texts} == {0, 1, None}
+            encoded.clear()
+        await hub.stop()
+
+    asyncio.run(play())
+
+
+def test_a_game_without_derived_figures_builds_no_public_view_for_seats(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def play() -> None:
+        hub, runner = await _runner("byzantium", {})
+        calls: list[int] = []  # public observations built outside a seat's observation
+        inside: list[int] = []
+        state_type = type(runner.state)
+        real, real_seat = state_type.public_observation, state_type.observation
+
+        def counting(state: Any) -> dict[str, Any]:
+            if not inside:
+                calls.append(1)
+            return real(state)
+
+        def seat_view(state: Any, player: int) -> dict[str, Any]:
+            inside.append(1)  # the engine builds a seat's view on the public one
+            try:
+                return real_seat(state, player)
+            finally:
+                inside.pop()
+
+        monkeypatch.setattr(state_type, "public_observation", counting)
+        monkeypatch.setattr(state_type, "observation", seat_view)
+        seats = [Client(0), Client(1)]
+        for c in seats:
+            runner.attach(c)
+        for _ in range(4):
+            seat = runner.state.active_players()[0]
+            await runner.submit(seat, runner.view(seat, "update")["legal"][0], runner.seq)
+        assert calls == []  # the seats' own observations only
+        watcher = Client(None)
+        runner.attach(watcher)
+        snapshot = json.loads(_drain(watcher)[0])
+        assert snapshot["observation"] == real(runner.state) and snapshot["derived"] == {}
+        assert len(calls) == 1
+        await hub.stop()
+
+    asyncio.run(play())
