@@ -26,8 +26,9 @@ def _slugs(state: ByzantiumState, kinds: Sequence[int]) -> list[str]:
     return [cards[k].slug for k in kinds]
 
 
-def public(state: ByzantiumState) -> dict[str, Any]:
-    """What everyone sees (section 4)."""
+def public(state: ByzantiumState, log_for: tuple[int, ...] = (PUBLIC,)) -> dict[str, Any]:
+    """What everyone sees (section 4), with the log lines meant for ``log_for`` (a seat's
+    view puts its own private lines there, :func:`seat`)."""
     negotiation = None
     if state.negotiation is not None:
         t, r = state.negotiation
@@ -57,7 +58,7 @@ def public(state: ByzantiumState) -> dict[str, Any]:
         "melds_turn": state.melds_turn,
         "negotiation": negotiation,
         "redrawn": None if state.redrawn is None else list(state.redrawn),
-        "log": state.log_lines((PUBLIC,)),
+        "log": state.log_lines(log_for),
         "result": None
         if state.result is None
         else {k: list(v) if isinstance(v, list) else v for k, v in state.result.items()},
@@ -69,7 +70,7 @@ def seat(state: ByzantiumState, player: int) -> dict[str, Any]:
     pending choice, the cards it knows in the other hand, and its private log."""
     if player not in (0, 1):
         raise ValueError(f"no seat {player} in a 2-player game")
-    obs = state.public_observation()
+    obs = public(state, (PUBLIC, player))
     pending = state.pending[player]
     obs.update(
         {
@@ -83,7 +84,6 @@ def seat(state: ByzantiumState, player: int) -> dict[str, Any]:
             ),
             "pending_choice": None if pending is None else _slugs(state, pending),
             "known_opponent_cards": _slugs(state, sorted(state.known[player])),
-            "log": state.log_lines((PUBLIC, player)),
         }
     )
     return obs
