@@ -263,6 +263,9 @@ def create_app(
             runner = hub.runners.get(row["id"])
             if runner is not None:
                 row["seats"] = runner.seats_info()
+            damage = row.pop("damage", None)
+            if damage is not None:
+                hub.mark_broken(row["id"], damage)
             if row["id"] in hub.broken:  # e.g. a record of an older rules version
                 row["status"] = "broken"
                 row["problem"] = hub.broken[row["id"]]
@@ -314,18 +317,30 @@ def create_app(
         info["spectate_url"] = f"/game/{runner.id}"
         return info
 
+    async def existing(game_id: str) -> Any:
+        """The runner of ``game_id``.
+
+        Raises:
+            HTTPException(410): the game is damaged (:func:`damaged_detail`).
+            HTTPException(404): there is no such game.
+        """
+        hub = hub_of(app)
+        runner = await hub.get(game_id)
+        if runner is None:
+            if game_id in hub.broken:
+                raise HTTPException(410, damaged_detail(hub.broken[game_id]))
+            raise HTTPException(404, "no such game")
+        return runner
+
     @app.get("/api/games/{game_id}")
     async def game_info(game_id: str) -> dict[str, Any]:
-        runner = await hub_of(app).get(game_id)
-        if runner is None:
-            raise HTTPException(404, "no such game")
-        return runner.info()
+        runner = await existing(game_id)
+        info: dict[str, Any] = runner.info()
+        return info
 
     @app.get("/api/games/{game_id}/record")
     async def game_record(game_id: str) -> JSONResponse:
-        runner = await hub_of(app).get(game_id)
-        if runner is None:
-            raise HTTPException(404, "no such game")
+        runner = await existing(game_id)
         if not runner.over:
             raise HTTPException(
                 403, "the record (with its seed) is available once the game is over"
@@ -356,7 +371,10 @@ def create_app(
             await websocket.close(code=1011)
             return
         if runner is None:
-            await _refuse(websocket, "no such game", 4404)
+            if game_id in hub.broken:
+                await _refuse(websocket, damaged_detail(hub.broken[game_id]), 4410, "damaged")
+            else:
+                await _refuse(websocket, "no such game", 4404)
             return
         seat: int | None = None
         if token:
@@ -405,8 +423,13 @@ def create_app(
     return app
 
 
-async def _refuse(websocket: WebSocket, message: str, code: int) -> None:
-    await websocket.send_text(protocol.dumps(protocol.error(0, message, "auth")))
+def damaged_detail(problem: str) -> str:
+    """What a damaged game's links answer (``problem``: its public problem)."""
+    return f"{problem}. Other games are not affected: back to the lobby at /"
+
+
+async def _refuse(websocket: WebSocket, message: str, code: int, kind: str = "auth") -> None:
+    await websocket.send_text(protocol.dumps(protocol.error(0, message, kind)))
     await websocket.close(code=code)
 
 

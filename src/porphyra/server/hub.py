@@ -12,9 +12,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import SQLAlchemyError
 
 from porphyra.server.botpool import BotPool
+from porphyra.server.incidents import damaged_game, report
 from porphyra.server.match import MatchRunner
 from porphyra.server.replay import replay, shared_game
 from porphyra.server.storage import (
@@ -69,7 +70,11 @@ class Hub:
             max_workers=1, thread_name_prefix="porphyra-db"
         )
         self.runners: dict[str, MatchRunner] = {}
+        #: Games that cannot be loaded: ``{game id: public problem}`` (short, generic, with
+        #: an error id; the details are in the server log, see :meth:`mark_broken`).
         self.broken: dict[str, str] = {}
+        #: Bot-only games being created (counted by :meth:`active_bot_only_games`).
+        self._bot_only_reserved = 0
         self._pending: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
         self._wake: asyncio.Event | None = None
         self._writer: asyncio.Task[None] | None = None
@@ -163,7 +168,10 @@ class Hub:
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         ids = await self.db(self.storage.game_ids, "active")
         for game_id in ids:
-            await self.get(game_id)
+            try:
+                await self.get(game_id)
+            except SQLAlchemyError:  # loads on demand once the database answers
+                report("game %s: could not be loaded at start-up", game_id)
         for runner in self.runners.values():
             runner.kick_bots()
 
@@ -185,8 +193,21 @@ class Hub:
         self.bots.shutdown()
         self._db.shutdown(wait=True)
 
+    def mark_broken(self, game_id: str, detail: str) -> str:
+        """List ``game_id`` as broken (once): ``detail`` goes to the server log only, the
+        public problem (returned, ``str``) is short, generic and carries an error id."""
+        if game_id not in self.broken:
+            self.broken[game_id] = damaged_game(game_id, detail)
+        return self.broken[game_id]
+
     async def get(self, game_id: str) -> MatchRunner | None:
-        """The runner of ``game_id`` (loaded from the database on first use), or None."""
+        """The runner of ``game_id`` (loaded from the database on first use), or None (no
+        such game, or a damaged one: then ``game_id`` is in :attr:`broken`).
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError: the database failed; nothing is remembered, so
+                the next call tries again.
+        """
         runner = self.runners.get(game_id)
         if runner is not None:
             runner.last_used = time.monotonic()
@@ -207,11 +228,12 @@ class Hub:
                 )
             if len(row.seats) != players:
                 raise BadRowError(f"game {game_id}: {len(row.seats)} seat rows for {players}")
-        except (OperationalError, InterfaceError):
-            raise  # the database is unreachable: not this game's fault, try again later
+        except SQLAlchemyError:
+            # The database failed (unreachable, or any other error of its own): not this
+            # game's fault, and not for good; the next access tries again.
+            raise
         except Exception as exc:  # one damaged game never stops the others
-            log.error("game %s cannot be loaded, listed as broken: %s", game_id, exc)
-            self.broken[game_id] = str(exc)
+            self.mark_broken(game_id, str(exc))
             return None
         runner = self.runners.get(game_id)  # loaded meanwhile by another request
         if runner is None:

@@ -118,5 +118,6 @@ def error(seq: int, message: str, code: str = "invalid") -> dict[str, Any]:
     ``illegal``, ``over``, ``undo``, ``auth``, ``invalid``, ``unavailable`` (the database
     did not take the write: nothing changed, try again), ``internal`` (an unexpected
     failure; the message carries an error id, the details are in the server log),
-    ``limit`` (too many messages: slow down)."""
+    ``limit`` (too many messages or connections: slow down), ``damaged`` (the game's stored
+    data is damaged; the message carries an error id and the way back to the lobby)."""
     return {"type": "error", "seq": seq, "code": code, "message": message}
