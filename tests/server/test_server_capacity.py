@@ -89,6 +89,39 @@ def test_bot_only_games_are_capped(db_url: str, slow_bots: None) -> None:
         live.create({"game": "byzantium", "seats": [{"kind": "human"}, {"kind": "bot"}]})
 
 
+def test_bot_only_cap_holds_under_concurrent_creation(db_url: str, slow_bots: None) -> None:
+    for live in _live(db_url, max_bot_games=8):
+
+        async def burst(base: str) -> list[int]:
+            async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+                answers = await asyncio.gather(
+                    *(client.post("/api/games", json=BOTS) for _ in range(16))
+                )
+            return [a.status_code for a in answers]
+
+        codes = asyncio.run(burst(live.base))
+        assert codes.count(201) == 8 and codes.count(429) == 8, codes
+        assert _hub(live).active_bot_only_games() == 8
+        # A refused or failed creation gives its slot back.
+        bad = httpx.post(
+            live.base + "/api/games",
+            json={"game": "conspiracy", "seats": [{"kind": "bot", "bot": "nope"}] * 2},
+        )
+        assert bad.status_code == 429  # still full
+        assert _hub(live).active_bot_only_games() == 8
+
+
+def test_a_failed_bot_only_creation_gives_its_slot_back(db_url: str, slow_bots: None) -> None:
+    for live in _live(db_url, max_bot_games=1):
+        bad = httpx.post(
+            live.base + "/api/games",
+            json={"game": "conspiracy", "seats": [{"kind": "bot", "bot": "nope"}] * 2},
+        )
+        assert bad.status_code == 400
+        live.create(BOTS)
+        assert _hub(live).active_bot_only_games() == 1
+
+
 def test_a_bot_facing_a_human_is_served_before_bot_only_games(slow_bots: None) -> None:
     state = porphyra.load_game("conspiracy", players=2).new_initial_state(seed=1)
 

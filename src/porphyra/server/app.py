@@ -280,14 +280,24 @@ def create_app(
                 f"too many new games from your address (limit {quotas.describe_create()}); "
                 "try again later",
             )
-        if all(s.kind == "bot" for s in body.seats) and (
-            max_bot_games is not None and hub.active_bot_only_games() >= max_bot_games
-        ):
+        slot = max_bot_games if all(s.kind == "bot" for s in body.seats) else None
+        if not hub.reserve_bot_only(slot):
             raise HTTPException(
                 429,
                 f"{max_bot_games} games of bots only are already running on this server; "
                 "try again when one has finished",
             )
+        try:
+            return await _create(hub, body)
+        finally:  # the game is registered (it counts itself now) or was not created
+            hub.release_bot_only(slot)
+
+    async def _create(hub: Hub, body: CreateIn) -> dict[str, Any]:
+        """Check and create the game of ``body`` (see ``create_game``).
+
+        Raises:
+            HTTPException(400): unknown options, bots or seat counts.
+        """
         options = check_options(body.game, body.options)
         bots = set(bot_names())
         seats = []

@@ -158,8 +158,26 @@ class Hub:
 
     def active_bot_only_games(self) -> int:
         """Games in memory that are not over and have no human seat (their bots are
-        deciding, so they stay in memory while active)."""
-        return sum(1 for r in self.runners.values() if not r.over and not r.has_human())
+        deciding, so they stay in memory while active), plus those being created."""
+        running = sum(1 for r in self.runners.values() if not r.over and not r.has_human())
+        return running + self._bot_only_reserved
+
+    def reserve_bot_only(self, limit: int | None) -> bool:
+        """Reserve a slot for one new bot-only game, before anything awaits (concurrent
+        requests would all pass a check made earlier); False if ``limit`` games are active
+        or being created (None: no limit, and nothing is reserved).  Every True must be
+        followed by one :meth:`release_bot_only` once the game is registered or failed."""
+        if limit is None:
+            return True
+        if self.active_bot_only_games() >= limit:
+            return False
+        self._bot_only_reserved += 1
+        return True
+
+    def release_bot_only(self, limit: int | None) -> None:
+        """Give back a slot of :meth:`reserve_bot_only` (same ``limit``)."""
+        if limit is not None:
+            self._bot_only_reserved -= 1
 
     async def start(self) -> None:
         """Reload every unfinished game by replaying its record, and restart its bots
