@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,14 +17,17 @@ from typing import Any
 
 import httpx
 import pytest
+import uvicorn
 
 import porphyra
 from porphyra.server import botpool
+from porphyra.server.app import create_app
 from porphyra.server.botpool import BotPool
 from porphyra.server.hub import Hub
+from porphyra.server.main import uvicorn_options
 
 from .driver import sync
-from .live import LiveServer, SeatClient, connect_seats
+from .live import LiveServer, SeatClient, connect_seats, free_port
 
 HUMANS = {"game": "byzantium", "seats": [{"kind": "human"}] * 2}
 BOTS = {"game": "conspiracy", "seats": [{"kind": "bot", "bot": "random"}] * 2}
@@ -61,6 +65,36 @@ def test_game_creation_is_limited_per_client(db_url: str) -> None:
         refused = httpx.post(live.base + "/api/games", json=HUMANS, timeout=10)
         assert refused.status_code == 429
         assert "too many new games" in refused.json()["detail"]
+
+
+@pytest.mark.parametrize("trusted", [None, "127.0.0.1"])
+def test_forwarded_for_counts_only_from_a_named_proxy(sqlite_url: str, trusted: str | None) -> None:
+    app = create_app(db_url=sqlite_url, create_limit="3/minute")
+    port = free_port()
+    options = uvicorn_options("127.0.0.1", port, "warning", forwarded_allow_ips=trusted)
+    server = uvicorn.Server(uvicorn.Config(app, lifespan="on", **options))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 20
+        while not server.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+        codes = [
+            httpx.post(
+                f"http://127.0.0.1:{port}/api/games",
+                json=HUMANS,
+                headers={"x-forwarded-for": f"203.0.113.{i}"},
+                timeout=10,
+            ).status_code
+            for i in range(5)
+        ]
+    finally:
+        server.should_exit = True
+        thread.join(timeout=20)
+    if trusted is None:  # the default: the header is ignored, every request is 127.0.0.1's
+        assert codes == [201, 201, 201, 429, 429]
+    else:  # the operator named the proxy: each forwarded address has its own limit
+        assert codes == [201] * 5
 
 
 def test_messages_are_limited_per_connection(db_url: str) -> None:

@@ -60,6 +60,14 @@ def serve_command(
             "loopback, else any).",
         ),
     ] = None,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            "--forwarded-allow-ips",
+            help="Reverse proxies (comma-separated addresses, or '*') whose X-Forwarded-For "
+            "header gives the client address (default: none; the address is the TCP peer's).",
+        ),
+    ] = None,
 ) -> None:
     """Play in the browser: serve the lobby and games (friends, bots, solo) over HTTP."""
     from porphyra.server.main import serve
@@ -74,4 +82,5 @@ def serve_command(
         compression=compression,
         allowed_origins=allowed_origin or (),
         allowed_hosts=allowed_host,
+        forwarded_allow_ips=forwarded_allow_ips,
     )

@@ -8,8 +8,11 @@ memory, per server process).
   they cost bot CPU with nobody waiting for them.
 
 Limits use the ``limits`` notation (``"30/minute"``, ``"20 per second"``); None disables
-one.  Behind a reverse proxy every client has the proxy's address: let the proxy limit
-creation instead (uvicorn's ``--proxy-headers`` is not enabled here).
+one.  Client addresses are the ones uvicorn reports (``request.client``): the TCP peer,
+as ``porphyra serve`` turns uvicorn's proxy headers off (uvicorn would otherwise believe
+``X-Forwarded-For`` from 127.0.0.1, so anyone on the machine could claim any address).
+Behind a reverse proxy, either let the proxy limit clients or name it with
+``--forwarded-allow-ips`` (then its ``X-Forwarded-For`` is the client address).
 """
 
 from __future__ import annotations
