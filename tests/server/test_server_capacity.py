@@ -4,6 +4,7 @@ scheduling, idle games released from memory, and bot workers that die with the s
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import subprocess
@@ -18,6 +19,8 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 import porphyra
 from porphyra.server import botpool
@@ -111,6 +114,43 @@ def test_messages_are_limited_per_connection(db_url: str) -> None:
         me.send({"type": "ping"})
         assert me.recv_until(lambda m: m["type"] != "presence")["type"] == "pong"
         me.close()
+
+
+def _refused_with_limit(live: LiveServer, game_id: str, token: str | None) -> str:
+    """Open a socket that must be refused: its error message (code ``limit``, close 4429)."""
+    url = f"{live.ws_base}/ws/{game_id}" + (f"?token={token}" if token else "")
+    with connect(url, open_timeout=10) as ws:
+        reply = json.loads(ws.recv(timeout=10))
+        assert reply["type"] == "error" and reply["code"] == "limit", reply
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
+        message: str = reply["message"]
+        return message
+
+
+def test_connections_are_limited_per_seat_and_per_client(db_url: str) -> None:
+    for live in _live(db_url, max_seat_connections=2, max_client_connections=3):
+        info = live.create(HUMANS)
+        gid, tokens = info["id"], [i["token"] for i in info["invites"]]
+        first = [SeatClient(live, gid, tokens[0], 0) for _ in range(2)]
+        for c in first:
+            c.recv_until(lambda m: m["type"] == "snapshot")
+        assert "this seat is already open" in _refused_with_limit(live, gid, tokens[0])
+        watcher = SeatClient(live, gid, None, None)
+        watcher.recv_until(lambda m: m["type"] == "snapshot")
+        assert "too many connections from your address" in _refused_with_limit(live, gid, tokens[1])
+        first[0].close()  # a closed connection frees its places
+        deadline = time.monotonic() + 10
+        while True:
+            again = SeatClient(live, gid, tokens[1], 1)
+            if again.recv()["type"] == "snapshot":
+                break
+            again.close()
+            assert time.monotonic() < deadline, "the closed connection was never counted off"
+            time.sleep(0.1)
+        for c in (first[1], watcher, again):
+            c.close()
 
 
 def test_bot_only_games_are_capped(db_url: str, slow_bots: None) -> None:

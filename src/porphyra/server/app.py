@@ -50,7 +50,14 @@ from porphyra.server.gamedata import card_data, lobby_bots, solo_supported
 from porphyra.server.hub import CreateError, Hub
 from porphyra.server.incidents import player_message, report
 from porphyra.server.match import SubmitError
-from porphyra.server.quotas import CREATE_LIMIT, MAX_BOT_GAMES, MESSAGE_LIMIT, Quotas
+from porphyra.server.quotas import (
+    CREATE_LIMIT,
+    MAX_BOT_GAMES,
+    MAX_CLIENT_CONNECTIONS,
+    MAX_SEAT_CONNECTIONS,
+    MESSAGE_LIMIT,
+    Quotas,
+)
 from porphyra.server.security import SecurityHeaders, origin_allowed
 from porphyra.server.storage import Storage, default_db_url
 
@@ -160,6 +167,8 @@ def create_app(
     message_limit: str | None = MESSAGE_LIMIT,
     max_bot_games: int | None = MAX_BOT_GAMES,
     idle_after: float = 300.0,
+    max_seat_connections: int | None = MAX_SEAT_CONNECTIONS,
+    max_client_connections: int | None = MAX_CLIENT_CONNECTIONS,
 ) -> FastAPI:
     """Build the application.
 
@@ -175,12 +184,14 @@ def create_app(
         create_limit / message_limit / max_bot_games: see :mod:`porphyra.server.quotas`
             (None: no limit).
         idle_after: seconds before an unused game is released from memory.
+        max_seat_connections / max_client_connections: websockets open at once per seat
+            token and per client address (None: no limit); see :mod:`porphyra.server.quotas`.
 
     Returns:
         The FastAPI app; its lifespan reloads every stored game and restarts its bots.
     """
     url = database_url(db_url, data_dir)
-    quotas = Quotas(create_limit, message_limit)
+    quotas = Quotas(create_limit, message_limit, max_seat_connections, max_client_connections)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -392,6 +403,12 @@ def create_app(
             if seat is None:
                 await _refuse(websocket, "wrong seat token: this link does not open a seat", 4403)
                 return
+        peer = websocket.client.host if websocket.client else "?"
+        seat_key = None if seat is None else f"{game_id}/{seat}"
+        refusal = quotas.open_connection(peer, seat_key)
+        if refusal is not None:
+            await _refuse(websocket, refusal, 4429, "limit")
+            return
         client = Client(seat)
         writer = asyncio.get_running_loop().create_task(_writer(websocket, client))
         async with runner.lock:  # a snapshot only ever shows a durably stored state
@@ -400,6 +417,7 @@ def create_app(
             runner.detach(client)
             again = await hub.get(game_id)
             if again is None:
+                quotas.close_connection(peer, seat_key)
                 await _refuse(websocket, "no such game", 4404)
                 return
             runner = again
@@ -423,6 +441,7 @@ def create_app(
         except WebSocketDisconnect:
             pass
         finally:
+            quotas.close_connection(peer, seat_key)
             runner.detach(client)
             client.outbox.put_nowait(None)
             try:

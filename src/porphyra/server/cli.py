@@ -60,6 +60,16 @@ def serve_command(
             "loopback, else any).",
         ),
     ] = None,
+    max_seat_connections: Annotated[
+        int,
+        typer.Option("--max-seat-connections", help="Websockets open at once per seat (0: any)."),
+    ] = 4,
+    max_client_connections: Annotated[
+        int,
+        typer.Option(
+            "--max-client-connections", help="Websockets open at once per client address (0: any)."
+        ),
+    ] = 32,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(
@@ -83,4 +93,6 @@ def serve_command(
         allowed_origins=allowed_origin or (),
         allowed_hosts=allowed_host,
         forwarded_allow_ips=forwarded_allow_ips,
+        max_seat_connections=max_seat_connections or None,
+        max_client_connections=max_client_connections or None,
     )

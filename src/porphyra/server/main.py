@@ -151,6 +151,15 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--max-bot-games", type=int, default=None, help="bot-only games")
     parser.add_argument(
+        "--max-seat-connections", type=int, default=None, help="websockets per seat (0: any)"
+    )
+    parser.add_argument(
+        "--max-client-connections",
+        type=int,
+        default=None,
+        help="websockets per client address (0: any)",
+    )
+    parser.add_argument(
         "--forwarded-allow-ips",
         default=None,
         help="reverse proxies (comma-separated addresses, or *) whose X-Forwarded-For is "
@@ -164,6 +173,10 @@ def main(argv: list[str] | None = None) -> None:
         limits["message_limit"] = None if args.message_limit == "none" else args.message_limit
     if args.max_bot_games is not None:
         limits["max_bot_games"] = args.max_bot_games
+    for name in ("max_seat_connections", "max_client_connections"):
+        value = getattr(args, name)
+        if value is not None:
+            limits[name] = value or None
     serve(
         args.host,
         args.port,
