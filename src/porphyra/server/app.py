@@ -25,17 +25,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import re
+import unicodedata
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.websockets import WebSocketState
 
@@ -65,6 +69,46 @@ log = logging.getLogger("porphyra.server")
 
 STATIC_DIR = Path(__file__).parent / "static"
 MAX_NAME = 40
+#: Unicode categories refused in seat names: controls (NUL, line breaks), format characters
+#: (bidi overrides and isolates, zero-width marks), separators of lines and paragraphs,
+#: surrogates, private use and unassigned code points.
+REFUSED_IN_NAMES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
+#: Allowed although a format character: it joins emoji sequences.
+ZERO_WIDTH_JOINER = "\u200d"
+#: Longest echo of a refused input in a 422 reply, in characters.
+MAX_ECHO = 200
+
+
+def _short(value: Any) -> Any:
+    """``value`` (JSON-compatible) with every text over :data:`MAX_ECHO` characters cut,
+    and any container too long as JSON replaced by its cut JSON text."""
+    if isinstance(value, str):
+        return value if len(value) <= MAX_ECHO else value[:MAX_ECHO] + "… (cut)"
+    if isinstance(value, dict | list):
+        text = json.dumps(value, default=str, ensure_ascii=False)
+        if len(text) > MAX_ECHO:
+            return text[:MAX_ECHO] + "… (cut)"
+        if isinstance(value, dict):
+            return {_short(str(k)): _short(v) for k, v in value.items()}
+        return [_short(v) for v in value]
+    return value
+
+
+def short_validation_errors(errors: Sequence[Any]) -> list[dict[str, Any]]:
+    """Pydantic's validation errors (``RequestValidationError.errors()``) made safe to send
+    back: the echoed ``input``, ``loc`` parts and ``ctx`` values are cut to
+    :data:`MAX_ECHO` characters, so a 1 MB field never comes back as a 1 MB reply.
+
+    Returns:
+        ``[{"type", "loc", "msg", "input"?, "ctx"?}]`` (JSON-compatible).
+    """
+    out: list[dict[str, Any]] = []
+    for error in errors[:20]:
+        item = jsonable_encoder(error)
+        short = {k: _short(v) for k, v in item.items() if k in ("type", "msg", "input", "ctx")}
+        short["loc"] = [_short(part) for part in item.get("loc", [])]
+        out.append(short)
+    return out
 
 
 def default_data_dir() -> Path:
@@ -109,15 +153,40 @@ def redact_server_logs() -> None:
 
 
 class SeatIn(BaseModel):
-    """One seat of a create request."""
+    """One seat of a create request (an unknown field is refused: a typo never silently
+    falls back to a default)."""
+
+    model_config = ConfigDict(extra="forbid")
 
     kind: Literal["human", "bot"]
     bot: str | None = Field(default=None, max_length=40)
     name: str | None = Field(default=None, max_length=MAX_NAME)
 
+    @field_validator("name")
+    @classmethod
+    def _printable_name(cls, name: str | None) -> str | None:
+        """Refuse control, format (bidi overrides, zero-width marks) and unassigned
+        characters in a seat name, which every seat and spectator sees.
+
+        Raises:
+            ValueError: the name holds one (the message names its code point).
+        """
+        if name is None:
+            return None
+        for ch in name:
+            if ch != ZERO_WIDTH_JOINER and unicodedata.category(ch) in REFUSED_IN_NAMES:
+                raise ValueError(
+                    f"a seat name may not contain control or formatting characters "
+                    f"(U+{ord(ch):04X}, e.g. a bidi override, NUL or a line break)"
+                )
+        return name
+
 
 class CreateIn(BaseModel):
-    """A create request (see the module docstring)."""
+    """A create request (see the module docstring); an unknown field (``"Seed"``) is
+    refused with 422 naming it."""
+
+    model_config = ConfigDict(extra="forbid")
 
     game: str = Field(max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)
@@ -207,10 +276,14 @@ def create_app(
             storage.close()
 
     app = FastAPI(title="porphyra", lifespan=lifespan, docs_url=None, redoc_url=None)
-    app.add_middleware(SecurityHeaders)
     if allowed_hosts is not None:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
     origins = tuple(allowed_origins)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        """422 with pydantic's errors, the echoed input cut (:func:`short_validation_errors`)."""
+        return JSONResponse({"detail": short_validation_errors(exc.errors())}, status_code=422)
 
     @app.middleware("http")
     async def internal_errors(request: Request, call_next: Any) -> Response:
@@ -223,6 +296,10 @@ def create_app(
                 {"detail": player_message(error_id), "error_id": error_id}, status_code=500
             )
         return response
+
+    # Added last, so outermost: every reply carries the headers, also the host check's 400
+    # and the 500 above (a middleware added later wraps those added before it).
+    app.add_middleware(SecurityHeaders)
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 

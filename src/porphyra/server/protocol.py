@@ -41,6 +41,15 @@ MAX_SEQ = 2**53 - 1
 MAX_ACTION_CHARS = 1000
 
 
+#: The fields of each client message type (any other field is refused).
+FIELDS: dict[str, frozenset[str]] = {
+    "ping": frozenset({"type"}),
+    "snapshot": frozenset({"type"}),
+    "undo": frozenset({"type", "seq"}),
+    "act": frozenset({"type", "action", "seq"}),
+}
+
+
 class ProtocolError(ValueError):
     """A client message that is not valid JSON or not a known message shape."""
 
@@ -70,8 +79,9 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
         The :class:`ClientMessage`.
 
     Raises:
-        ProtocolError: too large, not UTF-8, not JSON, not an object, unknown type, or a
-            field missing or of the wrong type (the message says which).
+        ProtocolError: too large, not UTF-8, not JSON, not an object, unknown type, an
+            unknown field, or a field missing or of the wrong type (the message says
+            which).
     """
     if len(text) > MAX_MESSAGE_BYTES:
         raise ProtocolError(f"message too large ({len(text)} bytes; limit {MAX_MESSAGE_BYTES})")
@@ -89,10 +99,17 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
     if not isinstance(data, dict):
         raise ProtocolError("message must be a JSON object")
     kind = data.get("type")
+    fields = FIELDS.get(kind) if isinstance(kind, str) else None
+    if fields is None:
+        raise ProtocolError(f"unknown message type {kind!r}; expected act, undo, snapshot, ping")
+    unknown = sorted(str(k) for k in data if k not in fields)
+    if unknown:
+        shown = ", ".join(repr(k[:40]) for k in unknown[:5])
+        raise ProtocolError(
+            f"unknown field(s) {shown} in '{kind}'; it has only {', '.join(sorted(fields))}"
+        )
     if kind in ("ping", "snapshot"):
         return ClientMessage(kind)
-    if kind not in ("act", "undo"):
-        raise ProtocolError(f"unknown message type {kind!r}; expected act, undo, snapshot, ping")
     seq = data.get("seq")
     if not isinstance(seq, int) or isinstance(seq, bool) or abs(seq) > MAX_SEQ:
         raise ProtocolError(
