@@ -217,6 +217,18 @@ def test_protocol_parsing() -> None:
         protocol.parse_client_message(b"\xff\xfe")
 
 
+def test_protocol_message_limit_counts_bytes_not_characters() -> None:
+    emoji = "\U0001f600" * 5000  # 5,000 characters, 20,000 bytes of UTF-8
+    text = '{"type":"act","seq":0,"action":"' + emoji + '"}'
+    assert len(text) < protocol.MAX_MESSAGE_BYTES < len(text.encode())
+    with pytest.raises(protocol.ProtocolError, match="too large"):
+        protocol.parse_client_message(text)
+    with pytest.raises(protocol.ProtocolError, match="too large"):
+        protocol.parse_client_message(text.encode())
+    ascii_ok = '{"type":"ping"}' + " " * (protocol.MAX_MESSAGE_BYTES - 20)
+    assert protocol.parse_client_message(ascii_ok).type == "ping"
+
+
 @pytest.mark.parametrize(
     "text",
     [

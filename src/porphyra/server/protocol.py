@@ -1,6 +1,10 @@
 """The websocket protocol: client messages (parsed defensively) and server message shapes.
 
-Client → server (JSON text, at most :data:`MAX_MESSAGE_BYTES`):
+Client → server (JSON text, at most :data:`MAX_MESSAGE_BYTES` bytes of UTF-8; a larger
+message gets an ``error`` and the connection stays open, but a frame over uvicorn's
+``ws_max_size`` (64 KiB, :data:`porphyra.server.main.WS_MAX_SIZE`) is refused by the
+websocket library itself, which closes with 1009 "message too big" before the server sees
+it, so no ``error`` message can precede that close):
 
 ``{"type": "act", "action": "<notation>", "seq": N}``
     submit an action; ``seq`` is the number of the last state the client saw.
@@ -83,8 +87,11 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
             unknown field, or a field missing or of the wrong type (the message says
             which).
     """
-    if len(text) > MAX_MESSAGE_BYTES:
-        raise ProtocolError(f"message too large ({len(text)} bytes; limit {MAX_MESSAGE_BYTES})")
+    size = len(text)
+    if isinstance(text, str) and size > MAX_MESSAGE_BYTES // 4:  # up to 4 bytes a character
+        size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError(f"message too large ({size} bytes; limit {MAX_MESSAGE_BYTES})")
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
