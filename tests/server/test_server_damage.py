@@ -16,7 +16,7 @@ from sqlalchemy.exc import DatabaseError
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from porphyra.server.dbfile import DatabaseFileError
+from porphyra.server.dbfile import DatabaseFileError, check_sqlite_file, wal_damage
 from porphyra.server.storage import GameRow, SeatRow, Storage, now
 
 from .driver import play_out
@@ -226,3 +226,42 @@ def test_a_damaged_game_link_says_so_on_the_websocket(tmp_path: Path) -> None:
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 4410
     finally:
         live.stop()
+
+
+def _crashed_copy(tmp_path: Path, commits: int) -> Path:
+    """A database file and its write-ahead log of ``commits`` small commits, copied while
+    the writer still has them open (as a ``kill -9`` leaves them: nothing checkpointed)."""
+    source = tmp_path / "live.sqlite3"
+    conn = sqlite3.connect(source)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA wal_autocheckpoint=0")
+    conn.execute("CREATE TABLE moves (n INTEGER, text TEXT)")
+    conn.commit()
+    for n in range(commits):
+        conn.execute("INSERT INTO moves VALUES (?, ?)", (n, "x" * 3000))
+        conn.commit()
+    path = tmp_path / "games.sqlite3"
+    path.write_bytes(source.read_bytes())
+    Path(f"{path}-wal").write_bytes(Path(f"{source}-wal").read_bytes())
+    conn.close()
+    return path
+
+
+def test_a_crashed_write_ahead_log_is_accepted(tmp_path: Path) -> None:
+    path = _crashed_copy(tmp_path, 40)
+    assert wal_damage(Path(f"{path}-wal")) is None
+    check_sqlite_file(f"sqlite:///{path}")
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT count(*) FROM moves").fetchone() == (40,)
+
+
+def test_a_damaged_write_ahead_log_is_refused_and_left_alone(tmp_path: Path) -> None:
+    path = _crashed_copy(tmp_path, 40)
+    wal = Path(f"{path}-wal")
+    data = bytearray(wal.read_bytes())
+    middle = len(data) // 2
+    data[middle : middle + 64] = bytes(range(64))
+    wal.write_bytes(bytes(data))
+    before = (path.read_bytes(), wal.read_bytes())
+    assert "write-ahead log" in _refused(path) and "damaged" in _refused(path)
+    assert (path.read_bytes(), wal.read_bytes()) == before
