@@ -22,7 +22,13 @@ RECV_TIMEOUT = 30.0
 
 #: Tests drive games faster than any player: no per-client limits unless a test sets them
 #: (the limits have their own tests).
-UNLIMITED: dict[str, Any] = {"create_limit": None, "message_limit": None, "max_bot_games": None}
+UNLIMITED: dict[str, Any] = {
+    "create_limit": None,
+    "message_limit": None,
+    "max_bot_games": None,
+    "max_seat_connections": None,
+    "max_client_connections": None,
+}
 
 
 def free_port() -> int:

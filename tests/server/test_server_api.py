@@ -114,6 +114,55 @@ def test_create_refuses_bad_requests(client: TestClient, body: dict[str, Any]) -
     assert client.get("/api/games").json() == []
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"game": "byzantium", "seats": [{"kind": "human"}] * 2, "Seed": 42},
+        {"game": "byzantium", "seats": [{"kind": "human", "nmae": "Ann"}, {"kind": "human"}]},
+    ],
+)
+def test_create_refuses_unknown_fields(client: TestClient, body: dict[str, Any]) -> None:
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 422, r.text
+    assert any(e["type"] == "extra_forbidden" for e in r.json()["detail"])
+    assert "Seed" in r.text or "nmae" in r.text
+    assert client.get("/api/games").json() == []
+
+
+def test_validation_errors_do_not_echo_huge_input(client: TestClient) -> None:
+    huge = "x" * 1_000_000
+    for body in (
+        {"game": huge, "seats": [{"kind": "human"}] * 2},
+        {"game": "byzantium", "seats": [{"kind": "human"}] * 2, huge: 1},
+        {"game": "byzantium", "seats": [{"kind": "human", "name": huge}, {"kind": "human"}]},
+        {"game": "byzantium", "seats": [{"kind": huge}] * 2},
+    ):
+        r = client.post("/api/games", json=body)
+        assert r.status_code == 422 and len(r.content) < 5000, len(r.content)
+        assert "(cut)" in r.text
+
+
+@pytest.mark.parametrize(
+    "name", ["a\x00b", "evil\u202egnp.exe", "two\nlines", "x\u2066y", "zero\u200bwidth", "\u2028"]
+)
+def test_seat_names_refuse_control_and_bidi_characters(client: TestClient, name: str) -> None:
+    body = {"game": "byzantium", "seats": [{"kind": "human", "name": name}, {"kind": "human"}]}
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 422 and "control or formatting" in r.text, r.text
+    assert client.get("/api/games").json() == []
+
+
+def test_seat_names_keep_ordinary_text(client: TestClient) -> None:
+    names = ["Zoë <b>", "👨\u200d👩\u200d👧 family", "  Ann  "]
+    body = {
+        "game": "conspiracy",
+        "options": {"players": 3},
+        "seats": [{"kind": "human", "name": n} for n in names],
+    }
+    info = _create(client, body)
+    assert [s["name"] for s in info["seats"]] == ["Zoë <b>", names[1], "Ann"]
+
+
 def test_check_options_keeps_lobby_values() -> None:
     assert check_options("conspiracy", {"players": 3, "first_player": None}) == {"players": 3}
     assert check_options("byzantium", {"first_emperor": "random"}) == {"first_emperor": "random"}
@@ -166,6 +215,32 @@ def test_protocol_parsing() -> None:
             protocol.parse_client_message(bad)
     with pytest.raises(protocol.ProtocolError, match="UTF-8"):
         protocol.parse_client_message(b"\xff\xfe")
+
+
+def test_protocol_message_limit_counts_bytes_not_characters() -> None:
+    emoji = "\U0001f600" * 5000  # 5,000 characters, 20,000 bytes of UTF-8
+    text = '{"type":"act","seq":0,"action":"' + emoji + '"}'
+    assert len(text) < protocol.MAX_MESSAGE_BYTES < len(text.encode())
+    with pytest.raises(protocol.ProtocolError, match="too large"):
+        protocol.parse_client_message(text)
+    with pytest.raises(protocol.ProtocolError, match="too large"):
+        protocol.parse_client_message(text.encode())
+    ascii_ok = '{"type":"ping"}' + " " * (protocol.MAX_MESSAGE_BYTES - 20)
+    assert protocol.parse_client_message(ascii_ok).type == "ping"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"type":"ping","x":1}',
+        '{"type":"snapshot","full":true}',
+        '{"type":"undo","seq":1,"Seq":2}',
+        '{"type":"act","action":"draw 1","seq":1,"sequence":1}',
+    ],
+)
+def test_protocol_refuses_unknown_fields(text: str) -> None:
+    with pytest.raises(protocol.ProtocolError, match="unknown field"):
+        protocol.parse_client_message(text)
 
 
 def test_storage_round_trip(tmp_path: Path) -> None:
@@ -317,7 +392,14 @@ def test_serve_command_for_the_cli(monkeypatch: pytest.MonkeyPatch) -> None:
     app.command(name="other")(lambda: None)
     result = CliRunner().invoke(app, ["serve", "--port", "9001", "--db", "sqlite://"])
     assert result.exit_code == 0, result.output
-    options = {"compression": False, "allowed_origins": (), "allowed_hosts": None}
+    options = {
+        "compression": False,
+        "allowed_origins": (),
+        "allowed_hosts": None,
+        "forwarded_allow_ips": None,
+        "max_seat_connections": 4,
+        "max_client_connections": 32,
+    }
     assert calls == [("127.0.0.1", 9001, "sqlite://", None, None, options)]
     calls.clear()
     result = CliRunner().invoke(

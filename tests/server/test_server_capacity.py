@@ -4,11 +4,13 @@ scheduling, idle games released from memory, and bot workers that die with the s
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,14 +18,19 @@ from typing import Any
 
 import httpx
 import pytest
+import uvicorn
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 import porphyra
 from porphyra.server import botpool
+from porphyra.server.app import create_app
 from porphyra.server.botpool import BotPool
 from porphyra.server.hub import Hub
+from porphyra.server.main import uvicorn_options
 
 from .driver import sync
-from .live import LiveServer, SeatClient, connect_seats
+from .live import LiveServer, SeatClient, connect_seats, free_port
 
 HUMANS = {"game": "byzantium", "seats": [{"kind": "human"}] * 2}
 BOTS = {"game": "conspiracy", "seats": [{"kind": "bot", "bot": "random"}] * 2}
@@ -63,6 +70,36 @@ def test_game_creation_is_limited_per_client(db_url: str) -> None:
         assert "too many new games" in refused.json()["detail"]
 
 
+@pytest.mark.parametrize("trusted", [None, "127.0.0.1"])
+def test_forwarded_for_counts_only_from_a_named_proxy(sqlite_url: str, trusted: str | None) -> None:
+    app = create_app(db_url=sqlite_url, create_limit="3/minute")
+    port = free_port()
+    options = uvicorn_options("127.0.0.1", port, "warning", forwarded_allow_ips=trusted)
+    server = uvicorn.Server(uvicorn.Config(app, lifespan="on", **options))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 20
+        while not server.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+        codes = [
+            httpx.post(
+                f"http://127.0.0.1:{port}/api/games",
+                json=HUMANS,
+                headers={"x-forwarded-for": f"203.0.113.{i}"},
+                timeout=10,
+            ).status_code
+            for i in range(5)
+        ]
+    finally:
+        server.should_exit = True
+        thread.join(timeout=20)
+    if trusted is None:  # the default: the header is ignored, every request is 127.0.0.1's
+        assert codes == [201, 201, 201, 429, 429]
+    else:  # the operator named the proxy: each forwarded address has its own limit
+        assert codes == [201] * 5
+
+
 def test_messages_are_limited_per_connection(db_url: str) -> None:
     for live in _live(db_url, message_limit="5/second"):
         info = live.create(HUMANS)
@@ -79,6 +116,43 @@ def test_messages_are_limited_per_connection(db_url: str) -> None:
         me.close()
 
 
+def _refused_with_limit(live: LiveServer, game_id: str, token: str | None) -> str:
+    """Open a socket that must be refused: its error message (code ``limit``, close 4429)."""
+    url = f"{live.ws_base}/ws/{game_id}" + (f"?token={token}" if token else "")
+    with connect(url, open_timeout=10) as ws:
+        reply = json.loads(ws.recv(timeout=10))
+        assert reply["type"] == "error" and reply["code"] == "limit", reply
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
+        message: str = reply["message"]
+        return message
+
+
+def test_connections_are_limited_per_seat_and_per_client(db_url: str) -> None:
+    for live in _live(db_url, max_seat_connections=2, max_client_connections=3):
+        info = live.create(HUMANS)
+        gid, tokens = info["id"], [i["token"] for i in info["invites"]]
+        first = [SeatClient(live, gid, tokens[0], 0) for _ in range(2)]
+        for c in first:
+            c.recv_until(lambda m: m["type"] == "snapshot")
+        assert "this seat is already open" in _refused_with_limit(live, gid, tokens[0])
+        watcher = SeatClient(live, gid, None, None)
+        watcher.recv_until(lambda m: m["type"] == "snapshot")
+        assert "too many connections from your address" in _refused_with_limit(live, gid, tokens[1])
+        first[0].close()  # a closed connection frees its places
+        deadline = time.monotonic() + 10
+        while True:
+            again = SeatClient(live, gid, tokens[1], 1)
+            if again.recv()["type"] == "snapshot":
+                break
+            again.close()
+            assert time.monotonic() < deadline, "the closed connection was never counted off"
+            time.sleep(0.1)
+        for c in (first[1], watcher, again):
+            c.close()
+
+
 def test_bot_only_games_are_capped(db_url: str, slow_bots: None) -> None:
     for live in _live(db_url, max_bot_games=2):
         live.create(BOTS)
@@ -87,6 +161,39 @@ def test_bot_only_games_are_capped(db_url: str, slow_bots: None) -> None:
         assert refused.status_code == 429 and "bots only" in refused.json()["detail"]
         # A game with a human seat is still welcome.
         live.create({"game": "byzantium", "seats": [{"kind": "human"}, {"kind": "bot"}]})
+
+
+def test_bot_only_cap_holds_under_concurrent_creation(db_url: str, slow_bots: None) -> None:
+    for live in _live(db_url, max_bot_games=8):
+
+        async def burst(base: str) -> list[int]:
+            async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+                answers = await asyncio.gather(
+                    *(client.post("/api/games", json=BOTS) for _ in range(16))
+                )
+            return [a.status_code for a in answers]
+
+        codes = asyncio.run(burst(live.base))
+        assert codes.count(201) == 8 and codes.count(429) == 8, codes
+        assert _hub(live).active_bot_only_games() == 8
+        # A refused or failed creation gives its slot back.
+        bad = httpx.post(
+            live.base + "/api/games",
+            json={"game": "conspiracy", "seats": [{"kind": "bot", "bot": "nope"}] * 2},
+        )
+        assert bad.status_code == 429  # still full
+        assert _hub(live).active_bot_only_games() == 8
+
+
+def test_a_failed_bot_only_creation_gives_its_slot_back(db_url: str, slow_bots: None) -> None:
+    for live in _live(db_url, max_bot_games=1):
+        bad = httpx.post(
+            live.base + "/api/games",
+            json={"game": "conspiracy", "seats": [{"kind": "bot", "bot": "nope"}] * 2},
+        )
+        assert bad.status_code == 400
+        live.create(BOTS)
+        assert _hub(live).active_bot_only_games() == 1
 
 
 def test_a_bot_facing_a_human_is_served_before_bot_only_games(slow_bots: None) -> None:

@@ -3,15 +3,20 @@ is refused at start-up with what to do, and left untouched."""
 
 from __future__ import annotations
 
+import json
 import random
+import re
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from sqlalchemy.exc import DatabaseError
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
-from porphyra.server.dbfile import DatabaseFileError
+from porphyra.server.dbfile import DatabaseFileError, check_sqlite_file, wal_damage
 from porphyra.server.storage import GameRow, SeatRow, Storage, now
 
 from .driver import play_out
@@ -59,13 +64,10 @@ def test_bad_rows_mark_only_their_game_broken(tmp_path: Path) -> None:
     live = LiveServer(f"sqlite:///{path}").start()
     try:
         listed = {g["id"]: g for g in live.get("/api/games").json()}
-        assert listed[ids[0]]["status"] == "broken" and "options" in listed[ids[0]]["problem"]
-        assert listed[ids[1]]["status"] == "broken" and "result" in listed[ids[1]]["problem"]
         # The missing seat row is reported, not left unfinishable.
-        assert listed[ids[2]]["status"] == "broken"
-        assert "seat 1 has no seat row" in listed[ids[2]]["problem"]
         for gid in ids[:3]:
-            assert live.get(f"/api/games/{gid}").status_code == 404
+            assert listed[gid]["status"] == "broken" and "error id" in listed[gid]["problem"]
+            assert live.get(f"/api/games/{gid}").status_code == 410
         # The healthy game and new games play on.
         assert listed[ids[3]]["status"] == "active"
         fresh = live.create(HUMANS)
@@ -118,3 +120,148 @@ def test_a_damaged_database_file_is_refused(tmp_path: Path, damage: str) -> None
         data = data[: len(data) // 2]
     path.write_bytes(bytes(data))
     assert "damaged" in _refused(path)
+
+
+def _broken_after_loading(live: LiveServer, gid: str) -> str:
+    """Open ``gid`` (its links answer 410, the game is damaged) and return its public
+    problem in the lobby list."""
+    opened = live.get(f"/api/games/{gid}")
+    assert opened.status_code == 410, opened.text
+    assert "damaged" in opened.json()["detail"] and "lobby" in opened.json()["detail"]
+    listed = {g["id"]: g for g in live.get("/api/games").json()}
+    assert listed[gid]["status"] == "broken"
+    problem: str = listed[gid]["problem"]
+    assert re.search(r"error id [0-9a-f]{8}", problem), problem
+    return problem
+
+
+def test_a_database_error_on_load_is_not_public_and_not_for_good(db_url: str) -> None:
+    live = LiveServer(db_url).start()
+    try:
+        gid = live.create(HUMANS)["id"]
+        hub = live.app.state.hub
+        real = hub.storage.load
+
+        def failing(game_id: str) -> None:
+            raise DatabaseError("SELECT games.secret FROM games", {"id": game_id}, Exception("x"))
+
+        hub.storage.load = failing
+        hub.runners.pop(gid)
+        answer = live.get(f"/api/games/{gid}")
+        assert answer.status_code == 500 and "SELECT" not in answer.text
+        assert "error id" in answer.json()["detail"]
+        listed = live.get("/api/games").text
+        assert "SELECT" not in listed and "[SQL" not in listed and gid not in hub.broken
+        hub.storage.load = real  # the database is back: the game opens again
+        assert live.get(f"/api/games/{gid}").json()["status"] == "active"
+    finally:
+        live.stop()
+
+
+def test_a_bad_action_row_is_not_quoted_publicly(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    ids = _fill(path, 2)
+    conn = sqlite3.connect(path)
+    conn.execute(
+        "INSERT INTO actions (game_id, idx, player, action) VALUES (?, 0, 0, ?)",
+        (ids[0], "redraw SECRET-CARD-TEXT"),
+    )
+    conn.commit()
+    conn.close()
+    live = LiveServer(f"sqlite:///{path}").start()
+    try:
+        problem = _broken_after_loading(live, ids[0])
+        assert "SECRET" not in problem and "SECRET" not in live.get("/api/games").text
+        assert live.get(f"/api/games/{ids[1]}").status_code == 200
+    finally:
+        live.stop()
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "UPDATE games SET seq = 'x' WHERE id = :g",
+        "UPDATE games SET seq = -5 WHERE id = :g",
+        "UPDATE games SET status = 'weird' WHERE id = :g",
+        "UPDATE games SET deal = 'odd' WHERE id = :g",
+        "UPDATE games SET version = 7 WHERE id = :g",
+        "UPDATE seats SET kind = 'alien' WHERE game_id = :g AND seat = 0",
+        "UPDATE seats SET seat = 'z' WHERE game_id = :g AND seat = 0",
+        "UPDATE seats SET name = x'00ff' WHERE game_id = :g AND seat = 1",
+    ],
+)
+def test_every_bad_field_of_a_game_row_marks_only_that_game_broken(
+    tmp_path: Path, damage: str
+) -> None:
+    path = tmp_path / "games.sqlite3"
+    ids = _fill(path, 2)
+    conn = sqlite3.connect(path)
+    conn.execute(damage, {"g": ids[0]})
+    conn.commit()
+    conn.close()
+    live = LiveServer(f"sqlite:///{path}").start()
+    try:
+        _broken_after_loading(live, ids[0])
+        assert live.get(f"/api/games/{ids[1]}").json()["status"] == "active"
+        fresh = live.create(HUMANS)
+        play_out(connect_seats(live, fresh), random.Random(1))
+    finally:
+        live.stop()
+
+
+def test_a_damaged_game_link_says_so_on_the_websocket(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    ids = _fill(path, 1)
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE games SET seq = 'x' WHERE id = ?", (ids[0],))
+    conn.commit()
+    conn.close()
+    live = LiveServer(f"sqlite:///{path}").start()
+    try:
+        with connect(f"{live.ws_base}/ws/{ids[0]}", open_timeout=10) as ws:
+            reply = json.loads(ws.recv(timeout=10))
+            assert reply["code"] == "damaged" and "lobby" in reply["message"]
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(timeout=10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4410
+    finally:
+        live.stop()
+
+
+def _crashed_copy(tmp_path: Path, commits: int) -> Path:
+    """A database file and its write-ahead log of ``commits`` small commits, copied while
+    the writer still has them open (as a ``kill -9`` leaves them: nothing checkpointed)."""
+    source = tmp_path / "live.sqlite3"
+    conn = sqlite3.connect(source)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA wal_autocheckpoint=0")
+    conn.execute("CREATE TABLE moves (n INTEGER, text TEXT)")
+    conn.commit()
+    for n in range(commits):
+        conn.execute("INSERT INTO moves VALUES (?, ?)", (n, "x" * 3000))
+        conn.commit()
+    path = tmp_path / "games.sqlite3"
+    path.write_bytes(source.read_bytes())
+    Path(f"{path}-wal").write_bytes(Path(f"{source}-wal").read_bytes())
+    conn.close()
+    return path
+
+
+def test_a_crashed_write_ahead_log_is_accepted(tmp_path: Path) -> None:
+    path = _crashed_copy(tmp_path, 40)
+    assert wal_damage(Path(f"{path}-wal")) is None
+    check_sqlite_file(f"sqlite:///{path}")
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT count(*) FROM moves").fetchone() == (40,)
+
+
+def test_a_damaged_write_ahead_log_is_refused_and_left_alone(tmp_path: Path) -> None:
+    path = _crashed_copy(tmp_path, 40)
+    wal = Path(f"{path}-wal")
+    data = bytearray(wal.read_bytes())
+    middle = len(data) // 2
+    data[middle : middle + 64] = bytes(range(64))
+    wal.write_bytes(bytes(data))
+    before = (path.read_bytes(), wal.read_bytes())
+    assert "write-ahead log" in _refused(path) and "damaged" in _refused(path)
+    assert (path.read_bytes(), wal.read_bytes()) == before

@@ -68,6 +68,13 @@ def test_only_allowed_hosts_are_answered(guarded: LiveServer) -> None:
     assert ok.status_code == 200 and bad.status_code == 400
 
 
+def test_a_refused_host_gets_the_security_headers(guarded: LiveServer) -> None:
+    bad = httpx.get(guarded.base + "/api/meta", headers={"host": "rebound.example"})
+    assert bad.status_code == 400
+    assert "frame-ancestors 'none'" in bad.headers["content-security-policy"]
+    assert bad.headers["x-content-type-options"] == "nosniff"
+
+
 @pytest.mark.parametrize("path", ["/", "/game/abc", "/api/meta", "/static/game.js", "/nope"])
 def test_every_response_has_the_security_headers(server: LiveServer, path: str) -> None:
     headers = server.get(path).headers

@@ -25,17 +25,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import re
+import unicodedata
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.websockets import WebSocketState
 
@@ -50,7 +54,14 @@ from porphyra.server.gamedata import card_data, lobby_bots, solo_supported
 from porphyra.server.hub import CreateError, Hub
 from porphyra.server.incidents import player_message, report
 from porphyra.server.match import SubmitError
-from porphyra.server.quotas import CREATE_LIMIT, MAX_BOT_GAMES, MESSAGE_LIMIT, Quotas
+from porphyra.server.quotas import (
+    CREATE_LIMIT,
+    MAX_BOT_GAMES,
+    MAX_CLIENT_CONNECTIONS,
+    MAX_SEAT_CONNECTIONS,
+    MESSAGE_LIMIT,
+    Quotas,
+)
 from porphyra.server.security import SecurityHeaders, origin_allowed
 from porphyra.server.storage import Storage, default_db_url
 
@@ -58,6 +69,46 @@ log = logging.getLogger("porphyra.server")
 
 STATIC_DIR = Path(__file__).parent / "static"
 MAX_NAME = 40
+#: Unicode categories refused in seat names: controls (NUL, line breaks), format characters
+#: (bidi overrides and isolates, zero-width marks), separators of lines and paragraphs,
+#: surrogates, private use and unassigned code points.
+REFUSED_IN_NAMES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
+#: Allowed although a format character: it joins emoji sequences.
+ZERO_WIDTH_JOINER = "\u200d"
+#: Longest echo of a refused input in a 422 reply, in characters.
+MAX_ECHO = 200
+
+
+def _short(value: Any) -> Any:
+    """``value`` (JSON-compatible) with every text over :data:`MAX_ECHO` characters cut,
+    and any container too long as JSON replaced by its cut JSON text."""
+    if isinstance(value, str):
+        return value if len(value) <= MAX_ECHO else value[:MAX_ECHO] + "… (cut)"
+    if isinstance(value, dict | list):
+        text = json.dumps(value, default=str, ensure_ascii=False)
+        if len(text) > MAX_ECHO:
+            return text[:MAX_ECHO] + "… (cut)"
+        if isinstance(value, dict):
+            return {_short(str(k)): _short(v) for k, v in value.items()}
+        return [_short(v) for v in value]
+    return value
+
+
+def short_validation_errors(errors: Sequence[Any]) -> list[dict[str, Any]]:
+    """Pydantic's validation errors (``RequestValidationError.errors()``) made safe to send
+    back: the echoed ``input``, ``loc`` parts and ``ctx`` values are cut to
+    :data:`MAX_ECHO` characters, so a 1 MB field never comes back as a 1 MB reply.
+
+    Returns:
+        ``[{"type", "loc", "msg", "input"?, "ctx"?}]`` (JSON-compatible).
+    """
+    out: list[dict[str, Any]] = []
+    for error in errors[:20]:
+        item = jsonable_encoder(error)
+        short = {k: _short(v) for k, v in item.items() if k in ("type", "msg", "input", "ctx")}
+        short["loc"] = [_short(part) for part in item.get("loc", [])]
+        out.append(short)
+    return out
 
 
 def default_data_dir() -> Path:
@@ -102,15 +153,40 @@ def redact_server_logs() -> None:
 
 
 class SeatIn(BaseModel):
-    """One seat of a create request."""
+    """One seat of a create request (an unknown field is refused: a typo never silently
+    falls back to a default)."""
+
+    model_config = ConfigDict(extra="forbid")
 
     kind: Literal["human", "bot"]
     bot: str | None = Field(default=None, max_length=40)
     name: str | None = Field(default=None, max_length=MAX_NAME)
 
+    @field_validator("name")
+    @classmethod
+    def _printable_name(cls, name: str | None) -> str | None:
+        """Refuse control, format (bidi overrides, zero-width marks) and unassigned
+        characters in a seat name, which every seat and spectator sees.
+
+        Raises:
+            ValueError: the name holds one (the message names its code point).
+        """
+        if name is None:
+            return None
+        for ch in name:
+            if ch != ZERO_WIDTH_JOINER and unicodedata.category(ch) in REFUSED_IN_NAMES:
+                raise ValueError(
+                    f"a seat name may not contain control or formatting characters "
+                    f"(U+{ord(ch):04X}, e.g. a bidi override, NUL or a line break)"
+                )
+        return name
+
 
 class CreateIn(BaseModel):
-    """A create request (see the module docstring)."""
+    """A create request (see the module docstring); an unknown field (``"Seed"``) is
+    refused with 422 naming it."""
+
+    model_config = ConfigDict(extra="forbid")
 
     game: str = Field(max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)
@@ -160,6 +236,8 @@ def create_app(
     message_limit: str | None = MESSAGE_LIMIT,
     max_bot_games: int | None = MAX_BOT_GAMES,
     idle_after: float = 300.0,
+    max_seat_connections: int | None = MAX_SEAT_CONNECTIONS,
+    max_client_connections: int | None = MAX_CLIENT_CONNECTIONS,
 ) -> FastAPI:
     """Build the application.
 
@@ -175,12 +253,14 @@ def create_app(
         create_limit / message_limit / max_bot_games: see :mod:`porphyra.server.quotas`
             (None: no limit).
         idle_after: seconds before an unused game is released from memory.
+        max_seat_connections / max_client_connections: websockets open at once per seat
+            token and per client address (None: no limit); see :mod:`porphyra.server.quotas`.
 
     Returns:
         The FastAPI app; its lifespan reloads every stored game and restarts its bots.
     """
     url = database_url(db_url, data_dir)
-    quotas = Quotas(create_limit, message_limit)
+    quotas = Quotas(create_limit, message_limit, max_seat_connections, max_client_connections)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -196,10 +276,14 @@ def create_app(
             storage.close()
 
     app = FastAPI(title="porphyra", lifespan=lifespan, docs_url=None, redoc_url=None)
-    app.add_middleware(SecurityHeaders)
     if allowed_hosts is not None:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
     origins = tuple(allowed_origins)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        """422 with pydantic's errors, the echoed input cut (:func:`short_validation_errors`)."""
+        return JSONResponse({"detail": short_validation_errors(exc.errors())}, status_code=422)
 
     @app.middleware("http")
     async def internal_errors(request: Request, call_next: Any) -> Response:
@@ -212,6 +296,10 @@ def create_app(
                 {"detail": player_message(error_id), "error_id": error_id}, status_code=500
             )
         return response
+
+    # Added last, so outermost: every reply carries the headers, also the host check's 400
+    # and the 500 above (a middleware added later wraps those added before it).
+    app.add_middleware(SecurityHeaders)
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
@@ -263,6 +351,9 @@ def create_app(
             runner = hub.runners.get(row["id"])
             if runner is not None:
                 row["seats"] = runner.seats_info()
+            damage = row.pop("damage", None)
+            if damage is not None:
+                hub.mark_broken(row["id"], damage)
             if row["id"] in hub.broken:  # e.g. a record of an older rules version
                 row["status"] = "broken"
                 row["problem"] = hub.broken[row["id"]]
@@ -277,14 +368,24 @@ def create_app(
                 f"too many new games from your address (limit {quotas.describe_create()}); "
                 "try again later",
             )
-        if all(s.kind == "bot" for s in body.seats) and (
-            max_bot_games is not None and hub.active_bot_only_games() >= max_bot_games
-        ):
+        slot = max_bot_games if all(s.kind == "bot" for s in body.seats) else None
+        if not hub.reserve_bot_only(slot):
             raise HTTPException(
                 429,
                 f"{max_bot_games} games of bots only are already running on this server; "
                 "try again when one has finished",
             )
+        try:
+            return await _create(hub, body)
+        finally:  # the game is registered (it counts itself now) or was not created
+            hub.release_bot_only(slot)
+
+    async def _create(hub: Hub, body: CreateIn) -> dict[str, Any]:
+        """Check and create the game of ``body`` (see ``create_game``).
+
+        Raises:
+            HTTPException(400): unknown options, bots or seat counts.
+        """
         options = check_options(body.game, body.options)
         bots = set(bot_names())
         seats = []
@@ -314,18 +415,30 @@ def create_app(
         info["spectate_url"] = f"/game/{runner.id}"
         return info
 
+    async def existing(game_id: str) -> Any:
+        """The runner of ``game_id``.
+
+        Raises:
+            HTTPException(410): the game is damaged (:func:`damaged_detail`).
+            HTTPException(404): there is no such game.
+        """
+        hub = hub_of(app)
+        runner = await hub.get(game_id)
+        if runner is None:
+            if game_id in hub.broken:
+                raise HTTPException(410, damaged_detail(hub.broken[game_id]))
+            raise HTTPException(404, "no such game")
+        return runner
+
     @app.get("/api/games/{game_id}")
     async def game_info(game_id: str) -> dict[str, Any]:
-        runner = await hub_of(app).get(game_id)
-        if runner is None:
-            raise HTTPException(404, "no such game")
-        return runner.info()
+        runner = await existing(game_id)
+        info: dict[str, Any] = runner.info()
+        return info
 
     @app.get("/api/games/{game_id}/record")
     async def game_record(game_id: str) -> JSONResponse:
-        runner = await hub_of(app).get(game_id)
-        if runner is None:
-            raise HTTPException(404, "no such game")
+        runner = await existing(game_id)
         if not runner.over:
             raise HTTPException(
                 403, "the record (with its seed) is available once the game is over"
@@ -356,7 +469,10 @@ def create_app(
             await websocket.close(code=1011)
             return
         if runner is None:
-            await _refuse(websocket, "no such game", 4404)
+            if game_id in hub.broken:
+                await _refuse(websocket, damaged_detail(hub.broken[game_id]), 4410, "damaged")
+            else:
+                await _refuse(websocket, "no such game", 4404)
             return
         seat: int | None = None
         if token:
@@ -364,6 +480,12 @@ def create_app(
             if seat is None:
                 await _refuse(websocket, "wrong seat token: this link does not open a seat", 4403)
                 return
+        peer = websocket.client.host if websocket.client else "?"
+        seat_key = None if seat is None else f"{game_id}/{seat}"
+        refusal = quotas.open_connection(peer, seat_key)
+        if refusal is not None:
+            await _refuse(websocket, refusal, 4429, "limit")
+            return
         client = Client(seat)
         writer = asyncio.get_running_loop().create_task(_writer(websocket, client))
         async with runner.lock:  # a snapshot only ever shows a durably stored state
@@ -372,6 +494,7 @@ def create_app(
             runner.detach(client)
             again = await hub.get(game_id)
             if again is None:
+                quotas.close_connection(peer, seat_key)
                 await _refuse(websocket, "no such game", 4404)
                 return
             runner = again
@@ -395,6 +518,7 @@ def create_app(
         except WebSocketDisconnect:
             pass
         finally:
+            quotas.close_connection(peer, seat_key)
             runner.detach(client)
             client.outbox.put_nowait(None)
             try:
@@ -405,8 +529,13 @@ def create_app(
     return app
 
 
-async def _refuse(websocket: WebSocket, message: str, code: int) -> None:
-    await websocket.send_text(protocol.dumps(protocol.error(0, message, "auth")))
+def damaged_detail(problem: str) -> str:
+    """What a damaged game's links answer (``problem``: its public problem)."""
+    return f"{problem}. Other games are not affected: back to the lobby at /"
+
+
+async def _refuse(websocket: WebSocket, message: str, code: int, kind: str = "auth") -> None:
+    await websocket.send_text(protocol.dumps(protocol.error(0, message, kind)))
     await websocket.close(code=code)
 
 

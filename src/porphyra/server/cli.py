@@ -60,6 +60,24 @@ def serve_command(
             "loopback, else any).",
         ),
     ] = None,
+    max_seat_connections: Annotated[
+        int,
+        typer.Option("--max-seat-connections", help="Websockets open at once per seat (0: any)."),
+    ] = 4,
+    max_client_connections: Annotated[
+        int,
+        typer.Option(
+            "--max-client-connections", help="Websockets open at once per client address (0: any)."
+        ),
+    ] = 32,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            "--forwarded-allow-ips",
+            help="Reverse proxies (comma-separated addresses, or '*') whose X-Forwarded-For "
+            "header gives the client address (default: none; the address is the TCP peer's).",
+        ),
+    ] = None,
 ) -> None:
     """Play in the browser: serve the lobby and games (friends, bots, solo) over HTTP."""
     from porphyra.server.main import serve
@@ -74,4 +92,7 @@ def serve_command(
         compression=compression,
         allowed_origins=allowed_origin or (),
         allowed_hosts=allowed_host,
+        forwarded_allow_ips=forwarded_allow_ips,
+        max_seat_connections=max_seat_connections or None,
+        max_client_connections=max_client_connections or None,
     )

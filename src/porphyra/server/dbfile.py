@@ -5,6 +5,7 @@ fails only when a damaged page is read."""
 from __future__ import annotations
 
 import sqlite3
+import struct
 from pathlib import Path
 
 
@@ -14,12 +15,75 @@ class DatabaseFileError(RuntimeError):
 
 
 SQLITE_HEADER = b"SQLite format 3\x00"
+#: The two magic numbers of a write-ahead log header (the last bit: checksum byte order).
+WAL_MAGIC = (0x377F0682, 0x377F0683)
+WAL_HEADER = 32
+WAL_FRAME_HEADER = 24
+
+
+def _checksum(data: bytes, order: str, s0: int, s1: int) -> tuple[int, int]:
+    """SQLite's WAL checksum of ``data`` (a multiple of 8 bytes) from ``(s0, s1)``."""
+    words = struct.unpack(f"{order}{len(data) // 4}I", data)
+    for i in range(0, len(words), 2):
+        s0 = (s0 + words[i] + s1) & 0xFFFFFFFF
+        s1 = (s1 + words[i + 1] + s0) & 0xFFFFFFFF
+    return s0, s1
+
+
+def wal_damage(wal: Path) -> str | None:
+    """Why the write-ahead log ``wal`` would silently lose committed transactions, or
+    None.  SQLite reads a log up to its first frame whose salt or checksum is wrong and
+    takes that as the end; after a crash only a torn last frame ends it early.  A bad
+    frame followed by further frames of the same log generation (same salts) is damage:
+    the commits in those frames, already acknowledged, would be lost without a word.
+    Reads only; a missing or empty log: None.  (A damaged frame in the last transaction
+    cannot be told from a torn write, so it is not detected.)
+
+    Returns:
+        None, or what was found, e.g. ``"frame 12 of 40 is damaged"``.
+    """
+    try:
+        data = wal.read_bytes()
+    except FileNotFoundError:
+        return None
+    if len(data) < WAL_HEADER:
+        return None
+    magic, _version, page_size, _seq, salt1, salt2, c0, c1 = struct.unpack(">8I", data[:32])
+    if magic not in WAL_MAGIC:
+        return "its header is damaged (not a write-ahead log header)"
+    order = ">" if magic & 1 else "<"
+    if _checksum(data[:24], order, 0, 0) != (c0, c1):
+        return "its header is damaged (wrong checksum)"
+    frame = WAL_FRAME_HEADER + page_size
+    frames = (len(data) - WAL_HEADER) // frame
+    s0, s1 = c0, c1
+    for n in range(frames):
+        at = WAL_HEADER + n * frame
+        head = data[at : at + WAL_FRAME_HEADER]
+        _page, _commit, f1, f2, h0, h1 = struct.unpack(">6I", head)
+        if (f1, f2) == (salt1, salt2):
+            s0, s1 = _checksum(head[:8], order, s0, s1)
+            s0, s1 = _checksum(data[at + WAL_FRAME_HEADER : at + frame], order, s0, s1)
+            if (s0, s1) == (h0, h1):
+                continue
+        # The end of the log as SQLite reads it: later frames of this generation?
+        later = sum(
+            1
+            for m in range(n + 1, frames)
+            if struct.unpack(">2I", data[WAL_HEADER + m * frame + 8 : WAL_HEADER + m * frame + 16])
+            == (salt1, salt2)
+        )
+        if later:
+            return f"frame {n + 1} of {frames} is damaged, and {later} later frame(s) would be lost"
+        return None
+    return None
 
 
 def check_sqlite_file(url: str) -> None:
     """Refuse an SQLite database file that exists but is not a healthy database: empty
     (0 bytes: SQLite would silently use it as a new, empty database), not SQLite, or
-    failing ``PRAGMA quick_check`` (a zeroed page, a truncated file).  Opens the file
+    failing ``PRAGMA quick_check`` (a zeroed page, a truncated file), or whose write-ahead
+    log is damaged before its end (:func:`wal_damage`).  Opens the file
     read-only and changes nothing.  Other URLs and files that do not exist yet: nothing.
 
     Raises:
@@ -40,6 +104,15 @@ def check_sqlite_file(url: str) -> None:
         raise DatabaseFileError(f"the database file {path} is empty (0 bytes). {advice}")
     if header != SQLITE_HEADER:
         raise DatabaseFileError(f"{path} is not an SQLite database. {advice}")
+    wal = path.with_name(path.name + "-wal")
+    damage = wal_damage(wal)  # before any connection: SQLite would drop the frames
+    if damage is not None:
+        raise DatabaseFileError(
+            f"the write-ahead log {wal} is damaged ({damage}): opening the database would "
+            f"silently lose the moves stored after the damage. Nothing was changed. Restore "
+            f"{path} and {wal} from a backup, or move {wal} away to keep only what was "
+            "copied into the database file before (every move in the log would be lost)."
+        )
     try:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:

@@ -12,9 +12,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import SQLAlchemyError
 
 from porphyra.server.botpool import BotPool
+from porphyra.server.incidents import damaged_game, report
 from porphyra.server.match import MatchRunner
 from porphyra.server.replay import replay, shared_game
 from porphyra.server.storage import (
@@ -69,7 +70,11 @@ class Hub:
             max_workers=1, thread_name_prefix="porphyra-db"
         )
         self.runners: dict[str, MatchRunner] = {}
+        #: Games that cannot be loaded: ``{game id: public problem}`` (short, generic, with
+        #: an error id; the details are in the server log, see :meth:`mark_broken`).
         self.broken: dict[str, str] = {}
+        #: Bot-only games being created (counted by :meth:`active_bot_only_games`).
+        self._bot_only_reserved = 0
         self._pending: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
         self._wake: asyncio.Event | None = None
         self._writer: asyncio.Task[None] | None = None
@@ -153,8 +158,26 @@ class Hub:
 
     def active_bot_only_games(self) -> int:
         """Games in memory that are not over and have no human seat (their bots are
-        deciding, so they stay in memory while active)."""
-        return sum(1 for r in self.runners.values() if not r.over and not r.has_human())
+        deciding, so they stay in memory while active), plus those being created."""
+        running = sum(1 for r in self.runners.values() if not r.over and not r.has_human())
+        return running + self._bot_only_reserved
+
+    def reserve_bot_only(self, limit: int | None) -> bool:
+        """Reserve a slot for one new bot-only game, before anything awaits (concurrent
+        requests would all pass a check made earlier); False if ``limit`` games are active
+        or being created (None: no limit, and nothing is reserved).  Every True must be
+        followed by one :meth:`release_bot_only` once the game is registered or failed."""
+        if limit is None:
+            return True
+        if self.active_bot_only_games() >= limit:
+            return False
+        self._bot_only_reserved += 1
+        return True
+
+    def release_bot_only(self, limit: int | None) -> None:
+        """Give back a slot of :meth:`reserve_bot_only` (same ``limit``)."""
+        if limit is not None:
+            self._bot_only_reserved -= 1
 
     async def start(self) -> None:
         """Reload every unfinished game by replaying its record, and restart its bots
@@ -163,7 +186,10 @@ class Hub:
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         ids = await self.db(self.storage.game_ids, "active")
         for game_id in ids:
-            await self.get(game_id)
+            try:
+                await self.get(game_id)
+            except SQLAlchemyError:  # loads on demand once the database answers
+                report("game %s: could not be loaded at start-up", game_id)
         for runner in self.runners.values():
             runner.kick_bots()
 
@@ -185,8 +211,21 @@ class Hub:
         self.bots.shutdown()
         self._db.shutdown(wait=True)
 
+    def mark_broken(self, game_id: str, detail: str) -> str:
+        """List ``game_id`` as broken (once): ``detail`` goes to the server log only, the
+        public problem (returned, ``str``) is short, generic and carries an error id."""
+        if game_id not in self.broken:
+            self.broken[game_id] = damaged_game(game_id, detail)
+        return self.broken[game_id]
+
     async def get(self, game_id: str) -> MatchRunner | None:
-        """The runner of ``game_id`` (loaded from the database on first use), or None."""
+        """The runner of ``game_id`` (loaded from the database on first use), or None (no
+        such game, or a damaged one: then ``game_id`` is in :attr:`broken`).
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError: the database failed; nothing is remembered, so
+                the next call tries again.
+        """
         runner = self.runners.get(game_id)
         if runner is not None:
             runner.last_used = time.monotonic()
@@ -207,11 +246,12 @@ class Hub:
                 )
             if len(row.seats) != players:
                 raise BadRowError(f"game {game_id}: {len(row.seats)} seat rows for {players}")
-        except (OperationalError, InterfaceError):
-            raise  # the database is unreachable: not this game's fault, try again later
+        except SQLAlchemyError:
+            # The database failed (unreachable, or any other error of its own): not this
+            # game's fault, and not for good; the next access tries again.
+            raise
         except Exception as exc:  # one damaged game never stops the others
-            log.error("game %s cannot be loaded, listed as broken: %s", game_id, exc)
-            self.broken[game_id] = str(exc)
+            self.mark_broken(game_id, str(exc))
             return None
         runner = self.runners.get(game_id)  # loaded meanwhile by another request
         if runner is None:

@@ -16,6 +16,40 @@ GC_THRESHOLDS = (10_000, 50, 1_000)
 WS_MAX_SIZE = 64 * 1024
 
 
+def uvicorn_options(
+    host: str,
+    port: int,
+    log_level: str = "info",
+    compression: bool = False,
+    forwarded_allow_ips: str | None = None,
+) -> dict[str, Any]:
+    """The keyword arguments of ``uvicorn.run`` / ``uvicorn.Config`` for :func:`serve`.
+
+    Args:
+        host / port / log_level / compression: see :func:`serve`.
+        forwarded_allow_ips: addresses of reverse proxies whose ``X-Forwarded-For`` /
+            ``X-Forwarded-Proto`` headers are believed (uvicorn's comma-separated list,
+            ``*``: any).  None (the default): proxy headers are ignored, so the client
+            address (creation limit, connection limits) is always the TCP peer's; uvicorn
+            itself would believe them from 127.0.0.1, letting anyone on this machine
+            claim any address.
+
+    Returns:
+        ``{"host", "port", "ws_max_size", "ws_per_message_deflate", "log_level",
+        "access_log", "proxy_headers", "forwarded_allow_ips"}``.
+    """
+    return {
+        "host": host,
+        "port": port,
+        "ws_max_size": WS_MAX_SIZE,
+        "ws_per_message_deflate": compression,
+        "log_level": log_level,
+        "access_log": False,
+        "proxy_headers": forwarded_allow_ips is not None,
+        "forwarded_allow_ips": forwarded_allow_ips,
+    }
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -26,6 +60,7 @@ def serve(
     compression: bool = False,
     allowed_origins: Sequence[str] = (),
     allowed_hosts: Sequence[str] | None = None,
+    forwarded_allow_ips: str | None = None,
     **limits: Any,
 ) -> None:
     """Serve the lobby and games until interrupted.
@@ -45,7 +80,10 @@ def serve(
             on another domain; ``*``: any).
         allowed_hosts: host names the server answers to; default: the loopback names when
             ``host`` is loopback (against DNS rebinding), else any.
-        limits: ``create_limit``, ``message_limit``, ``max_bot_games`` of
+        forwarded_allow_ips: reverse proxies whose forwarded-address headers are believed
+            (see :func:`uvicorn_options`); default none.
+        limits: ``create_limit``, ``message_limit``, ``max_bot_games``, ``max_seat_connections``,
+            ``max_client_connections`` of
             :func:`porphyra.server.app.create_app` (default: the defaults there).
 
     Raises:
@@ -83,15 +121,7 @@ def serve(
         allowed_hosts=allowed_hosts,
         **limits,
     )
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        ws_max_size=WS_MAX_SIZE,
-        ws_per_message_deflate=compression,
-        log_level=log_level,
-        access_log=False,
-    )
+    uvicorn.run(app, **uvicorn_options(host, port, log_level, compression, forwarded_allow_ips))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -120,6 +150,21 @@ def main(argv: list[str] | None = None) -> None:
         "--message-limit", default=None, help="messages per connection, e.g. 20/second, or none"
     )
     parser.add_argument("--max-bot-games", type=int, default=None, help="bot-only games")
+    parser.add_argument(
+        "--max-seat-connections", type=int, default=None, help="websockets per seat (0: any)"
+    )
+    parser.add_argument(
+        "--max-client-connections",
+        type=int,
+        default=None,
+        help="websockets per client address (0: any)",
+    )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        help="reverse proxies (comma-separated addresses, or *) whose X-Forwarded-For is "
+        "believed; default: none (the client address is the TCP peer's)",
+    )
     args = parser.parse_args(argv)
     limits: dict[str, Any] = {}
     if args.create_limit is not None:
@@ -128,6 +173,10 @@ def main(argv: list[str] | None = None) -> None:
         limits["message_limit"] = None if args.message_limit == "none" else args.message_limit
     if args.max_bot_games is not None:
         limits["max_bot_games"] = args.max_bot_games
+    for name in ("max_seat_connections", "max_client_connections"):
+        value = getattr(args, name)
+        if value is not None:
+            limits[name] = value or None
     serve(
         args.host,
         args.port,
@@ -137,5 +186,6 @@ def main(argv: list[str] | None = None) -> None:
         compression=args.compression,
         allowed_origins=args.allowed_origin,
         allowed_hosts=args.allowed_host,
+        forwarded_allow_ips=args.forwarded_allow_ips,
         **limits,
     )

@@ -304,9 +304,11 @@ class MatchRunner:
     def broadcast(self, last: tuple[int, str] | None = None) -> None:
         """Send an ``update`` to every client whose view changed, each its own view.
 
-        A client whose view is the same as before gets nothing: another seat's secret
-        choice in a simultaneous decision (B-R3) must not show, not even by its timing.
-        Its submissions stay fresh (its decision has not changed, see ``submit``)."""
+        A client whose view is the same as before gets nothing.  Another seat's secret
+        choice in a simultaneous decision (B-R3) never shows *what* was chosen, but the
+        other seat does learn *that* it was made (its view says it waits for the other
+        player no more): accepted by design, see docs/scaling.md.  Its submissions stay
+        fresh (its decision has not changed, see ``submit``)."""
         for client in list(self.clients):
             echo = last[1] if last is not None and last[0] == client.seat else None
             if echo is None and client.shown == self._shown(client.seat):

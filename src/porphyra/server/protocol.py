@@ -1,6 +1,10 @@
 """The websocket protocol: client messages (parsed defensively) and server message shapes.
 
-Client → server (JSON text, at most :data:`MAX_MESSAGE_BYTES`):
+Client → server (JSON text, at most :data:`MAX_MESSAGE_BYTES` bytes of UTF-8; a larger
+message gets an ``error`` and the connection stays open, but a frame over uvicorn's
+``ws_max_size`` (64 KiB, :data:`porphyra.server.main.WS_MAX_SIZE`) is refused by the
+websocket library itself, which closes with 1009 "message too big" before the server sees
+it, so no ``error`` message can precede that close):
 
 ``{"type": "act", "action": "<notation>", "seq": N}``
     submit an action; ``seq`` is the number of the last state the client saw.
@@ -43,6 +47,15 @@ MAX_SEQ = 2**53 - 1
 MAX_ACTION_CHARS = 1000
 
 
+#: The fields of each client message type (any other field is refused).
+FIELDS: dict[str, frozenset[str]] = {
+    "ping": frozenset({"type"}),
+    "snapshot": frozenset({"type"}),
+    "undo": frozenset({"type", "seq"}),
+    "act": frozenset({"type", "action", "seq"}),
+}
+
+
 class ProtocolError(ValueError):
     """A client message that is not valid JSON or not a known message shape."""
 
@@ -72,11 +85,15 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
         The :class:`ClientMessage`.
 
     Raises:
-        ProtocolError: too large, not UTF-8, not JSON, not an object, unknown type, or a
-            field missing or of the wrong type (the message says which).
+        ProtocolError: too large, not UTF-8, not JSON, not an object, unknown type, an
+            unknown field, or a field missing or of the wrong type (the message says
+            which).
     """
-    if len(text) > MAX_MESSAGE_BYTES:
-        raise ProtocolError(f"message too large ({len(text)} bytes; limit {MAX_MESSAGE_BYTES})")
+    size = len(text)
+    if isinstance(text, str) and size > MAX_MESSAGE_BYTES // 4:  # up to 4 bytes a character
+        size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError(f"message too large ({size} bytes; limit {MAX_MESSAGE_BYTES})")
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
@@ -91,10 +108,17 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
     if not isinstance(data, dict):
         raise ProtocolError("message must be a JSON object")
     kind = data.get("type")
+    fields = FIELDS.get(kind) if isinstance(kind, str) else None
+    if fields is None:
+        raise ProtocolError(f"unknown message type {kind!r}; expected act, undo, snapshot, ping")
+    unknown = sorted(str(k) for k in data if k not in fields)
+    if unknown:
+        shown = ", ".join(repr(k[:40]) for k in unknown[:5])
+        raise ProtocolError(
+            f"unknown field(s) {shown} in '{kind}'; it has only {', '.join(sorted(fields))}"
+        )
     if kind in ("ping", "snapshot"):
         return ClientMessage(kind)
-    if kind not in ("act", "undo"):
-        raise ProtocolError(f"unknown message type {kind!r}; expected act, undo, snapshot, ping")
     seq = data.get("seq")
     if not isinstance(seq, int) or isinstance(seq, bool) or abs(seq) > MAX_SEQ:
         raise ProtocolError(
@@ -126,5 +150,6 @@ def error(seq: int, message: str, code: str = "invalid") -> dict[str, Any]:
     ``illegal``, ``over``, ``undo``, ``auth``, ``invalid``, ``unavailable`` (the database
     did not take the write: nothing changed, try again), ``internal`` (an unexpected
     failure; the message carries an error id, the details are in the server log),
-    ``limit`` (too many messages: slow down)."""
+    ``limit`` (too many messages or connections: slow down), ``damaged`` (the game's stored
+    data is damaged; the message carries an error id and the way back to the lobby)."""
     return {"type": "error", "seq": seq, "code": code, "message": message}

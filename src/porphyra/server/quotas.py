@@ -5,15 +5,23 @@ memory, per server process).
 - websocket messages: per connection, default :data:`MESSAGE_LIMIT` (a message over the
   limit gets an ``error`` with code ``limit`` and is otherwise ignored);
 - bot-only games (no human seat) running at once: :data:`MAX_BOT_GAMES` per server, as
-  they cost bot CPU with nobody waiting for them.
+  they cost bot CPU with nobody waiting for them;
+- open websockets: :data:`MAX_SEAT_CONNECTIONS` per seat (per seat token) and
+  :data:`MAX_CLIENT_CONNECTIONS` per client address (every connection tells all the
+  others of the game about itself, so many of them cost quadratic traffic); one over the
+  limit gets an ``error`` with code ``limit`` and is closed with code 4429.
 
 Limits use the ``limits`` notation (``"30/minute"``, ``"20 per second"``); None disables
-one.  Behind a reverse proxy every client has the proxy's address: let the proxy limit
-creation instead (uvicorn's ``--proxy-headers`` is not enabled here).
+one.  Client addresses are the ones uvicorn reports (``request.client``): the TCP peer,
+as ``porphyra serve`` turns uvicorn's proxy headers off (uvicorn would otherwise believe
+``X-Forwarded-For`` from 127.0.0.1, so anyone on the machine could claim any address).
+Behind a reverse proxy, either let the proxy limit clients or name it with
+``--forwarded-allow-ips`` (then its ``X-Forwarded-For`` is the client address).
 """
 
 from __future__ import annotations
 
+import collections
 import itertools
 
 from limits import RateLimitItem, parse, storage, strategies
@@ -24,6 +32,10 @@ CREATE_LIMIT = "30/minute"
 MESSAGE_LIMIT = "20/second"
 #: Bot-only games that may be active at once.
 MAX_BOT_GAMES = 8
+#: Websockets open at once on one seat (a few browser tabs of its player).
+MAX_SEAT_CONNECTIONS = 4
+#: Websockets open at once from one client address (seats and spectators, every game).
+MAX_CLIENT_CONNECTIONS = 32
 
 
 class Quotas:
@@ -32,12 +44,27 @@ class Quotas:
     Args:
         create: the game-creation limit per client address, or None.
         messages: the message limit per websocket connection, or None.
+        seat_connections: websockets open at once per seat, or None.
+        client_connections: websockets open at once per client address, or None.
 
     Raises:
-        ValueError: a limit that the ``limits`` notation does not parse.
+        ValueError: a limit that the ``limits`` notation does not parse, or a connection
+            limit below 1.
     """
 
-    def __init__(self, create: str | None = CREATE_LIMIT, messages: str | None = MESSAGE_LIMIT):
+    def __init__(
+        self,
+        create: str | None = CREATE_LIMIT,
+        messages: str | None = MESSAGE_LIMIT,
+        seat_connections: int | None = MAX_SEAT_CONNECTIONS,
+        client_connections: int | None = MAX_CLIENT_CONNECTIONS,
+    ):
+        for limit in (seat_connections, client_connections):
+            if limit is not None and limit < 1:
+                raise ValueError(f"a connection limit must be at least 1, not {limit}")
+        self._seat_limit = seat_connections
+        self._client_limit = client_connections
+        self._open: collections.Counter[tuple[str, str]] = collections.Counter()
         self._limiter = strategies.MovingWindowRateLimiter(storage.MemoryStorage())
         self._create: RateLimitItem | None = parse(create) if create else None
         self._messages: RateLimitItem | None = parse(messages) if messages else None
@@ -58,3 +85,38 @@ class Quotas:
     def describe_create(self) -> str:
         """The creation limit in words, for the refusal message."""
         return str(self._create) if self._create is not None else "none"
+
+    def open_connection(self, client: str, seat: str | None) -> str | None:
+        """Count one websocket opening from address ``client`` on ``seat`` (a key such as
+        ``"<game id>/<seat>"``; None for a spectator).
+
+        Returns:
+            None if it may stay open (then call :meth:`close_connection` once it closes),
+            else the refusal message (nothing was counted).
+        """
+        if self._client_limit is not None and self._open["client", client] >= self._client_limit:
+            return (
+                f"too many connections from your address (limit {self._client_limit}); "
+                "close other game tabs and reload"
+            )
+        if (
+            seat is not None
+            and self._seat_limit is not None
+            and self._open["seat", seat] >= self._seat_limit
+        ):
+            return (
+                f"this seat is already open in {self._seat_limit} tabs or windows; "
+                "close one and reload"
+            )
+        self._open["client", client] += 1
+        if seat is not None:
+            self._open["seat", seat] += 1
+        return None
+
+    def close_connection(self, client: str, seat: str | None) -> None:
+        """Count a websocket admitted by :meth:`open_connection` as closed."""
+        keys = [("client", client)] + ([("seat", seat)] if seat is not None else [])
+        for key in keys:
+            self._open[key] -= 1
+            if self._open[key] <= 0:
+                del self._open[key]

@@ -31,6 +31,7 @@ import datetime as dt
 import hashlib
 import json
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -433,6 +434,7 @@ class Storage:
                 .where(seats_table.c.game_id == game_id)
                 .order_by(seats_table.c.seat)
             ).all()
+        _check_row(g, seats, acts)
         return GameRow(
             id=g.id,
             game=g.game,
@@ -459,7 +461,9 @@ class Storage:
 
     def summaries(self, limit: int = 200) -> list[dict[str, Any]]:
         """Lobby rows, newest first: id, game, options, status, result, number of
-        actions, created, updated and seats (kind, bot, name).  No seed, no tokens."""
+        actions, created, updated and seats (kind, bot, name).  No seed, no tokens.  A
+        damaged row has status ``broken`` and ``damage``, what is wrong (for the server log,
+        never for players)."""
         with self._lock, self.engine.connect() as conn:
             games = conn.execute(
                 select(
@@ -478,6 +482,7 @@ class Storage:
             ids = [g.id for g in games]
             seats: dict[str, list[dict[str, Any]]] = {i: [] for i in ids}
             counts: dict[str, int] = dict.fromkeys(ids, 0)
+            damaged: set[str] = set()
             if ids:
                 for s in conn.execute(
                     select(
@@ -490,6 +495,9 @@ class Storage:
                     .where(seats_table.c.game_id.in_(ids))
                     .order_by(seats_table.c.game_id, seats_table.c.seat)
                 ).all():
+                    if not all(isinstance(v, str | None) for v in (s.kind, s.bot, s.name)):
+                        damaged.add(s.game_id)  # e.g. a blob as a name: not even shown
+                        continue
                     seats[s.game_id].append(
                         {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name}
                     )
@@ -513,10 +521,15 @@ class Storage:
                 "seats": seats[g.id],
             }
             try:
+                if g.status not in STATUSES:
+                    raise BadRowError(f"game {g.id}: its status is not one of the known ones")
+                if g.id in damaged:
+                    raise BadRowError(f"game {g.id}: a seat row holds a value that is not text")
                 row["options"] = _json_field(g.options, "options", g.id) or {}
                 row["result"] = _json_field(g.result, "result", g.id)
             except BadRowError as exc:  # listed as broken; the other games are fine
-                row.update(options={}, result=None, status="broken", problem=str(exc))
+                # ``damage`` is for the server log only (see Hub.mark_broken).
+                row.update(options={}, result=None, status="broken", damage=str(exc))
             out.append(row)
         return out
 
@@ -528,6 +541,61 @@ def _add_missing_columns(engine: Engine) -> None:
         for name, sql_type in _ADDED_GAME_COLUMNS:
             if name not in present:
                 conn.exec_driver_sql(f"ALTER TABLE games ADD COLUMN {name} {sql_type}")
+
+
+#: Values a stored game's ``status`` may have, and a seat's ``kind``.
+STATUSES = ("active", "over")
+SEAT_KINDS = ("human", "bot")
+
+
+def _is_int(value: Any, least: int = 0) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= least
+
+
+def _check_row(g: Any, seats: Sequence[Any], acts: Sequence[Any]) -> None:
+    """Check every field of a game row, its seat rows and its action rows (SQLite stores
+    any value in any column, so a damaged or edited file can hold ``seq = 'x'``).
+
+    Raises:
+        BadRowError: the first bad field, named by column (never its value: an action's
+            text may name a seat's hidden cards).
+    """
+    gid = g.id
+
+    def bad(what: str) -> BadRowError:
+        return BadRowError(f"game {gid}: {what}")
+
+    for column in ("game", "version", "created", "updated"):
+        value = getattr(g, column)
+        if not isinstance(value, str) or not value:
+            raise bad(f"its {column} is not a text")
+    if not _is_int(g.seq):
+        raise bad("its seq is not a non-negative integer")
+    if g.status not in STATUSES:
+        raise bad(f"its status is not one of {', '.join(STATUSES)}")
+    if g.deal is not None and g.deal not in (DEAL_SECRET, DEAL_CHOSEN):
+        raise bad("its deal is not secret or chosen")
+    if not _is_int(g.seed, -1):
+        raise bad("its legacy seed column is not an integer")
+    if g.seed_text is not None and not isinstance(g.seed_text, str):
+        raise bad("its seed_text is not a text")
+    for s in seats:
+        if not _is_int(s.seat):
+            raise bad("a seat row's seat index is not a non-negative integer")
+        where = f"seat {s.seat}"
+        if s.kind not in SEAT_KINDS:
+            raise bad(f"{where}: its kind is not human or bot")
+        if s.kind == "bot" and (not isinstance(s.bot, str) or not s.bot):
+            raise bad(f"{where}: a bot seat without a bot spec")
+        if s.bot is not None and not isinstance(s.bot, str):
+            raise bad(f"{where}: its bot spec is not a text")
+        if not isinstance(s.name, str):
+            raise bad(f"{where}: its name is not a text")
+        if s.token_hash is not None and not isinstance(s.token_hash, str):
+            raise bad(f"{where}: its token hash is not a text")
+    for i, (player, action) in enumerate(acts):
+        if not _is_int(player, -4) or not isinstance(action, str):
+            raise bad(f"action #{i} has a bad player or action column")
 
 
 def _json_field(text: str | None, column: str, game_id: str) -> dict[str, Any] | None:

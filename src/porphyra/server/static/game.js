@@ -32,7 +32,7 @@ function connect() {
   };
   ws.onclose = (ev) => {
     setConn("offline", false);
-    if (ev.code === 4403 || ev.code === 4404) stopReconnect = true;
+    if ([4403, 4404, 4410, 4429].includes(ev.code)) stopReconnect = true;
     if (!stopReconnect) setTimeout(connect, retryDelay);
     retryDelay = Math.min(retryDelay * 2, 8000);
   };
