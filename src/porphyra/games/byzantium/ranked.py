@@ -233,22 +233,13 @@ def meld_traits(cardset: CardSet, deck: str) -> list[tuple[int, bool]]:
 def melds_of_hand(
     hand: Sequence[int], traits: Sequence[tuple[int, bool]], deck: str
 ) -> tuple[list[int], MeldTable]:
-    """The distinct kinds of the sorted ``hand`` and its meld table for ``deck``; ``traits``
+    """The distinct kinds of ``hand`` and its meld table for ``deck``; ``traits``
     comes from :func:`meld_traits`.
 
     Raises:
         ValueError: a card of the hand is not of ``deck``.
     """
-    kinds: list[int] = []
-    copies: list[int] = []
-    last = -1
-    for k in hand:
-        if k == last:
-            copies[-1] += 1
-        else:
-            kinds.append(k)
-            copies.append(1)
-            last = k
+    kinds, copies = M.hand_shape(hand)
     types = []
     naturals = []
     for k in kinds:

@@ -250,16 +250,6 @@ class ByzantiumState(State):
         kinds = sorted(set(hand))  # pass
         return kinds, _singles(len(kinds), False)
 
-    def _meld_shape(self, hand: list[int]) -> tuple[list[int], tuple[tuple[int, str, bool], ...]]:
-        """The distinct kinds of ``hand`` and their shape ``(copies, type, natural)``, the
-        key of :func:`~porphyra.games.byzantium.melds.meld_table`."""
-        kinds, counts = M.hand_shape(hand)
-        cards = self._cs.cards
-        shape = tuple(
-            (n, cards[k].type, cards[k].natural) for k, n in zip(kinds, counts, strict=True)
-        )
-        return kinds, shape
-
     def _decides(self, player: int | None) -> int | None:
         """The seat ``player`` (default: the canonical one) if it decides now, else None."""
         if self.phase == "over":
