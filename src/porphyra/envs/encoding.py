@@ -266,6 +266,18 @@ class EnvCore:
         return EnvCore(self.codec, self.state.resample(player, rng), selections)
 
 
+def next_game_seed(seeds: random.Random, seed: int | None) -> tuple[random.Random, int]:
+    """The seed of an environment's next game: ``seed`` itself when given (and the
+    generator of later seeds restarts from it), else a draw from ``seeds``.
+
+    Returns:
+        ``(generator of later seeds, the game's seed)``.
+    """
+    if seed is not None:
+        return random.Random(seed), int(seed)
+    return seeds, seeds.getrandbits(31)
+
+
 def _copy(value: Any) -> Any:
     """A deep copy of JSON data (dicts, lists, scalars)."""
     nested = (dict, list)

@@ -30,7 +30,7 @@ from porphyra.bots import make_bot, seat_view
 from porphyra.core.errors import IllegalActionError
 from porphyra.core.registry import load_game
 from porphyra.envs.codecs import codec_for
-from porphyra.envs.encoding import EnvCore, Mask, Tensor
+from porphyra.envs.encoding import EnvCore, Mask, Tensor, next_game_seed
 
 BOUND = 1000.0
 
@@ -91,11 +91,7 @@ class PorphyraEnv(gymnasium.Env[Tensor, np.int64]):
         """Start a game (engine seed ``seed``, or drawn from the previous seed) and play the
         bots up to the agent's first decision.  Returns ``(observation, info)``."""
         super().reset(seed=seed)
-        if seed is not None:
-            self._seeds = random.Random(seed)
-            game_seed = int(seed)
-        else:
-            game_seed = self._seeds.getrandbits(31)
+        self._seeds, game_seed = next_game_seed(self._seeds, seed)
         self.core = EnvCore(self.codec, self.game.new_initial_state(seed=game_seed))
         self._forfeit = False
         self._bots = {

@@ -31,7 +31,7 @@ from pettingzoo.utils import wrappers
 from porphyra.core.errors import IllegalActionError
 from porphyra.core.registry import load_game
 from porphyra.envs.codecs import codec_for
-from porphyra.envs.encoding import Codec, EnvCore
+from porphyra.envs.encoding import Codec, EnvCore, next_game_seed
 
 BOUND = 1000.0
 
@@ -74,11 +74,7 @@ class _Base:
         return self.action_spaces[agent]
 
     def _new_game(self, seed: int | None) -> None:
-        if seed is not None:
-            self._seeds = random.Random(seed)
-            game_seed = int(seed)
-        else:
-            game_seed = self._seeds.getrandbits(31)
+        self._seeds, game_seed = next_game_seed(self._seeds, seed)
         self.core = EnvCore(self.codec, self.game.new_initial_state(seed=game_seed))
 
     def _seat(self, agent: str) -> int:
