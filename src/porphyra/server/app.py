@@ -11,9 +11,21 @@ REST (JSON):
                                  token and invite link, the spectator link.  Without a seed
                                  the server draws 128 bits; with one the table is marked
                                  ``"deal": "chosen"`` everywhere (lobby, game info, every
-                                 snapshot) and ``"rated": false``.
-``GET  /api/games/{id}``         one game's public info.
-``GET  /api/games/{id}/record``  the record (with the seed), only once the game is over.
+                                 snapshot) and ``"rated": false``.  Clocks (issue 15):
+                                 ``"clock"``: ``{"kind": "none"}``, ``{"kind": "realtime",
+                                 "base_s", "increment_s"}`` or ``{"kind": "turn",
+                                 "per_move_s"}`` (seconds); ``"timeout_bot"`` (the bot that
+                                 moves for a seat out of time or taken over, default
+                                 ``easy``); ``"takeover_after"`` (timeouts after which a bot
+                                 plays the seat until its player returns; 0: never).
+``GET  /api/games/{id}``         one game's public info, with ``clock`` (the settings and
+                                 each seat's remaining time) and ``waiting`` (the seats the
+                                 game waits for).
+``GET  /api/games/{id}/record``  the record (with the seed, the clock settings and clock
+                                 events), only once the game is over.
+``POST /api/mine``               ``{"seats": [{"game", "token"}]}`` (the seats this browser
+                                 holds) → per valid seat: game, seat, status, whether the
+                                 game waits for it, its clock.
 
 Websocket ``/ws/{id}?token=T``: a seat (T is its invite token) or, without a token, a
 spectator; see :mod:`porphyra.server.protocol`.  Pages: ``/`` (lobby), ``/game/{id}``
@@ -29,17 +41,18 @@ import json
 import logging
 import os
 import re
+import time
 import unicodedata
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.websockets import WebSocketState
 
@@ -50,6 +63,14 @@ from porphyra.core.options import options_of
 from porphyra.core.registry import registered_games
 from porphyra.server import protocol
 from porphyra.server.client import Client
+from porphyra.server.clocks import (
+    DEFAULT_TIMEOUT_BOT,
+    MAX_BASE_S,
+    MAX_INCREMENT_S,
+    MAX_PER_MOVE_S,
+    MAX_TAKEOVER_AFTER,
+    ClockSettings,
+)
 from porphyra.server.gamedata import card_data, lobby_bots, solo_supported
 from porphyra.server.hub import CreateError, Hub
 from porphyra.server.incidents import player_message, report
@@ -77,6 +98,8 @@ REFUSED_IN_NAMES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
 ZERO_WIDTH_JOINER = "\u200d"
 #: Longest echo of a refused input in a 422 reply, in characters.
 MAX_ECHO = 200
+#: Most seats one ``POST /api/mine`` may ask about.
+MAX_MINE = 50
 
 
 def _short(value: Any) -> Any:
@@ -182,6 +205,35 @@ class SeatIn(BaseModel):
         return name
 
 
+class NoClockIn(BaseModel):
+    """No clock (casual)."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["none"]
+
+
+class RealtimeClockIn(BaseModel):
+    """Real time: ``base_s`` seconds each, ``increment_s`` more after each action."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["realtime"]
+    base_s: StrictInt = Field(ge=1, le=MAX_BASE_S)
+    increment_s: StrictInt = Field(default=0, ge=0, le=MAX_INCREMENT_S)
+
+
+class TurnClockIn(BaseModel):
+    """Turn-based: ``per_move_s`` seconds for every decision."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["turn"]
+    per_move_s: StrictInt = Field(ge=1, le=MAX_PER_MOVE_S)
+
+
+#: The ``clock`` of a create request (``kind`` chooses the shape; a wrong field or value
+#: is a 422 naming it).
+ClockIn = Annotated[NoClockIn | RealtimeClockIn | TurnClockIn, Field(discriminator="kind")]
+
+
 class CreateIn(BaseModel):
     """A create request (see the module docstring); an unknown field (``"Seed"``) is
     refused with 422 naming it."""
@@ -193,6 +245,42 @@ class CreateIn(BaseModel):
     seats: list[SeatIn] = Field(min_length=1, max_length=4)
     #: A chosen seed makes a marked, unrated table (see :meth:`Hub.create`).
     seed: int | None = Field(default=None, ge=0, lt=2**256)
+    clock: ClockIn | None = None
+    timeout_bot: str | None = Field(default=None, max_length=40)
+    takeover_after: StrictInt = Field(default=0, ge=0, le=MAX_TAKEOVER_AFTER)
+
+
+class MySeatIn(BaseModel):
+    """One seat this browser holds: the game id and the seat's token."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(max_length=64)
+    token: str = Field(max_length=200)
+
+
+class MineIn(BaseModel):
+    """The seats of ``POST /api/mine``."""
+
+    model_config = ConfigDict(extra="forbid")
+    seats: list[MySeatIn] = Field(max_length=MAX_MINE)
+
+
+def clock_settings(body: CreateIn, bots: set[str]) -> ClockSettings:
+    """The table's :class:`ClockSettings` from a create request.
+
+    Raises:
+        HTTPException(400): ``timeout_bot`` is not a bot.
+    """
+    bot = body.timeout_bot or DEFAULT_TIMEOUT_BOT
+    if bot not in bots:
+        raise HTTPException(400, f"unknown timeout_bot {bot!r}; bots: {', '.join(sorted(bots))}")
+    clock = body.clock
+    common: dict[str, Any] = {"timeout_bot": bot, "takeover_after": body.takeover_after}
+    if isinstance(clock, RealtimeClockIn):
+        return ClockSettings("realtime", clock.base_s, clock.increment_s, **common)
+    if isinstance(clock, TurnClockIn):
+        return ClockSettings("turn", per_move_s=clock.per_move_s, **common)
+    return ClockSettings("none", **common)
 
 
 def check_options(name: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -238,6 +326,9 @@ def create_app(
     idle_after: float = 300.0,
     max_seat_connections: int | None = MAX_SEAT_CONNECTIONS,
     max_client_connections: int | None = MAX_CLIENT_CONNECTIONS,
+    time_source: Callable[[], float] = time.time,
+    clock_poll: float = 0.25,
+    heartbeat_s: float = 5.0,
 ) -> FastAPI:
     """Build the application.
 
@@ -255,6 +346,9 @@ def create_app(
         idle_after: seconds before an unused game is released from memory.
         max_seat_connections / max_client_connections: websockets open at once per seat
             token and per client address (None: no limit); see :mod:`porphyra.server.quotas`.
+        time_source / clock_poll / heartbeat_s: the clocks' time (epoch seconds), how often
+            to look for clocks out of time and to write a heartbeat (real seconds); see
+            :class:`Hub`.
 
     Returns:
         The FastAPI app; its lifespan reloads every stored game and restarts its bots.
@@ -266,7 +360,14 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         redact_server_logs()  # after uvicorn configured its logging
         storage = Storage(url)
-        hub = Hub(storage, bot_workers=bot_workers, idle_after=idle_after)
+        hub = Hub(
+            storage,
+            bot_workers=bot_workers,
+            idle_after=idle_after,
+            time_source=time_source,
+            clock_poll=clock_poll,
+            heartbeat_s=heartbeat_s,
+        )
         app.state.hub = hub
         await hub.start()
         try:
@@ -402,8 +503,9 @@ def create_app(
                     "name": name,
                 }
             )
+        clock = clock_settings(body, bots)
         try:
-            runner, tokens = await hub.create(body.game, options, seats, body.seed)
+            runner, tokens = await hub.create(body.game, options, seats, body.seed, clock)
         except (CreateError, UnknownGameError) as exc:
             raise HTTPException(400, str(exc)) from None
         info = runner.info()
@@ -443,9 +545,42 @@ def create_app(
             raise HTTPException(
                 403, "the record (with its seed) is available once the game is over"
             )
-        from porphyra import record as records
+        return JSONResponse(runner.record())
 
-        return JSONResponse(records.to_record(runner.state))
+    @app.post("/api/mine")
+    async def my_games(body: MineIn) -> list[dict[str, Any]]:
+        """The seats of ``body`` that exist, each ``{"id", "game", "long_name", "seat",
+        "name", "status", "your_turn" (the game waits for this seat, and no bot plays
+        it), "clock" (this seat's clock), "updated"}``; unknown games and wrong tokens are
+        left out (nothing tells which)."""
+        hub = hub_of(app)
+        out = []
+        for mine in body.seats:
+            try:
+                runner = await hub.get(mine.game)
+            except Exception:  # the database is down: that game is left out this time
+                report("game %s: could not be loaded for the lobby", mine.game)
+                continue
+            seat = None if runner is None else runner.seat_of_token(mine.token)
+            if runner is None or seat is None:
+                continue
+            clock = runner.clock_info()
+            out.append(
+                {
+                    "id": runner.id,
+                    "game": runner.name,
+                    "long_name": runner.game.info.long_name,
+                    "seat": seat,
+                    "name": runner.seats[seat].name,
+                    "status": "over" if runner.over else "active",
+                    "your_turn": not runner.over
+                    and seat in runner.state.active_players()
+                    and not runner.bot_plays(seat),
+                    "clock": {**clock, "seats": None, "mine": clock["seats"][seat]},
+                    "updated": runner.row.updated,
+                }
+            )
+        return out
 
     @app.websocket("/ws/{game_id}")
     async def websocket_endpoint(
@@ -570,8 +705,14 @@ async def _handle(runner: Any, client: Client, raw: str | bytes) -> None:
     if client.seat is None:
         client.send(protocol.error(runner.seq, "spectators cannot act", "auth"))
         return
-    assert msg.seq is not None
     try:
+        if msg.type == "leave":
+            await runner.leave(client.seat)
+            return
+        if msg.type == "return":
+            await runner.give_back(client.seat)
+            return
+        assert msg.seq is not None
         if msg.type == "undo":
             await runner.undo(client.seat, msg.seq)
         else:

@@ -1,5 +1,6 @@
 """The hub: every game of the server (registry, creation, restart-resume), the database
-thread with its group commit, and the bot pool."""
+thread with its group commit, the bot pool, and the clocks' time source, heartbeat and
+timeout watch."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from porphyra.server.botpool import BotPool
+from porphyra.server.clocks import ClockSettings, TableClock
 from porphyra.server.incidents import damaged_game, report
-from porphyra.server.match import MatchRunner
+from porphyra.server.match import MatchRunner, load_clock
 from porphyra.server.replay import replay, shared_game
 from porphyra.server.storage import (
     DEAL_CHOSEN,
@@ -57,12 +59,37 @@ class Hub:
         storage: the :class:`Storage`.
         bot_workers: processes for bots (0: a thread pool).
         idle_after: seconds after which a runner nobody uses (no client, no bot deciding)
-            is released from memory; it reloads from the database on demand.
+            is released from memory; it reloads from the database on demand (its clock's
+            next deadline is kept, so a timeout still happens on time).
+        time_source: the clocks' time, epoch seconds (``time.time``; tests pass a fake one
+            they advance, so no test waits for a clock).
+        clock_poll: real seconds between two looks for clocks out of time.
+        heartbeat_s: real seconds between two heartbeats (the time of a restart's
+            downtime not charged to any clock is measured from the last one).
     """
 
-    def __init__(self, storage: Storage, bot_workers: int = 0, idle_after: float = 300.0) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        bot_workers: int = 0,
+        idle_after: float = 300.0,
+        time_source: Callable[[], float] = time.time,
+        clock_poll: float = 0.25,
+        heartbeat_s: float = 5.0,
+    ) -> None:
         self.storage = storage
         self.idle_after = idle_after
+        self.now = time_source
+        self.clock_poll = clock_poll
+        self.heartbeat_s = heartbeat_s
+        #: This server's start and the last heartbeat before it (None: none stored),
+        #: epoch seconds (set by :meth:`start`).
+        self.started = time_source()
+        self.alive_at: float | None = None
+        #: Released games with a running clock: ``{game id: its next deadline}``.
+        self.deadlines: dict[str, float] = {}
+        self._clock_task: asyncio.Task[None] | None = None
+        self._heartbeat_task: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self.inline_db = storage.url.startswith("sqlite")
         self.bots = BotPool(bot_workers)
@@ -144,8 +171,44 @@ class Hub:
         limit = time.monotonic() - self.idle_after
         gone = [gid for gid, r in self.runners.items() if r.last_used < limit and r.idle()]
         for gid in gone:
-            self.runners.pop(gid).released = True
+            runner = self.runners.pop(gid)
+            runner.released = True
+            deadline = runner.clock.next_deadline()
+            if deadline is not None and not runner.over:
+                self.deadlines[gid] = deadline
         return len(gone)
+
+    async def check_clocks(self) -> None:
+        """Hand every seat out of time to its table's timeout bot (loading a released
+        game whose deadline passed)."""
+        now_s = self.now()
+        for gid in [g for g, d in self.deadlines.items() if d <= now_s]:
+            try:
+                await self.get(gid)
+            except SQLAlchemyError:  # tried again at the next look
+                report("game %s: could not be loaded for its clock", gid)
+        for runner in list(self.runners.values()):
+            deadline = runner.clock.next_deadline()
+            if deadline is not None and deadline <= now_s:
+                await runner.check_clock()
+
+    async def _watch_clocks(self) -> None:
+        """:meth:`check_clocks` every :attr:`clock_poll` seconds."""
+        while True:
+            await asyncio.sleep(self.clock_poll)
+            try:
+                await self.check_clocks()
+            except Exception:  # one bad game never stops the clocks of the others
+                report("the clock watch failed once")
+
+    async def _heartbeats(self) -> None:
+        """Store the time every :attr:`heartbeat_s` seconds (see :meth:`Storage.heartbeat`)."""
+        while True:
+            await asyncio.sleep(self.heartbeat_s)
+            try:
+                await self.db(self.storage.heartbeat, self.now())
+            except Exception:  # the database is down: the next beat
+                log.debug("heartbeat skipped", exc_info=True)
 
     async def _sweep(self) -> None:
         """Release idle runners every ``idle_after / 4`` seconds (at least every 0.05 s)."""
@@ -182,8 +245,12 @@ class Hub:
     async def start(self) -> None:
         """Reload every unfinished game by replaying its record, and restart its bots
         (finished games load when someone opens them)."""
-        self._checkpointer = asyncio.get_running_loop().create_task(self._checkpoints())
-        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+        loop = asyncio.get_running_loop()
+        self._checkpointer = loop.create_task(self._checkpoints())
+        self._sweeper = loop.create_task(self._sweep())
+        self.started = self.now()
+        self.alive_at = await self.db(self.storage.last_alive)
+        await self.db(self.storage.heartbeat, self.started)
         ids = await self.db(self.storage.game_ids, "active")
         for game_id in ids:
             try:
@@ -192,9 +259,18 @@ class Hub:
                 report("game %s: could not be loaded at start-up", game_id)
         for runner in self.runners.values():
             runner.kick_bots()
+        self._clock_task = loop.create_task(self._watch_clocks())
+        self._heartbeat_task = loop.create_task(self._heartbeats())
 
     async def stop(self) -> None:
-        """Stop bots and executors."""
+        """Stop bots and executors (a last heartbeat first)."""
+        for task in (self._clock_task, self._heartbeat_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        with contextlib.suppress(Exception):
+            await self.db(self.storage.heartbeat, self.now())
         for runner in self.runners.values():
             await runner.stop()
         for task in (self._checkpointer, self._writer, self._sweeper):
@@ -246,6 +322,7 @@ class Hub:
                 )
             if len(row.seats) != players:
                 raise BadRowError(f"game {game_id}: {len(row.seats)} seat rows for {players}")
+            load_clock(row, players)  # a damaged clock: a damaged game
         except SQLAlchemyError:
             # The database failed (unreachable, or any other error of its own): not this
             # game's fault, and not for good; the next access tries again.
@@ -256,6 +333,9 @@ class Hub:
         runner = self.runners.get(game_id)  # loaded meanwhile by another request
         if runner is None:
             runner = self.runners[game_id] = MatchRunner(self, row, state)
+            self.deadlines.pop(game_id, None)
+            await runner.resume_clock()
+            await runner.check_clock()
         return runner
 
     async def create(
@@ -264,6 +344,7 @@ class Hub:
         options: dict[str, Any],
         seats: list[dict[str, Any]],
         seed: int | None = None,
+        clock: ClockSettings | None = None,
     ) -> tuple[MatchRunner, dict[int, str]]:
         """Create and store a new game; start its bots.
 
@@ -275,6 +356,7 @@ class Hub:
                 every seat and spectator and never rated (whoever knows the seed can
                 compute every hidden card).  Default: :data:`SEED_BITS` bits from
                 :mod:`secrets`, which nobody can search from their own hand.
+            clock: the table's clock and timeout options (default: none).
 
         Returns:
             The runner and the seat tokens of the human seats, ``{seat: token}``.
@@ -315,6 +397,11 @@ class Hub:
             seats=rows,
             deal=deal,
         )
+        table_clock = TableClock.new(clock or ClockSettings(), game.num_players)
+        table_clock.epoch = self.started
+        human = {i for i, s in enumerate(seats) if s["kind"] == "human"}
+        table_clock.update(set(state.active_players()) & human, None, self.now())
+        row.clock = table_clock.dumps()
         await self.db(self.storage.create_game, row)
         runner = MatchRunner(self, row, state)
         self.runners[game_id] = runner

@@ -17,7 +17,11 @@ seat gets ``state.observation(seat)`` and its own legal actions; a spectator get
 ``state.public_observation()``.  Undo history never leaves
 the server (an undo replays a record prefix and sends fresh snapshots).
 
-Bot seats play through the hub's :class:`~porphyra.server.botpool.BotPool`.  Undo follows
+Bot seats play through the hub's :class:`~porphyra.server.botpool.BotPool`, and so do the
+seats a bot plays for their players (issue 15): a seat out of time (one decision, by the
+table's ``timeout_bot``) and a seat taken over (its player left, or ran out of time
+``takeover_after`` times) until its player returns.  The clocks are a
+:class:`~porphyra.server.clocks.TableClock`, stored with every action.  Undo follows
 :func:`~porphyra.server.replay.undo_target`.
 """
 
@@ -25,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import logging
 import secrets
 import time
@@ -37,6 +42,8 @@ from porphyra.core.game import Action, Game, State
 from porphyra.server import protocol
 from porphyra.server.botpool import choose_on_state
 from porphyra.server.client import Client
+from porphyra.server.clocks import ClockSettings, TableClock, event_text, with_notes
+from porphyra.server.clocks import record_fields as clock_record_fields
 from porphyra.server.gamedata import derived, has_derived
 from porphyra.server.incidents import player_message, report
 from porphyra.server.replay import replay, undo_target
@@ -96,6 +103,9 @@ class MatchRunner:
         #: Per seat: the seq its current decision began at, and its legal action texts.
         self._decisions: dict[int, tuple[int, list[str]]] = {}
         self._track_decisions()
+        self.clock = load_clock(row, self.game.num_players)
+        #: Seats out of time whose timeout bot is deciding.
+        self._timing_out: set[int] = set()
 
     # ----------------------------------------------------------------- info
     @property
@@ -121,6 +131,7 @@ class MatchRunner:
                 "bot": s.bot,
                 "name": s.name,
                 "connected": s.kind == "bot" or s.seat in online,
+                "takeover": self.clock.seats[s.seat].takeover,
             }
             for s in self.seats
         ]
@@ -140,9 +151,23 @@ class MatchRunner:
             "created": self.row.created,
             "updated": self.row.updated,
             "result": records.to_record(self.state)["result"],
+            "clock": self.clock_info(),
+            "waiting": [] if self.over else self.state.active_players(),
             **self.deal_info(),
         }
         return out
+
+    def clock_info(self) -> dict[str, Any]:
+        """The clock settings and each seat's remaining time now (public:
+        :meth:`TableClock.public`)."""
+        return self.clock.public(self.hub.now())
+
+    def record(self) -> dict[str, Any]:
+        """The game's record with its clock settings and clock events (``clock``,
+        ``clock_events``; none for a table without clock or events)."""
+        rec = records.to_record(self.state)
+        rec.update(clock_record_fields(self.clock, self.state.history))
+        return rec
 
     def deal_info(self) -> dict[str, Any]:
         """``{"deal": "secret" | "chosen" | "legacy", "rated": bool}``: whether the seed
@@ -162,11 +187,20 @@ class MatchRunner:
     def _all_others_bots(self, seat: int) -> bool:
         return all(s.kind == "bot" for s in self.seats if s.seat != seat)
 
+    def bot_plays(self, seat: int) -> bool:
+        """True if a bot decides for ``seat`` now: a bot seat, a seat taken over, or a
+        seat out of time whose timeout bot is deciding."""
+        return (
+            self.seats[seat].kind == "bot"
+            or self.clock.seats[seat].takeover is not None
+            or seat in self._timing_out
+        )
+
     def can_undo(self, seat: int) -> bool:
         """True if ``seat`` may undo now (see :func:`undo_target`; cached per seq)."""
         if self.over or self.seats[seat].kind != "human" or not self._all_others_bots(seat):
             return False
-        if seat not in self.state.active_players():
+        if self.bot_plays(seat) or seat not in self.state.active_players():
             return False
         cached = self._undo_cache.get(seat)
         if cached is None or cached[0] != self.seq:
@@ -230,6 +264,9 @@ class MatchRunner:
                 obs = state.observation(seat)
                 decision = self._decisions.get(seat)
                 legal = decision[1] if decision is not None else self._legal(seat)
+                if self.bot_plays(seat):
+                    legal = []  # a bot decides for this seat now
+            obs = self._with_clock_notes(obs, seat)
             return {
                 "seq": self.seq,
                 "game_id": self.id,
@@ -247,6 +284,25 @@ class MatchRunner:
 
         base: dict[str, Any] = self._memoized(("view", seat), make)
         return base
+
+    def _with_clock_notes(self, obs: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """``obs`` with the log lines of the clock events (timeouts, takeovers, returns),
+        each where that view's log stood when it happened."""
+        log = obs.get("log")
+        if not self.clock.events or not isinstance(log, list):
+            return obs
+        key = len(self.seats) if seat is None else seat
+        notes = [(e["at"][key], event_text(e)) for e in self.clock.events if "at" in e]
+        return {**obs, "log": with_notes(log, notes)}
+
+    def _log_anchor(self) -> list[int]:
+        """Per seat, then the spectators: the length of that view's engine log now."""
+        out = []
+        for seat in [*range(len(self.seats)), None]:
+            obs = self.public() if seat is None else self.state.observation(seat)
+            log = obs.get("log")
+            out.append(len(log) if isinstance(log, list) else 0)
+        return out
 
     def view(
         self, seat: int | None, kind: str, last: str | None = None, log_from: int = 0
@@ -275,6 +331,7 @@ class MatchRunner:
             message["seats"] = self.seats_info()
             message["options"] = self.row.options
             message.update(self.deal_info())
+        message["clock"] = self._memoized("clock", self.clock_info)
         if last is not None:
             message["last"] = last
         return message
@@ -291,12 +348,17 @@ class MatchRunner:
     def _shown(self, seat: int | None) -> tuple[Any, ...]:
         """What ``seat``'s view shows, apart from the message number."""
         base = self._base_view(seat)
-        return (base["observation"], base["legal"], base["can_undo"], base["status"])
+        clocks = tuple((c.remaining_s, c.since, c.timeouts, c.takeover) for c in self.clock.seats)
+        return (base["observation"], base["legal"], base["can_undo"], base["status"], clocks)
 
     def _view_text(self, client: Client, kind: str, last: str | None) -> str:
         seat = client.seat
         start = client.log_len if kind == "update" else 0
         key = ("text", seat, kind, last, start)
+        if kind == "snapshot" and self.clock.next_deadline() is not None:
+            # A clock runs: the remaining time is as of now, not as of the last change.
+            self._memo.pop("clock", None)
+            self._memo.pop(key, None)
         text: str = self._memoized(key, lambda: protocol.dumps(self.view(seat, kind, last, start)))
         client.log_len = self._log_length(seat)
         return text
@@ -363,6 +425,12 @@ class MatchRunner:
             if seat not in active:
                 waiting = ", ".join(f"seat {p} ({self._name(p)})" for p in active)
                 raise SubmitError("turn", f"not your turn: waiting for {waiting}")
+            if seat in self._timing_out:
+                raise SubmitError("timeout", "your time ran out: a bot is moving for you")
+            if self.clock.seats[seat].takeover is not None:
+                raise SubmitError(
+                    "takeover", "a bot plays your seat: take your seat back first, then move"
+                )
             action = self._parse(self.state, text, seat)
             await self._commit(seat, action)
         self.kick_bots()
@@ -383,7 +451,24 @@ class MatchRunner:
             error_id = report("game %s: could not store %s", self.id, what)
             raise SubmitError("unavailable", unavailable_message(error_id)) from None
 
-    async def _commit(self, seat: int, action: Action) -> None:
+    def _waiting(self, state: State, clock: TableClock) -> set[int]:
+        """The seats whose clock runs in ``state``: human seats the game waits for
+        (``state.active_players()``) that no bot plays."""
+        if state.is_terminal():
+            return set()
+        return {
+            p
+            for p in state.active_players()
+            if 0 <= p < len(self.seats)
+            and self.seats[p].kind == "human"
+            and clock.seats[p].takeover is None
+        }
+
+    def _moves_of(self, seat: int) -> int:
+        """How many actions ``seat`` has made so far."""
+        return sum(1 for p, _ in self.state.history if p == seat)
+
+    async def _commit(self, seat: int, action: Action, timeout: bool = False) -> None:
         """Store ``action`` for ``seat`` (legal: checked by the caller), then make it the
         game's state and broadcast it.  The action is applied to a clone, and the clone
         becomes the game's state only once the database confirmed the write: on a failure
@@ -393,9 +478,20 @@ class MatchRunner:
         may land before one stored earlier (B-R3: the Emperor's redraw after the Foe's):
         the stored actions are rewritten from the first index that changed.
 
+        ``timeout``: the action is a timeout bot's move for ``seat`` (counted, logged, and
+        maybe the seat's takeover, :meth:`TableClock.timed_out`).  The clocks are updated
+        (:meth:`TableClock.update`) and stored with the action.
+
         Raises:
             SubmitError: ``unavailable``, the database did not take the write.
         """
+        clock = copy.deepcopy(self.clock)
+        if timeout:
+            anchor = self._log_anchor()
+            before_events = len(clock.events)
+            clock.timed_out(seat, self._moves_of(seat))
+            for event in clock.events[before_events:]:
+                event["at"] = anchor
         before = self.state.history
         state = self.state.clone()
         state.apply_action(action, seat)
@@ -415,6 +511,8 @@ class MatchRunner:
             "status": "over" if state.is_terminal() else "active",
             "result": result,
         }
+        clock.update(self._waiting(state, clock), seat, self.hub.now())
+        entry["clock"] = clock.dumps()
         try:
             await self._store(f"action #{len(history) - 1} {text!r}", self.hub.store_action, entry)
         except SubmitError:
@@ -423,7 +521,8 @@ class MatchRunner:
             with contextlib.suppress(Exception):
                 await self._reload()
             raise
-        self.state, self.seq = state, seq
+        self.state, self.seq, self.clock = state, seq, clock
+        self._timing_out.discard(seat)
         self.row.updated = now()
         self._track_decisions()
         self.broadcast(last=(seat, text))
@@ -436,6 +535,7 @@ class MatchRunner:
             self.row = row
             self.state = replay(row.record())
             self.seq = row.seq
+            self.clock = load_clock(row, self.game.num_players)
             self._memo_seq = -1
             self._decisions.clear()
             self._track_decisions()
@@ -467,34 +567,155 @@ class MatchRunner:
                 )
             state = replay(records.to_record(self.state), upto=target)
             seq = self.seq + 1
+            clock = copy.deepcopy(self.clock)
+            players = range(len(self.seats))
+            clock.drop_events_after([sum(1 for p, _ in state.history if p == q) for q in players])
+            clock.update(set(), None, self.hub.now())  # stop, then restart for the new state
+            clock.update(self._waiting(state, clock), None, self.hub.now())
             await self._store(
-                "an undo", self.hub.db, self.hub.storage.truncate_actions, self.id, target, seq
+                "an undo",
+                self.hub.db,
+                self.hub.storage.truncate_actions,
+                self.id,
+                target,
+                seq,
+                clock.dumps(),
             )
-            self.state, self.seq = state, seq
+            self.state, self.seq, self.clock = state, seq, clock
             self._decisions.clear()
             self._track_decisions()
             self._undo_cache.clear()
             for client in list(self.clients):
                 self.send_view(client, "snapshot")
 
+    # ----------------------------------------------------------------- clocks
+    async def _store_clock(self, clock: TableClock, seq: int) -> None:
+        """Store ``clock`` and ``seq`` (no action); then they are the runner's.
+
+        Raises:
+            SubmitError: ``unavailable``; nothing changed.
+        """
+        await self._store(
+            "the clocks", self.hub.db, self.hub.storage.set_clock, self.id, clock.dumps(), seq
+        )
+        self.clock = clock
+        if seq != self.seq:
+            self.seq = seq
+            self._track_decisions()
+            self.broadcast()
+            self.presence()
+
+    async def resume_clock(self) -> None:
+        """After a server restart: move the running clocks past the downtime
+        (:meth:`TableClock.resume`) and store them (a failure is logged; the clocks are
+        moved again, the same way, when the game is next loaded)."""
+        clock = copy.deepcopy(self.clock)
+        if clock.resume(self.hub.alive_at, self.hub.started):
+            async with self.lock:
+                try:
+                    await self._store_clock(clock, self.seq)
+                except SubmitError:
+                    self.clock = clock
+
+    async def check_clock(self) -> None:
+        """Hand every seat out of time now to the table's timeout bot (one decision; the
+        log says so once the bot moved) and start it."""
+        if self.over or not self.clock.timed:
+            return
+        async with self.lock:
+            now_s = self.hub.now()
+            waiting = self._waiting(self.state, self.clock)
+            due = [p for p in self.clock.due(now_s) if p in waiting and p not in self._timing_out]
+            for seat in due:
+                self._timing_out.add(seat)
+                log.info(
+                    "game %s: seat %d ran out of time; the %s bot moves for it",
+                    self.id,
+                    seat,
+                    self.clock.settings.timeout_bot,
+                )
+            if due:
+                self._memo_seq = -1  # its view offers no actions while the bot decides
+                self.broadcast()
+        if due:
+            self.kick_bots()
+
+    async def leave(self, seat: int) -> None:
+        """``seat``'s player leaves: a bot (the table's ``timeout_bot``) plays the seat
+        until they return (:meth:`give_back`).
+
+        Raises:
+            SubmitError: ``over``, ``takeover`` (a bot already plays it), ``unavailable``.
+        """
+        async with self.lock:
+            if self.over:
+                raise SubmitError("over", "the game is over")
+            if self.clock.seats[seat].takeover is not None:
+                raise SubmitError("takeover", "a bot already plays your seat")
+            clock = copy.deepcopy(self.clock)
+            clock.take_over(seat, self._moves_of(seat), "left")
+            clock.events[-1]["at"] = self._log_anchor()
+            clock.update(self._waiting(self.state, clock), None, self.hub.now())
+            await self._store_clock(clock, self.seq + 1)
+            log.info("game %s: seat %d left; a bot plays it", self.id, seat)
+        self.kick_bots()
+
+    async def give_back(self, seat: int) -> None:
+        """``seat``'s player is back: the bot that played the seat stops (its clock runs
+        again if the game waits for it).
+
+        Raises:
+            SubmitError: ``takeover`` (no bot plays the seat), ``unavailable``.
+        """
+        async with self.lock:
+            if self.clock.seats[seat].takeover is None:
+                raise SubmitError("takeover", "you already play your seat")
+            clock = copy.deepcopy(self.clock)
+            clock.give_back(seat, self._moves_of(seat))
+            clock.events[-1]["at"] = self._log_anchor()
+            clock.update(self._waiting(self.state, clock), None, self.hub.now())
+            await self._store_clock(clock, self.seq + 1)
+            log.info("game %s: seat %d is back", self.id, seat)
+
     # ----------------------------------------------------------------- bots
+    def _bot_seat(self) -> tuple[int, str, bool] | None:
+        """The seat a bot decides for now: ``(seat, bot spec, timeout move?)``, or None.
+
+        A seat out of time or taken over is played at once, even in a simultaneous
+        decision; a bot seat when it is the canonical seat (``current_player()``)."""
+        if self.over:
+            return None
+        current = self.state.current_player()
+        active = self.state.active_players()
+        order = ([current] if current in active else []) + [p for p in active if p != current]
+        timeout_bot = self.clock.settings.timeout_bot
+        for p in order:
+            if not 0 <= p < len(self.seats):
+                continue
+            if p in self._timing_out:
+                return p, timeout_bot, True
+            if self.clock.seats[p].takeover is not None:
+                return p, timeout_bot, False
+            if p == current and self.seats[p].kind == "bot":
+                return p, self.seats[p].bot or "random", False
+        return None
+
     def kick_bots(self) -> None:
-        """Start the bot of the current seat if it is a bot and none is running."""
+        """Start the bots if a bot decides for a seat now and none is running."""
         if self.over or (self._bot_task is not None and not self._bot_task.done()):
             return
-        current = self.state.current_player()
-        if not 0 <= current < len(self.seats) or self.seats[current].kind != "bot":
+        if self._bot_seat() is None:
             return
         self._bot_task = asyncio.get_running_loop().create_task(self._bot_turns())
 
     async def _bot_turns(self) -> None:
-        """Let bots decide while a bot seat is to act."""
+        """Let bots decide while a bot decides for a seat (see :meth:`_bot_seat`)."""
         while not self.over:
-            current = self.state.current_player()
-            if not 0 <= current < len(self.seats) or self.seats[current].kind != "bot":
+            chosen = self._bot_seat()
+            if chosen is None:
                 return
+            current, spec, timeout = chosen
             seq = self.seq
-            spec = self.seats[current].bot or "random"
             seed = decision_seed(self.state.seed, current, len(self.state.history))
             try:
                 text = await self.hub.bots.choose(
@@ -518,7 +739,7 @@ class MatchRunner:
                         current,
                     )
                 try:
-                    await self._commit(current, action)
+                    await self._commit(current, action, timeout=timeout)
                 except SubmitError:  # the database is down: decide again in a moment
                     await asyncio.sleep(1.0)
 
@@ -529,3 +750,14 @@ class MatchRunner:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+
+
+def load_clock(row: GameRow, players: int) -> TableClock:
+    """The clocks of a stored game (no clock for a game stored before clocks).
+
+    Raises:
+        ClockError: the stored clock is damaged.
+    """
+    if row.clock is None:
+        return TableClock.new(ClockSettings(), players)
+    return TableClock.loads(row.clock, players)

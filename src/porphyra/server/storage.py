@@ -8,7 +8,8 @@ Tables:
              (``secret``: drawn by the server; ``chosen``: given by the creator, an unrated
              table shown as such; NULL for older rows), status (``active`` / ``over``),
              result (JSON), ``seq`` (the message number of the last change), created /
-             updated (UTC ISO-8601).
+             updated (UTC ISO-8601), ``clock`` (the table's clocks and clock events as JSON
+             text, see :mod:`porphyra.server.clocks`; NULL for older rows: no clock).
 ``actions``  (game id, index, player, action text): the record's action list, one row per
              action, so that an action is written with a single small insert (undo deletes
              a suffix; a simultaneous choice that the engine puts before one stored earlier
@@ -17,6 +18,7 @@ Tables:
              SHA-256 of the seat token (the token itself is never stored).  (Databases
              written by earlier versions also hold a ``queued`` column, no longer read:
              early simultaneous choices are now actions of the record.)
+``server_state`` (key, value): ``alive``, the server's last heartbeat (epoch seconds).
 
 The seed is stored but never leaves the server while a game is running (it determines every
 hidden card).  Any SQLAlchemy URL works; the default is an SQLite file in the data
@@ -79,6 +81,9 @@ games_table = Table(
     Column("seq", Integer, nullable=False, default=0),
     Column("created", String(40), nullable=False),
     Column("updated", String(40), nullable=False),
+    # The table's clocks and clock events (JSON text of ``TableClock.dumps``; NULL for
+    # games stored before clocks: no clock).
+    Column("clock", Text, nullable=True),
 )
 
 actions_table = Table(
@@ -88,6 +93,15 @@ actions_table = Table(
     Column("idx", Integer, primary_key=True),
     Column("player", Integer, nullable=False),
     Column("action", Text, nullable=False),
+)
+
+#: Server-wide values: ``alive``, the epoch seconds of the last heartbeat of the running
+#: server (after a restart, the time since then is not charged to any clock).
+server_table = Table(
+    "server_state",
+    metadata,
+    Column("key", String(32), primary_key=True),
+    Column("value", Text, nullable=False),
 )
 
 seats_table = Table(
@@ -106,7 +120,10 @@ seats_table = Table(
 #: DBAPI cursor and as SQLAlchemy ``text()`` (``r``, the result, is JSON).
 _SQL = {
     "insert": "INSERT INTO actions (game_id, idx, player, action) VALUES (:g, :i, :p, :a)",
-    "update": "UPDATE games SET seq = :seq, status = :st, result = :r, updated = :u WHERE id = :g",
+    "update": (
+        "UPDATE games SET seq = :seq, status = :st, result = :r, updated = :u, clock = :c "
+        "WHERE id = :g"
+    ),
     "delete": "DELETE FROM actions WHERE game_id = :g AND idx >= :i",
 }
 _STATEMENTS = {
@@ -140,7 +157,14 @@ def _append_steps(
     if rows:
         steps.append(("insert", rows))
     updates = [
-        {"g": g, "seq": a["seq"], "st": a["status"], "r": a["result"], "u": stamp}
+        {
+            "g": g,
+            "seq": a["seq"],
+            "st": a["status"],
+            "r": a["result"],
+            "u": stamp,
+            "c": a.get("clock"),
+        }
         for g, a in latest.items()
     ]
     steps.append(("update", updates))
@@ -156,7 +180,7 @@ DEAL_LEGACY = "legacy"
 
 #: Columns added after the first release: ``(name, SQL type)``, added at start-up to a
 #: database created before them (``ALTER TABLE ... ADD COLUMN``, on SQLite and PostgreSQL).
-_ADDED_GAME_COLUMNS = (("seed_text", "TEXT"), ("deal", "VARCHAR(16)"))
+_ADDED_GAME_COLUMNS = (("seed_text", "TEXT"), ("deal", "VARCHAR(16)"), ("clock", "TEXT"))
 
 
 class BadRowError(ValueError):
@@ -221,6 +245,8 @@ class GameRow:
         seq: number of the last message-worthy change.
         created / updated: ISO-8601 UTC.
         deal: :data:`DEAL_SECRET`, :data:`DEAL_CHOSEN` or :data:`DEAL_LEGACY`.
+        clock: the clocks as JSON text (``porphyra.server.clocks.TableClock.dumps``), or
+            None (a game stored before clocks: none).
     """
 
     id: str
@@ -236,6 +262,7 @@ class GameRow:
     actions: list[dict[str, Any]] = field(default_factory=list)
     seats: list[SeatRow] = field(default_factory=list)
     deal: str = DEAL_SECRET
+    clock: str | None = None
 
     def record(self) -> dict[str, Any]:
         """The game as a porphyra record (``porphyra.record`` format)."""
@@ -326,6 +353,7 @@ class Storage:
                     seed=-1,
                     seed_text=str(row.seed),
                     deal=row.deal,
+                    clock=row.clock,
                     status=row.status,
                     result=row.result,
                     seq=row.seq,
@@ -397,9 +425,9 @@ class Storage:
                 raw.invalidate()
             raise
 
-    def truncate_actions(self, game_id: str, keep: int, seq: int) -> None:
-        """Undo: delete every action from index ``keep`` on, set ``seq``; the game is
-        active again."""
+    def truncate_actions(self, game_id: str, keep: int, seq: int, clock: str | None = None) -> None:
+        """Undo: delete every action from index ``keep`` on, set ``seq`` (and the clocks,
+        JSON text, if given); the game is active again."""
         with self._lock, self.engine.begin() as conn:
             conn.execute(
                 delete(actions_table).where(
@@ -411,6 +439,40 @@ class Storage:
                 .where(games_table.c.id == game_id)
                 .values(seq=seq, status="active", result=None, updated=now())
             )
+            if clock is not None:
+                conn.execute(
+                    update(games_table).where(games_table.c.id == game_id).values(clock=clock)
+                )
+
+    def set_clock(self, game_id: str, clock: str, seq: int) -> None:
+        """Store a game's clocks (JSON text) and ``seq`` without an action (a takeover,
+        a return, clocks moved forward after a restart)."""
+        with self._lock, self.engine.begin() as conn:
+            conn.execute(
+                update(games_table)
+                .where(games_table.c.id == game_id)
+                .values(clock=clock, seq=seq, updated=now())
+            )
+
+    def heartbeat(self, stamp: float) -> None:
+        """Store ``stamp`` (epoch seconds) as the time this server was last alive."""
+        with self._lock, self.engine.begin() as conn:
+            done = conn.execute(
+                update(server_table).where(server_table.c.key == "alive").values(value=repr(stamp))
+            )
+            if not done.rowcount:
+                conn.execute(insert(server_table).values(key="alive", value=repr(stamp)))
+
+    def last_alive(self) -> float | None:
+        """The last :meth:`heartbeat` stamp, or None (none stored, or unreadable)."""
+        with self._lock, self.engine.connect() as conn:
+            value = conn.execute(
+                select(server_table.c.value).where(server_table.c.key == "alive")
+            ).scalar()
+        try:
+            return None if value is None else float(value)
+        except ValueError:
+            return None
 
     # ------------------------------------------------------------------- reads
     def load(self, game_id: str) -> GameRow | None:
@@ -442,6 +504,7 @@ class Storage:
             options=_json_field(g.options, "options", g.id) or {},
             seed=_seed_of(g.seed_text, g.seed, g.id),
             deal=g.deal or DEAL_LEGACY,
+            clock=g.clock,
             status=g.status,
             seq=g.seq,
             created=g.created,
@@ -579,6 +642,8 @@ def _check_row(g: Any, seats: Sequence[Any], acts: Sequence[Any]) -> None:
         raise bad("its legacy seed column is not an integer")
     if g.seed_text is not None and not isinstance(g.seed_text, str):
         raise bad("its seed_text is not a text")
+    if g.clock is not None and not isinstance(g.clock, str):
+        raise bad("its clock is not a text")
     for s in seats:
         if not _is_int(s.seat):
             raise bad("a seat row's seat index is not a non-negative integer")
