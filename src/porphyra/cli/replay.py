@@ -20,6 +20,7 @@ from porphyra import record as records
 from porphyra.cli.views import GameView, Obs, ascii_number, log_entry, log_lines
 from porphyra.core.errors import RecordError
 from porphyra.core.game import State
+from porphyra.server.clocks import ClockError, ClockSettings, event_text
 
 ReadLine = Callable[[str], str]
 
@@ -77,6 +78,23 @@ class Replayer:
         self.position = position
 
 
+def describe_clock(clock: dict[str, Any]) -> str:
+    """A record's ``clock`` settings in words (:meth:`ClockSettings.describe`)."""
+    try:
+        return ClockSettings.from_json(clock).describe()
+    except ClockError:
+        return f"{clock.get('kind')} (settings unreadable)"
+
+
+def clock_event_lines(record: dict[str, Any]) -> dict[int, list[str]]:
+    """A record's ``clock_events`` as log lines, by the index of the action they come
+    before (:func:`event_text`)."""
+    out: dict[int, list[str]] = {}
+    for e in record.get("clock_events") or []:
+        out.setdefault(e["action"], []).append(event_text(e).replace("seat ", "Seat ", 1))
+    return out
+
+
 def run_replay(
     record: dict[str, Any],
     console: Console,
@@ -112,6 +130,10 @@ def run_replay(
             f"{rep.total} actions ({done})"
         )
     )
+    clock = record.get("clock")
+    if isinstance(clock, dict):
+        console.print(f"[dim]Clock: {escape(describe_clock(clock))}[/]")
+    events = clock_event_lines(record)
     shown = 0
     if pause:
         console.print(KEYS)
@@ -149,6 +171,8 @@ def run_replay(
             elif key:
                 console.print(f"[red]✗ unknown key {escape(key)!r}[/]  {KEYS}")
                 continue
+        for line in events.get(rep.position, []):
+            console.print(f"[yellow]{escape(line)}[/]", highlight=False)
         player, text = rep.step()
         if not reveal:
             text = view.replay_text(player, text, seat)
@@ -158,6 +182,8 @@ def run_replay(
             soft_wrap=True,
         )
         show_new_log()
+    for line in events.get(rep.total, []):
+        console.print(f"[yellow]{escape(line)}[/]", highlight=False)
     console.print(Rule("End of record"))
     console.print(view.board(game, rep.obs(), labels))
     if rep.state.is_terminal():

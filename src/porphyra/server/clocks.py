@@ -113,12 +113,18 @@ class ClockSettings:
         return settings
 
     def describe(self) -> str:
-        """A short English line: ``real time 300 s + 10 s a move`` (for replays)."""
+        """A short English line (for replays): ``real time, 300 s + 10 s a move; a seat
+        out of time is played by the easy bot, taken over after 3 timeouts``."""
         if self.kind == "realtime":
-            return f"real time {self.base_s} s + {self.increment_s} s a move"
-        if self.kind == "turn":
-            return f"turn-based, {self.per_move_s} s a move"
-        return "no clock"
+            text = f"real time, {self.base_s} s + {self.increment_s} s a move"
+        elif self.kind == "turn":
+            text = f"turn-based, {self.per_move_s} s a move"
+        else:
+            text = "no clock"
+        text += f"; a seat out of time is played by the {self.timeout_bot} bot"
+        if self.takeover_after:
+            text += f", taken over after {self.takeover_after} timeouts"
+        return text
 
 
 @dataclass

@@ -74,6 +74,7 @@ async function onMessage(msg) {
     busy = false;
     if (TOKEN && msg.seat !== null && msg.seat !== undefined) rememberToken(GAME_ID, msg.seat, TOKEN);
     render();
+    PorphyraClock.update(msg, send);
   } else if (msg.type === "presence") {
     SEATS = msg.seats;
     renderSeats();

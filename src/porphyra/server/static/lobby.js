@@ -117,7 +117,7 @@ function collectRequest() {
     const name = row.querySelector("input").value.trim() || null;
     return kind === "human" ? { kind: "human", name } : { kind: "bot", bot: kind.slice(4), name };
   });
-  const body = { game: preset().game, options, seats };
+  const body = { game: preset().game, options, seats, ...PorphyraClock.request() };
   const seed = document.getElementById("seed").value.trim();
   if (seed) body.seed = seed;  // as text: seeds may exceed JavaScript's exact integers (the server parses it)
   return body;
@@ -220,9 +220,11 @@ async function init() {
   }
   for (const radio of document.querySelectorAll("input[name=game]")) radio.addEventListener("change", renderOptions);
   document.getElementById("createbtn").addEventListener("click", createGame);
-  document.getElementById("refresh").addEventListener("click", loadGames);
+  document.getElementById("refresh").addEventListener("click", () => { loadGames(); PorphyraClock.yourGames(); });
+  PorphyraClock.lobbyForm(META ? META.bots : null);
   renderOptions();
   loadGames();
+  PorphyraClock.yourGames();
 }
 
 init();
