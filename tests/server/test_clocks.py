@@ -173,3 +173,9 @@ def test_notes_go_where_the_log_stood() -> None:
     assert with_notes(log, [(1, "x"), (3, "y"), (1, "z")]) == ["a", "x", "z", "b", "c", "y"]
     assert with_notes(log, [(9, "late")]) == ["a", "b", "c", "late"]
     assert with_notes(log, []) == log
+
+
+def test_a_seat_whose_clock_did_not_run_gains_no_increment() -> None:
+    clock = TableClock.new(REALTIME, 2)
+    clock.update(set(), 1, 50.0)  # e.g. a bot seat, or one a bot plays, moved
+    assert clock.seats[1].remaining_s == 300.0

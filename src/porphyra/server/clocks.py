@@ -184,7 +184,8 @@ class TableClock:
     # ------------------------------------------------------------------ accounting
     def update(self, waiting: set[int], moved: int | None, now: float) -> None:
         """After a change of the game: stop the clock of the seat that acted (``moved``,
-        charging its time and adding the increment) and of every seat no longer waited
+        charging its time and adding the increment if its clock ran: a bot seat's or a
+        taken-over seat's does not) and of every seat no longer waited
         for; start the clock of every seat now waited for (``turn``: with ``per_move_s``).
 
         Args:
@@ -199,8 +200,8 @@ class TableClock:
             if clock.since is not None and (seat == moved or seat not in waiting):
                 clock.remaining_s = clock.left(now)
                 clock.since = None
-            if seat == moved and self.settings.kind == "realtime":
-                clock.remaining_s += self.settings.increment_s
+                if seat == moved and self.settings.kind == "realtime":
+                    clock.remaining_s += self.settings.increment_s
             if seat in waiting and clock.since is None:
                 if self.settings.kind == "turn":
                     clock.remaining_s = float(self.settings.per_move_s)
