@@ -159,6 +159,9 @@ def test_simultaneous_decision_runs_each_seats_clock_until_its_own_choice(
     assert spectator.last["clock"]["seats"][1]["running"] is False
     fake.advance(30)
     assert clock_of(live, info["id"])["seats"][0]["remaining_s"] == 250
+    late = SeatClient(live, info["id"], None, None)  # a snapshot's clocks are as of now
+    assert late.state_msg()["clock"]["seats"][0]["remaining_s"] == 250
+    late.close()
     act_and_wait(emperor)
     clock = clock_of(live, info["id"])
     assert [s["remaining_s"] for s in clock["seats"]] == [260, 290]  # 300 - 50 + 10
@@ -201,12 +204,17 @@ def test_timeouts_bot_moves_logged_then_takeover_then_the_seat_given_back(
     assert live.get(f"/api/games/{gid}").json()["seats"][1]["takeover"] == "timeouts"
     # Taken over: the bot plays Bo's seat with no time passing, while Ada plays on.
     bo_moves = sum(1 for p, _ in runner_of(live, gid).state.history if p == 1)
-    for _ in range(6):
+    for _ in range(200):
+        if sum(1 for p, _ in runner_of(live, gid).state.history if p == 1) > bo_moves + 1:
+            break
         sync(everyone)
+        assert not bo.last["legal"]  # his page offers nothing while the bot plays
         if ada.last["legal"]:
             act_and_wait(ada, -1)
-        assert not bo.last["legal"]  # his page offers nothing while the bot plays
-    assert sum(1 for p, _ in runner_of(live, gid).state.history if p == 1) > bo_moves
+        elif ada.last["status"] == "active":
+            ada.recv()  # the bot is deciding for Bo
+    assert sum(1 for p, _ in runner_of(live, gid).state.history if p == 1) > bo_moves + 1
+    assert clock_of(live, gid)["seats"][1]["timeouts"] == 2  # no time passed: no timeout
     bo.act("redraw -")
     refusal = bo.recv_until(lambda m: m["type"] == "error")
     assert refusal["code"] in ("takeover", "turn", "stale")
@@ -236,12 +244,14 @@ def test_a_seat_that_leaves_is_played_by_the_bot_until_it_returns(live: LiveServ
     two.send({"type": "leave"})
     assert two.recv_until(lambda m: m["type"] == "error")["code"] == "takeover"
     # Seat 0 plays; every decision of seat 1 is the bot's, at once.
-    for _ in range(40):
+    for _ in range(200):
+        if sum(1 for p, _ in runner_of(live, gid).state.history if p == 1) >= 2:
+            break
         sync([one, two])
         if one.last["legal"]:
             act_and_wait(one)
-        if sum(1 for p, _ in runner_of(live, gid).state.history if p == 1) >= 2:
-            break
+        elif one.last["status"] == "active":
+            one.recv()  # the bot is deciding for seat 1
     assert sum(1 for p, _ in runner_of(live, gid).state.history if p == 1) >= 2
     sync([one, two])
     assert any("seat 1 left the table" in line for line in one.last["observation"]["log"])

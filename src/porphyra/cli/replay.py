@@ -18,9 +18,9 @@ from rich.rule import Rule
 
 from porphyra import record as records
 from porphyra.cli.views import GameView, Obs, ascii_number, log_entry, log_lines
+from porphyra.clocks import ClockError, ClockSettings, event_text
 from porphyra.core.errors import RecordError
 from porphyra.core.game import State
-from porphyra.server.clocks import ClockError, ClockSettings, event_text
 
 ReadLine = Callable[[str], str]
 

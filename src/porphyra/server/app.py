@@ -57,13 +57,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.websockets import WebSocketState
 
 from porphyra.bots import bot_names
-from porphyra.core import registry
-from porphyra.core.errors import UnknownGameError
-from porphyra.core.options import options_of
-from porphyra.core.registry import registered_games
-from porphyra.server import protocol
-from porphyra.server.client import Client
-from porphyra.server.clocks import (
+from porphyra.clocks import (
     DEFAULT_TIMEOUT_BOT,
     MAX_BASE_S,
     MAX_INCREMENT_S,
@@ -71,6 +65,12 @@ from porphyra.server.clocks import (
     MAX_TAKEOVER_AFTER,
     ClockSettings,
 )
+from porphyra.core import registry
+from porphyra.core.errors import UnknownGameError
+from porphyra.core.options import options_of
+from porphyra.core.registry import registered_games
+from porphyra.server import protocol
+from porphyra.server.client import Client
 from porphyra.server.gamedata import card_data, lobby_bots, solo_supported
 from porphyra.server.hub import CreateError, Hub
 from porphyra.server.incidents import player_message, report

@@ -15,8 +15,8 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from porphyra.clocks import ClockSettings, TableClock
 from porphyra.server.botpool import BotPool
-from porphyra.server.clocks import ClockSettings, TableClock
 from porphyra.server.incidents import damaged_game, report
 from porphyra.server.match import MatchRunner, load_clock
 from porphyra.server.replay import replay, shared_game

@@ -21,7 +21,7 @@ Bot seats play through the hub's :class:`~porphyra.server.botpool.BotPool`, and 
 seats a bot plays for their players (issue 15): a seat out of time (one decision, by the
 table's ``timeout_bot``) and a seat taken over (its player left, or ran out of time
 ``takeover_after`` times) until its player returns.  The clocks are a
-:class:`~porphyra.server.clocks.TableClock`, stored with every action.  Undo follows
+:class:`~porphyra.clocks.TableClock`, stored with every action.  Undo follows
 :func:`~porphyra.server.replay.undo_target`.
 """
 
@@ -38,12 +38,12 @@ from typing import TYPE_CHECKING, Any
 
 from porphyra import record as records
 from porphyra.bots.selfplay import decision_seed
+from porphyra.clocks import ClockSettings, TableClock, event_text, with_notes
+from porphyra.clocks import record_fields as clock_record_fields
 from porphyra.core.game import Action, Game, State
 from porphyra.server import protocol
 from porphyra.server.botpool import choose_on_state
 from porphyra.server.client import Client
-from porphyra.server.clocks import ClockSettings, TableClock, event_text, with_notes
-from porphyra.server.clocks import record_fields as clock_record_fields
 from porphyra.server.gamedata import derived, has_derived
 from porphyra.server.incidents import player_message, report
 from porphyra.server.replay import replay, undo_target
@@ -331,7 +331,11 @@ class MatchRunner:
             message["seats"] = self.seats_info()
             message["options"] = self.row.options
             message.update(self.deal_info())
-        message["clock"] = self._memoized("clock", self.clock_info)
+        # A snapshot's clocks are as of now (it may come long after the last change); an
+        # update's as of the change it reports (the same for every client).
+        message["clock"] = (
+            self.clock_info() if kind == "snapshot" else self._memoized("clock", self.clock_info)
+        )
         if last is not None:
             message["last"] = last
         return message
@@ -356,9 +360,7 @@ class MatchRunner:
         start = client.log_len if kind == "update" else 0
         key = ("text", seat, kind, last, start)
         if kind == "snapshot" and self.clock.next_deadline() is not None:
-            # A clock runs: the remaining time is as of now, not as of the last change.
-            self._memo.pop("clock", None)
-            self._memo.pop(key, None)
+            self._memo.pop(key, None)  # a clock runs: the snapshot's time is as of now
         text: str = self._memoized(key, lambda: protocol.dumps(self.view(seat, kind, last, start)))
         client.log_len = self._log_length(seat)
         return text

@@ -9,7 +9,7 @@ Tables:
              table shown as such; NULL for older rows), status (``active`` / ``over``),
              result (JSON), ``seq`` (the message number of the last change), created /
              updated (UTC ISO-8601), ``clock`` (the table's clocks and clock events as JSON
-             text, see :mod:`porphyra.server.clocks`; NULL for older rows: no clock).
+             text, see :mod:`porphyra.clocks`; NULL for older rows: no clock).
 ``actions``  (game id, index, player, action text): the record's action list, one row per
              action, so that an action is written with a single small insert (undo deletes
              a suffix; a simultaneous choice that the engine puts before one stored earlier
@@ -245,7 +245,7 @@ class GameRow:
         seq: number of the last message-worthy change.
         created / updated: ISO-8601 UTC.
         deal: :data:`DEAL_SECRET`, :data:`DEAL_CHOSEN` or :data:`DEAL_LEGACY`.
-        clock: the clocks as JSON text (``porphyra.server.clocks.TableClock.dumps``), or
+        clock: the clocks as JSON text (``porphyra.clocks.TableClock.dumps``), or
             None (a game stored before clocks: none).
     """
 

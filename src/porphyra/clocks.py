@@ -1,5 +1,9 @@
 """Table clocks: the time each seat has left, timeouts and bot takeovers (issue 15).
 
+Pure bookkeeping, no I/O: the web server's match runner drives it, and records and
+``porphyra replay`` read its settings and events (so it sits beside :mod:`porphyra.record`,
+not inside the web server).
+
 A table chooses its clock when it is created (:class:`ClockSettings`):
 
 - ``none``: no clock (casual);

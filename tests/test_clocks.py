@@ -1,4 +1,4 @@
-"""The clock accounting of :mod:`porphyra.server.clocks`, on real engine states: each
+"""The clock accounting of :mod:`porphyra.clocks`, on real engine states: each
 seat's clock runs exactly while its own choice is pending (``state.active_players()``), in
 sequential turns and in Byzantium's simultaneous decisions (B-R3); increments, turn-based
 resets, timeouts and takeovers, downtime after a restart, and the stored form."""
@@ -8,8 +8,7 @@ from __future__ import annotations
 import pytest
 
 import porphyra
-from porphyra.core.game import State
-from porphyra.server.clocks import (
+from porphyra.clocks import (
     ClockError,
     ClockSettings,
     TableClock,
@@ -17,6 +16,7 @@ from porphyra.server.clocks import (
     record_fields,
     with_notes,
 )
+from porphyra.core.game import State
 
 REALTIME = ClockSettings("realtime", base_s=300, increment_s=10)
 
