@@ -179,3 +179,14 @@ def test_a_seat_whose_clock_did_not_run_gains_no_increment() -> None:
     clock = TableClock.new(REALTIME, 2)
     clock.update(set(), 1, 50.0)  # e.g. a bot seat, or one a bot plays, moved
     assert clock.seats[1].remaining_s == 300.0
+
+
+def test_a_copy_changes_independently() -> None:
+    clock = TableClock.new(REALTIME, 2)
+    clock.update({0}, None, 0.0)
+    copy = clock.copy()
+    copy.update({1}, 0, 30.0)
+    copy.timed_out(1, 0)
+    assert clock.seats[0].since == 0.0 and clock.seats[1].since is None
+    assert clock.events == [] and clock.seats[1].timeouts == 0
+    assert copy.seats[0].remaining_s == 280.0 and copy.seats[1].since == 30.0

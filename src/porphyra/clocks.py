@@ -180,6 +180,12 @@ class TableClock:
         """Stopped clocks for ``players`` seats (``realtime``: each with ``base_s``)."""
         return cls(settings, [SeatClock(float(settings.base_s)) for _ in range(players)])
 
+    def copy(self) -> TableClock:
+        """An independent copy (to change, then keep once stored); events are shared, as
+        an event is never changed once the copy holding it is kept."""
+        seats = [SeatClock(c.remaining_s, c.since, c.timeouts, c.takeover) for c in self.seats]
+        return TableClock(self.settings, seats, list(self.events), self.epoch)
+
     @property
     def timed(self) -> bool:
         """True if the clocks run at all (kind ``realtime`` or ``turn``)."""

@@ -4,9 +4,10 @@
 :func:`porphyra.server.app.create_app` builds the FastAPI application;
 :mod:`.match` is the authoritative match runner of one game, :mod:`.hub` the hub of all
 games, :mod:`.client` a websocket connection, :mod:`.botpool` the bot pool and
-:mod:`.replay` replay/undo (the tables' clocks are :mod:`porphyra.clocks`); :mod:`.storage` keeps every game as its record plus seats and
+:mod:`.replay` replay/undo; :mod:`.storage` keeps every game as its record plus seats and
 :mod:`.dbfile` checks a SQLite file before it is opened; :mod:`.protocol` describes the
 websocket messages; :mod:`.security` (Origin, hosts, headers), :mod:`.quotas` (limits per
 client) and :mod:`.incidents` (error ids) guard it; the browser UI lives in ``static/``
-(plain HTML, CSS and JavaScript, no external assets).
+(plain HTML, CSS and JavaScript, no external assets).  The tables' clocks are kept by
+:mod:`porphyra.clocks`.
 """

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import logging
 import secrets
 import time
@@ -487,7 +486,7 @@ class MatchRunner:
         Raises:
             SubmitError: ``unavailable``, the database did not take the write.
         """
-        clock = copy.deepcopy(self.clock)
+        clock = self.clock.copy()
         if timeout:
             anchor = self._log_anchor()
             before_events = len(clock.events)
@@ -569,7 +568,7 @@ class MatchRunner:
                 )
             state = replay(records.to_record(self.state), upto=target)
             seq = self.seq + 1
-            clock = copy.deepcopy(self.clock)
+            clock = self.clock.copy()
             players = range(len(self.seats))
             clock.drop_events_after([sum(1 for p, _ in state.history if p == q) for q in players])
             clock.update(set(), None, self.hub.now())  # stop, then restart for the new state
@@ -611,7 +610,7 @@ class MatchRunner:
         """After a server restart: move the running clocks past the downtime
         (:meth:`TableClock.resume`) and store them (a failure is logged; the clocks are
         moved again, the same way, when the game is next loaded)."""
-        clock = copy.deepcopy(self.clock)
+        clock = self.clock.copy()
         if clock.resume(self.hub.alive_at, self.hub.started):
             async with self.lock:
                 try:
@@ -654,7 +653,7 @@ class MatchRunner:
                 raise SubmitError("over", "the game is over")
             if self.clock.seats[seat].takeover is not None:
                 raise SubmitError("takeover", "a bot already plays your seat")
-            clock = copy.deepcopy(self.clock)
+            clock = self.clock.copy()
             clock.take_over(seat, self._moves_of(seat), "left")
             clock.events[-1]["at"] = self._log_anchor()
             clock.update(self._waiting(self.state, clock), None, self.hub.now())
@@ -672,7 +671,7 @@ class MatchRunner:
         async with self.lock:
             if self.clock.seats[seat].takeover is None:
                 raise SubmitError("takeover", "you already play your seat")
-            clock = copy.deepcopy(self.clock)
+            clock = self.clock.copy()
             clock.give_back(seat, self._moves_of(seat))
             clock.events[-1]["at"] = self._log_anchor()
             clock.update(self._waiting(self.state, clock), None, self.hub.now())
