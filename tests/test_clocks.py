@@ -190,3 +190,14 @@ def test_a_copy_changes_independently() -> None:
     assert clock.seats[0].since == 0.0 and clock.seats[1].since is None
     assert clock.events == [] and clock.seats[1].timeouts == 0
     assert copy.seats[0].remaining_s == 280.0 and copy.seats[1].since == 30.0
+
+
+def test_an_undo_forgets_the_events_of_moves_taken_back() -> None:
+    clock = TableClock.new(ClockSettings("turn", per_move_s=60), 2)
+    clock.timed_out(0, 2)  # seat 0's third action was the bot's
+    clock.timed_out(1, 0)
+    clock.drop_events_after([2, 3])  # seat 0 has 2 actions left: its third is undone
+    assert [(e["player"], e["move"]) for e in clock.events] == [(1, 0)]
+    clock.take_over(1, 3, "left")  # from seat 1's fourth action on: kept while it has 3
+    clock.drop_events_after([2, 3])
+    assert [e["event"] for e in clock.events] == ["timeout", "takeover"]

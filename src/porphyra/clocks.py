@@ -292,7 +292,12 @@ class TableClock:
     def drop_events_after(self, moves: list[int]) -> None:
         """After an undo: forget events of moves taken back (``moves``: each seat's
         action count now)."""
-        self.events = [e for e in self.events if e["move"] <= moves[e["player"]]]
+        self.events = [
+            e
+            for e in self.events
+            # a timeout names the bot's action; a takeover or return the seat's next one
+            if e["move"] < moves[e["player"]] + (e["event"] != "timeout")
+        ]
 
     # ------------------------------------------------------------------ shapes
     def public(self, now: float) -> dict[str, Any]:
