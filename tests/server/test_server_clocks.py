@@ -239,6 +239,16 @@ def test_a_seat_that_leaves_is_played_by_the_bot_until_it_returns(live: LiveServ
     gid = info["id"]
     seats = connect_seats(live, info)
     one, two = seats[0][0], seats[1][0]
+    pool = live.app.state.hub.bots
+    calls: list[tuple[int, str]] = []
+    real_choose = pool.choose
+
+    async def recording(state: Any, seat: int, spec: str, *args: Any, **kw: Any) -> str:
+        calls.append((seat, spec))
+        text: str = await real_choose(state, seat, spec, *args, **kw)
+        return text
+
+    pool.choose = recording  # the same bot pool (and seat view) as every bot
     two.send({"type": "leave"})
     wait_for(lambda: clock_of(live, gid)["seats"][1]["takeover"] == "left", "taken over")
     two.send({"type": "leave"})
@@ -253,6 +263,7 @@ def test_a_seat_that_leaves_is_played_by_the_bot_until_it_returns(live: LiveServ
         elif one.last["status"] == "active":
             one.recv()  # the bot is deciding for seat 1
     assert sum(1 for p, _ in runner_of(live, gid).state.history if p == 1) >= 2
+    assert calls and set(calls) == {(1, "random")}  # the table's timeout_bot, for seat 1
     sync([one, two])
     assert any("seat 1 left the table" in line for line in one.last["observation"]["log"])
     two.send({"type": "return"})
@@ -331,3 +342,38 @@ def test_clocks_survive_a_restart_and_the_downtime_is_not_charged(
         assert clock_of(third, gid)["seats"][0]["remaining_s"] == 0
     finally:
         third.stop()
+
+
+def test_an_undo_against_a_bot_keeps_the_clock_running(live: LiveServer, fake: FakeTime) -> None:
+    info = live.create(
+        {
+            "game": "conspiracy",
+            "options": {"players": 2, "first_player": 0},
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}],
+            "seed": 21,
+            "clock": {"kind": "realtime", "base_s": 300, "increment_s": 10},
+        }
+    )
+    me = connect_seats(live, info)[0][0]
+    for _ in range(300):  # as in test_server_ws: take a pile of different lords
+        obs = me.last["observation"]
+        piles = [c for c, pile in obs["piles"].items() if len(set(pile)) >= 2]
+        if obs["phase"] == "recruit" and piles and f"take {piles[0]}" in me.last["legal"]:
+            break
+        legal = me.last["legal"]
+        me.act("draw 3" if "draw 3" in legal else legal[0])
+        me.recv_until(lambda m: m["type"] == "update" and bool(m["legal"]))
+    else:  # pragma: no cover - depends on the seed
+        pytest.fail("no pile of different lords to take")
+    fake.advance(5)
+    me.act(f"take {piles[0]}")
+    after = me.recv_until(lambda m: m["type"] == "update" and bool(m["legal"]))
+    assert after["can_undo"] is True
+    spent = clock_of(live, info["id"])["seats"][0]["remaining_s"]
+    fake.advance(7)
+    me.send({"type": "undo", "seq": after["seq"]})
+    snap = me.recv_until(lambda m: m["type"] == "snapshot")
+    mine = snap["clock"]["seats"][0]
+    # Time spent stays spent (no refund); the clock runs on for the decision again.
+    assert mine["running"] is True and mine["remaining_s"] == spent - 7
+    assert snap["clock"]["seats"][1]["running"] is False  # a bot seat's never runs
