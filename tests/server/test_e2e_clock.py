@@ -77,14 +77,19 @@ def _check_in_chromium(server: LiveServer) -> None:
             log = page.locator("#log").inner_text()
             assert "Tester (you) left the table" in log and "Tester (you) is back" in log
 
-            # The lobby lists the game under "your games", waiting for this seat.
+            # The lobby lists the game under "your games" once per seat this browser holds
+            # (it created both), the seat the game waits for first and marked so.
             page.goto(server.base + "/")
-            wait_until(page, "document.querySelector('#mygames-list tr') !== null", 30_000)
-            row = page.locator("#mygames-list tr").nth(0)
+            wait_until(page, "document.querySelectorAll('#mygames-list tr').length === 2", 30_000)
             waiting = _game(server)["waiting"]
-            assert row.get_attribute("data-your-turn") == str(0 in waiting).lower()
-            assert ("your turn" if 0 in waiting else "waiting") in row.inner_text()
-            assert "real time" in row.inner_text()
+            assert waiting == [1]  # the bot redrew for the Tester; the other seat's turn
+            rows = page.locator("#mygames-list tr")
+            assert [rows.nth(i).get_attribute("data-seat") for i in range(2)] == ["1", "0"]
+            assert rows.nth(0).get_attribute("data-your-turn") == "true"
+            assert "your turn" in rows.nth(0).inner_text()
+            assert rows.nth(1).get_attribute("data-your-turn") == "false"
+            assert "waiting" in rows.nth(1).inner_text()
+            assert "real time" in rows.nth(1).inner_text()
             assert errors == []
         finally:
             browser.close()
