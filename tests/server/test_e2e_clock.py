@@ -71,11 +71,19 @@ def _check_in_chromium(server: LiveServer) -> None:
             page.click("[data-testid=leave]")
             wait_until(page, "document.querySelector('[data-testid=takeover-0]') !== null", 30_000)
             assert "left: a bot plays" in page.locator("[data-testid=takeover-0]").inner_text()
+            # Opening the page again is coming back: the seat is given back at once.
+            page.reload()
+            wait_until(page, "document.querySelector('[data-testid=leave]') !== null", 30_000)
+            assert page.locator("[data-testid=takeover-0]").count() == 0
+            # Or, on a page left open, the button.
+            page.click("[data-testid=leave]")
+            wait_until(page, "document.querySelector('[data-testid=takeover-0]') !== null", 30_000)
             page.click("[data-testid=take-back]")
             wait_until(page, "document.querySelector('[data-testid=takeover-0]') === null", 30_000)
             assert page.locator("[data-testid=leave]").count() == 1
             log = page.locator("#log").inner_text()
-            assert "Tester (you) left the table" in log and "Tester (you) is back" in log
+            assert log.count("Tester (you) left the table") == 2
+            assert log.count("Tester (you) is back") == 2
 
             # The lobby lists the game under "your games" once per seat this browser holds
             # (it created both), the seat the game waits for first and marked so.

@@ -72,7 +72,7 @@ const PorphyraClock = (() => {
   let receivedAt = 0;    // performance.now() when it came
   let mySeat = null;
   let ticker = null;
-  let askedBack = false; // this page load already asked for the seat back
+  let opened = false;    // this page load had its first snapshot (later ones: reconnects)
 
   function left(s) {
     if (s.remaining_s === null || s.remaining_s === undefined) return null;
@@ -87,10 +87,11 @@ const PorphyraClock = (() => {
     receivedAt = performance.now();
     mySeat = msg.seat;
     const mine = mySeat === null || mySeat === undefined ? null : clock.seats[mySeat];
-    // Opening the page is coming back: a seat a bot plays is given back at once.
-    if (msg.type === "snapshot" && mine && mine.takeover && !askedBack) {
-      askedBack = true;
-      sendMessage({ type: "return" });
+    // Opening the page is coming back: a seat a bot plays is given back at once (not on a
+    // reconnect of a page that stayed open, e.g. after pressing Leave).
+    if (msg.type === "snapshot" && !opened) {
+      opened = true;
+      if (mine && mine.takeover) sendMessage({ type: "return" });
     }
     render(sendMessage);
     if (!ticker) ticker = setInterval(tick, 250);
