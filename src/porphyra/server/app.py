@@ -71,10 +71,10 @@ from porphyra.core.options import options_of
 from porphyra.core.registry import registered_games
 from porphyra.server import protocol
 from porphyra.server.client import Client
+from porphyra.server.errors import SubmitError
 from porphyra.server.gamedata import card_data, lobby_bots, solo_supported
 from porphyra.server.hub import CreateError, Hub
 from porphyra.server.incidents import player_message, report
-from porphyra.server.match import SubmitError
 from porphyra.server.quotas import (
     CREATE_LIMIT,
     MAX_BOT_GAMES,

@@ -18,8 +18,9 @@ from sqlalchemy.exc import SQLAlchemyError
 from porphyra.clocks import ClockSettings, TableClock
 from porphyra.server.botpool import BotPool
 from porphyra.server.incidents import damaged_game, report
-from porphyra.server.match import MatchRunner, load_clock
+from porphyra.server.match import MatchRunner
 from porphyra.server.replay import replay, shared_game
+from porphyra.server.seatclock import load_clock
 from porphyra.server.storage import (
     DEAL_CHOSEN,
     DEAL_SECRET,

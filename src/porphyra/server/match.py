@@ -21,7 +21,8 @@ Bot seats play through the hub's :class:`~porphyra.server.botpool.BotPool`, and 
 seats a bot plays for their players (issue 15): a seat out of time (one decision, by the
 table's ``timeout_bot``) and a seat taken over (its player left, or ran out of time
 ``takeover_after`` times) until its player returns.  The clocks are a
-:class:`~porphyra.clocks.TableClock`, stored with every action.  Undo follows
+:class:`~porphyra.clocks.TableClock`, stored with every action and kept by the base class
+:class:`~porphyra.server.seatclock.ClockedRunner`.  Undo follows
 :func:`~porphyra.server.replay.undo_target`.
 """
 
@@ -37,15 +38,15 @@ from typing import TYPE_CHECKING, Any
 
 from porphyra import record as records
 from porphyra.bots.selfplay import decision_seed
-from porphyra.clocks import ClockSettings, TableClock, event_text, with_notes
-from porphyra.clocks import record_fields as clock_record_fields
 from porphyra.core.game import Action, Game, State
 from porphyra.server import protocol
 from porphyra.server.botpool import choose_on_state
 from porphyra.server.client import Client
+from porphyra.server.errors import SubmitError, unavailable_message
 from porphyra.server.gamedata import derived, has_derived
-from porphyra.server.incidents import player_message, report
+from porphyra.server.incidents import report
 from porphyra.server.replay import replay, undo_target
+from porphyra.server.seatclock import ClockedRunner, load_clock
 from porphyra.server.storage import GameRow, SeatRow, hash_token, is_rated, now
 
 if TYPE_CHECKING:
@@ -54,24 +55,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("porphyra.server")
 
 
-class SubmitError(Exception):
-    """A submission refused by the runner; ``code`` and ``message`` go to the client."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def unavailable_message(error_id: str) -> str:
-    """The player's text when the database did not take a write."""
-    return player_message(
-        error_id, "the server could not save this just now; nothing changed: try again"
-    )
-
-
-class MatchRunner:
-    """The authority over one game: state, seats, clients, bots, persistence.
+class MatchRunner(ClockedRunner):
+    """The authority over one game: state, seats, clients, bots, persistence (its clocks:
+    :class:`~porphyra.server.seatclock.ClockedRunner`).
 
     Args:
         hub: the :class:`Hub` (storage, executors).
@@ -155,18 +141,6 @@ class MatchRunner:
             **self.deal_info(),
         }
         return out
-
-    def clock_info(self) -> dict[str, Any]:
-        """The clock settings and each seat's remaining time now (public:
-        :meth:`TableClock.public`)."""
-        return self.clock.public(self.hub.now())
-
-    def record(self) -> dict[str, Any]:
-        """The game's record with its clock settings and clock events (``clock``,
-        ``clock_events``; none for a table without clock or events)."""
-        rec = records.to_record(self.state)
-        rec.update(clock_record_fields(self.clock, self.state.history))
-        return rec
 
     def deal_info(self) -> dict[str, Any]:
         """``{"deal": "secret" | "chosen" | "legacy", "rated": bool}``: whether the seed
@@ -283,25 +257,6 @@ class MatchRunner:
 
         base: dict[str, Any] = self._memoized(("view", seat), make)
         return base
-
-    def _with_clock_notes(self, obs: dict[str, Any], seat: int | None) -> dict[str, Any]:
-        """``obs`` with the log lines of the clock events (timeouts, takeovers, returns),
-        each where that view's log stood when it happened."""
-        log = obs.get("log")
-        if not self.clock.events or not isinstance(log, list):
-            return obs
-        key = len(self.seats) if seat is None else seat
-        notes = [(e["at"][key], event_text(e)) for e in self.clock.events if "at" in e]
-        return {**obs, "log": with_notes(log, notes)}
-
-    def _log_anchor(self) -> list[int]:
-        """Per seat, then the spectators: the length of that view's engine log now."""
-        out = []
-        for seat in [*range(len(self.seats)), None]:
-            obs = self.public() if seat is None else self.state.observation(seat)
-            log = obs.get("log")
-            out.append(len(log) if isinstance(log, list) else 0)
-        return out
 
     def view(
         self, seat: int | None, kind: str, last: str | None = None, log_from: int = 0
@@ -452,23 +407,6 @@ class MatchRunner:
             error_id = report("game %s: could not store %s", self.id, what)
             raise SubmitError("unavailable", unavailable_message(error_id)) from None
 
-    def _waiting(self, state: State, clock: TableClock) -> set[int]:
-        """The seats whose clock runs in ``state``: human seats the game waits for
-        (``state.active_players()``) that no bot plays."""
-        if state.is_terminal():
-            return set()
-        return {
-            p
-            for p in state.active_players()
-            if 0 <= p < len(self.seats)
-            and self.seats[p].kind == "human"
-            and clock.seats[p].takeover is None
-        }
-
-    def _moves_of(self, seat: int) -> int:
-        """How many actions ``seat`` has made so far."""
-        return sum(1 for p, _ in self.state.history if p == seat)
-
     async def _commit(self, seat: int, action: Action, timeout: bool = False) -> None:
         """Store ``action`` for ``seat`` (legal: checked by the caller), then make it the
         game's state and broadcast it.  The action is applied to a clone, and the clone
@@ -589,95 +527,6 @@ class MatchRunner:
             for client in list(self.clients):
                 self.send_view(client, "snapshot")
 
-    # ----------------------------------------------------------------- clocks
-    async def _store_clock(self, clock: TableClock, seq: int) -> None:
-        """Store ``clock`` and ``seq`` (no action); then they are the runner's.
-
-        Raises:
-            SubmitError: ``unavailable``; nothing changed.
-        """
-        await self._store(
-            "the clocks", self.hub.db, self.hub.storage.set_clock, self.id, clock.dumps(), seq
-        )
-        self.clock = clock
-        if seq != self.seq:
-            self.seq = seq
-            self._track_decisions()
-            self.broadcast()
-            self.presence()
-
-    async def resume_clock(self) -> None:
-        """After a server restart: move the running clocks past the downtime
-        (:meth:`TableClock.resume`) and store them (a failure is logged; the clocks are
-        moved again, the same way, when the game is next loaded)."""
-        clock = self.clock.copy()
-        if clock.resume(self.hub.alive_at, self.hub.started):
-            async with self.lock:
-                try:
-                    await self._store_clock(clock, self.seq)
-                except SubmitError:
-                    self.clock = clock
-
-    async def check_clock(self) -> None:
-        """Hand every seat out of time now to the table's timeout bot (one decision; the
-        log says so once the bot moved) and start it."""
-        if self.over or not self.clock.timed:
-            return
-        async with self.lock:
-            now_s = self.hub.now()
-            waiting = self._waiting(self.state, self.clock)
-            due = [p for p in self.clock.due(now_s) if p in waiting and p not in self._timing_out]
-            for seat in due:
-                self._timing_out.add(seat)
-                log.info(
-                    "game %s: seat %d ran out of time; the %s bot moves for it",
-                    self.id,
-                    seat,
-                    self.clock.settings.timeout_bot,
-                )
-            if due:
-                self._memo_seq = -1  # its view offers no actions while the bot decides
-                self.broadcast()
-        if due:
-            self.kick_bots()
-
-    async def leave(self, seat: int) -> None:
-        """``seat``'s player leaves: a bot (the table's ``timeout_bot``) plays the seat
-        until they return (:meth:`give_back`).
-
-        Raises:
-            SubmitError: ``over``, ``takeover`` (a bot already plays it), ``unavailable``.
-        """
-        async with self.lock:
-            if self.over:
-                raise SubmitError("over", "the game is over")
-            if self.clock.seats[seat].takeover is not None:
-                raise SubmitError("takeover", "a bot already plays your seat")
-            clock = self.clock.copy()
-            clock.take_over(seat, self._moves_of(seat), "left")
-            clock.events[-1]["at"] = self._log_anchor()
-            clock.update(self._waiting(self.state, clock), None, self.hub.now())
-            await self._store_clock(clock, self.seq + 1)
-            log.info("game %s: seat %d left; a bot plays it", self.id, seat)
-        self.kick_bots()
-
-    async def give_back(self, seat: int) -> None:
-        """``seat``'s player is back: the bot that played the seat stops (its clock runs
-        again if the game waits for it).
-
-        Raises:
-            SubmitError: ``takeover`` (no bot plays the seat), ``unavailable``.
-        """
-        async with self.lock:
-            if self.clock.seats[seat].takeover is None:
-                raise SubmitError("takeover", "you already play your seat")
-            clock = self.clock.copy()
-            clock.give_back(seat, self._moves_of(seat))
-            clock.events[-1]["at"] = self._log_anchor()
-            clock.update(self._waiting(self.state, clock), None, self.hub.now())
-            await self._store_clock(clock, self.seq + 1)
-            log.info("game %s: seat %d is back", self.id, seat)
-
     # ----------------------------------------------------------------- bots
     def _bot_seat(self) -> tuple[int, str, bool] | None:
         """The seat a bot decides for now: ``(seat, bot spec, timeout move?)``, or None.
@@ -751,14 +600,3 @@ class MatchRunner:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-
-
-def load_clock(row: GameRow, players: int) -> TableClock:
-    """The clocks of a stored game (no clock for a game stored before clocks).
-
-    Raises:
-        ClockError: the stored clock is damaged.
-    """
-    if row.clock is None:
-        return TableClock.new(ClockSettings(), players)
-    return TableClock.loads(row.clock, players)
