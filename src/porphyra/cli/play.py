@@ -27,6 +27,7 @@ from rich.table import Table
 from porphyra import record as records
 from porphyra.bots import bot_names, make_bot, seat_view
 from porphyra.cli.common import Seat, default_bot
+from porphyra.cli.lang import _, language
 from porphyra.cli.rules import rules_markdown
 from porphyra.cli.views import GameView, Obs, ascii_number, log_entry, log_lines
 from porphyra.core.errors import IllegalActionError, InvalidActionError
@@ -334,7 +335,7 @@ class PlaySession:
                 self.console.print(f"[dim]{escape(self.view.hint(self.game, obs))}[/]")
                 continue
             if word == "rules":
-                self.console.print(rules_markdown(self.game.info.name))
+                self.console.print(rules_markdown(self.game.info.name, language()))
                 continue
             if word == "log":
                 for line in log_lines(self.state.observation(player)):
