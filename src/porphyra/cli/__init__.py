@@ -25,7 +25,6 @@ from porphyra import record as records
 from porphyra.bots import bot_names, make_bot
 from porphyra.cli.agent import agent_command
 from porphyra.cli.balance import balance_command, normalize_ray_flag
-from porphyra.cli.lang import set_language
 from porphyra.cli.common import (
     CliError,
     check_save_path,
@@ -34,6 +33,7 @@ from porphyra.cli.common import (
     make_seats,
     parse_seat_kinds,
 )
+from porphyra.cli.lang import set_language
 from porphyra.cli.options import game_options, with_game_options
 from porphyra.cli.play import Outcome, PlaySession
 from porphyra.cli.replay import run_replay

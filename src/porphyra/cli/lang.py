@@ -1,7 +1,7 @@
 """The terminal's language: chosen once per command (``--lang``, else ``LANG`` and the
 other POSIX locale variables, else English) and used by every view and prompt.
 
-``_("text")`` is the interface text in that language (the catalogues of
+``tr("text")`` is the interface text in that language (the catalogues of
 :mod:`porphyra.i18n`); ``term("Archers")`` a game term; :func:`log` the log lines.
 Action notation is never translated: menus show it as the engines print it.
 """
@@ -42,7 +42,7 @@ def language() -> str:
     return translator().lang
 
 
-def _(message: str, *args: object, **kwargs: object) -> str:
+def tr(message: str, *args: object, **kwargs: object) -> str:
     """``message`` in the current language, formatted with ``args``/``kwargs`` if any."""
     return translator()(message, *args, **kwargs)
 

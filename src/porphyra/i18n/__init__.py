@@ -67,9 +67,7 @@ def from_environment(explicit: str | None = None) -> str:
     if explicit is not None:
         lang = normalize(explicit)
         if lang is None:
-            raise ValueError(
-                f"unknown language {explicit!r}; choose one of {', '.join(LANGUAGES)}"
-            )
+            raise ValueError(f"unknown language {explicit!r}; choose one of {', '.join(LANGUAGES)}")
         return lang
     tags: list[str | None] = []
     for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
@@ -133,3 +131,28 @@ class Translator:
     def term(self, text: str) -> str:
         """A game term (context ``"term"``) translated, itself if not catalogued."""
         return pgettext(self.lang, "term", text)
+
+
+@functools.cache
+def catalogue_json(lang: str) -> dict[str, object]:
+    """``lang``'s catalogue for the browser: ``{"lang", "languages": {code: native name},
+    "messages": {English: translation}, "terms": {English term: translation}}`` (English:
+    empty tables; the page falls back to the English text).  The log templates are not
+    included: the server sends log lines already rendered in the client's language.
+
+    Raises:
+        ValueError: ``lang`` is not one of :data:`LANGUAGES`.
+    """
+    catalog: dict[str, str] = getattr(translations(lang), "_catalog", {})
+    messages: dict[str, str] = {}
+    terms: dict[str, str] = {}
+    for key, value in catalog.items():
+        if not isinstance(key, str) or not key:
+            continue  # the header (msgid "")
+        if "\x04" in key:
+            context, message = key.split("\x04", 1)
+            if context == "term":
+                terms[message] = value
+        else:
+            messages[key] = value
+    return {"lang": lang, "languages": dict(NATIVE_NAMES), "messages": messages, "terms": terms}

@@ -48,6 +48,9 @@ from porphyra.core import registry
 from porphyra.core.errors import UnknownGameError
 from porphyra.core.options import options_of
 from porphyra.core.registry import registered_games
+from porphyra.i18n import DEFAULT as DEFAULT_LANGUAGE
+from porphyra.i18n import LANGUAGES, catalogue_json
+from porphyra.i18n import normalize as normalize_language
 from porphyra.server import protocol
 from porphyra.server.client import Client
 from porphyra.server.gamedata import card_data, lobby_bots, solo_supported
@@ -337,6 +340,12 @@ def create_app(
             "solo": solo_supported(),
         }
 
+    @app.get("/api/i18n/{lang}")
+    async def i18n_catalogue(lang: str) -> dict[str, Any]:
+        if normalize_language(lang) != lang:
+            raise HTTPException(404, f"unknown language {lang!r}; one of {', '.join(LANGUAGES)}")
+        return catalogue_json(lang)
+
     @app.get("/api/cards/{name}")
     async def cards(name: str) -> dict[str, Any]:
         if name not in registered_games():
@@ -449,7 +458,7 @@ def create_app(
 
     @app.websocket("/ws/{game_id}")
     async def websocket_endpoint(
-        websocket: WebSocket, game_id: str, token: str | None = None
+        websocket: WebSocket, game_id: str, token: str | None = None, lang: str | None = None
     ) -> None:
         if not origin_allowed(
             websocket.headers.get("origin"), websocket.headers.get("host"), origins
@@ -486,7 +495,7 @@ def create_app(
         if refusal is not None:
             await _refuse(websocket, refusal, 4429, "limit")
             return
-        client = Client(seat)
+        client = Client(seat, lang=normalize_language(lang) or DEFAULT_LANGUAGE)
         writer = asyncio.get_running_loop().create_task(_writer(websocket, client))
         async with runner.lock:  # a snapshot only ever shows a durably stored state
             runner.attach(client)
@@ -565,7 +574,7 @@ async def _handle(runner: Any, client: Client, raw: str | bytes) -> None:
         client.send({"type": "pong", "seq": runner.seq})
         return
     if msg.type == "snapshot":
-        client.send(runner.view(client.seat, "snapshot"))
+        client.send(runner.view(client.seat, "snapshot", lang=client.lang))
         return
     if client.seat is None:
         client.send(protocol.error(runner.seq, "spectators cannot act", "auth"))

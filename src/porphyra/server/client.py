@@ -21,6 +21,8 @@ class Client:
     """
 
     seat: int | None
+    #: The language its views' log lines are rendered in (``"en"``, ``"ja"``, ``"ko"``).
+    lang: str = "en"
     outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     dropped: bool = False
     #: Log lines of its observation this client already has (updates send the rest).

@@ -50,8 +50,8 @@ function ago(iso) {
   const t = Date.parse(iso);
   if (!t) return iso;
   const s = Math.max(0, (Date.now() - t) / 1000);
-  if (s < 60) return "just now";
-  if (s < 3600) return Math.floor(s / 60) + " min ago";
-  if (s < 86400) return Math.floor(s / 3600) + " h ago";
-  return new Date(t).toLocaleDateString();
+  if (s < 60) return I18N.t("just now");
+  if (s < 3600) return I18N.t("{0} min ago", Math.floor(s / 60));
+  if (s < 86400) return I18N.t("{0} h ago", Math.floor(s / 3600));
+  return new Date(t).toLocaleDateString(I18N.lang);
 }
