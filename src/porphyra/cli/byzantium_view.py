@@ -20,38 +20,39 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from porphyra.cli.lang import term, tr
+from porphyra.cli.lang import styled, term, tr
 from porphyra.cli.views import GameView, Obs, ascii_number
 from porphyra.core.errors import InvalidActionError
 from porphyra.core.game import Game, State
+from porphyra.i18n import N_
 
 AGE_LABEL = {"early": "Early", "middle": "Middle", "late": "Late"}
 PHASE_LABEL = {
-    "redraw": "Redraw",
-    "meld": "Meld",
-    "target": "Negotiation: target",
-    "replace": "Negotiation: replacement",
-    "pass": "End: pass a card",
-    "over": "Game over",
+    "redraw": N_("Redraw"),
+    "meld": N_("Meld"),
+    "target": N_("Negotiation: target"),
+    "replace": N_("Negotiation: replacement"),
+    "pass": N_("End: pass a card"),
+    "over": N_("Game over"),
 }
 DECK_STYLE = {"byzantine": "bold magenta", "foe": "bold red"}
 MAX_TT = 20
 
 HINTS = {
-    "redraw": (
+    "redraw": N_(
         "Redraw up to 4 cards: 'redraw 2 5' (hand numbers) or 'redraw {a},{b}'; "
         "'redraw -' keeps your hand."
     ),
-    "meld": "Meld: 'meld 1 3 4' (hand numbers) or 'meld {a},{b}'; 'meld -' melds nothing.",
-    "target": (
+    "meld": N_("Meld: 'meld 1 3 4' (hand numbers) or 'meld {a},{b}'; 'meld -' melds nothing."),
+    "target": N_(
         "Negotiation: 'target <slug>' discards a Northern or Southern Foe card of the Foe "
         "meld; 'target -' declines."
     ),
-    "replace": (
+    "replace": N_(
         "Replace the target: 'replace <slug>' (a Northern or Southern Foe from your hand) or "
         "'replace -'."
     ),
-    "pass": (
+    "pass": N_(
         "End: choose the one card you pass to your opponent ('pass 3' or 'pass {a}'); "
         "the rest of your hand is discarded."
     ),
@@ -61,8 +62,8 @@ HINTS = {
 EXAMPLES = {"byzantine": ("infantry", "chronicle"), "foe": ("raiders", "earthquake")}
 
 MELD_LIMITS = {
-    "byzantine": "1 Leader, 2 Recovery, 4 Troop, 1 Negotiation, 2 Legacy",
-    "foe": "1 Northern Foe, 1 Southern Foe, 2 Disaster (at most 1 natural), 4 Troop",
+    "byzantine": N_("1 Leader, 2 Recovery, 4 Troop, 1 Negotiation, 2 Legacy"),
+    "foe": N_("1 Northern Foe, 1 Southern Foe, 2 Disaster (at most 1 natural), 4 Troop"),
 }
 
 
@@ -137,12 +138,12 @@ class ByzantiumView(GameView):
         decks = obs.get("deck_sizes", {})
         phase = PHASE_LABEL.get(str(obs.get("phase")))
         lines = [
-            f"[bold]{escape(tr('Turn {0}/12', obs.get('turn', '?')))}[/] · "
+            styled("bold", "Turn {0}/12", obs.get("turn", "?")) + " · "
             f"[bold]{escape(age_title(str(obs.get('age'))))}[/] · "
             f"{escape(tr(phase) if phase else str(obs.get('phase')))}",
-            f"[bold magenta]{escape(tr('Emperor (Byzantine):'))}[/] "
+            styled("bold magenta", "Emperor (Byzantine):") + " "
             f"{escape(seat_name(emperor, obs, labels))}"
-            f"   [bold red]{escape(tr('Foe:'))}[/] {escape(seat_name(foe, obs, labels))}",
+            "   " + styled("bold red", "Foe:") + f" {escape(seat_name(foe, obs, labels))}",
             f"[bold]TT[/] {bar} {tt}/{MAX_TT}",
             "[bold]LT[/] "
             + "   ".join(f"{escape(seat_name(s, obs, labels))}: {lt[s]}" for s in (0, 1)),
@@ -250,7 +251,7 @@ class ByzantiumView(GameView):
         for deck in ("byzantine", "foe"):
             pile = discards.get(deck, [])
             table.add_row(
-                f"[{DECK_STYLE[deck]}]{escape(tr('{0} discard ({1})', term(deck), len(pile)))}[/]",
+                styled(DECK_STYLE[deck], "{0} discard ({1})", term(deck), len(pile)),
                 escape(_counted(game, pile)),
             )
         table.add_row(escape(tr("Removed ({0})", len(removed))), escape(_counted(game, removed)))
@@ -351,9 +352,9 @@ class ByzantiumView(GameView):
         for seat in (0, 1):
             r = returns[seat]
             verdict = (
-                f"[green]{escape(tr('wins'))}[/]"
+                styled("green", "wins")
                 if r > 0
-                else f"[red]{escape(tr('loses'))}[/]"
+                else styled("red", "loses")
                 if r < 0
                 else escape(tr("draw"))
             )

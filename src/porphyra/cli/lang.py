@@ -55,3 +55,11 @@ def term(text: str) -> str:
 def log(lines: list[str]) -> list[str]:
     """English log lines in the current language."""
     return translate_lines(lines, language())
+
+
+def styled(style: str, message: str, *args: object) -> str:
+    """``message`` translated and formatted, escaped and wrapped in Rich markup
+    ``[style]...[/]`` (e.g. ``styled("bold red", "Game over")``)."""
+    from rich.markup import escape
+
+    return f"[{style}]{escape(tr(message, *args))}[/]"

@@ -27,7 +27,7 @@ from rich.table import Table
 from porphyra import record as records
 from porphyra.bots import bot_names, make_bot, seat_view
 from porphyra.cli.common import Seat, default_bot
-from porphyra.cli.lang import language, tr
+from porphyra.cli.lang import language, styled, tr
 from porphyra.cli.rules import rules_markdown
 from porphyra.cli.views import GameView, Obs, ascii_number, log_entry, log_lines
 from porphyra.core.errors import IllegalActionError, InvalidActionError
@@ -61,7 +61,7 @@ def help_text() -> str:
         ("help", tr("this text")),
         ("quit", tr("stop (the game is saved first if you gave --save)")),
     ]
-    lines = [f"[bold]{escape(tr('At the prompt you can type'))}[/]"]
+    lines = [styled("bold", "At the prompt you can type")]
     lines += [f"  [cyan]{escape(word)}[/]  {escape(meaning)}" for word, meaning in rows]
     return "\n".join(lines)
 
@@ -182,10 +182,10 @@ class PlaySession:
             self._finish()
         except _Quit:
             outcome = Outcome.QUIT
-            self.console.print(f"\n[yellow]{escape(tr('Game stopped.'))}[/]")
+            self.console.print("\n" + styled("yellow", "Game stopped."))
         except KeyboardInterrupt:
             outcome = Outcome.INTERRUPTED
-            self.console.print(f"\n[yellow]{escape(tr('Interrupted.'))}[/]")
+            self.console.print("\n" + styled("yellow", "Interrupted."))
         self._save(outcome)
         return outcome
 
@@ -208,7 +208,7 @@ class PlaySession:
             if self.viewer is not None or not self.humans:
                 recent = log_lines(self._obs(self.viewer))[-6:]
                 if recent:
-                    self.console.print(f"[dim]{escape(tr('Last events:'))}[/]")
+                    self.console.print(styled("dim", "Last events:"))
                 for line in recent:
                     self.console.print(log_entry(line, "dim"))
 
@@ -308,13 +308,11 @@ class PlaySession:
                 shown += 1
             if needle and not shown:
                 self.console.print(
-                    f"[red]✗ {escape(tr('no legal action contains {0!r}.', needle))}[/]",
+                    "[red]✗ [/]" + styled("red", "no legal action contains {0!r}.", needle),
                     highlight=False,
                 )
             elif needle:
-                self.console.print(
-                    f"[dim]{escape(tr('{0} of {1} actions.', shown, len(actions)))}[/]"
-                )
+                self.console.print(styled("dim", "{0} of {1} actions.", shown, len(actions)))
             return
         table = Table.grid(padding=(0, 2))
         columns = 1 if len(actions) <= 8 else 2 if len(actions) <= 24 else 3
@@ -428,12 +426,12 @@ class PlaySession:
                     action, note = bot.choose(view), ""
         except ValueError as exc:  # a hint is advice: a failing bot must not end the game
             self.console.print(
-                f"[red]✗ {escape(tr('no hint: the {0} bot failed: {1}', spec, str(exc)))}[/]",
+                "[red]✗ [/]" + styled("red", "no hint: the {0} bot failed: {1}", spec, str(exc)),
                 highlight=False,
             )
             return
         self.console.print(
-            f"[yellow]{escape(tr('Hint ({0}):', spec))}[/] [bold]{escape(str(action))}[/]{note}",
+            styled("yellow", "Hint ({0}):", spec) + f" [bold]{escape(str(action))}[/]{note}",
             highlight=False,
         )
 
@@ -455,7 +453,7 @@ class PlaySession:
                 raise first from None
 
     def _finish(self) -> None:
-        self.console.print(Rule(f"[bold]{escape(tr('Game over'))}[/]"))
+        self.console.print(Rule(styled("bold", "Game over")))
         final_viewer = self.viewer if len(self.humans) == 1 else None
         self._print_new_log(final_viewer)
         self.console.print(self.view.board(self.game, self.state.public_observation(), self.labels))
@@ -465,9 +463,7 @@ class PlaySession:
     def _save(self, outcome: Outcome) -> None:
         if self.save_path is None:
             if outcome is not Outcome.FINISHED:
-                self.console.print(
-                    f"[dim]{escape(tr('Not saved (use --save FILE to keep a game).'))}[/]"
-                )
+                self.console.print(styled("dim", "Not saved (use --save FILE to keep a game)."))
             return
         records.save(self.state, self.save_path)
         if outcome is Outcome.FINISHED:

@@ -156,3 +156,9 @@ def catalogue_json(lang: str) -> dict[str, object]:
         else:
             messages[key] = value
     return {"lang": lang, "languages": dict(NATIVE_NAMES), "messages": messages, "terms": terms}
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalogue without translating it now (it is translated
+    where it is shown); returns it unchanged."""
+    return message

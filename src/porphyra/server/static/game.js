@@ -397,7 +397,7 @@ function byzActions(obs, box) {
   const name = (s) => term((CARDS.cards[s] || { name: s }).name);
   for (const a of legal) {
     const arg = argOf(a);
-    const label = arg === "-" ? (verb === "target" ? t("Do not target") : t("Do not replace")) : t(verb === "pass" ? "Pass {0}" : verb === "target" ? "Target {0}" : "Replace with {0}", name(arg));
+    const label = arg === "-" ? (verb === "target" ? t("Do not target") : t("Do not replace")) : (verb === "pass" ? t("Pass {0}", name(arg)) : verb === "target" ? t("Target {0}", name(arg)) : t("Replace with {0}", name(arg)));
     box.append(actionButton(a, label));
   }
 }
@@ -408,7 +408,7 @@ const KEY_COLOURS = { silver: "#e8e8ee", gold: "#f2c230" };
 
 function keySvg(metal) {
   const c = KEY_COLOURS[metal] || "#ccc";
-  return `<svg width="15" height="12" viewBox="0 0 30 24" aria-label="${t(metal === "gold" ? "gold key" : "silver key")}"><circle cx="8" cy="12" r="6" fill="none" stroke="${c}" stroke-width="3.5"/><path d="M14 12h14M24 12v6M28 12v5" stroke="${c}" stroke-width="3.5" fill="none"/></svg>`;
+  return `<svg width="15" height="12" viewBox="0 0 30 24" aria-label="${metal === "gold" ? t("gold key") : t("silver key")}"><circle cx="8" cy="12" r="6" fill="none" stroke="${c}" stroke-width="3.5"/><path d="M14 12h14M24 12v6M28 12v5" stroke="${c}" stroke-width="3.5" fill="none"/></svg>`;
 }
 function pearlSvg(size) {
   const s = size || 11;
@@ -429,7 +429,7 @@ function lordEl(name, opts) {
   if (info.effect === "reveal") icons.append(el("span", { title: t("reveals the top lord") }, "◉"));
   const node = el("div", {
     class: `lord c-${info.colour}${opts.small ? " small" : ""}${opts.extra ? " " + opts.extra : ""}`,
-    title: t("{0} lord, {1} IP", term(info.colour), info.ip) + (info.key ? ", " + t(info.key === "gold" ? "gold key" : "silver key") : "") + (info.pearls ? ", " + t("{0} pearl(s)", info.pearls) : "") + (opts.location ? ", " + t("under Location {0}", opts.location) : ""),
+    title: t("{0} lord, {1} IP", term(info.colour), info.ip) + (info.key ? ", " + (info.key === "gold" ? t("gold key") : t("silver key")) : "") + (info.pearls ? ", " + t("{0} pearl(s)", info.pearls) : "") + (opts.location ? ", " + t("under Location {0}", opts.location) : ""),
     "data-lord": name, onclick: opts.onclick || null,
   },
   opts.crest ? el("span", { class: "crest", title: t("coat of arms: best lord of this colour") }, "♛") : null,
@@ -485,7 +485,7 @@ function pyramidEl(chamber, swapping) {
 }
 
 /* Labels are English msgids, translated when drawn. */
-const SCORE_ROWS = [["lords", "Best lord per colour"], ["locations", "Locations"], ["coalition", "Largest coalition ×3"], ["pearl_master", "Pearl Master"], ["lo_bonus", "LO card bonus"], ["total", "Total IP"], ["pearls", "Pearls (tie-break)"]];
+const SCORE_ROWS = [["lords", N_("Best lord per colour")], ["locations", N_("Locations")], ["coalition", N_("Largest coalition ×3")], ["pearl_master", N_("Pearl Master")], ["lo_bonus", N_("LO card bonus")], ["total", N_("Total IP")], ["pearls", N_("Pearls (tie-break)")]];
 
 function scoreTable(obs, scores) {
   const n = scores.length;

@@ -188,7 +188,7 @@ async function loadGames() {
     for (const [seat, token] of Object.entries(mine)) {
       const s = row.seats[Number(seat)];
       buttons.append(el("a", { href: `/game/${row.id}#token=${token}` },
-        el("button", { class: "small primary" }, t(row.status === "over" ? "Open as {0}" : "Play as {0}", s ? s.name : t("Seat {0}", Number(seat) + 1)))));
+        el("button", { class: "small primary" }, (row.status === "over" ? t("Open as {0}", s ? s.name : t("Seat {0}", Number(seat) + 1)) : t("Play as {0}", s ? s.name : t("Seat {0}", Number(seat) + 1))))));
     }
     buttons.append(el("a", { href: `/game/${row.id}` }, el("button", { class: "small" }, t("Watch"))));
     let status = row.status === "over" ? t("finished") : row.status === "broken" ? t("cannot be replayed: {0}", t(row.problem)) : t("in play");
