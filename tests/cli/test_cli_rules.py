@@ -39,7 +39,12 @@ def test_rules_at_the_prompt() -> None:
     ("game", "lang", "terms", "title"),
     [
         # From the Japanese seed text: its own terms.
-        ("conspiracy", "ja", ("貴族", "上院室", "真珠", "紋章", "地域", "伝説の対戦相手"), "遊び方"),
+        (
+            "conspiracy",
+            "ja",
+            ("貴族", "上院室", "真珠", "紋章", "地域", "伝説の対戦相手"),
+            "遊び方",
+        ),
         # From the Korean seed, corrected: 덱 (not 갑판), 시대 (not 연령).
         ("byzantium", "ko", ("레거시 토큰", "영토 토큰", "멜드", "덱", "시대"), "게임 방법"),
         # The missing pairs, from the English specification, in the same terms.

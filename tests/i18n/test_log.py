@@ -44,9 +44,7 @@ def log_lines(name: str, options: dict[str, Any], games: int) -> set[str]:
 
 @pytest.mark.parametrize(("name", "options"), CONFIGS)
 @pytest.mark.parametrize("lang", ["ja", "ko"])
-def test_every_log_line_has_a_translation(
-    name: str, options: dict[str, Any], lang: str
-) -> None:
+def test_every_log_line_has_a_translation(name: str, options: dict[str, Any], lang: str) -> None:
     lines = log_lines(name, options, games=6)
     assert len(lines) > 50
     untranslated = sorted(line for line in lines if not is_translated(line, lang))
@@ -56,8 +54,11 @@ def test_every_log_line_has_a_translation(
 @pytest.mark.parametrize(
     ("line", "ja", "ko"),
     [
-        ("You drew: Archers, Hagia Sophia.", "あなたが引いたカード：弓兵、アヤソフィア。",
-         "뽑은 카드: 궁병, 하기아 소피아."),
+        (
+            "You drew: Archers, Hagia Sophia.",
+            "あなたが引いたカード：弓兵、アヤソフィア。",
+            "뽑은 카드: 궁병, 하기아 소피아.",
+        ),
         (
             "— Turn 5 (Middle Age): seat 1 is the Byzantine Emperor, seat 0 the Foe.",
             "— 第5ターン（中期時代）：席1がビザンツ皇帝、席0が敵。",

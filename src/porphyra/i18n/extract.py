@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html.parser
 import json
+import re
 from pathlib import Path
 
 from babel.messages.extract import extract_from_dir
@@ -121,7 +122,18 @@ def term_messages() -> set[Message]:
     return {("term", text) for text in terms}
 
 
+def script_messages() -> set[Message]:
+    """The literal ``t("...")`` calls of the pages' scripts found by a plain search, for
+    those Babel's JavaScript extractor does not reach (a call inside a template literal's
+    ``${...}``)."""
+    found: set[Message] = set()
+    for script in STATIC.glob("*.js"):
+        for call in re.finditer(r'\bt\("((?:[^"\\]|\\.)*)"', script.read_text("utf-8")):
+            found.add((None, json.loads(f'"{call.group(1)}"')))
+    return found
+
+
 def needed() -> set[Message]:
     """Everything the catalogues must translate (code, options and terms; the log
     templates are checked against played games by the tests)."""
-    return code_messages() | option_messages() | term_messages()
+    return code_messages() | script_messages() | option_messages() | term_messages()

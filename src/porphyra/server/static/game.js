@@ -90,7 +90,12 @@ function seatName(i) {
   const lo = M && M.observation.legendary_opponent;
   if (!SEATS[i] && lo && typeof lo === "object") return t("{0} (LO)", term(lo.title || lo.name));
   const s = SEATS[i];
-  const name = s ? s.name : t("Seat {0}", i + 1);
+  // The server's default seat names ("Seat 2") in the page's language; chosen names as typed.
+  const seatDefault = s && /^Seat (\d+)$/.exec(s.name);
+  const botDefault = s && /^([A-Z][a-z]+) bot (\d+)$/.exec(s.name);
+  const given = seatDefault ? t("Seat {0}", seatDefault[1])
+    : botDefault ? t("{0} bot {1}", botDefault[1].toLowerCase(), botDefault[2]) : s && s.name;
+  const name = given || t("Seat {0}", i + 1);
   return M && M.seat === i ? t("{0} (you)", name) : name;
 }
 
