@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from porphyra.core.registry import load_game
-from porphyra.i18n.log import is_translated, translate_line, translate_lines
+from porphyra.i18n.log import is_translated, translate_error, translate_line, translate_lines
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("byzantium", {}),
@@ -98,3 +98,53 @@ def test_an_unknown_line_is_shown_in_english() -> None:
     assert translate_line("a line no engine writes", "ja") == "a line no engine writes"
     assert not is_translated("a line no engine writes", "ko")
     assert translate_lines(["You drew: Archers.", "???"], "ko") == ["뽑은 카드: 궁병.", "???"]
+
+
+@pytest.mark.parametrize(
+    ("message", "ja", "ko"),
+    [
+        ("unknown card 'zzz'", "不明なカード 'zzz'", "알 수 없는 카드 'zzz'"),
+        (
+            "meld over a limit: 3 Troop cards (limit 2)",
+            "メルドが上限を超えています：部隊カード3枚（上限2）",
+            "멜드가 제한을 넘습니다: 병력 카드 3장 (제한 2)",
+        ),
+        (
+            "not your turn: waiting for seat 1 (Bob)",
+            "あなたの手番ではありません：席1（Bob）を待っています",
+            "당신의 차례가 아닙니다: 좌석 1 (Bob)을(를) 기다리는 중",
+        ),
+    ],
+)
+def test_error_messages_are_translated_keeping_the_players_text(
+    message: str, ja: str, ko: str
+) -> None:
+    assert translate_error(message, "ja") == ja
+    assert translate_error(message, "ko") == ko
+    assert translate_error(message, "en") == message
+    assert translate_error("no such message at all", "ja") == "no such message at all"
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "bad"),
+    [
+        ("byzantium", {}, ["meld", "meld zzz", "pass a,b", "target huns", "dance 1", "redraw ,"]),
+        (
+            "conspiracy",
+            {"players": 2},
+            ["draw 9", "take pink", "keep red4", "swap 1", "lopile red"],
+        ),
+    ],
+)
+def test_every_refusal_of_bad_input_is_translated(
+    name: str, options: dict[str, Any], bad: list[str]
+) -> None:
+    game = load_game(name, **options)
+    state = game.new_initial_state(seed=1)
+    for text in bad:
+        for seat in range(game.num_players):
+            with pytest.raises(ValueError) as caught:
+                game.parse_action(state, text, seat)
+            message = str(caught.value)
+            for lang in ("ja", "ko"):
+                assert translate_error(message, lang) != message, (text, seat, message)

@@ -106,3 +106,22 @@ def test_a_websocket_with_lang_gets_its_log_in_that_language(client: TestClient)
     assert got["ja"][0].startswith("ゲーム開始") and got["ko"][0].startswith("게임 시작")
     assert got["en"][0].startswith("Game start") and got["xx"] == got["en"]  # unknown: English
     assert len({len(lines) for lines in got.values()}) == 1
+
+
+def test_a_refused_move_is_explained_in_the_clients_language(client: TestClient) -> None:
+    body = {"game": "conspiracy", "options": {"players": 2, "first_player": 0}}
+    info = client.post("/api/games", json={**body, "seats": HUMANS, "seed": "4"}).json()
+    answers = {}
+    for lang in ("ja", "ko", "en"):
+        token = info["invites"][1]["token"]  # seat 1: not its turn
+        path = f"/ws/{info['id']}?token={token}&lang={lang}"
+        with client.websocket_connect(path, headers={"origin": "http://testserver"}) as ws:
+            seq = json.loads(ws.receive_text())["seq"]
+            ws.send_text(json.dumps({"type": "act", "action": "draw 1", "seq": seq}))
+            message = json.loads(ws.receive_text())
+            while message["type"] != "error":
+                message = json.loads(ws.receive_text())
+            answers[lang] = message["message"]
+    assert answers["en"].startswith("not your turn")
+    assert answers["ja"].startswith("あなたの手番ではありません")
+    assert answers["ko"].startswith("당신의 차례가 아닙니다")

@@ -28,7 +28,7 @@ from rich.progress import (
 
 from porphyra.bots import Bot, bot_names, make_bot
 from porphyra.bots.selfplay import seat_seed
-from porphyra.cli.lang import tr
+from porphyra.cli.lang import error_text, styled, tr
 from porphyra.core.errors import PorphyraError
 
 #: Exit code of every handled error (bad record, unknown game, bad card file, bad option).
@@ -56,7 +56,9 @@ def handle_errors(console: Console) -> Iterator[None]:
     try:
         yield
     except (PorphyraError, CliError, ValueError) as exc:
-        console.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)
+        console.print(
+            styled("bold red", "error:") + f" {escape(error_text(str(exc)))}", soft_wrap=True
+        )
         raise typer.Exit(EXIT_ERROR) from None
     except OSError as exc:
         where = f" {exc.filename}" if exc.filename else ""

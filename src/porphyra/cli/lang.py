@@ -9,7 +9,7 @@ Action notation is never translated: menus show it as the engines print it.
 from __future__ import annotations
 
 from porphyra.i18n import Translator, from_environment
-from porphyra.i18n.log import translate_lines
+from porphyra.i18n.log import translate_error, translate_lines
 
 _current: Translator | None = None
 
@@ -50,6 +50,11 @@ def tr(message: str, *args: object, **kwargs: object) -> str:
 def term(text: str) -> str:
     """The game term ``text`` (a card name, a colour...) in the current language."""
     return translator().term(text)
+
+
+def error_text(message: str) -> str:
+    """An error message (English, e.g. an engine's refusal) in the current language."""
+    return translate_error(message, language())
 
 
 def log(lines: list[str]) -> list[str]:

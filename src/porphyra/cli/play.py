@@ -27,7 +27,7 @@ from rich.table import Table
 from porphyra import record as records
 from porphyra.bots import bot_names, make_bot, seat_view
 from porphyra.cli.common import Seat, default_bot
-from porphyra.cli.lang import language, styled, tr
+from porphyra.cli.lang import error_text, language, styled, tr
 from porphyra.cli.rules import rules_markdown
 from porphyra.cli.views import GameView, Obs, ascii_number, log_entry, log_lines
 from porphyra.core.errors import IllegalActionError, InvalidActionError
@@ -398,7 +398,7 @@ class PlaySession:
                 # is explained and re-asked, it never ends the game.
                 if not isinstance(exc, InvalidActionError | IllegalActionError):
                     exc = InvalidActionError(f"cannot read {text!r}: use the digits 0-9")
-                self.console.print(f"[red]✗ {escape(str(exc))}[/]", highlight=False)
+                self.console.print(f"[red]✗ {escape(error_text(str(exc)))}[/]", highlight=False)
                 self.console.print(
                     "[dim]"
                     + escape(

@@ -1,4 +1,5 @@
-"""Game log lines in the reader's language, rendered from the English lines at view time.
+"""Game log lines and error messages in the reader's language, rendered from the English
+text at view time.
 
 The engines log English text (it is part of records' replays and golden playthroughs and
 never changes).  The catalogue's context ``"log"`` holds every line's English template
@@ -9,6 +10,10 @@ roles...), a shorter template (``"seat {0}"``, ``"{0} ({1} removed from the game
 a list of those (``", "``, ``"; "``), or kept as it is (numbers, notation such as lord and
 Location ids, ruling ids).  A translated line is therefore a function of the English line
 alone: it says exactly what the English line says to the same reader, nothing more.
+
+Error messages (the refusals a player can provoke: bad notation, an illegal or stale move,
+not your turn) work the same way with the context ``"error"``, except that a variable part
+the catalogue does not know stays as it is: it is the player's own text or notation.
 """
 
 from __future__ import annotations
@@ -57,26 +62,28 @@ def _compile(text: str) -> Template:
 
 
 @functools.cache
-def templates() -> tuple[Template, ...]:
-    """Every ``"log"`` template of the catalogue, most fixed text first (the Japanese
-    catalogue is the reference: the completeness test keeps all catalogues equal)."""
+def templates(context: str = "log") -> tuple[Template, ...]:
+    """Every template of ``context`` (``"log"``, ``"error"``) in the catalogue, most fixed
+    text first (the Japanese catalogue is the reference: the completeness test keeps all
+    catalogues equal)."""
     catalog = translations("ja")._catalog  # type: ignore[attr-defined]
-    texts = [key.split("\x04", 1)[1] for key in catalog if key.startswith("log\x04")]
+    prefix = context + "\x04"
+    texts = [key.split("\x04", 1)[1] for key in catalog if key.startswith(prefix)]
     return tuple(sorted((_compile(t) for t in texts), key=lambda t: (-t.fixed, t.text)))
 
 
-def _part(text: str, lang: str) -> str | None:
+def _part(text: str, lang: str, context: str) -> str | None:
     """A variable part in ``lang``, or None if it is words the catalogue does not know."""
     if has(lang, "term", text):
         return pgettext(lang, "term", text)
     for sep, english in _SEPARATORS:
         pieces = sep.split(text)
         if len(pieces) > 1:
-            done = [_part(piece, lang) for piece in pieces]
+            done = [_part(piece, lang, context) for piece in pieces]
             if all(p is not None for p in done):
                 joiner = _LIST_JOIN.get(lang, {}).get(english, english)
                 return joiner.join(p for p in done if p is not None)
-    line = _line(text, lang)
+    line = _line(text, lang, context)
     if line is not None:
         return line
     if _VERBATIM.fullmatch(text):
@@ -85,19 +92,22 @@ def _part(text: str, lang: str) -> str | None:
 
 
 @functools.lru_cache(maxsize=65536)
-def _line(text: str, lang: str) -> str | None:
-    for template in templates():
+def _line(text: str, lang: str, context: str = "log") -> str | None:
+    for template in templates(context):
         m = template.pattern.fullmatch(text)
         if m is None:
             continue
         values: list[str] = []
         for index in range(len(m.groupdict())):
-            part = _part(m.group(f"f{index}"), lang)
+            text = m.group(f"f{index}")
+            part = _part(text, lang, context)
+            if part is None and context == "error":
+                part = text  # the player's own text or notation
             if part is None:
                 break
             values.append(part)
         else:
-            return pgettext(lang, "log", template.text).format(*values)
+            return pgettext(lang, context, template.text).format(*values)
     return None
 
 
@@ -118,3 +128,12 @@ def is_translated(line: str, lang: str) -> bool:
 def translate_lines(lines: list[str], lang: str) -> list[str]:
     """:func:`translate_line` of each of ``lines`` (a new list)."""
     return [translate_line(line, lang) for line in lines]
+
+
+def translate_error(message: str, lang: str) -> str:
+    """An error message (English, from an engine, the server or the terminal) in
+    ``lang``; itself if English is asked for or no template matches."""
+    if lang == DEFAULT:
+        return message
+    out = _line(message, lang, "error")
+    return message if out is None else out

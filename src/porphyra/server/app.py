@@ -519,7 +519,11 @@ def create_app(
                 if raw is None:
                     raw = message.get("bytes") or b""
                 if not quotas.allow_message(messages):
-                    client.send(protocol.error(runner.seq, "too many messages: slow down", "limit"))
+                    client.send(
+                        protocol.error(
+                            runner.seq, client.error_text("too many messages: slow down"), "limit"
+                        )
+                    )
                     continue
                 await _handle(runner, client, raw)
                 if client.dropped:
@@ -568,7 +572,7 @@ async def _handle(runner: Any, client: Client, raw: str | bytes) -> None:
     try:
         msg = protocol.parse_client_message(raw)
     except protocol.ProtocolError as exc:
-        client.send(protocol.error(runner.seq, str(exc), "malformed"))
+        client.send(protocol.error(runner.seq, client.error_text(str(exc)), "malformed"))
         return
     if msg.type == "ping":
         client.send({"type": "pong", "seq": runner.seq})
@@ -577,7 +581,7 @@ async def _handle(runner: Any, client: Client, raw: str | bytes) -> None:
         client.send(runner.view(client.seat, "snapshot", lang=client.lang))
         return
     if client.seat is None:
-        client.send(protocol.error(runner.seq, "spectators cannot act", "auth"))
+        client.send(protocol.error(runner.seq, client.error_text("spectators cannot act"), "auth"))
         return
     assert msg.seq is not None
     try:
@@ -587,7 +591,7 @@ async def _handle(runner: Any, client: Client, raw: str | bytes) -> None:
             assert msg.action is not None
             await runner.submit(client.seat, msg.action, msg.seq)
     except SubmitError as exc:
-        client.send(protocol.error(runner.seq, exc.message, exc.code))
+        client.send(protocol.error(runner.seq, client.error_text(exc.message), exc.code))
     except Exception:  # never let one message take the server down
         error_id = report("game %s: unexpected error on a message", runner.id)
         client.send(protocol.error(runner.seq, player_message(error_id), "internal"))

@@ -6,6 +6,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
+from porphyra.i18n.log import translate_error
 from porphyra.server import protocol
 
 #: Outgoing messages queued for one client before it is dropped as too slow.
@@ -30,6 +31,10 @@ class Client:
     #: What its last view showed (observation, legal actions, undo, status), so that a
     #: change it cannot see (another seat's hidden choice) sends it nothing.
     shown: Any = None
+
+    def error_text(self, message: str) -> str:
+        """An error ``message`` (English) in this client's language."""
+        return translate_error(message, self.lang)
 
     def send(self, message: dict[str, Any] | str) -> None:
         """Queue ``message`` (a dict, or JSON text already encoded)."""
