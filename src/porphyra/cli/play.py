@@ -195,7 +195,7 @@ class PlaySession:
         # With a human at the table the seed stays hidden until the end: it determines
         # every hand and deck order, so a player could recompute the bots' cards.
         seed = "" if self.humans else "  " + tr("seed {0}", self.state.seed)
-        self.console.print(Rule(f"[bold]{escape(info.long_name)}[/]{seed}"), highlight=False)
+        self.console.print(Rule(f"[bold]{escape(tr(info.long_name))}[/]{seed}"), highlight=False)
         self.console.print(escape(tr("Seats: {0}", seats)), highlight=False)
         if self.state.history:
             self.console.print(escape(tr("Resumed after {0} actions.", len(self.state.history))))

@@ -82,13 +82,14 @@ class _Marked(html.parser.HTMLParser):
 
 
 def option_messages() -> set[Message]:
-    """The labels, help texts and choice labels of every game's lobby options (the page
-    shows them as ``/api/meta`` gives them, translated)."""
+    """Every game's long name, and the labels, help texts and choice labels of its lobby
+    options (the page shows them as ``/api/meta`` gives them, translated)."""
     from porphyra.core import registry
     from porphyra.core.options import options_of
 
     found: set[Message] = set()
     for name in registry.registered_games():
+        found.add((None, registry.game_info(name).long_name))
         for option in options_of(registry.game_info(name).options, "lobby"):
             data = option.to_json()
             for text in (data.get("label"), data.get("help"), *data.get("choice_labels", [])):
