@@ -93,3 +93,12 @@ def test_play_in_japanese_translates_the_screen_but_not_the_notation() -> None:
     assert "あなたの手札" in out and "ゲーム開始" in out  # board and log
     assert "redraw" in out  # menu entries are notation, untranslated
     assert "Your hand" not in out
+
+
+def test_cards_in_korean_name_the_cards_and_keep_the_slugs() -> None:
+    result = CliRunner().invoke(app, ["cards", "byzantium", "--lang", "ko"], terminal_width=200)
+    assert result.exit_code == 0
+    assert "유스티니아누스 1세" in result.output and "justinian-i" in result.output  # name, slug
+    assert "리더" in result.output and "Leader" not in result.output  # card types
+    result = CliRunner().invoke(app, ["cards", "conspiracy", "--lang", "ja"], terminal_width=200)
+    assert "鍵のない貴族2人を入れ替え" in result.output and "count-blue" in result.output

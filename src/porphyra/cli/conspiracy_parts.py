@@ -28,22 +28,22 @@ STYLE = {
     "purple": "bold magenta",
 }
 GUILD = {
-    "yellow": "Farmers",
-    "red": "Military",
-    "green": "Merchants",
-    "blue": "Politicians",
-    "purple": "Mages",
+    "yellow": N_("Farmers"),
+    "red": N_("Military"),
+    "green": N_("Merchants"),
+    "blue": N_("Politicians"),
+    "purple": N_("Mages"),
 }
 #: Icon per lord IP (rules section 1): keys, pearls, swap, reveal.
 ICON = {0: "⇄", 1: "sk", 2: "gk", 3: "●●", 4: "●", 6: "↑"}
 ICON_STYLE = {1: "grey70", 2: "gold1", 3: "white", 4: "white", 0: "cyan", 6: "cyan"}
 FEATURE = {
-    0: "swap two keyless lords",
-    1: "silver key",
-    2: "gold key",
-    3: "2 pearls",
-    4: "1 pearl",
-    6: "reveal the top lord",
+    0: N_("swap two keyless lords"),
+    1: N_("silver key"),
+    2: N_("gold key"),
+    3: N_("2 pearls"),
+    4: N_("1 pearl"),
+    6: N_("reveal the top lord"),
 }
 ROWS = (5, 4, 3, 2, 1)
 CELL = 9

@@ -363,13 +363,13 @@ class ConspiracyView(GameView):
         """The lords (copies per colour and IP, with their features) and the Locations."""
         cards = getattr(game, "cards", None)
         if cards is None:
-            return [Text("This Conspiracy engine exposes no card data.")]
-        lords = Table(title="Lords (copies per guild)", box=box.SIMPLE_HEAD)
+            return [Text(tr("This Conspiracy engine exposes no card data."))]
+        lords = Table(title=tr("Lords (copies per guild)"), box=box.SIMPLE_HEAD)
         lords.add_column("IP", justify="right")
-        lords.add_column("printed feature")
+        lords.add_column(tr("printed feature"))
         for colour in COLOURS:
-            lords.add_column(Text(colour, style=STYLE[colour]), justify="right")
-        lords.add_column("total", justify="right")
+            lords.add_column(Text(term(colour), style=STYLE[colour]), justify="right")
+        lords.add_column(tr("total"), justify="right")
         ips = sorted({k.ip for k in cards.lords})
         per_colour: Counter[int] = Counter()
         for ip in ips:
@@ -378,39 +378,49 @@ class ConspiracyView(GameView):
                 copies = sum(k.copies for k in cards.lords if k.colour == c and k.ip == ip)
                 per_colour[c] += copies
                 row.append(str(copies))
-            lords.add_row(str(ip), FEATURE.get(ip, ""), *row, str(sum(int(x) for x in row)))
+            feature = FEATURE.get(ip)
+            lords.add_row(
+                str(ip), tr(feature) if feature else "", *row, str(sum(int(x) for x in row))
+            )
         total_lords = sum(per_colour.values())
         lords.add_section()
         lords.add_row(
             "",
-            "total",
+            tr("total"),
             *(str(per_colour[c]) for c in range(len(COLOURS))),
             str(total_lords),
         )
         guilds = Text(
-            " · ".join(f"{c} = {GUILD[c]}" for c in COLOURS) + " (purple shown as magenta)",
+            " · ".join(f"{term(c)} = {tr(GUILD[c])}" for c in COLOURS)
+            + " "
+            + tr("(purple shown as magenta)"),
             style="dim",
         )
-        locs = Table(title="Locations", box=box.SIMPLE_HEAD)
-        locs.add_column("slug", no_wrap=True)
+        locs = Table(title=tr("Locations"), box=box.SIMPLE_HEAD)
+        locs.add_column(tr("slug"), no_wrap=True)
         locs.add_column("IP", justify="right")
-        locs.add_column("effect")
-        locs.add_column("set")
+        locs.add_column(tr("effect"))
+        locs.add_column(tr("set"))
         base = bonus = 0
         for card in cards.locations:
             locs.add_row(
                 card.slug,
                 str(card.ip),
                 location_effect(game, card.slug).partition("; ")[2],
-                "bonus" if card.bonus else "base",
+                tr("bonus") if card.bonus else tr("base"),
             )
             if card.bonus:
                 bonus += 1
             else:
                 base += 1
         totals = Text(
-            f"{total_lords} lords in 5 guilds; {base} Locations, plus {bonus} bonus Locations "
-            "with --bonus-locations.",
+            tr(
+                "{0} lords in 5 guilds; {1} Locations, plus {2} bonus Locations with "
+                "--bonus-locations.",
+                total_lords,
+                base,
+                bonus,
+            ),
             style="bold",
         )
         return [lords, guilds, locs, totals]

@@ -6,6 +6,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
+from porphyra.i18n import DEFAULT as DEFAULT_LANGUAGE
 from porphyra.i18n.log import translate_error
 from porphyra.server import protocol
 
@@ -23,7 +24,7 @@ class Client:
 
     seat: int | None
     #: The language its views' log lines are rendered in (``"en"``, ``"ja"``, ``"ko"``).
-    lang: str = "en"
+    lang: str = DEFAULT_LANGUAGE
     outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     dropped: bool = False
     #: Log lines of its observation this client already has (updates send the rest).
