@@ -86,23 +86,29 @@ async function onMessage(msg) {
 }
 
 /* ------------------------------------------------------------------ helpers */
+/* Seat i's name: as chosen, or the server's default ("Seat 2", "Easy bot 2") in the
+   page's language. */
+function displayName(i) {
+  const s = SEATS[i];
+  if (!s) return t("Seat {0}", i + 1);
+  const seatDefault = /^Seat (\d+)$/.exec(s.name);
+  if (seatDefault) return t("Seat {0}", seatDefault[1]);
+  const botDefault = /^([A-Z][a-z]+) bot (\d+)$/.exec(s.name);
+  if (botDefault) return t("{0} bot {1}", botDefault[1].toLowerCase(), botDefault[2]);
+  return s.name;
+}
+
 function seatName(i) {
   const lo = M && M.observation.legendary_opponent;
   if (!SEATS[i] && lo && typeof lo === "object") return t("{0} (LO)", term(lo.title || lo.name));
-  const s = SEATS[i];
-  // The server's default seat names ("Seat 2") in the page's language; chosen names as typed.
-  const seatDefault = s && /^Seat (\d+)$/.exec(s.name);
-  const botDefault = s && /^([A-Z][a-z]+) bot (\d+)$/.exec(s.name);
-  const given = seatDefault ? t("Seat {0}", seatDefault[1])
-    : botDefault ? t("{0} bot {1}", botDefault[1].toLowerCase(), botDefault[2]) : s && s.name;
-  const name = given || t("Seat {0}", i + 1);
+  const name = displayName(i);
   return M && M.seat === i ? t("{0} (you)", name) : name;
 }
 
 /* The log's "seat N" (in the page's language) as the seat's name. */
 function nameSeats(text) {
   const [before, after] = t("seat {0}").split("{0}").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-  const pattern = new RegExp((/^\w/.test(before) ? "\\b" : "") + before + "(\\d)" + after + (/\w$/.test(after) ? "\\b" : ""), "gi");
+  const pattern = new RegExp((/^\w/.test(before) ? "\\b" : "") + before + "(\\d)(?!\\d)" + after, "gi");
   return text.replace(pattern, (_, d) => seatName(Number(d)));
 }
 
@@ -128,7 +134,7 @@ function render() {
   document.body.dataset.myturn = String(M.legal.length > 0);
   document.title = `porphyra — ${M.game === "byzantium" ? t("Byzantium") : t("Conspiracy")}`;
   document.getElementById("title").textContent = M.game === "byzantium" ? t("Byzantium") : t("Conspiracy: Abyss Universe");
-  document.getElementById("whoami").textContent = M.seat === null ? t("spectating") : t("you are {0}", SEATS[M.seat] ? SEATS[M.seat].name : t("Seat {0}", M.seat + 1));
+  document.getElementById("whoami").textContent = M.seat === null ? t("spectating") : t("you are {0}", displayName(M.seat));
   const deal = document.getElementById("deal");
   deal.classList.toggle("hidden", DEAL === "secret" || DEAL === null);
   deal.dataset.deal = DEAL || "";
