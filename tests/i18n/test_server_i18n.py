@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from porphyra.i18n import from_accept_language
 from porphyra.i18n.log import translate_line
 from porphyra.server.app import create_app
 from porphyra.server.hub import Hub
@@ -125,3 +126,24 @@ def test_a_refused_move_is_explained_in_the_clients_language(client: TestClient)
     assert answers["en"].startswith("not your turn")
     assert answers["ja"].startswith("あなたの手番ではありません")
     assert answers["ko"].startswith("당신의 차례가 아닙니다")
+
+
+def test_http_errors_follow_accept_language(client: TestClient) -> None:
+    def detail(lang: str | None) -> str:
+        headers = {} if lang is None else {"accept-language": lang}
+        reply = client.get("/api/games/nonexistent", headers=headers)
+        assert reply.status_code == 404
+        text: str = reply.json()["detail"]
+        return text
+
+    assert detail(None) == "no such game"
+    assert detail("ja") == "そのゲームはありません"
+    assert detail("fr-FR,ko;q=0.8,ja;q=0.5") == "그런 게임이 없습니다"
+    assert detail("en-GB,ja;q=0.9") == "no such game"
+
+
+def test_accept_language_preference_order() -> None:
+    assert from_accept_language("ko-KR,ko;q=0.9,en;q=0.5") == "ko"
+    assert from_accept_language("en;q=0.2, ja;q=0.7") == "ja"
+    assert from_accept_language("de, fr;q=bad, zh") == "en"
+    assert from_accept_language(None) == "en"

@@ -56,6 +56,26 @@ def negotiate(preferred: Iterable[str | None], default: str = DEFAULT) -> str:
     return default
 
 
+def from_accept_language(header: str | None) -> str:
+    """The language an HTTP ``Accept-Language`` header prefers among :data:`LANGUAGES`
+    (highest ``q`` first, ties in the header's order), else English.
+
+    Args:
+        header: e.g. ``"ko-KR,ko;q=0.9,en;q=0.5"``; None or malformed parts are ignored.
+    """
+    ranked: list[tuple[float, int, str]] = []
+    for position, part in enumerate((header or "").split(",")):
+        tag, _, params = part.strip().partition(";")
+        quality = 1.0
+        if params.strip().startswith("q="):
+            try:
+                quality = float(params.strip()[2:])
+            except ValueError:
+                continue
+        ranked.append((-quality, position, tag))
+    return negotiate(tag for _, _, tag in sorted(ranked))
+
+
 def from_environment(explicit: str | None = None) -> str:
     """The terminal's language: ``explicit`` (``--lang``) if given, else the POSIX locale
     variables in gettext's order (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``),

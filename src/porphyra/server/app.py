@@ -40,6 +40,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.websockets import WebSocketState
 
@@ -49,8 +50,9 @@ from porphyra.core.errors import UnknownGameError
 from porphyra.core.options import options_of
 from porphyra.core.registry import registered_games
 from porphyra.i18n import DEFAULT as DEFAULT_LANGUAGE
-from porphyra.i18n import LANGUAGES, catalogue_json
+from porphyra.i18n import LANGUAGES, catalogue_json, from_accept_language
 from porphyra.i18n import normalize as normalize_language
+from porphyra.i18n.log import translate_error
 from porphyra.server import protocol
 from porphyra.server.client import Client
 from porphyra.server.gamedata import card_data, lobby_bots, solo_supported
@@ -283,6 +285,16 @@ def create_app(
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
     origins = tuple(allowed_origins)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        """The error's text in the language the request prefers (``Accept-Language``; the
+        pages send the chosen one), its status and headers unchanged."""
+        detail: Any = exc.detail
+        if isinstance(detail, str):
+            lang = from_accept_language(request.headers.get("accept-language"))
+            detail = translate_error(detail, lang)
+        return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=exc.headers)
+
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
         """422 with pydantic's errors, the echoed input cut (:func:`short_validation_errors`)."""
@@ -467,6 +479,7 @@ def create_app(
             await websocket.close(code=4403)  # before accept: the handshake gets HTTP 403
             return
         await websocket.accept()
+        client_lang = normalize_language(lang) or DEFAULT_LANGUAGE
         hub = hub_of(websocket.app)
         try:
             runner = await hub.get(game_id)
@@ -479,15 +492,26 @@ def create_app(
             return
         if runner is None:
             if game_id in hub.broken:
-                await _refuse(websocket, damaged_detail(hub.broken[game_id]), 4410, "damaged")
+                await _refuse(
+                    websocket,
+                    translate_error(damaged_detail(hub.broken[game_id]), client_lang),
+                    4410,
+                    "damaged",
+                )
             else:
-                await _refuse(websocket, "no such game", 4404)
+                await _refuse(websocket, translate_error("no such game", client_lang), 4404)
             return
         seat: int | None = None
         if token:
             seat = runner.seat_of_token(token)
             if seat is None:
-                await _refuse(websocket, "wrong seat token: this link does not open a seat", 4403)
+                await _refuse(
+                    websocket,
+                    translate_error(
+                        "wrong seat token: this link does not open a seat", client_lang
+                    ),
+                    4403,
+                )
                 return
         peer = websocket.client.host if websocket.client else "?"
         seat_key = None if seat is None else f"{game_id}/{seat}"
@@ -495,7 +519,7 @@ def create_app(
         if refusal is not None:
             await _refuse(websocket, refusal, 4429, "limit")
             return
-        client = Client(seat, lang=normalize_language(lang) or DEFAULT_LANGUAGE)
+        client = Client(seat, lang=client_lang)
         writer = asyncio.get_running_loop().create_task(_writer(websocket, client))
         async with runner.lock:  # a snapshot only ever shows a durably stored state
             runner.attach(client)
@@ -504,7 +528,7 @@ def create_app(
             again = await hub.get(game_id)
             if again is None:
                 quotas.close_connection(peer, seat_key)
-                await _refuse(websocket, "no such game", 4404)
+                await _refuse(websocket, translate_error("no such game", client_lang), 4404)
                 return
             runner = again
             async with runner.lock:

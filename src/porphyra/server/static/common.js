@@ -29,7 +29,9 @@ function toast(text, kind) {
 }
 
 async function api(path, options) {
-  const res = await fetch(path, options);
+  // Errors come back in the page's language (the server translates its messages).
+  const headers = Object.assign({ "accept-language": I18N.lang }, (options && options.headers) || {});
+  const res = await fetch(path, Object.assign({}, options, { headers }));
   const body = await res.json().catch(() => ({}));
   if (!res.ok) throw new Error(body.detail ? (typeof body.detail === "string" ? body.detail : JSON.stringify(body.detail)) : res.statusText);
   return body;
