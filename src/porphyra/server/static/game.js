@@ -514,7 +514,7 @@ function consRender(obs, board, actions) {
   const legal = M.legal;
   const byVerb = {};
   for (const a of legal) (byVerb[verbOf(a)] = byVerb[verbOf(a)] || []).push(a);
-  const phaseNames = { recruit: t("recruit lords"), keep: t("keep a drawn lord"), place: t("place the next lord"), swap: t("swap two lords (0-IP)"), location: t("take a Location"), lockeep: t("keep a drawn Location"), over: t("game over") };
+  const phaseNames = { recruit: t("recruit lords"), keep: t("keep a drawn lord"), place: t("place the next lord"), swap: t("swap two lords (0-IP)"), location: t("take a Location"), lockeep: t("keep a drawn Location"), replay: t("Replay token"), lopile: t("choose the LO's pile"), loplace: t("order the LO's lords"), over: t("game over") };
   const status = el("div", { class: "status" },
     el("span", { class: "big" }, t("Turn {0}", obs.turn)),
     obs.current_player >= 0 ? el("span", { class: "badge turn" }, `${seatName(obs.current_player)}: ${phaseNames[obs.phase] || obs.phase}`) : el("span", { class: "badge" }, t("game over")),
