@@ -13,6 +13,7 @@ card seen in few games cannot show a large difference by chance alone.
 
 from __future__ import annotations
 
+import itertools
 import math
 import statistics
 from collections import Counter, defaultdict
@@ -136,6 +137,12 @@ def byzantium(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "foe": defaultdict(list),
     }
     meld_wins: dict[int, list[int]] = defaultdict(list)
+    lt_gain: dict[int, list[int]] = defaultdict(list)
+    for r in results:
+        points = [*r["turns"], {"turn": 13, "lt": r["final"]["lt"]}]
+        for start, end in itertools.pairwise(points):
+            emperor = r["first"] if start["turn"] % 2 else 1 - r["first"]
+            lt_gain[start["turn"]].append(end["lt"][emperor] - start["lt"][emperor])
     for r in results:
         for turn, byz, foe in r["melds"]:
             age = (turn - 1) // 4
@@ -168,6 +175,9 @@ def byzantium(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "emperor_wins_meld_by_turn": {
             str(t): rate(sum(v), len(v)) for t, v in sorted(meld_wins.items())
         },
+        "emperor_legacy_gain_by_turn": {
+            str(t): round(statistics.fmean(v), 3) for t, v in sorted(lt_gain.items())
+        },
         "cards": _byzantium_cards(results),
     }
 
@@ -178,6 +188,7 @@ def _byzantium_cards(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
     n = len(results)
     for slug in slugs:
         totals = [0, 0, 0, 0]
+        first_drawn = 0
         with_: list[float] = []
         without: list[float] = []
         for r in results:
@@ -189,8 +200,11 @@ def _byzantium_cards(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
                 if row:
                     for i in range(4):
                         totals[i] += row[i][seat]
+                    if seat == r["first"]:
+                        first_drawn += row[0][seat]
         out[slug] = {
             "entered_hand": round(totals[0] / n, 3),
+            "first_emperor_share": round(first_drawn / totals[0], 3) if totals[0] else None,
             "redrawn": round(totals[1] / n, 3),
             "melded": round(totals[2] / n, 3),
             "passed": round(totals[3] / n, 3),
