@@ -17,14 +17,22 @@ from rich.markup import escape
 from rich.rule import Rule
 
 from porphyra import record as records
+from porphyra.cli.lang import styled, tr
 from porphyra.cli.views import GameView, Obs, ascii_number, log_entry, log_lines
 from porphyra.clocks import ClockError, ClockSettings, event_text
 from porphyra.core.errors import RecordError
 from porphyra.core.game import State
+from porphyra.i18n import N_
 
 ReadLine = Callable[[str], str]
 
-KEYS = "[dim]Enter next · number: go to action · b back · s table · a run to end · q quit[/]"
+
+def seat_label(player: int) -> str:
+    """``"Seat 0"`` in the terminal's language."""
+    return tr("Seat {0}", player)
+
+
+KEYS = N_("Enter next · number: go to action · b back · s table · a run to end · q quit")
 
 
 class Replayer:
@@ -122,12 +130,13 @@ def run_replay(
     reader: ReadLine = read_line or (lambda prompt: console.input(prompt))
     rep = Replayer(record, seat)
     game = rep.state.game
-    labels = [f"Seat {i}" for i in range(game.num_players)]
-    done = "finished" if record.get("result") is not None else "unfinished"
+    labels = [tr("Seat {0}", i) for i in range(game.num_players)]
+    done = tr("finished") if record.get("result") is not None else tr("unfinished")
     console.print(
         Rule(
-            f"[bold]Replay of {escape(game.info.long_name)}[/]  seed {record['seed']}, "
-            f"{rep.total} actions ({done})"
+            styled("bold", "Replay of {0}", tr(game.info.long_name))
+            + "  "
+            + escape(tr("seed {0}, {1} actions ({2})", record["seed"], rep.total, done))
         )
     )
     clock = record.get("clock")
@@ -136,7 +145,7 @@ def run_replay(
     events = clock_event_lines(record)
     shown = 0
     if pause:
-        console.print(KEYS)
+        console.print(styled("dim", KEYS))
 
     def show_new_log() -> None:
         nonlocal shown
@@ -165,11 +174,12 @@ def run_replay(
                 target = rep.position - 1 if key in ("b", "back") else int(key)
                 rep.go_to(target)
                 shown = len(log_lines(rep.obs()))
-                console.print(f"[yellow]At action {rep.position} of {rep.total}.[/]")
+                console.print(styled("yellow", "At action {0} of {1}.", rep.position, rep.total))
                 console.print(view.board(game, rep.obs(), labels))
                 continue
             elif key:
-                console.print(f"[red]✗ unknown key {escape(key)!r}[/]  {KEYS}")
+                unknown = styled("red", "unknown key {0!r}", key)
+                console.print("[red]✗ [/]" + unknown + "  " + styled("dim", KEYS))
                 continue
         for line in events.get(rep.position, []):
             console.print(f"[yellow]{escape(line)}[/]", highlight=False)
@@ -177,14 +187,14 @@ def run_replay(
         if not reveal:
             text = view.replay_text(player, text, seat)
         console.print(
-            f"[cyan]{rep.position:>3}.[/] Seat {player}: [bold]{escape(text)}[/]",
+            f"[cyan]{rep.position:>3}.[/] {escape(seat_label(player))}: [bold]{escape(text)}[/]",
             highlight=False,
             soft_wrap=True,
         )
         show_new_log()
     for line in events.get(rep.total, []):
         console.print(f"[yellow]{escape(line)}[/]", highlight=False)
-    console.print(Rule("End of record"))
+    console.print(Rule(escape(tr("End of record"))))
     console.print(view.board(game, rep.obs(), labels))
     if rep.state.is_terminal():
         console.print(view.result(game, rep.state, labels))

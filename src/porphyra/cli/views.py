@@ -19,6 +19,7 @@ from rich.pretty import Pretty
 from rich.table import Table
 from rich.text import Text
 
+from porphyra.cli.lang import log as translated_log
 from porphyra.core.game import Action, Game, State
 
 Obs = dict[str, Any]
@@ -118,9 +119,10 @@ def ascii_number(text: str) -> int | None:
 
 
 def log_lines(obs: Obs) -> list[str]:
-    """The observation's readable log (``obs["log"]``), as strings."""
+    """The observation's readable log (``obs["log"]``), as strings in the terminal's
+    language (:mod:`porphyra.cli.lang`)."""
     log = obs.get("log") or []
-    return [str(line) for line in log]
+    return translated_log([str(line) for line in log])
 
 
 def log_entry(line: str, style: str = "") -> Table:

@@ -53,6 +53,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.websockets import WebSocketState
 
@@ -69,6 +70,10 @@ from porphyra.core import registry
 from porphyra.core.errors import UnknownGameError
 from porphyra.core.options import options_of
 from porphyra.core.registry import registered_games
+from porphyra.i18n import DEFAULT as DEFAULT_LANGUAGE
+from porphyra.i18n import LANGUAGES, catalogue_json, from_accept_language
+from porphyra.i18n import normalize as normalize_language
+from porphyra.i18n.log import translate_error
 from porphyra.server import protocol
 from porphyra.server.client import Client
 from porphyra.server.errors import SubmitError
@@ -381,6 +386,16 @@ def create_app(
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
     origins = tuple(allowed_origins)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        """The error's text in the language the request prefers (``Accept-Language``; the
+        pages send the chosen one), its status and headers unchanged."""
+        detail: Any = exc.detail
+        if isinstance(detail, str):
+            lang = from_accept_language(request.headers.get("accept-language"))
+            detail = translate_error(detail, lang)
+        return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=exc.headers)
+
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
         """422 with pydantic's errors, the echoed input cut (:func:`short_validation_errors`)."""
@@ -437,6 +452,12 @@ def create_app(
             "all_bots": bot_names(),
             "solo": solo_supported(),
         }
+
+    @app.get("/api/i18n/{lang}")
+    async def i18n_catalogue(lang: str) -> dict[str, Any]:
+        if normalize_language(lang) != lang:
+            raise HTTPException(404, f"unknown language {lang!r}; one of {', '.join(LANGUAGES)}")
+        return catalogue_json(lang)
 
     @app.get("/api/cards/{name}")
     async def cards(name: str) -> dict[str, Any]:
@@ -584,7 +605,7 @@ def create_app(
 
     @app.websocket("/ws/{game_id}")
     async def websocket_endpoint(
-        websocket: WebSocket, game_id: str, token: str | None = None
+        websocket: WebSocket, game_id: str, token: str | None = None, lang: str | None = None
     ) -> None:
         if not origin_allowed(
             websocket.headers.get("origin"), websocket.headers.get("host"), origins
@@ -593,6 +614,7 @@ def create_app(
             await websocket.close(code=4403)  # before accept: the handshake gets HTTP 403
             return
         await websocket.accept()
+        client_lang = normalize_language(lang) or DEFAULT_LANGUAGE
         hub = hub_of(websocket.app)
         try:
             runner = await hub.get(game_id)
@@ -605,15 +627,26 @@ def create_app(
             return
         if runner is None:
             if game_id in hub.broken:
-                await _refuse(websocket, damaged_detail(hub.broken[game_id]), 4410, "damaged")
+                await _refuse(
+                    websocket,
+                    translate_error(damaged_detail(hub.broken[game_id]), client_lang),
+                    4410,
+                    "damaged",
+                )
             else:
-                await _refuse(websocket, "no such game", 4404)
+                await _refuse(websocket, translate_error("no such game", client_lang), 4404)
             return
         seat: int | None = None
         if token:
             seat = runner.seat_of_token(token)
             if seat is None:
-                await _refuse(websocket, "wrong seat token: this link does not open a seat", 4403)
+                await _refuse(
+                    websocket,
+                    translate_error(
+                        "wrong seat token: this link does not open a seat", client_lang
+                    ),
+                    4403,
+                )
                 return
         peer = websocket.client.host if websocket.client else "?"
         seat_key = None if seat is None else f"{game_id}/{seat}"
@@ -621,7 +654,7 @@ def create_app(
         if refusal is not None:
             await _refuse(websocket, refusal, 4429, "limit")
             return
-        client = Client(seat)
+        client = Client(seat, lang=client_lang)
         writer = asyncio.get_running_loop().create_task(_writer(websocket, client))
         async with runner.lock:  # a snapshot only ever shows a durably stored state
             runner.attach(client)
@@ -630,7 +663,7 @@ def create_app(
             again = await hub.get(game_id)
             if again is None:
                 quotas.close_connection(peer, seat_key)
-                await _refuse(websocket, "no such game", 4404)
+                await _refuse(websocket, translate_error("no such game", client_lang), 4404)
                 return
             runner = again
             async with runner.lock:
@@ -645,7 +678,11 @@ def create_app(
                 if raw is None:
                     raw = message.get("bytes") or b""
                 if not quotas.allow_message(messages):
-                    client.send(protocol.error(runner.seq, "too many messages: slow down", "limit"))
+                    client.send(
+                        protocol.error(
+                            runner.seq, client.error_text("too many messages: slow down"), "limit"
+                        )
+                    )
                     continue
                 await _handle(runner, client, raw)
                 if client.dropped:
@@ -694,16 +731,16 @@ async def _handle(runner: Any, client: Client, raw: str | bytes) -> None:
     try:
         msg = protocol.parse_client_message(raw)
     except protocol.ProtocolError as exc:
-        client.send(protocol.error(runner.seq, str(exc), "malformed"))
+        client.send(protocol.error(runner.seq, client.error_text(str(exc)), "malformed"))
         return
     if msg.type == "ping":
         client.send({"type": "pong", "seq": runner.seq})
         return
     if msg.type == "snapshot":
-        client.send(runner.view(client.seat, "snapshot"))
+        client.send(runner.view(client.seat, "snapshot", lang=client.lang))
         return
     if client.seat is None:
-        client.send(protocol.error(runner.seq, "spectators cannot act", "auth"))
+        client.send(protocol.error(runner.seq, client.error_text("spectators cannot act"), "auth"))
         return
     try:
         if msg.type == "leave":
@@ -719,7 +756,7 @@ async def _handle(runner: Any, client: Client, raw: str | bytes) -> None:
             assert msg.action is not None
             await runner.submit(client.seat, msg.action, msg.seq)
     except SubmitError as exc:
-        client.send(protocol.error(runner.seq, exc.message, exc.code))
+        client.send(protocol.error(runner.seq, client.error_text(exc.message), exc.code))
     except Exception:  # never let one message take the server down
         error_id = report("game %s: unexpected error on a message", runner.id)
         client.send(protocol.error(runner.seq, player_message(error_id), "internal"))

@@ -39,6 +39,8 @@ from typing import TYPE_CHECKING, Any
 from porphyra import record as records
 from porphyra.bots.selfplay import decision_seed
 from porphyra.core.game import Action, Game, State
+from porphyra.i18n import DEFAULT as DEFAULT_LANGUAGE
+from porphyra.i18n.log import translate_lines
 from porphyra.server import protocol
 from porphyra.server.botpool import choose_on_state
 from porphyra.server.client import Client
@@ -259,7 +261,12 @@ class MatchRunner(ClockedRunner):
         return base
 
     def view(
-        self, seat: int | None, kind: str, last: str | None = None, log_from: int = 0
+        self,
+        seat: int | None,
+        kind: str,
+        last: str | None = None,
+        log_from: int = 0,
+        lang: str = DEFAULT_LANGUAGE,
     ) -> dict[str, Any]:
         """The message of type ``kind`` for ``seat`` (None: spectator).
 
@@ -269,6 +276,8 @@ class MatchRunner(ClockedRunner):
             last: the action text to echo (only ever to the seat that made it).
             log_from: log lines the client already has: the message's observation then
                 carries ``log[log_from:]`` and ``log_start = log_from`` (0: the whole log).
+            lang: the language of the log lines sent (rendered from the English lines of
+                the same observation, :mod:`porphyra.i18n.log`: the same information).
         """
         message = dict(self._base_view(seat))
         message["type"] = kind
@@ -276,9 +285,9 @@ class MatchRunner(ClockedRunner):
         log = obs.get("log")
         if isinstance(log, list):
             start = log_from if 0 < log_from <= len(log) else 0
-            if start:
+            if start or lang != DEFAULT_LANGUAGE:
                 obs = dict(obs)
-                obs["log"] = log[start:]
+                obs["log"] = translate_lines(log[start:], lang)
                 message["observation"] = obs
             message["log_start"] = start
         if kind == "snapshot":
@@ -312,10 +321,13 @@ class MatchRunner(ClockedRunner):
     def _view_text(self, client: Client, kind: str, last: str | None) -> str:
         seat = client.seat
         start = client.log_len if kind == "update" else 0
-        key = ("text", seat, kind, last, start)
+        lang = client.lang
+        key = ("text", seat, kind, last, start, lang)
         if kind == "snapshot" and self.clock.next_deadline() is not None:
             self._memo.pop(key, None)  # a clock runs: the snapshot's time is as of now
-        text: str = self._memoized(key, lambda: protocol.dumps(self.view(seat, kind, last, start)))
+        text: str = self._memoized(
+            key, lambda: protocol.dumps(self.view(seat, kind, last, start, lang))
+        )
         client.log_len = self._log_length(seat)
         return text
 

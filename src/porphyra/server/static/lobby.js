@@ -53,16 +53,16 @@ function applies(opt, values) {
 function optionControl(opt, value, seats) {
   const id = "opt-" + opt.name;
   if (opt.type === "bool" && !opt.choices.length) {
-    return el("label", { title: opt.help },
-      el("input", { type: "checkbox", id, checked: value === true }), " " + opt.label);
+    return el("label", { title: t(opt.help) },
+      el("input", { type: "checkbox", id, checked: value === true }), " " + t(opt.label));
   }
   const excluded = preset().exclude[opt.name] || [];
-  const select = el("select", { id, title: opt.help, onchange: renderOptions });
+  const select = el("select", { id, title: t(opt.help), onchange: renderOptions });
   opt.choices.forEach((choice, i) => {
     if (excluded.includes(choice)) return;
     if (opt.seat && typeof choice === "number" && choice >= seats) return;
     select.append(el("option", { value: String(choice), selected: choice === value },
-      opt.choice_labels[i]));
+      t(String(opt.choice_labels[i]))));
   });
   return select;
 }
@@ -76,7 +76,7 @@ function renderOptions() {
   for (const opt of declaredOptions()) {
     if (opt.name in preset().fixed || !applies(opt, values)) continue;
     box.append(el("div", { class: "row" },
-      el("label", {}, opt.type === "bool" ? "Variant" : opt.label),
+      el("label", {}, opt.type === "bool" ? t("Variant") : t(opt.label)),
       optionControl(opt, values[opt.name], seats)));
   }
   renderSeats();
@@ -92,17 +92,17 @@ function renderSeats() {
   for (let i = 0; i < seatCount(); i++) {
     const prev = old[i] || { name: "", kind: i === 0 ? "human" : "easy" };
     const kind = el("select", { "data-seat": String(i) },
-      el("option", { value: "human" }, "Human"),
-      ...bots.map((b) => el("option", { value: "bot:" + b }, `Bot — ${b}`)));
+      el("option", { value: "human" }, t("Human")),
+      ...bots.map((b) => el("option", { value: "bot:" + b }, t("Bot — {0}", b))));
     kind.value = prev.kind === "human" ? "human" : (prev.kind.startsWith("bot:") ? prev.kind : "bot:" + prev.kind);
     if (!kind.value) kind.value = "bot:easy";
     box.append(el("div", { class: "row seatrow" },
-      el("label", {}, `Seat ${i + 1}`),
-      el("input", { type: "text", placeholder: "name", value: prev.name, maxlength: "40" }),
+      el("label", {}, t("Seat {0}", i + 1)),
+      el("input", { type: "text", placeholder: t("name"), value: prev.name, maxlength: "40" }),
       kind));
   }
   if (selectedGame() === "solo") {
-    box.append(el("div", { class: "muted" }, "The Legendary Opponent is played by the rules engine."));
+    box.append(el("div", { class: "muted" }, t("The Legendary Opponent is played by the rules engine.")));
   }
 }
 
@@ -133,13 +133,13 @@ async function createGame() {
       body: JSON.stringify(collectRequest()),
     });
   } catch (e) {
-    err.textContent = e.message;
+    err.textContent = t(e.message);
     return;
   }
   const box = document.getElementById("created");
   box.classList.remove("hidden");
   box.innerHTML = "";
-  box.append(el("h3", { style: "margin-top:14px" }, "Game created — links"));
+  box.append(el("h3", { style: "margin-top:14px" }, t("Game created — links")));
   const origin = location.origin;
   for (const inv of info.invites) {
     rememberToken(info.id, inv.seat, inv.token);
@@ -147,60 +147,60 @@ async function createGame() {
     const url = origin + inv.url;
     const input = el("input", { type: "text", readonly: true, value: url });
     box.append(el("div", { class: "section" },
-      el("div", {}, `Invite for seat ${inv.seat + 1} (${seat.name}) — keep it secret, it opens that seat:`),
+      el("div", {}, t("Invite for seat {0} ({1}) — keep it secret, it opens that seat:", inv.seat + 1, seat.name)),
       input,
       el("div", { class: "row" },
-        el("button", { class: "small", onclick: () => copy(url) }, "Copy"),
+        el("button", { class: "small", onclick: () => copy(url) }, t("Copy")),
         el("a", { href: inv.url, "data-testid": `play-seat-${inv.seat}` },
-          el("button", { class: "small primary" }, `Play as ${seat.name}`)))));
+          el("button", { class: "small primary" }, t("Play as {0}", seat.name))))));
   }
   const spect = origin + info.spectate_url;
-  box.append(el("div", { class: "section" }, el("div", {}, "Spectator link (public view only):"),
+  box.append(el("div", { class: "section" }, el("div", {}, t("Spectator link (public view only):")),
     el("input", { type: "text", readonly: true, value: spect }),
-    el("div", { class: "row" }, el("button", { class: "small", onclick: () => copy(spect) }, "Copy"),
-      el("a", { href: info.spectate_url, "data-testid": "spectate" }, el("button", { class: "small" }, "Watch")))));
+    el("div", { class: "row" }, el("button", { class: "small", onclick: () => copy(spect) }, t("Copy")),
+      el("a", { href: info.spectate_url, "data-testid": "spectate" }, el("button", { class: "small" }, t("Watch"))))));
   loadGames();
 }
 
 function copy(text) {
-  if (navigator.clipboard) navigator.clipboard.writeText(text).then(() => toast("Copied", "info"));
+  if (navigator.clipboard) navigator.clipboard.writeText(text).then(() => toast(t("Copied"), "info"));
 }
 
 function describeOptions(row) {
   const o = row.options || {};
   if (row.game === "conspiracy") {
-    if (o.players === 1) return `solo vs ${o.opponent || "LO"}`;
-    return `${o.players || 2} players` + (o.bonus_locations ? ", bonus Locations" : "");
+    if (o.players === 1) return t("solo vs {0}", o.opponent ? term(o.opponent) : t("LO"));
+    return t("{0} players", o.players || 2) + (o.bonus_locations ? t(", bonus Locations") : "");
   }
-  return o.reveal_first_draws ? "reveal first draws" : "";
+  return o.reveal_first_draws ? t("reveal first draws") : "";
 }
 
 async function loadGames() {
   let rows = [];
-  try { rows = await api("/api/games"); } catch (e) { toast(e.message); return; }
+  try { rows = await api("/api/games"); } catch (e) { toast(t(e.message)); return; }
   const tokens = knownTokens();
   const body = document.querySelector("#games tbody");
   body.innerHTML = "";
-  if (!rows.length) body.append(el("tr", {}, el("td", { colspan: "6", class: "muted" }, "No games yet.")));
+  if (!rows.length) body.append(el("tr", {}, el("td", { colspan: "6", class: "muted" }, t("No games yet."))));
   for (const row of rows) {
     const mine = tokens[row.id] || {};
     const buttons = el("div", { class: "row" });
     for (const [seat, token] of Object.entries(mine)) {
       const s = row.seats[Number(seat)];
       buttons.append(el("a", { href: `/game/${row.id}#token=${token}` },
-        el("button", { class: "small primary" }, `${row.status === "over" ? "Open" : "Play"} as ${s ? s.name : "seat " + seat}`)));
+        el("button", { class: "small primary" }, (row.status === "over" ? t("Open as {0}", s ? s.name : t("Seat {0}", Number(seat) + 1)) : t("Play as {0}", s ? s.name : t("Seat {0}", Number(seat) + 1))))));
     }
-    buttons.append(el("a", { href: `/game/${row.id}` }, el("button", { class: "small" }, "Watch")));
-    let status = row.status === "over" ? "finished" : row.status === "broken" ? `cannot be replayed: ${row.problem}` : "in play";
+    buttons.append(el("a", { href: `/game/${row.id}` }, el("button", { class: "small" }, t("Watch"))));
+    let status = row.status === "over" ? t("finished") : row.status === "broken" ? t("cannot be replayed: {0}", t(row.problem)) : t("in play");
     if (row.status === "over" && row.result && row.result.returns) {
       const best = Math.max(...row.result.returns);
       const winners = row.result.returns.map((r, i) => r === best ? i : -1).filter((i) => i >= 0);
-      status = row.result.returns.every((r) => r === 0) ? "draw / shared" : "won by " + winners.map((i) => (row.seats[i] || {}).name || `seat ${i + 1}`).join(", ");
+      status = row.result.returns.every((r) => r === 0) ? t("draw / shared") : t("won by {0}", winners.map((i) => (row.seats[i] || {}).name || t("Seat {0}", i + 1)).join(", "));
     }
     const deal = row.deal === "secret" ? null : el("span", { class: "badge warn", "data-deal": row.deal },
-      row.deal === "chosen" ? "chosen seed · unrated" : "weak seed · unrated");
+      row.deal === "chosen" ? t("chosen seed · unrated") : t("weak seed · unrated"));
     body.append(el("tr", {},
-      el("td", {}, el("strong", {}, row.game === "byzantium" ? "Byzantium" : "Conspiracy"), el("div", { class: "muted" }, describeOptions(row)), deal),
+      el("td", {}, el("strong", {}, row.game === "byzantium" ? t("Byzantium") : t("Conspiracy")), el("div", { class: "muted" }, describeOptions(row)), deal),
       el("td", {}, ...row.seats.map((s) => el("div", {},
         el("span", { class: "dot" + (s.connected ? " on" : "") }), s.name,
         el("span", { class: "muted" }, s.kind === "bot" ? ` (${s.bot})` : "")))),
@@ -210,13 +210,13 @@ async function loadGames() {
 }
 
 async function init() {
-  try { META = await api("/api/meta"); } catch (e) { toast(e.message); }
+  try { META = await api("/api/meta"); } catch (e) { toast(t(e.message)); }
   const solo = document.getElementById("sololabel");
   if (!META || !META.solo) {
     solo.classList.add("disabled");
     solo.querySelector("input").disabled = true;
-    solo.title = "The solo mode is not available in this version of the rules engine yet.";
-    solo.querySelector(".muted").textContent = "coming soon";
+    solo.title = t("The solo mode is not available in this version of the rules engine yet.");
+    solo.querySelector(".muted").textContent = t("coming soon");
   }
   for (const radio of document.querySelectorAll("input[name=game]")) radio.addEventListener("change", renderOptions);
   document.getElementById("createbtn").addEventListener("click", createGame);
@@ -227,4 +227,4 @@ async function init() {
   PorphyraClock.yourGames();
 }
 
-init();
+I18N.ready.then(init);
