@@ -123,9 +123,13 @@ def byzantium(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
     tt: dict[int, list[float]] = defaultdict(list)
     lt_first: dict[int, list[float]] = defaultdict(list)
     lt_second: dict[int, list[float]] = defaultdict(list)
+    lt_gain: dict[int, list[int]] = defaultdict(list)  # by turn, the Emperor's LT change
     for r in results:
         f = r["first"]
         points = [*r["turns"], {"turn": 13, "tt": r["final"]["tt"], "lt": r["final"]["lt"]}]
+        for start, end in itertools.pairwise(points):
+            emperor = f if start["turn"] % 2 else 1 - f  # odd turns: the first Emperor's
+            lt_gain[start["turn"]].append(end["lt"][emperor] - start["lt"][emperor])
         for point in points:
             if point["turn"] == 13 and r["collapse"]:
                 continue
@@ -137,12 +141,6 @@ def byzantium(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "foe": defaultdict(list),
     }
     meld_wins: dict[int, list[int]] = defaultdict(list)
-    lt_gain: dict[int, list[int]] = defaultdict(list)
-    for r in results:
-        points = [*r["turns"], {"turn": 13, "lt": r["final"]["lt"]}]
-        for start, end in itertools.pairwise(points):
-            emperor = r["first"] if start["turn"] % 2 else 1 - r["first"]
-            lt_gain[start["turn"]].append(end["lt"][emperor] - start["lt"][emperor])
     for r in results:
         for turn, byz, foe in r["melds"]:
             age = (turn - 1) // 4
