@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from .live import LiveServer
-from .test_e2e_browser import CHROMIUM, CHROMIUM_ARGS, wait_until
+from .test_e2e_browser import CHROMIUM, CHROMIUM_ARGS, open_checked_page, wait_until
 from .test_server_clocks import FakeTime, clocked_server
 
 pytestmark = pytest.mark.skipif(
@@ -37,13 +37,7 @@ def _check_in_chromium(server: LiveServer) -> None:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.on(
-                "console",
-                lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
-            )
+            page, errors = open_checked_page(browser)
             page.on("dialog", lambda dialog: dialog.accept())
             page.goto(server.base + "/")
             page.check("input[name=game][value=byzantium]")
