@@ -13,12 +13,18 @@ REST (JSON):
                                  ``"deal": "chosen"`` everywhere (lobby, game info, every
                                  snapshot) and ``"rated": false``.
 ``GET  /api/games/{id}``         one game's public info.
-``GET  /api/games/{id}/record``  the record (with the seed), only once the game is over.
+``GET  /api/games/{id}/record``  the record (with the seed and the seat names), only once
+                                 the game is over; ``?download=1`` as a file.
+``GET  /api/games/{id}/replay``  ``?view=public|all|N`` (N: a seat, counted from 1): one
+                                 frame per state of a finished game (403 before the end).
+``POST /api/games/{id}/rematch`` ``{"token"}`` (a seat's token): the rematch of a finished
+                                 game (same seats and links, a new deal), made once.
 
 Websocket ``/ws/{id}?token=T``: a seat (T is its invite token) or, without a token, a
 spectator; see :mod:`porphyra.server.protocol`.  Pages: ``/`` (lobby), ``/game/{id}``
 (the game; the seat token travels in the URL fragment ``#token=...``, never to the
-server's HTTP log).
+server's HTTP log), ``/replay/{id}`` (the replay viewer of a finished game;
+``?view=...`` as above: a shareable link).
 """
 
 from __future__ import annotations
@@ -55,6 +61,7 @@ from porphyra.server.hub import CreateError, Hub
 from porphyra.server.incidents import player_message, report
 from porphyra.server.match import SubmitError
 from porphyra.server.quotas import (
+    CHAT_LIMIT,
     CREATE_LIMIT,
     MAX_BOT_GAMES,
     MAX_CLIENT_CONNECTIONS,
@@ -63,7 +70,8 @@ from porphyra.server.quotas import (
     Quotas,
 )
 from porphyra.server.security import SecurityHeaders, origin_allowed
-from porphyra.server.storage import Storage, default_db_url
+from porphyra.server.storage import TABLE_DEFAULTS, Storage, default_db_url
+from porphyra.server.summary import parse_view, replay_frames
 
 log = logging.getLogger("porphyra.server")
 
@@ -182,6 +190,25 @@ class SeatIn(BaseModel):
         return name
 
 
+class TableIn(BaseModel):
+    """A table's choices (see :data:`porphyra.server.storage.TABLE_DEFAULTS`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    #: Every seat may ask for hints (they always may when every other seat is a bot).
+    hints: bool = TABLE_DEFAULTS["hints"]
+    #: Spectators may write in the chat (they always read it).
+    spectator_chat: bool = TABLE_DEFAULTS["spectator_chat"]
+
+
+class RematchIn(BaseModel):
+    """A rematch request: the token of a seat of the finished game."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    token: str = Field(min_length=1, max_length=200)
+
+
 class CreateIn(BaseModel):
     """A create request (see the module docstring); an unknown field (``"Seed"``) is
     refused with 422 naming it."""
@@ -193,6 +220,7 @@ class CreateIn(BaseModel):
     seats: list[SeatIn] = Field(min_length=1, max_length=4)
     #: A chosen seed makes a marked, unrated table (see :meth:`Hub.create`).
     seed: int | None = Field(default=None, ge=0, lt=2**256)
+    table: TableIn = Field(default_factory=TableIn)
 
 
 def check_options(name: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -238,6 +266,9 @@ def create_app(
     idle_after: float = 300.0,
     max_seat_connections: int | None = MAX_SEAT_CONNECTIONS,
     max_client_connections: int | None = MAX_CLIENT_CONNECTIONS,
+    chat_limit: str | None = CHAT_LIMIT,
+    hint_bot: str = "hard",
+    bot_pace: float = 0.6,
 ) -> FastAPI:
     """Build the application.
 
@@ -255,18 +286,30 @@ def create_app(
         idle_after: seconds before an unused game is released from memory.
         max_seat_connections / max_client_connections: websockets open at once per seat
             token and per client address (None: no limit); see :mod:`porphyra.server.quotas`.
+        chat_limit: chat lines per seat (see :mod:`porphyra.server.quotas`; None: none).
+        hint_bot: the bot that answers hints (on the asking seat's view only).
+        bot_pace: least seconds between a move and the next bot move at a table with a
+            person, so that the bots' moves can be followed (0: at once).
 
     Returns:
         The FastAPI app; its lifespan reloads every stored game and restarts its bots.
     """
     url = database_url(db_url, data_dir)
-    quotas = Quotas(create_limit, message_limit, max_seat_connections, max_client_connections)
+    quotas = Quotas(
+        create_limit, message_limit, max_seat_connections, max_client_connections, chat_limit
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         redact_server_logs()  # after uvicorn configured its logging
         storage = Storage(url)
-        hub = Hub(storage, bot_workers=bot_workers, idle_after=idle_after)
+        hub = Hub(
+            storage,
+            bot_workers=bot_workers,
+            idle_after=idle_after,
+            hint_bot=hint_bot,
+            bot_pace=bot_pace,
+        )
         app.state.hub = hub
         await hub.start()
         try:
@@ -314,6 +357,10 @@ def create_app(
     @app.get("/game/{game_id}", include_in_schema=False)
     async def game_page(game_id: str) -> FileResponse:
         return FileResponse(STATIC_DIR / "game.html")
+
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    async def replay_page(game_id: str) -> FileResponse:
+        return FileResponse(STATIC_DIR / "replay.html")
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> Response:
@@ -403,7 +450,9 @@ def create_app(
                 }
             )
         try:
-            runner, tokens = await hub.create(body.game, options, seats, body.seed)
+            runner, tokens = await hub.create(
+                body.game, options, seats, body.seed, body.table.model_dump()
+            )
         except (CreateError, UnknownGameError) as exc:
             raise HTTPException(400, str(exc)) from None
         info = runner.info()
@@ -437,15 +486,58 @@ def create_app(
         return info
 
     @app.get("/api/games/{game_id}/record")
-    async def game_record(game_id: str) -> JSONResponse:
+    async def game_record(game_id: str, download: bool = False) -> JSONResponse:
         runner = await existing(game_id)
         if not runner.over:
             raise HTTPException(
                 403, "the record (with its seed) is available once the game is over"
             )
-        from porphyra import record as records
+        headers = {}
+        if download:
+            headers["content-disposition"] = (
+                f'attachment; filename="{runner.name}-{runner.id}.porphyra.json"'
+            )
+        return JSONResponse(runner.record_with_seats(), headers=headers)
 
-        return JSONResponse(records.to_record(runner.state))
+    @app.get("/api/games/{game_id}/replay")
+    async def game_replay(game_id: str, view: str = "public") -> dict[str, Any]:
+        """The frames of a finished game (:func:`replay_frames`); never before its end."""
+        runner = await existing(game_id)
+        if not runner.over:
+            raise HTTPException(403, "a game can be replayed once it is over")
+        try:
+            chosen = parse_view(view, len(runner.seats))
+        except ValueError as exc:
+            raise HTTPException(400, str(exc)) from None
+        rec = runner.record_with_seats()
+        frames = await asyncio.get_running_loop().run_in_executor(None, replay_frames, rec, chosen)
+        return {
+            "id": runner.id,
+            "game": runner.name,
+            "view": view,
+            "seat": chosen if isinstance(chosen, int) else None,
+            "seats": runner.seats_info(),
+            "options": runner.row.options,
+            "result": rec["result"],
+            "frames": frames,
+        }
+
+    @app.post("/api/games/{game_id}/rematch", status_code=201)
+    async def rematch(game_id: str, body: RematchIn) -> dict[str, Any]:
+        """Start (once) the rematch of a finished game for a seat of it: same seats, names,
+        bots and table; every human seat's own link (token) opens its seat there."""
+        hub = hub_of(app)
+        runner = await existing(game_id)
+        seat = runner.seat_of_token(body.token)
+        if seat is None:
+            raise HTTPException(403, "only a seat of this game can ask for its rematch")
+        try:
+            new = await hub.rematch(runner)
+        except (CreateError, UnknownGameError) as exc:
+            raise HTTPException(400, str(exc)) from None
+        info: dict[str, Any] = new.info()
+        info["url"] = f"/game/{new.id}"
+        return info
 
     @app.websocket("/ws/{game_id}")
     async def websocket_endpoint(
@@ -487,6 +579,7 @@ def create_app(
             await _refuse(websocket, refusal, 4429, "limit")
             return
         client = Client(seat)
+        await runner.load_chat()
         writer = asyncio.get_running_loop().create_task(_writer(websocket, client))
         async with runner.lock:  # a snapshot only ever shows a durably stored state
             runner.attach(client)
@@ -498,9 +591,11 @@ def create_app(
                 await _refuse(websocket, "no such game", 4404)
                 return
             runner = again
+            await runner.load_chat()
             async with runner.lock:
                 runner.attach(client)
         messages = quotas.connection_key()
+        chat_key = messages if seat is None else f"{game_id}/{seat}"
         try:
             while True:
                 message = await websocket.receive()
@@ -512,7 +607,7 @@ def create_app(
                 if not quotas.allow_message(messages):
                     client.send(protocol.error(runner.seq, "too many messages: slow down", "limit"))
                     continue
-                await _handle(runner, client, raw)
+                await _handle(runner, client, raw, lambda: quotas.allow_chat(chat_key))
                 if client.dropped:
                     break
         except WebSocketDisconnect:
@@ -554,8 +649,11 @@ async def _writer(websocket: WebSocket, client: Client) -> None:
             await websocket.close(code=1008 if client.dropped else 1000)
 
 
-async def _handle(runner: Any, client: Client, raw: str | bytes) -> None:
-    """Answer one client message; every failure becomes an ``error`` to that client."""
+async def _handle(
+    runner: Any, client: Client, raw: str | bytes, allow_chat: Any = lambda: True
+) -> None:
+    """Answer one client message; every failure becomes an ``error`` to that client
+    (``allow_chat()``: False when the writer is over the chat limit)."""
     try:
         msg = protocol.parse_client_message(raw)
     except protocol.ProtocolError as exc:
@@ -567,12 +665,30 @@ async def _handle(runner: Any, client: Client, raw: str | bytes) -> None:
     if msg.type == "snapshot":
         client.send(runner.view(client.seat, "snapshot"))
         return
+    if msg.type == "chat":
+        assert msg.action is not None
+        if not allow_chat():
+            client.send(protocol.error(runner.seq, "too many chat lines: wait a moment", "limit"))
+            return
+        try:
+            await runner.post_chat(client.seat, msg.action)
+        except SubmitError as exc:
+            client.send(protocol.error(runner.seq, exc.message, exc.code))
+        return
     if client.seat is None:
         client.send(protocol.error(runner.seq, "spectators cannot act", "auth"))
         return
     assert msg.seq is not None
     try:
-        if msg.type == "undo":
+        if msg.type == "hint":
+            if client.hinting:
+                raise SubmitError("limit", "a hint is already being worked out")
+            client.hinting = True
+            try:
+                client.send(await runner.hint(client.seat, msg.seq))
+            finally:
+                client.hinting = False
+        elif msg.type == "undo":
             await runner.undo(client.seat, msg.seq)
         else:
             assert msg.action is not None
