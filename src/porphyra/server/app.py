@@ -5,6 +5,8 @@ REST (JSON):
 
 ``GET  /api/meta``               games, lobby options, bot names, whether solo exists.
 ``GET  /api/cards/{game}``       public card data for drawing cards.
+``GET  /api/rules/{game}``       the game's rules (``RULES.md``, Markdown) for the page's
+                                 rules panel.
 ``GET  /api/games``              saved games, newest first (no seeds, no tokens).
 ``POST /api/games``              create: ``{"game", "options", "seats": [{"kind": "human" |
                                  "bot", "bot", "name"}], "seed"?}`` → id, per human seat its
@@ -56,7 +58,7 @@ from porphyra.core.options import options_of
 from porphyra.core.registry import registered_games
 from porphyra.server import protocol
 from porphyra.server.client import Client
-from porphyra.server.gamedata import card_data, lobby_bots, solo_supported
+from porphyra.server.gamedata import card_data, lobby_bot_text, lobby_bots, solo_supported
 from porphyra.server.hub import CreateError, Hub
 from porphyra.server.incidents import player_message, report
 from porphyra.server.match import SubmitError
@@ -380,6 +382,7 @@ def create_app(
         return {
             "games": games,
             "bots": lobby_bots(),
+            "bot_text": lobby_bot_text(),
             "all_bots": bot_names(),
             "solo": solo_supported(),
         }
@@ -389,6 +392,14 @@ def create_app(
         if name not in registered_games():
             raise HTTPException(404, f"unknown game {name!r}")
         return card_data(name)
+
+    @app.get("/api/rules/{name}")
+    async def rules(name: str) -> dict[str, Any]:
+        if name not in registered_games():
+            raise HTTPException(404, f"unknown game {name!r}")
+        from porphyra.cli.rules import rules_text
+
+        return {"game": name, "markdown": rules_text(name)}
 
     @app.get("/api/games")
     async def list_games() -> list[dict[str, Any]]:
