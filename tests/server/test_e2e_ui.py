@@ -298,6 +298,7 @@ def test_a_game_with_keyboard_hints_chat_end_screen_replay_and_rematch(
         assert page.title().startswith("porphyra")  # no "your turn" once over
 
         # Replay: step, change the view, and the address is a link to what is shown.
+        game_url = page.url
         page.click("[data-testid=replay]")
         wait_until(page, "document.body.dataset.seq === '0'", 30_000)
         _press(page, "[data-testid=replay-next]")
@@ -313,12 +314,12 @@ def test_a_game_with_keyboard_hints_chat_end_screen_replay_and_rematch(
         assert page.url == shared
 
         # Rematch: the same seat of a new game, with the same link's token.
-        page.go_back()
-        page.go_back()
+        page.goto(game_url)
         page.locator("[data-testid=rematch]").wait_for()
         old = page.url
         page.click("[data-testid=rematch]")
-        wait_until(page, f"location.href !== {old!r}", 20_000)
+        page.wait_for_url(lambda u: u != old, timeout=20_000)
+        page.wait_for_load_state()
         wait_until(page, READY, 30_000)
         assert page.url.split("#")[1] == old.split("#")[1]
         assert page.locator("#whoami").inner_text() == "you are Theodora"
