@@ -237,7 +237,7 @@ def test_bot_names_are_case_insensitive() -> None:
         input="quit\n",
     )
     assert result.exit_code == 0, result.output
-    assert "Seat 1 (ismcts:iterations=5 bot)" in result.output
+    assert "Seat 2 (ismcts:iterations=5 bot)" in result.output
 
 
 # ---------------------------------------------------------------- 12. replay privacy
@@ -249,9 +249,10 @@ def test_public_replay_hides_the_passed_cards(tmp_path: Path) -> None:
     assert passes
     public = runner.invoke(app, ["replay", str(save), "--no-pause"]).output
     assert ": pass " not in public and "passes a card" in public
-    for flag in (["--reveal"], ["--all"], ["--seat", "0"]):
+    mine = str(passes[0]["player"] + 1)  # people count seats from 1
+    for flag in (["--reveal"], ["--all"], ["--seat", mine]):
         out = runner.invoke(app, ["replay", str(save), "--no-pause", *flag]).output
-        assert f"Seat {passes[0]['player']}: {passes[0]['action']}" in out
+        assert f"Seat {mine}: {passes[0]['action']}" in out
 
 
 # ---------------------------------------------------------------- 11. cosmetics
@@ -288,3 +289,32 @@ def test_long_moves_wrap_between_cards() -> None:
     i = next(i for i, line in enumerate(lines) if "✓" in line)
     assert lines[i].rstrip().endswith(",")  # the line breaks between two cards
     assert lines[i + 1].strip().rstrip(",").split(",")[0].strip() in hand
+
+
+# ---------------------------------------------------------------- issue 14: one vocabulary
+def test_people_count_seats_from_1_in_the_terminal_and_in_replays(tmp_path: Path) -> None:
+    """The terminal, ``porphyra replay`` and the browser all say Seat 1, Seat 2; the
+    engine's own ``seat 0`` in log lines reads as Seat 1; a web game's record shows its
+    seat names."""
+    import json
+
+    from porphyra.core.seats import for_people, seat_label
+
+    assert seat_label(0) == "Seat 1" and for_people("seat 0 draws; Seat 1 passes") == (
+        "seat 1 draws; Seat 2 passes"
+    )
+    assert for_people("seat 1 wins", ["Ann", "Bob"]) == "Bob wins"
+    save = tmp_path / "g.json"
+    play = ["play", "byzantium", "--seed", "4", "--seats", "random,random", "--save", str(save)]
+    out = runner.invoke(app, play).output
+    assert "Seat 1 (random bot)" in out and "Seat 0" not in out and "seat 0" not in out
+    rec = json.loads(save.read_text())
+    rec["seats"] = [
+        {"name": "Theodora", "kind": "human", "bot": None},
+        {"name": "Bot", "kind": "bot", "bot": "easy"},
+    ]
+    save.write_text(json.dumps(rec))
+    shown = runner.invoke(app, ["replay", str(save), "--no-pause"]).output
+    assert "Seat 1 (Theodora)" in shown and "Seat 2 (Bot)" in shown and "seat 0" not in shown
+    refused = runner.invoke(app, ["replay", str(save), "--no-pause", "--seat", "0"])
+    assert refused.exit_code != 0 and "between 1 and 2" in refused.output

@@ -56,7 +56,7 @@ OVERFLOW = """() => {
 
 
 def _axe_source() -> str:
-    import axe_playwright_python
+    import axe_playwright_python  # type: ignore[import-untyped]
 
     return (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text("utf-8")
 
@@ -71,7 +71,8 @@ def axe_violations(page: Any) -> list[str]:
           const r = await axe.run(document, {runOnly: {type: 'tag',
               values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}});
           return r.violations.map(v => v.id + ': ' + v.help + ' — ' + v.nodes.slice(0, 3)
-              .map(n => n.target.join(' ') + ' ' + (n.failureSummary || '').slice(0, 160)).join(' | '));
+              .map(n => n.target.join(' ') + ' ' + (n.failureSummary || '').slice(0, 160))
+              .join(' | '));
         }"""
     )
     return result
@@ -113,7 +114,9 @@ def new_page(browser: Any, size: tuple[int, int]) -> tuple[Any, list[str]]:
     return page, errors
 
 
-def game_with(server: LiveServer, game: str, options: dict[str, Any], seats: list[Any], seed: int) -> dict[str, Any]:
+def game_with(
+    server: LiveServer, game: str, options: dict[str, Any], seats: list[Any], seed: int
+) -> dict[str, Any]:
     return server.create({"game": game, "options": options, "seats": seats, "seed": seed})
 
 
@@ -189,7 +192,9 @@ def test_every_page_fits_phones_and_desktops_and_passes_axe(
 def test_clear_pages_for_a_wrong_link_and_an_unknown_game(live: LiveServer, browser: Any) -> None:
     page, errors = new_page(browser, VIEWPORTS["phone"])
     try:
-        info = game_with(live, "byzantium", {}, [{"kind": "human"}, {"kind": "bot", "bot": "easy"}], 1)
+        info = game_with(
+            live, "byzantium", {}, [{"kind": "human"}, {"kind": "bot", "bot": "easy"}], 1
+        )
         page.goto(f"{live.base}/game/{info['id']}#token=not-a-token")
         problem = page.locator("[data-testid=problem]")
         problem.wait_for()
@@ -333,7 +338,10 @@ def test_conspiracy_colours_have_symbols_and_the_opponent_card_speaks_plainly(
 ) -> None:
     page, errors = new_page(browser, VIEWPORTS["desktop"])
     try:
-        page.goto(live.base + human_vs_bots(live, "conspiracy", {"players": 1, "opponent": "farmer"}, 1, 4))
+        page.goto(
+            live.base
+            + human_vs_bots(live, "conspiracy", {"players": 1, "opponent": "farmer"}, 1, 4)
+        )
         wait_until(page, READY, 30_000)
         card = page.locator("[data-testid=lo-conditions]").inner_text()
         assert "a pile of 2 or more lords" in card and "STACK" in card

@@ -35,7 +35,7 @@ from porphyra.cli.common import (
 )
 from porphyra.cli.options import game_options, with_game_options
 from porphyra.cli.play import Outcome, PlaySession
-from porphyra.cli.replay import run_replay
+from porphyra.cli.replay import record_labels, run_replay
 from porphyra.cli.rules import rules_markdown
 from porphyra.cli.simulate import simulate as run_simulation
 from porphyra.cli.simulate import simulate_solo, solo_table, summary_tables
@@ -231,7 +231,7 @@ def _resume(
     if state.is_terminal():
         console.print(f"The game in {escape(str(path))} is already over.")
         view = view_for(state.game.info.name)
-        labels = [f"Seat {i}" for i in range(state.game.num_players)]
+        labels = record_labels(record, state.game.num_players)
         console.print(view.board(state.game, state.public_observation(), labels))
         console.print(view.result(state.game, state, labels))
         return
@@ -259,7 +259,11 @@ def replay(
     file: Annotated[Path, typer.Argument(help="A record saved with --save.")],
     seat: Annotated[
         int | None,
-        typer.Option("--seat", help="Show this seat's view (its hand) instead of the public one."),
+        typer.Option(
+            "--seat",
+            help="Show this seat's view (its hand) instead of the public one: 1 is the "
+            "first seat, as everywhere people see seats.",
+        ),
     ] = None,
     pause: Annotated[
         bool, typer.Option("--pause/--no-pause", help="Wait for Enter after each action.")
@@ -278,7 +282,17 @@ def replay(
     console = _console()
     with handle_errors(console):
         record = records.load(file)
-        run_replay(record, console, view_for(record["game"]), seat=seat, pause=pause, reveal=reveal)
+        players = records.replay(record, upto=0).game.num_players
+        if seat is not None and not 1 <= seat <= players:
+            raise CliError(f"--seat must be between 1 and {players} (Seat 1 is the first seat)")
+        run_replay(
+            record,
+            console,
+            view_for(record["game"]),
+            seat=None if seat is None else seat - 1,
+            pause=pause,
+            reveal=reveal,
+        )
 
 
 @app.command()

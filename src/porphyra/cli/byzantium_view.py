@@ -23,6 +23,7 @@ from rich.text import Text
 from porphyra.cli.views import GameView, Obs, ascii_number
 from porphyra.core.errors import InvalidActionError
 from porphyra.core.game import Game, State
+from porphyra.core.seats import seat_label
 
 AGE_LABEL = {"early": "Early", "middle": "Middle", "late": "Late"}
 PHASE_LABEL = {
@@ -96,7 +97,7 @@ def _counted(game: Game, slugs: Sequence[str]) -> str:
 
 def seat_name(seat: int, obs: Obs, labels: Sequence[str]) -> str:
     """``labels[seat]`` plus "(you)" when ``obs`` is that seat's view."""
-    label = labels[seat] if seat < len(labels) else f"Seat {seat}"
+    label = labels[seat] if seat < len(labels) else seat_label(seat)
     return label + (" — you" if obs.get("seat") == seat else "")
 
 
@@ -140,7 +141,10 @@ class ByzantiumView(GameView):
         ]
         redrawn = obs.get("redrawn")
         if redrawn:
-            lines.append(f"[dim]Redrawn this turn: seat 0 {redrawn[0]}, seat 1 {redrawn[1]}[/]")
+            lines.append(
+                f"[dim]Redrawn this turn: {seat_label(0)} {redrawn[0]}, "
+                f"{seat_label(1)} {redrawn[1]}[/]"
+            )
         return Panel("\n".join(lines), title="Byzantium", box=box.ROUNDED, expand=False)
 
     def _hand(self, game: Game, obs: Obs) -> RenderableType:
@@ -234,11 +238,11 @@ class ByzantiumView(GameView):
 
     # ------------------------------------------------------------------ text
     def status(self, game: Game, obs: Obs) -> str:
-        """``Turn 3 Early · Emperor seat 0 · TT 11 · LT 9-11``."""
+        """``Turn 3 Early · Emperor Seat 1 · TT 11 · LT 9-11`` (people count seats from 1)."""
         lt = obs.get("legacy", [0, 0])
         age = AGE_LABEL.get(str(obs.get("age")), str(obs.get("age")))
         return (
-            f"Turn {obs.get('turn')} {age} · Emperor seat {obs.get('emperor')} · "
+            f"Turn {obs.get('turn')} {age} · Emperor {seat_label(int(obs.get('emperor') or 0))} · "
             f"TT {obs.get('territory')} · LT {lt[0]}-{lt[1]}"
         )
 
@@ -258,7 +262,7 @@ class ByzantiumView(GameView):
         """The End-phase pass is private between passer and receiver (rules section 4):
         others read "passes a card"."""
         if action.startswith("pass ") and seat not in (player, 1 - player):
-            return f"passes a card to seat {1 - player}"
+            return f"passes a card to {seat_label(1 - player)}"
         return action
 
     def expand_input(self, text: str, obs: Obs) -> str:

@@ -29,6 +29,7 @@ from rich.progress import (
 from porphyra.bots import Bot, bot_names, make_bot
 from porphyra.bots.selfplay import seat_seed
 from porphyra.core.errors import PorphyraError
+from porphyra.core.seats import seat_label
 
 #: Exit code of every handled error (bad record, unknown game, bad card file, bad option).
 EXIT_ERROR = 2
@@ -71,7 +72,7 @@ class Seat:
     """One seat of a game as the CLI fills it.
 
     Attributes:
-        index: the seat number (0-based).
+        index: the player index (0-based; people see it as Seat ``index + 1``).
         kind: ``"human"`` or a bot name from :func:`porphyra.bots.bot_names`.
         bot: the bot object, ``None`` for a human seat.
     """
@@ -87,9 +88,10 @@ class Seat:
 
     @property
     def label(self) -> str:
-        """Display name, e.g. ``"Seat 1 (random bot)"``."""
+        """Display name, e.g. ``"Seat 1 (random bot)"`` for player 0 (people count seats
+        from 1, see :mod:`porphyra.core.seats`)."""
         who = "human" if self.is_human else f"{self.kind} bot"
-        return f"Seat {self.index} ({who})"
+        return f"{seat_label(self.index)} ({who})"
 
 
 def check_save_path(path: Path | None) -> None:

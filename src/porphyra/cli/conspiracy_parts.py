@@ -15,6 +15,7 @@ from rich.text import Text
 
 from porphyra.cli.views import Obs
 from porphyra.core.game import Game
+from porphyra.core.seats import seat_label
 
 COLOURS = ("yellow", "red", "green", "blue", "purple")
 #: Rich style per guild colour (purple is shown as magenta).
@@ -137,7 +138,7 @@ def solo_labels(obs: Obs, labels: Sequence[str]) -> list[str]:
     out = list(labels)
     card = obs.get("legendary_opponent") or {}
     while len(out) < len(obs.get("players", [])):
-        out.append(f"{card.get('title', 'the')} (LO)" if card else f"Seat {len(out)}")
+        out.append(f"{card.get('title', 'the')} (LO)" if card else seat_label(len(out)))
     return out
 
 

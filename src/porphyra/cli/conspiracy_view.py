@@ -48,6 +48,7 @@ from porphyra.cli.conspiracy_parts import (
 )
 from porphyra.cli.views import GameView, Obs, ascii_number
 from porphyra.core.game import Action, Game, State
+from porphyra.core.seats import seat_label
 
 
 class ConspiracyView(GameView):
@@ -199,7 +200,7 @@ class ConspiracyView(GameView):
         owned = []
         for seat, player in enumerate(obs["players"]):
             if player["locations"]:
-                who = "LO" if player.get("legendary_opponent") else f"seat {seat}"
+                who = "LO" if player.get("legendary_opponent") else seat_label(seat)
                 face = " (face down, 5 IP each)" if player.get("legendary_opponent") else ""
                 owned.append(f"{who}: " + ", ".join(player["locations"]) + face)
         if owned:

@@ -31,6 +31,7 @@ from porphyra.cli.rules import rules_markdown
 from porphyra.cli.views import GameView, Obs, ascii_number, log_entry, log_lines
 from porphyra.core.errors import IllegalActionError, InvalidActionError
 from porphyra.core.game import Action, State
+from porphyra.core.seats import for_people
 
 #: Menus longer than this are not printed in full unless asked (``menu``).
 MENU_LIMIT = 40
@@ -371,7 +372,7 @@ class PlaySession:
                 # is explained and re-asked, it never ends the game.
                 if not isinstance(exc, InvalidActionError | IllegalActionError):
                     exc = InvalidActionError(f"cannot read {text!r}: use the digits 0-9")
-                self.console.print(f"[red]✗ {escape(str(exc))}[/]", highlight=False)
+                self.console.print(f"[red]✗ {escape(for_people(str(exc)))}[/]", highlight=False)
                 self.console.print(
                     "[dim]Try again: a menu number or an action (help: how to type, "
                     "menu: every legal action).[/]",

@@ -20,6 +20,7 @@ from porphyra import record as records
 from porphyra.cli.views import GameView, Obs, ascii_number, log_entry, log_lines
 from porphyra.core.errors import RecordError
 from porphyra.core.game import State
+from porphyra.core.seats import for_people, seat_label
 
 ReadLine = Callable[[str], str]
 
@@ -43,7 +44,7 @@ class Replayer:
         self.state: State = records.replay(record, upto=0)
         players = self.state.game.num_players
         if seat is not None and not 0 <= seat < players:
-            raise RecordError(f"--seat must be between 0 and {players - 1}")
+            raise RecordError(f"--seat must be between 1 and {players} (Seat 1 is the first seat)")
         self.seat = seat
         self.position = 0
         # Check the whole record replays before stepping (errors name the bad action).
@@ -77,6 +78,26 @@ class Replayer:
         self.position = position
 
 
+def label_of(labels: list[str], player: int) -> str:
+    """``labels[player]``, or the label of a player outside them (e.g. the rules' own
+    Legendary Opponent)."""
+    return labels[player] if 0 <= player < len(labels) else seat_label(player)
+
+
+def record_labels(record: dict[str, Any], players: int) -> list[str]:
+    """Seat labels for people: ``Seat 1``, ``Seat 2``... and, for a web game's record
+    (its ``seats`` list), each seat's name: ``Seat 1 (Theodora)``."""
+    named = record.get("seats")
+    labels = []
+    for i in range(players):
+        entry = named[i] if isinstance(named, list) and i < len(named) else None
+        name = entry.get("name") if isinstance(entry, dict) else None
+        labels.append(
+            f"{seat_label(i)} ({name})" if isinstance(name, str) and name else seat_label(i)
+        )
+    return labels
+
+
 def run_replay(
     record: dict[str, Any],
     console: Console,
@@ -92,7 +113,7 @@ def run_replay(
         record: a validated record.
         console: where to print.
         view: the game's view.
-        seat: show that seat's view instead of the public one.
+        seat: show that seat's view instead of the public one (a player index, from 0).
         pause: wait for a key after each step; ``False`` prints the whole game.
         read_line: input function (default ``console.input``); EOF stops the replay.
         reveal: print every action as recorded, even those private to other seats (the
@@ -104,7 +125,7 @@ def run_replay(
     reader: ReadLine = read_line or (lambda prompt: console.input(prompt))
     rep = Replayer(record, seat)
     game = rep.state.game
-    labels = [f"Seat {i}" for i in range(game.num_players)]
+    labels = record_labels(record, game.num_players)
     done = "finished" if record.get("result") is not None else "unfinished"
     console.print(
         Rule(
@@ -122,7 +143,7 @@ def run_replay(
         if shown > len(lines):
             shown = 0
         for line in lines[shown:]:
-            console.print(log_entry(line))
+            console.print(log_entry(line, names=labels))
         shown = len(lines)
 
     show_new_log()
@@ -153,7 +174,8 @@ def run_replay(
         if not reveal:
             text = view.replay_text(player, text, seat)
         console.print(
-            f"[cyan]{rep.position:>3}.[/] Seat {player}: [bold]{escape(text)}[/]",
+            f"[cyan]{rep.position:>3}.[/] {escape(label_of(labels, player))}: "
+            f"[bold]{escape(for_people(text, labels))}[/]",
             highlight=False,
             soft_wrap=True,
         )

@@ -27,6 +27,7 @@ from porphyra.cli.common import HUMAN, CliError, handle_errors, parse_seat_kinds
 from porphyra.cli.options import game_options, with_game_options
 from porphyra.core.errors import UnknownGameError
 from porphyra.core.registry import load_game, registered_games
+from porphyra.core.seats import seat_label
 from porphyra.tournament import (
     LEGENDARY_OPPONENTS,
     LO_PREFIX,
@@ -267,7 +268,7 @@ def _by_seat(summary: dict[str, Any]) -> Table:
     grid = Table(title="win % by seat (games)", box=box.SIMPLE_HEAD)
     grid.add_column("", overflow="fold")
     for s in range(seats):
-        grid.add_column(f"seat {s}", justify="right")
+        grid.add_column(seat_label(s), justify="right")
     for bot, per_seat in summary["seats"].items():
         grid.add_row(bot, *(f"{_pct(t['win_rate'])} ({t['games']})" for t in per_seat))
     return grid

@@ -20,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from porphyra.core.game import Action, Game, State
+from porphyra.core.seats import for_people
 
 Obs = dict[str, Any]
 
@@ -123,12 +124,13 @@ def log_lines(obs: Obs) -> list[str]:
     return [str(line) for line in log]
 
 
-def log_entry(line: str, style: str = "") -> Table:
-    """One log line as a bullet with a hanging indent (wrapped lines align)."""
+def log_entry(line: str, style: str = "", names: Sequence[str] | None = None) -> Table:
+    """One log line as a bullet with a hanging indent (wrapped lines align); the engine's
+    ``seat N`` (from 0) reads as people count seats (``names[N]``, else ``Seat N+1``)."""
     grid = Table.grid()
     grid.add_column(width=4, no_wrap=True)
     grid.add_column()
-    grid.add_row(Text("  • ", style="dim"), Text(line, style=style))
+    grid.add_row(Text("  • ", style="dim"), Text(for_people(line, names), style=style))
     return grid
 
 

@@ -56,6 +56,7 @@ from porphyra.core import registry
 from porphyra.core.errors import UnknownGameError
 from porphyra.core.options import options_of
 from porphyra.core.registry import registered_games
+from porphyra.core.seats import seat_label
 from porphyra.server import protocol
 from porphyra.server.client import Client
 from porphyra.server.gamedata import card_data, lobby_bot_text, lobby_bots, solo_supported
@@ -449,9 +450,9 @@ def create_app(
         seats = []
         for i, s in enumerate(body.seats):
             if s.kind == "bot" and (s.bot or "random") not in bots:
-                raise HTTPException(400, f"seat {i}: unknown bot {s.bot!r}")
+                raise HTTPException(400, f"Seat {i + 1}: unknown bot {s.bot!r}")
             bot = s.bot or "random"
-            default = f"Seat {i + 1}" if s.kind == "human" else f"{bot.capitalize()} bot {i + 1}"
+            default = seat_label(i) if s.kind == "human" else f"{bot.capitalize()} bot {i + 1}"
             name = (s.name or "").strip() or default
             seats.append(
                 {

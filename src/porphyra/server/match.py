@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from porphyra import record as records
 from porphyra.bots.selfplay import decision_seed
 from porphyra.core.game import Action, Game, State
+from porphyra.core.seats import for_people, seat_label
 from porphyra.server import protocol
 from porphyra.server.botpool import choose_on_state
 from porphyra.server.client import Client
@@ -495,7 +496,8 @@ class MatchRunner:
         try:
             return self.game.parse_action(state, text, seat)
         except ValueError as exc:
-            raise SubmitError("illegal", f"{text!r}: {exc}") from None
+            names = [s.name for s in self.seats]
+            raise SubmitError("illegal", f"{text!r}: {for_people(str(exc), names)}") from None
 
     async def submit(self, seat: int, text: str, seq: int) -> str:
         """Validate and apply ``seat``'s action ``text`` submitted at ``seq``.
@@ -519,7 +521,7 @@ class MatchRunner:
                 )
             active = self.state.active_players()
             if seat not in active:
-                waiting = ", ".join(f"seat {p} ({self._name(p)})" for p in active)
+                waiting = ", ".join(f"{self._name(p)} ({seat_label(p)})" for p in active)
                 raise SubmitError("turn", f"not your turn: waiting for {waiting}")
             action = self._parse(self.state, text, seat)
             await self._commit(seat, action)
