@@ -318,3 +318,22 @@ def test_people_count_seats_from_1_in_the_terminal_and_in_replays(tmp_path: Path
     assert "Seat 1 (Theodora)" in shown and "Seat 2 (Bot)" in shown and "seat 0" not in shown
     refused = runner.invoke(app, ["replay", str(save), "--no-pause", "--seat", "0"])
     assert refused.exit_code != 0 and "between 1 and 2" in refused.output
+
+
+def test_flags_agree_across_play_simulate_tournament_and_agent() -> None:
+    """--seats and --bots are one flag in play and simulate; --opponent and --opponents are
+    one flag (the Legendary Opponent) in play, simulate and tournament; plain flags show no
+    type in --help."""
+    out = runner.invoke(app, ["simulate", "byzantium", "--seats", "easy,random", "--games", "2"])
+    assert out.exit_code == 0, out.output
+    played = runner.invoke(app, ["play", "byzantium", "--bots", "random,random", "--seed", "2"])
+    assert played.exit_code == 0 and "Seat 1 (random bot)" in played.output
+    solo = ["--solo", "--games", "2", "--bots", "easy"]
+    for flag in ("--opponent", "--opponents"):
+        result = runner.invoke(app, ["simulate", "conspiracy", *solo, flag, "farmer,mage"])
+        assert result.exit_code == 0 and "mage" in result.output, result.output
+    for command in ("play", "simulate", "tournament", "agent", "replay", "balance"):
+        text = runner.invoke(app, [command, "--help"], env={"COLUMNS": "200"}).output
+        assert "<bool>" not in text, command
+        if command in ("play", "simulate", "tournament"):
+            assert "--opponent,--opponents" in text or "--opponent" in text, command

@@ -20,6 +20,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from typer.core import TyperOption
 
 from porphyra import record as records
 from porphyra.bots import bot_names, make_bot
@@ -39,7 +40,7 @@ from porphyra.cli.replay import record_labels, run_replay
 from porphyra.cli.rules import rules_markdown
 from porphyra.cli.simulate import simulate as run_simulation
 from porphyra.cli.simulate import simulate_solo, solo_table, summary_tables
-from porphyra.cli.tournament import tournament_command
+from porphyra.cli.tournament import parse_opponents, tournament_command
 from porphyra.cli.views import view_for
 from porphyra.core.registry import load_game, registered_games
 from porphyra.server.cli import serve_command
@@ -56,6 +57,18 @@ app = typer.Typer(
     add_completion=False,
 )
 
+
+def _flag_type(self: TyperOption, ctx: Any) -> str | None:
+    """The type shown after an option in ``--help``: none for a plain flag (``--solo``,
+    not ``--solo <bool>``)."""
+    if self.is_flag:
+        return None
+    return _SHOWN_TYPE(self, ctx)
+
+
+_SHOWN_TYPE = TyperOption.display_type_rich
+TyperOption.display_type_rich = _flag_type  # type: ignore[method-assign]
+
 GAMES_HELP = "The game: " + ", ".join(registered_games()) + "."
 
 SeedOpt = Annotated[
@@ -69,8 +82,9 @@ SeatsOpt = Annotated[
     str | None,
     typer.Option(
         "--seats",
+        "--bots",
         help="Comma-separated seat kinds: 'human' or a bot name (see 'porphyra bots'). "
-        "Default: you against bot(s).",
+        "Default: you against bot(s).  --bots is the same flag (as in simulate).",
     ),
 ]
 HintOpt = Annotated[
@@ -329,7 +343,9 @@ def simulate(
         str | None,
         typer.Option(
             "--bots",
-            help="Comma-separated bot per seat (default: random everywhere).",
+            "--seats",
+            help="Comma-separated bot per seat (default: random everywhere).  --seats is "
+            "the same flag (as in play).",
         ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
@@ -404,7 +420,7 @@ def _simulate_solo(
     from porphyra.games.conspiracy.solo import opponent_names
 
     which = str(given.pop("opponent", "all")).strip().lower()
-    opponents = list(opponent_names()) if which == "all" else [which]
+    opponents = list(opponent_names()) if which == "all" else parse_opponents(which)
     kinds = parse_seat_kinds(bots or "random", 1, "--bots")
     if kinds == ["human"]:
         raise CliError("--bots takes bot names only: " + ", ".join(bot_names()))

@@ -45,9 +45,15 @@ def _help(owners: list[tuple[str, GameOption]]) -> str:
     return "  ".join(parts)
 
 
+#: Further names of a game option's flag, the same in every command (``--opponents`` reads
+#: as ``--opponent`` in ``play``, ``simulate`` and ``tournament`` alike).
+FLAG_ALIASES: dict[str, tuple[str, ...]] = {"opponent": ("--opponents",)}
+
+
 def _parameter(name: str, owners: list[tuple[str, GameOption]]) -> inspect.Parameter:
     option = owners[0][1]
-    info = typer.Option(option.flag, help=_help(owners), show_default=False)
+    flags = (option.flag, *FLAG_ALIASES.get(name, ()))
+    info = typer.Option(*flags, help=_help(owners), show_default=False)
     annotation: Any
     default: Any = None
     if option.type == "bool" and option.default is False:

@@ -58,8 +58,9 @@ def parse_bots(spec: str) -> list[str]:
 
 
 def parse_opponents(spec: str | None) -> list[str]:
-    """Parse ``--opponents``: ``all`` (the five LOs) or a comma-separated list of LO names
-    (``farmer``, ``military``, ``merchant``, ``politician``, ``mage``, ``random``).
+    """Parse ``--opponent`` (or ``--opponents``, the same flag): ``all`` (the five LOs) or
+    a comma-separated list of LO names (``farmer``, ``military``, ``merchant``,
+    ``politician``, ``mage``, ``random``).
 
     Raises:
         CliError: an unknown name.
@@ -119,7 +120,7 @@ def build_config(
         except (UnknownGameError, TypeError) as exc:
             raise CliError(f"solo mode is not available in this version ({exc})") from None
     elif opponents is not None:
-        raise CliError("--opponents needs --solo")
+        raise CliError("--opponent needs --solo")
     else:
         if players is not None:
             options["players"] = players
@@ -304,6 +305,7 @@ def tournament_command(
     opponents: Annotated[
         str | None,
         typer.Option(
+            "--opponent",
             "--opponents",
             help="With --solo: all (default) or a list of farmer, military, merchant, "
             "politician, mage, random.",
