@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import sys
 from pathlib import Path
 
@@ -97,7 +98,8 @@ def test_unwritable_save_path_fails_before_the_game(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- 4. long menus
 def test_menu_lists_every_action_whole_and_filters() -> None:
     state = load_game("byzantium", deck="v1").new_initial_state(seed=5)
-    actions = [str(a) for a in state.legal_actions(0)]
+    # The menu groups redraws by number of cards (issue 14), each one whole on its line.
+    actions = [str(a) for a in ByzantiumView().order_actions(list(state.legal_actions(0)), {})]
     assert len(actions) > 100
     result = runner.invoke(
         app,
@@ -110,6 +112,7 @@ def test_menu_lists_every_action_whole_and_filters() -> None:
     for i, action in enumerate(actions):
         assert f"{i + 1:>4} {action}\n" in out  # one per line, in full
     assert "menu <text>" in out and "hand numbers" in out
+    assert "redraw nothing" in out and "redraw 4 card(s)" in out
     with_constantine = [a for a in actions if "constantine" in a]
     assert 0 < len(with_constantine) < len(actions)
     assert f"{len(with_constantine)} of {len(actions)} actions" in out
@@ -337,3 +340,76 @@ def test_flags_agree_across_play_simulate_tournament_and_agent() -> None:
         assert "<bool>" not in text, command
         if command in ("play", "simulate", "tournament"):
             assert "--opponent,--opponents" in text or "--opponent" in text, command
+
+
+def test_a_secret_choice_is_confirmed_before_it_is_locked_in() -> None:
+    """With --confirm (on at a terminal) a redraw, meld or pass is shown as read, a prefix
+    expanded (``archer`` read as ``archers``), and locked in only on yes."""
+    result = runner.invoke(
+        app,
+        ["play", "byzantium", "--seed", "5", "--seats", "human,random", "--confirm"],
+        input=_lines("redraw archer", "n", "redraw archer", "y", "quit"),
+    )
+    out = result.output
+    assert result.exit_code == 0, out
+    assert "Lock in redraw archers (you typed 'redraw archer')" in out
+    assert "Not locked in: choose again." in out
+    assert "✓ Seat 1 (human): redraw archers" in out
+    off = runner.invoke(
+        app,
+        ["play", "byzantium", "--seed", "5", "--seats", "human,random", "--no-confirm"],
+        input=_lines("redraw -", "quit"),
+    )
+    assert "Lock in" not in off.output
+
+
+def test_undo_against_bots_follows_the_web_rule(tmp_path: Path) -> None:
+    """``undo`` takes back the last decision when every other seat is a bot and nothing
+    was drawn or revealed since (the web's rule); with two people it is refused."""
+    import random
+
+    from porphyra.server.replay import undo_target
+
+    game = load_game("conspiracy", players=2)
+    state = game.new_initial_state(seed=0)
+    rng = random.Random(0)
+    while not (
+        any(p == 0 for p, _ in state.history)
+        and state.current_player() == 0
+        and undo_target(state, 0) is not None
+    ):
+        p = state.current_player()
+        state.apply_action(rng.choice(state.legal_actions(p)), p)
+    save = tmp_path / "g.json"
+    records.save(state, save)
+    before = len(records.load(save)["actions"])
+    out = runner.invoke(
+        app, ["resume", str(save), "--seats", "human,random"], input=_lines("undo", "quit")
+    )
+    assert "↶ Undone" in out.output, out.output
+    assert len(records.load(save)["actions"]) < before
+    people = runner.invoke(
+        app, ["resume", str(save), "--seats", "human,human"], input=_lines("undo", "quit")
+    )
+    assert "only possible when every other seat is a bot" in people.output
+
+
+def test_terminal_counts_what_the_hand_holds() -> None:
+    """The pass hint names a card number the hand has; a lord drawn twice is shown twice
+    (×2) in the drawn list, whose numbers are what ``keep N`` takes."""
+    from porphyra.cli.conspiracy_view import ConspiracyView
+
+    view = ByzantiumView()
+    hint = view.hint(load_game("byzantium"), {"phase": "pass", "hand": ["cavalry"], "role": "foe"})
+    assert "'pass 1'" in hint and "'pass 3'" not in hint
+    game = load_game("conspiracy", players=2)
+    state = game.new_initial_state(seed=6)
+    p = state.current_player()
+    state.apply_action(game.parse_action(state, "draw 3", p), p)
+    obs = state.observation(p)
+    assert obs["drawn_lords"] == ["purple1", "blue0", "purple1"]
+    console = Console(width=120, record=True, file=io.StringIO())
+    console.print(ConspiracyView().board(game, obs, ["Seat 1 (human)", "Seat 2 (bot)"]))
+    text = console.export_text()
+    assert "1. purple1 ×2, 2. blue0" in text
+    assert ConspiracyView().expand_input("keep 2", obs) == "keep blue0"

@@ -100,6 +100,15 @@ DelayOpt = Annotated[
         "output is a terminal, else 0.",
     ),
 ]
+ConfirmOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--confirm/--no-confirm",
+        help="Ask before a secret choice (a meld, a redraw, a pass) is locked in, showing it "
+        "as it was read.  Default: on when you type at a terminal, off for piped input.",
+        show_default=False,
+    ),
+]
 #: The ``--delay`` of a bot-only game watched at a terminal.
 WATCH_DELAY = 0.6
 SaveOpt = Annotated[
@@ -157,6 +166,7 @@ def _run_session(
     save: Path | None,
     hint_bot: str | None = None,
     delay: float | None = None,
+    confirm: bool | None = None,
 ) -> None:
     game = state.game
     kinds = parse_seat_kinds(seats, game.num_players)
@@ -179,6 +189,7 @@ def _run_session(
         save_path=save,
         hint_bot=hint_bot,
         delay=delay,
+        confirm=sys.stdin.isatty() if confirm is None else confirm,
     )
     outcome = session.run()
     if outcome is Outcome.INTERRUPTED:
@@ -198,6 +209,7 @@ def play(
     hint_bot: HintOpt = None,
     solo: SoloOpt = False,
     delay: DelayOpt = None,
+    confirm: ConfirmOpt = None,
     *,
     options: dict[str, Any],
 ) -> None:
@@ -216,7 +228,7 @@ def play(
     console = _console()
     with handle_errors(console):
         if resume is not None:
-            _resume(console, resume, seats, save, hint_bot, delay)
+            _resume(console, resume, seats, save, hint_bot, delay, confirm)
             return
         if game is None:
             raise CliError("name a game to play (" + ", ".join(registered_games()) + ")")
@@ -229,7 +241,7 @@ def play(
         loaded = load_game(name, **game_options(name, given))
         seed = fresh_seed() if seed is None else seed
         state = loaded.new_initial_state(seed=seed)
-        _run_session(console, state, seats, seed, save, hint_bot, delay)
+        _run_session(console, state, seats, seed, save, hint_bot, delay, confirm)
 
 
 def _resume(
@@ -239,6 +251,7 @@ def _resume(
     save: Path | None,
     hint_bot: str | None = None,
     delay: float | None = None,
+    confirm: bool | None = None,
 ) -> None:
     record = records.load(path)
     state = records.replay(record)
@@ -249,7 +262,7 @@ def _resume(
         console.print(view.board(state.game, state.public_observation(), labels))
         console.print(view.result(state.game, state, labels))
         return
-    _run_session(console, state, seats, state.seed, save or path, hint_bot, delay)
+    _run_session(console, state, seats, state.seed, save or path, hint_bot, delay, confirm)
 
 
 @app.command()
@@ -261,11 +274,12 @@ def resume(
     ] = None,
     hint_bot: HintOpt = None,
     delay: DelayOpt = None,
+    confirm: ConfirmOpt = None,
 ) -> None:
     """Continue a saved unfinished game (saved back into FILE unless --save is given)."""
     console = _console()
     with handle_errors(console):
-        _resume(console, file, seats, save, hint_bot, delay)
+        _resume(console, file, seats, save, hint_bot, delay, confirm)
 
 
 @app.command()

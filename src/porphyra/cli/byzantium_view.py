@@ -22,7 +22,7 @@ from rich.text import Text
 
 from porphyra.cli.views import GameView, Obs, ascii_number
 from porphyra.core.errors import InvalidActionError
-from porphyra.core.game import Game, State
+from porphyra.core.game import Action, Game, State
 from porphyra.core.seats import seat_label
 
 AGE_LABEL = {"early": "Early", "middle": "Middle", "late": "Late"}
@@ -52,7 +52,7 @@ HINTS = {
         "'replace -'."
     ),
     "pass": (
-        "End: choose the one card you pass to your opponent ('pass 3' or 'pass {a}'); "
+        "End: choose the one card you pass to your opponent ('pass {n}' or 'pass {a}'); "
         "the rest of your hand is discarded."
     ),
 }
@@ -78,6 +78,17 @@ def card_name(game: Game, slug: str) -> str:
     """Display name of ``slug`` (the slug itself if the game does not know it)."""
     card = _card(game, slug)
     return str(card.name) if card is not None else slug
+
+
+def _grouped(action: Action) -> bool:
+    """A meld or redraw: one of many card combinations."""
+    return str(action).split(" ")[0] in ("meld", "redraw")
+
+
+def _card_count(action: Action) -> int:
+    """How many cards a meld or redraw names (``-``: none)."""
+    arg = str(action).partition(" ")[2]
+    return 0 if arg in ("", "-") else len(arg.split(","))
 
 
 def _force(game: Game, slug: str) -> int:
@@ -253,7 +264,9 @@ class ByzantiumView(GameView):
         a, b = (hand + list(EXAMPLES.get(str(obs.get("role")), EXAMPLES["byzantine"])))[:2]
         if a == b:
             b = EXAMPLES["byzantine"][1]
-        text = HINTS.get(phase, super().hint(game, obs)).format(a=a, b=b)
+        # A hand number the hand has (the End phase's hand may hold a single card).
+        n = min(3, len(obs.get("hand") or [])) or 1
+        text = HINTS.get(phase, super().hint(game, obs)).format(a=a, b=b, n=n)
         if phase == "meld":
             text += "  Limits: " + MELD_LIMITS.get(str(obs.get("role")), "see the rules") + "."
         return text
@@ -264,6 +277,40 @@ class ByzantiumView(GameView):
         if action.startswith("pass ") and seat not in (player, 1 - player):
             return f"passes a card to {seat_label(1 - player)}"
         return action
+
+    def order_actions(self, actions: list[Action], obs: Obs) -> list[Action]:
+        """Melds and redraws by number of cards (the full menu groups them so)."""
+        return sorted(actions, key=lambda a: _card_count(a) if _grouped(a) else 0)
+
+    def menu_groups(
+        self, game: Game, actions: Sequence[Action], obs: Obs
+    ) -> list[tuple[str, list[int]]]:
+        """Melds and redraws grouped by number of cards (a Meld phase has hundreds of
+        combinations); other decisions in one group."""
+        if not actions or not _grouped(actions[0]):
+            return super().menu_groups(game, actions, obs)
+        verb = str(actions[0]).split(" ")[0]
+        groups: dict[int, list[int]] = {}
+        for i, action in enumerate(actions):
+            groups.setdefault(_card_count(action), []).append(i)
+        noun = "meld" if verb == "meld" else "redraw"
+        out = []
+        for count, positions in sorted(groups.items()):
+            what = f"{noun} nothing" if count == 0 else f"{noun} {count} card(s)"
+            out.append((f"{what} — {len(positions)} choice(s)", positions))
+        return out
+
+    def secret_choice(self, obs: Obs) -> bool:
+        """Redraw, meld and pass are chosen by both players at once, in secret (B-R3)."""
+        return str(obs.get("phase")) in ("redraw", "meld", "pass")
+
+    def menu_label(self, game: Game, action: Action, obs: Obs) -> str:
+        """A meld with its total force: ``meld cavalry,archers  (force 7)``."""
+        text = str(action)
+        verb, _, arg = str(action).partition(" ")
+        if verb == "meld" and arg != "-":
+            text += f"  (force {sum(_force(game, s) for s in arg.split(','))})"
+        return text
 
     def expand_input(self, text: str, obs: Obs) -> str:
         """Rewrite hand numbers and unique slug prefixes into slugs, spaces into commas.

@@ -130,8 +130,16 @@ class ConspiracyView(GameView):
             lines.extend(solo_status(obs))
         pending = []
         if obs.get("drawn_lords"):
+            # keep N numbers each drawn lord once; a lord drawn twice says so (×2).
             drawn = numbered_choices("keep", obs)
-            pending.append("drawn: " + ", ".join(f"{i}. {n}" for i, n in enumerate(drawn, 1)))
+            times: Counter[str] = Counter(obs["drawn_lords"])
+            pending.append(
+                "drawn: "
+                + ", ".join(
+                    f"{i}. {n}" + (f" ×{times[n]}" if times[n] > 1 else "")
+                    for i, n in enumerate(drawn, 1)
+                )
+            )
         if obs.get("to_place"):
             pending.append("to place: " + ", ".join(obs["to_place"]))
         if obs.get("drawn_locations"):

@@ -50,6 +50,8 @@ HELP_TEXT = """\
   [cyan]log[/]               show the whole game log you are allowed to see
   [cyan]rules[/]             how to play this game
   [cyan]hint[/]              ask a bot (seeing only what you see) for a suggestion
+  [cyan]undo[/]              take back your last decision (only when every other seat is
+                    a bot, and only if nothing was drawn or revealed since)
   [cyan]help[/]              this text
   [cyan]quit[/]              stop (the game is saved first if you gave --save)"""
 
@@ -68,6 +70,10 @@ class _Quit(Exception):
     """Raised inside the loop when a human types ``quit`` or input ends."""
 
 
+class _Undone(Exception):
+    """Raised inside a human turn when ``undo`` took back that seat's last decision."""
+
+
 class PlaySession:
     """One game at the terminal.
 
@@ -82,6 +88,9 @@ class PlaySession:
         hint_bot: the bot spec that answers ``hint`` (default ``hard`` if registered, else
             the default bot); it gets the seat's view only.
         delay: seconds to pause after each bot move, so people can follow it.
+        confirm: ask before a secret choice (one of a simultaneous decision, e.g.
+            Byzantium's redraw, meld and pass) is locked in, showing it as the engine
+            read it (``archer`` read as ``archers``).
     """
 
     def __init__(
@@ -94,8 +103,10 @@ class PlaySession:
         read_line: ReadLine | None = None,
         hint_bot: str | None = None,
         delay: float = 0.0,
+        confirm: bool = False,
     ) -> None:
         self.state = state
+        self.confirm = confirm
         self.delay = max(0.0, delay)
         self.hint_bot = hint_bot
         self.game = state.game
@@ -253,7 +264,10 @@ class PlaySession:
             self.console.print(self.view.board(self.game, obs, self.labels))
         self._print_menu(actions, full=False)
         self.console.print(f"[dim]{escape(self.view.hint(self.game, obs))}[/]", highlight=False)
-        action = self._ask(player, actions, obs)
+        try:
+            action = self._ask(player, actions, obs)
+        except _Undone:
+            return
         self.state.apply_action(action)
         if len(self.humans) > 1:
             # Hot seat: the end-of-game screen shows public events after the last decision.
@@ -280,14 +294,17 @@ class PlaySession:
         if full:
             needle = (contains or "").strip().lower()
             shown = 0
-            for i, action in enumerate(actions):
-                text = str(action)
-                if needle and needle not in text.lower():
-                    continue
-                self.console.print(
-                    f"[cyan]{i + 1:>4}[/] {escape(text)}", highlight=False, soft_wrap=True
-                )
-                shown += 1
+            obs = self.state.observation(self.state.current_player())
+            for heading, positions in self.view.menu_groups(self.game, actions, obs):
+                chosen = [i for i in positions if not needle or needle in str(actions[i]).lower()]
+                if heading and chosen:
+                    self.console.print(f"[bold]{escape(heading)}[/]", highlight=False)
+                for i in chosen:
+                    text = self.view.menu_label(self.game, actions[i], obs)
+                    self.console.print(
+                        f"[cyan]{i + 1:>4}[/] {escape(text)}", highlight=False, soft_wrap=True
+                    )
+                    shown += 1
             if needle and not shown:
                 self.console.print(
                     f"[red]✗ no legal action contains {escape(needle)!r}.[/]", highlight=False
@@ -344,6 +361,10 @@ class PlaySession:
             if word == "hint":
                 self._hint(player)
                 continue
+            if word == "undo":
+                if self._undo(player):
+                    raise _Undone
+                continue
             first, _, rest = word.partition(" ")
             if first in ("menu", "list", "actions"):
                 self._print_menu(actions, full=True, contains=rest)
@@ -360,13 +381,18 @@ class PlaySession:
             number = ascii_number(text)
             if number is not None:
                 if 1 <= number <= len(actions):
-                    return actions[number - 1]
+                    if self._locked_in(player, actions[number - 1], text):
+                        return actions[number - 1]
+                    continue
                 self.console.print(
                     f"[red]✗ there is no menu entry {number}: choose 1 to {len(actions)}.[/]"
                 )
                 continue
             try:
-                return self._parse(text, obs)
+                chosen = self._parse(text, obs)
+                if self._locked_in(player, chosen, text):
+                    return chosen
+                continue
             except (InvalidActionError, IllegalActionError, ValueError) as exc:
                 # ValueError: a parser that trusted str.isdigit() ("swap ² 3"); bad input
                 # is explained and re-asked, it never ends the game.
@@ -378,6 +404,52 @@ class PlaySession:
                     "menu: every legal action).[/]",
                     highlight=False,
                 )
+
+    def _locked_in(self, player: int, action: Action, typed: str) -> bool:
+        """With ``confirm``: for a secret choice (the engine waits for several seats at
+        once), show it as read and ask before it is locked in; True to go ahead."""
+        if not self.confirm or not self.view.secret_choice(self.state.observation(player)):
+            return True
+        shown = str(action).replace(",", ", ")
+        read = "" if typed.strip().lower() == str(action).lower() else f" (you typed {typed!r})"
+        self.console.print(
+            f"Lock in [bold]{escape(shown)}[/]{escape(read)}?  It stays secret until every "
+            "player has chosen, and cannot be taken back.",
+            highlight=False,
+        )
+        try:
+            answer = self._read_line("[bold]Lock it in? [Y/n][/] ").strip().lower()
+        except EOFError:
+            raise _Quit from None
+        if answer in ("", "y", "yes"):
+            return True
+        self.console.print("[yellow]Not locked in: choose again.[/]")
+        return False
+
+    def _undo(self, player: int) -> bool:
+        """Take back ``player``'s last decision, with the web's rule
+        (:func:`porphyra.server.replay.undo_target`): every other seat a bot, and nothing
+        drawn, revealed or random since.  True if it was taken back."""
+        from porphyra.server.replay import undo_target
+
+        if any(s.is_human for s in self.seats if s.index != player):
+            self.console.print("[red]✗ undo is only possible when every other seat is a bot.[/]")
+            return False
+        target = undo_target(self.state, player)
+        if target is None:
+            self.console.print(
+                "[red]✗ cannot undo: cards were drawn or revealed, or a random event "
+                "happened since your last decision (or you have not decided yet).[/]"
+            )
+            return False
+        undone = [str(a) for _, a in self.state.history[target:]]
+        self.state = records.replay(records.to_record(self.state), upto=target)
+        for viewer in [None, *range(len(self.seats))]:
+            self._mark_log_seen(viewer)
+        self.console.print(
+            f"[yellow]↶ Undone: {escape(', '.join(undone))}.  Decide again.[/]", highlight=False
+        )
+        return True
 
     def _hint(self, player: int) -> None:
         """Print a bot's suggestion for ``player`` (and its win estimate if it has one)."""

@@ -70,6 +70,23 @@ class GameView:
         a view may reorder so that menu numbers match its :meth:`expand_input` numbers."""
         return actions
 
+    def menu_groups(
+        self, game: Game, actions: Sequence[Action], obs: Obs
+    ) -> list[tuple[str, list[int]]]:
+        """The full menu (``menu``) in groups: ``[(heading, positions in actions)]``, the
+        positions ascending; default one group without a heading."""
+        return [("", list(range(len(actions))))]
+
+    def secret_choice(self, obs: Obs) -> bool:
+        """True if the decision of ``obs`` (the deciding seat's view) is a secret choice,
+        made at the same time as another seat's and hidden until both have chosen
+        (default: none)."""
+        return False
+
+    def menu_label(self, game: Game, action: Action, obs: Obs) -> str:
+        """How the full menu shows ``action`` (default: its notation)."""
+        return str(action)
+
     def expand_input(self, text: str, obs: Obs) -> str:
         """Rewrite convenient input (e.g. hand positions) into the game's notation.
 
