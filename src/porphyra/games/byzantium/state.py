@@ -323,7 +323,6 @@ class ByzantiumState(State):
         reason = self.illegal_reason(action, player)
         raise IllegalActionError(reason or f"{action} is not a legal choice now")
 
-
     def _missing_text(self, kinds: Sequence[int], missing: Counter[int], seat: int) -> str:
         """Why ``kinds`` are not all in ``seat``'s hand: ``card not in hand: x`` for a card
         not held at all, and for one held too few times how many are held (a fourth
@@ -338,6 +337,7 @@ class ByzantiumState(State):
             else:
                 parts.append(f"card not in hand: {slug}")
         return "; ".join(parts)
+
     def illegal_reason(self, action: Action, player: int | None = None) -> str | None:
         """Why ``action`` is not legal now for ``player`` (default: current), or ``None``.
 
