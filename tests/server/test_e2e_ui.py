@@ -269,6 +269,12 @@ def test_a_game_with_keyboard_hints_chat_end_screen_replay_and_rematch(
         hint = page.locator("[data-testid=hint-text]")
         hint.wait_for()
         assert "%" in hint.inner_text()
+        # A hinted redraw picks its cards in the builder, to be committed by the player.
+        page.click("[data-testid=hint-pick]")
+        hinted = hint.inner_text().split(": ", 1)[1].split(" — ")[0]
+        wanted = [] if hinted.endswith(" -") else hinted.split(" ", 1)[1].split(",")
+        assert page.locator(".card.selected").count() == len(wanted)
+        page.get_by_role("button", name="Clear").click()
         # Chat: shown as text, never as markup.
         page.fill("#chatinput", "<b>gl</b> & hf")
         page.keyboard.press("Enter")

@@ -153,6 +153,7 @@ def test_replays_rematch_and_summary_of_a_finished_game(server: LiveServer) -> N
     r = httpx_post(server, f"/api/games/{gid}/rematch", {"token": token})
     assert r.status_code == 400  # not over yet
     clients = connect_seats(server, info, spectators=1)
+    assert clients[0][0].last["summary"] is None  # the course only once the game is over
     play_out(clients, random.Random(21))
     ann = clients[0][0]
     final = ann.last

@@ -40,7 +40,13 @@ def _help(owners: list[tuple[str, GameOption]]) -> str:
     for game, option in owners:
         text = f"{game_info(game).long_name.split(':')[0]}: {option.help}"
         if option.choices:
-            text += " One of: " + ", ".join(str(c) for c in option.choices) + "."
+            # A seat's value is its player index; say which seat people call it.
+            labels = option.choice_labels or tuple(str(c) for c in option.choices)
+            shown = [
+                f"{c} ({label})" if label.startswith("Seat") and str(c) != label else str(c)
+                for c, label in zip(option.choices, labels, strict=True)
+            ]
+            text += " One of: " + ", ".join(shown) + "."
         parts.append(text)
     return "  ".join(parts)
 

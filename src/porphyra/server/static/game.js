@@ -15,6 +15,7 @@ const GAME_STRINGS = {
   thinking: "thinking…",
   hintText: (bot, action) => `Hint (${bot}): ${action}`,
   chance: (p) => ` — estimated chance to win: ${p}%`,
+  hintPick: "Pick these cards",
   yourTurn: "Your turn",
   cardLabel: (c, selected) => `${c.name}, ${c.type}, force ${c.force}, ages ${c.ages}${selected ? ", selected" : ""}`,
   lordLabel: (info, symbol) => `${info.colour} ${symbol} lord, ${info.ip} IP${info.key ? ", " + info.key + " key" : ""}${info.pearls ? ", " + info.pearls + " pearl(s)" : ""}`,
@@ -44,6 +45,7 @@ let REMATCH = null;    // the rematch's game id, once started
 let HINT = null;       // {seq, action, chance, bot} or {seq, pending: true}
 let PREV_OBS = null;   // the observation rendered before (for the last-move highlight)
 let PREV_LOG = 0;      // log lines rendered before
+let LAST_LINES = [];   // the last move's log lines
 let refusal = null;    // the server's message before it refused this page's socket
 let CHAT = null;       // the chat panel
 
@@ -196,8 +198,13 @@ function render() {
   }
   renderLog(obs.log || []);
   const log = obs.log || [];
-  const fresh = PREV_OBS && log.length >= PREV_LOG ? log.slice(PREV_LOG) : log.slice(-1);
-  showLastMove(PREV_OBS, obs, fresh.map(nameSeats));
+  if (obs !== PREV_OBS) {  // a new view (not a click in a builder): what the last move did
+    const fresh = PREV_OBS && log.length > PREV_LOG ? log.slice(PREV_LOG) : log.slice(-1);
+    LAST_LINES = fresh.map(nameSeats);
+    showLastMove(PREV_OBS, obs, LAST_LINES);
+  } else {
+    showLastMove(null, obs, LAST_LINES);
+  }
   PREV_OBS = obs;
   PREV_LOG = log.length;
   if (CHAT) CHAT.refresh();
@@ -218,6 +225,20 @@ function hintBox(actions) {
     box.append(el("div", { role: "status", "data-testid": "hint-text" }, GAME_STRINGS.hintText(HINT.bot, HINT.action) + chance));
     for (const b of actions.querySelectorAll("[data-action]")) {
       if (b.dataset.action === HINT.action) b.classList.add("hinted");
+    }
+    // A hinted meld or redraw: pick its cards in the builder (the player still commits).
+    const verb = verbOf(HINT.action);
+    if (M.game === "byzantium" && (verb === "meld" || verb === "redraw")) {
+      const wanted = argOf(HINT.action) === "-" ? [] : argOf(HINT.action).split(",");
+      box.append(el("button", { class: "small", "data-testid": "hint-pick", onclick: () => {
+        const free = M.observation.hand.map((slug, i) => [slug, i]);
+        sel = [];
+        for (const slug of wanted) {
+          const at = free.findIndex(([s]) => s === slug);
+          if (at >= 0) { sel.push(free[at][1]); free.splice(at, 1); }
+        }
+        render();
+      } }, GAME_STRINGS.hintPick));
     }
   }
   actions.append(box);
