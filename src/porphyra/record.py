@@ -3,6 +3,13 @@
 A record is ``{"format": "porphyra-record", "format_version": 1, "game", "version",
 "options", "seed", "actions": [{"player", "action"}], "result"}``.  Replay, save/resume,
 undo (replay a prefix) and golden tests are all built on records (``shared/DESIGN.md``).
+
+Records of web games with a clock (issue 15) also hold ``"clock"`` (the table's settings:
+``{"kind": "none" | "realtime" | "turn", "base_s"?, "increment_s"?, "per_move_s"?,
+"timeout_bot", "takeover_after"}``) and ``"clock_events"`` (``[{"event": "timeout" |
+"takeover" | "return", "player", "action": the index in ``actions`` of the first action
+it concerns (a timeout: the action the bot made), "bot"?, "reason"?}]``).  Both are
+optional and never change a replay: records without them replay as before.
 """
 
 from __future__ import annotations
@@ -80,7 +87,45 @@ def validate(record: Any) -> dict[str, Any]:
             or isinstance(entry.get("player"), bool)
         ):
             raise RecordError(f"record action #{i + 1} must be {{'player': int, 'action': str}}")
+    _validate_clock(record)
     return record
+
+
+#: The events of a record's optional ``clock_events``.
+CLOCK_EVENTS = ("timeout", "takeover", "return")
+
+
+def _validate_clock(record: dict[str, Any]) -> None:
+    """Check the optional ``clock`` and ``clock_events`` of a record (see the module
+    docstring).
+
+    Raises:
+        RecordError: either is present but of the wrong shape.
+    """
+    clock = record.get("clock")
+    if clock is not None and (
+        not isinstance(clock, dict) or not isinstance(clock.get("kind"), str)
+    ):
+        raise RecordError("record field 'clock' must be an object with a 'kind'")
+    events = record.get("clock_events")
+    if events is None:
+        return
+    if not isinstance(events, list):
+        raise RecordError("record field 'clock_events' must be a list")
+    total = len(record["actions"])
+    for i, e in enumerate(events):
+        if (
+            not isinstance(e, dict)
+            or e.get("event") not in CLOCK_EVENTS
+            or not isinstance(e.get("player"), int)
+            or not isinstance(e.get("action"), int)
+            or isinstance(e.get("action"), bool)
+            or not 0 <= e["action"] <= total
+        ):
+            raise RecordError(
+                f"record clock event #{i + 1} must be {{'event': one of "
+                f"{', '.join(CLOCK_EVENTS)}, 'player': int, 'action': 0..{total}}}"
+            )
 
 
 def loads(text: str) -> dict[str, Any]:

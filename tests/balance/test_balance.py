@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -228,3 +229,35 @@ def test_pairings_read_bot_specs_with_options() -> None:
         ("easy", "ismcts:iterations=20,exploration=0.5"),
     )
     assert _pairings(None, "conspiracy", 3) == (("easy", "easy", "easy"),)
+
+
+def _game(
+    first: int, turns: list[list[int]], final: list[int], cards: dict[str, Any]
+) -> dict[str, Any]:
+    return {
+        "returns": [1.0, -1.0],
+        "first": first,
+        "collapse": False,
+        "end_turn": len(turns),
+        "actions": 10,
+        "final": {"tt": 10, "lt": final},
+        "turns": [{"turn": i + 1, "tt": 10, "lt": lt} for i, lt in enumerate(turns)],
+        "melds": [],
+        "cards": cards,
+    }
+
+
+def test_legacy_gain_by_turn_and_first_emperor_draw_shares() -> None:
+    # Two games, one with seat 1 as the first Emperor: the first Emperor is the Emperor on
+    # odd turns (section 1), so each turn's gain is read off that turn's Emperor's LT.
+    one = _game(
+        0, [[10, 10], [12, 10], [12, 11]], [13, 11], {"tagmata": [[2, 1], [0, 0], [1, 0], [0, 0]]}
+    )
+    two = _game(
+        1, [[10, 10], [10, 13], [9, 13]], [9, 14], {"tagmata": [[0, 1], [0, 0], [0, 1], [0, 0]]}
+    )
+    figures = analysis.byzantium([one, two])
+    # turn 1: first Emperor +2 and +3; turn 2: second Emperor +1 and -1; turn 3: +1 and +1
+    assert figures["emperor_legacy_gain_by_turn"] == {"1": 2.5, "2": 0.0, "3": 1.0}
+    # tagmata entered the first Emperor's hand 2 + 1 times out of 4
+    assert figures["cards"]["tagmata"]["first_emperor_share"] == pytest.approx(0.75)

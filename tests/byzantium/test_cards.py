@@ -198,7 +198,7 @@ def test_meld_table_membership_agrees_with_the_table() -> None:
                 assert meld_fits(chosen, hand, traits, deck) == fits, chosen
 
 
-@pytest.mark.parametrize("deck_version", ["v1", "v2"])
+@pytest.mark.parametrize("deck_version", ["v1", "v2", "v3"])
 def test_ranked_meld_table_lists_the_same_melds_in_the_same_order(deck_version: str) -> None:
     # The ranked table computes len and every entry by counting (section 3 phase 4 limits,
     # at most one natural disaster); it must be the enumerated table entry for entry, on
@@ -237,6 +237,7 @@ def test_ranked_meld_table_lists_the_same_melds_in_the_same_order(deck_version: 
 SHIPPED_CARD_LISTS = {
     "v1": "056aebfea69d171c7e86fd6a1f62a9c809e576fb74a1cad7313c30b15313f206",
     "v2": "47a8c3828a119a0ea2466ea27202b462f784965a3161b5c98127bb6040d67278",
+    "v3": "cc8b268bbbb57c8009b5d5c2c6ddf1764769f02a32d1751d0f22151de6991be4",
 }
 
 

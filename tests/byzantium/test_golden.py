@@ -22,6 +22,8 @@ CASES: dict[str, tuple[dict[str, Any], int, str]] = {
     "byzantium_reveal_negotiation_seed3": ({"reveal_first_draws": True}, 3, "negotiator"),
     # deck v2 and rules version 2 (B-R11: the Foe is asked to replace even when nothing fits)
     "byzantium_v2_negotiation_seed4": ({"deck": "v2"}, 4, "negotiator"),
+    # deck v3 (more Middle commons), a full game played with the largest Emperor melds
+    "byzantium_v3_full_game_seed5": ({"deck": "v3"}, 5, "strong_emperor"),
 }
 
 

@@ -413,3 +413,20 @@ def test_terminal_counts_what_the_hand_holds() -> None:
     text = console.export_text()
     assert "1. purple1 ×2, 2. blue0" in text
     assert ConspiracyView().expand_input("keep 2", obs) == "keep blue0"
+
+
+@pytest.mark.parametrize(("lang", "word"), [("ja", "席"), ("ko", "좌석 ")])
+def test_seats_count_from_1_in_every_language(lang: str, word: str) -> None:
+    """Log lines are translated first, then their seats renumbered in that language's own
+    form of a seat (a translated ``seat 0`` is ``席0`` / ``좌석 0``), so no language shows
+    the engine's count from 0."""
+    from porphyra.core.seats import for_people
+
+    assert for_people(f"{word}0 / {word}1", None, word + "{0}") == f"{word}1 / {word}2"
+    assert for_people(f"{word}1!", ["Ann", "Bob"], word + "{0}") == "Bob!"
+    assert for_people(f"{word}12", None, word + "{0}") == f"{word}13"  # the whole number
+    assert for_people(f"を{word}0に", None, word + "{0}") == f"を{word}1に"  # after a letter
+    play = ["play", "byzantium", "--seed", "4", "--seats", "random,random", "--lang", lang]
+    out = runner.invoke(app, play).output
+    assert f"{word}1" in out and f"{word}2" in out
+    assert f"{word}0" not in out, out

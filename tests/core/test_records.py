@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,7 +29,7 @@ def test_save_load_replay_round_trip(tmp_path: Path) -> None:
     records.save(state, path)
     rec = records.load(path)
     # a record names the deck it was played with (rules section 6)
-    assert rec["game"] == "byzantium" and rec["options"] == {"first_emperor": 1, "deck": "v2"}
+    assert rec["game"] == "byzantium" and rec["options"] == {"first_emperor": 1, "deck": "v3"}
     assert rec["version"] == "2"
     assert rec["seed"] == 3 and rec["result"]["returns"] == state.returns()
     again = records.replay(rec)
@@ -140,3 +141,57 @@ def test_a_record_of_an_unknown_rules_version_is_refused() -> None:
     rec["version"] = "99"
     with pytest.raises(RecordError, match="version"):
         records.replay(rec)
+
+
+# ---------------------------------------------------------------- clocks (issue 15)
+def _clocked(rec: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = json.loads(json.dumps(rec))
+    out["clock"] = {"kind": "turn", "per_move_s": 60, "timeout_bot": "easy", "takeover_after": 2}
+    out["clock_events"] = [
+        {"event": "timeout", "player": 1, "action": 3, "bot": "easy"},
+        {"event": "takeover", "player": 1, "action": 5, "reason": "timeouts", "bot": "easy"},
+        {"event": "return", "player": 1, "action": len(rec["actions"])},
+    ]
+    return out
+
+
+def test_records_without_clock_fields_are_as_before_and_clock_fields_change_no_replay() -> None:
+    state = _game_state()
+    rec = records.to_record(state)
+    assert "clock" not in rec and "clock_events" not in rec  # the format is unchanged
+    again = records.replay(records.validate(_clocked(rec)))
+    assert records.dumps(again) == records.dumps(state)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"clock": "fast"}, "'clock' must be an object"),
+        ({"clock_events": {}}, "'clock_events' must be a list"),
+        ({"clock_events": [{"event": "flag", "player": 0, "action": 0}]}, "clock event #1"),
+        ({"clock_events": [{"event": "timeout", "player": 0, "action": 10**6}]}, "clock event #1"),
+    ],
+)
+def test_bad_clock_fields_are_refused(change: dict[str, Any], message: str) -> None:
+    rec = {**records.to_record(_game_state()), **change}
+    with pytest.raises(RecordError, match=message):
+        records.validate(rec)
+
+
+def test_replay_shows_the_clock_and_its_events() -> None:
+    from rich.console import Console
+
+    from porphyra.cli.replay import run_replay
+    from porphyra.cli.views import view_for
+
+    rec = _clocked(records.to_record(_game_state()))
+    console = Console(record=True, width=120)
+    run_replay(rec, console, view_for("byzantium"), pause=False)
+    text = console.export_text()
+    assert "Clock: turn-based, 60 s a move" in text
+    assert "taken over after 2 timeouts" in text
+    before_fourth = text.split("  4. Seat")[0]
+    assert "⏱ Seat 1 ran out of time: the easy bot moves for them." in before_fourth
+    total = len(rec["actions"])
+    back = text.index("⏱ Seat 1 is back")
+    assert text.index(f"{total:>3}. Seat") < back < text.index("End of record")

@@ -40,6 +40,19 @@ READY = """() => document.body.dataset.status === 'over'
     || document.querySelector('[data-action]:not([disabled])') !== null"""
 
 
+def open_checked_page(browser: Any) -> tuple[Any, list[str]]:
+    """A new desktop-sized page of ``browser`` and the list its script errors and
+    Content-Security-Policy refusals (issue 13, item 4) are collected into."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on(
+        "console",
+        lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
+    )
+    return page, errors
+
+
 def wait_until(page: Any, expression: str, timeout: int) -> None:
     """Poll the JavaScript ``expression`` until it is true (``timeout`` in ms).
 
@@ -138,15 +151,9 @@ def _play_in_chromium(server: LiveServer) -> None:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
             # The pages work under the Content-Security-Policy (issue 13, item 4): the
             # browser reports nothing it refused.
-            page.on(
-                "console",
-                lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
-            )
+            page, errors = open_checked_page(browser)
 
             create_in_lobby(page, server.base, "byzantium", seed=BYZANTIUM_SEED)
             assert page.locator("[data-testid=hand] .card").count() >= 7

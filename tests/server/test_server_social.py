@@ -144,7 +144,8 @@ def test_a_hint_depends_on_the_seats_view_only() -> None:
 
 
 def test_replays_rematch_and_summary_of_a_finished_game(server: LiveServer) -> None:
-    info = server.create({"game": "byzantium", "seats": VS_BOT, "seed": 21})
+    day = {"kind": "turn", "per_move_s": 86400}
+    info = server.create({"game": "byzantium", "seats": VS_BOT, "seed": 21, "clock": day})
     gid = info["id"]
     token = info["invites"][0]["token"]
     for view in ("public", "all", "1"):
@@ -184,6 +185,20 @@ def test_replays_rematch_and_summary_of_a_finished_game(server: LiveServer) -> N
     assert len(everything[0]["observation"]["seat_views"]) == 2
     assert everything[0]["observation"]["hidden"]["draw_piles"]["byzantine"]
     assert server.get(f"/api/games/{gid}/replay?view=3").status_code == 400
+    # The frames' log lines in the reader's language (the same lines, translated).
+    import httpx
+
+    from porphyra.i18n.log import translate_lines
+
+    ja = httpx.get(
+        server.base + f"/api/games/{gid}/replay?view=1",
+        headers={"accept-language": "ja"},
+        timeout=30,
+    ).json()["frames"]
+    for english, japanese in zip(frames, ja, strict=True):
+        lines = english["observation"]["log"]
+        assert japanese["observation"]["log"] == translate_lines(lines, "ja")
+    assert ja[0]["observation"]["log"] != frames[0]["observation"]["log"]
     assert replay_frames(records.to_record(state), "public")[-1]["observation"]["game"]
 
     # Rematch: only a seat may ask; everyone at the table is told; the old link opens
@@ -194,6 +209,7 @@ def test_replays_rematch_and_summary_of_a_finished_game(server: LiveServer) -> N
     new = r.json()
     assert new["id"] != gid and [s["name"] for s in new["seats"]] == ["Ann", "Random bot 2"]
     assert new["deal"] == "secret"
+    assert server.get(f"/api/games/{new['id']}").json()["clock"]["kind"] == "turn"
     for group in clients.values():
         msg = group[0].recv_until(lambda m: m["type"] == "rematch")
         assert msg["game_id"] == new["id"]
@@ -285,3 +301,31 @@ def test_a_damaged_table_options_column_marks_only_that_game_broken(
             storage.load("g1")
     finally:
         storage.close()
+
+
+def test_the_replay_shows_clock_events_and_speaks_the_readers_language() -> None:
+    """A record's timeouts are log lines of the browser's replay where they happened
+    (before the action they name), and the frames' log lines follow ``Accept-Language``;
+    the rules panel's text too."""
+    from fastapi.testclient import TestClient
+
+    from porphyra.server.app import create_app
+
+    state = load_game("byzantium").new_initial_state(seed=5)
+    rng = random.Random(5)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    rec = records.to_record(state)
+    rec["clock_events"] = [{"event": "timeout", "player": 1, "bot": "easy", "action": 3}]
+    frames = replay_frames(rec, "public")
+    log: list[str] = []
+    for index, frame in enumerate(frames):
+        log = log[: frame["log_start"]] + frame["observation"]["log"]
+        timed_out = [line for line in log if line.startswith("⏱ seat 1 ran out of time")]
+        assert len(timed_out) == (1 if index >= 3 else 0), index
+    assert log.index(timed_out[0]) < len(log) - 1  # later lines follow it
+
+    with TestClient(create_app("sqlite://", bot_workers=0)) as client:
+        ko = client.get("/api/rules/byzantium", headers={"accept-language": "ko"}).json()
+        assert ko["lang"] == "ko" and "비잔티움" in ko["markdown"]
+        assert client.get("/api/rules/byzantium").json()["lang"] == "en"

@@ -13,6 +13,7 @@ card seen in few games cannot show a large difference by chance alone.
 
 from __future__ import annotations
 
+import itertools
 import math
 import statistics
 from collections import Counter, defaultdict
@@ -122,9 +123,13 @@ def byzantium(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
     tt: dict[int, list[float]] = defaultdict(list)
     lt_first: dict[int, list[float]] = defaultdict(list)
     lt_second: dict[int, list[float]] = defaultdict(list)
+    lt_gain: dict[int, list[int]] = defaultdict(list)  # by turn, the Emperor's LT change
     for r in results:
         f = r["first"]
         points = [*r["turns"], {"turn": 13, "tt": r["final"]["tt"], "lt": r["final"]["lt"]}]
+        for start, end in itertools.pairwise(points):
+            emperor = f if start["turn"] % 2 else 1 - f  # odd turns: the first Emperor's
+            lt_gain[start["turn"]].append(end["lt"][emperor] - start["lt"][emperor])
         for point in points:
             if point["turn"] == 13 and r["collapse"]:
                 continue
@@ -168,6 +173,9 @@ def byzantium(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "emperor_wins_meld_by_turn": {
             str(t): rate(sum(v), len(v)) for t, v in sorted(meld_wins.items())
         },
+        "emperor_legacy_gain_by_turn": {
+            str(t): round(statistics.fmean(v), 3) for t, v in sorted(lt_gain.items())
+        },
         "cards": _byzantium_cards(results),
     }
 
@@ -178,6 +186,7 @@ def _byzantium_cards(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
     n = len(results)
     for slug in slugs:
         totals = [0, 0, 0, 0]
+        first_drawn = 0
         with_: list[float] = []
         without: list[float] = []
         for r in results:
@@ -189,8 +198,11 @@ def _byzantium_cards(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
                 if row:
                     for i in range(4):
                         totals[i] += row[i][seat]
+                    if seat == r["first"]:
+                        first_drawn += row[0][seat]
         out[slug] = {
             "entered_hand": round(totals[0] / n, 3),
+            "first_emperor_share": round(first_drawn / totals[0], 3) if totals[0] else None,
             "redrawn": round(totals[1] / n, 3),
             "melded": round(totals[2] / n, 3),
             "passed": round(totals[3] / n, 3),

@@ -261,11 +261,26 @@ def render_html(summary: dict[str, Any]) -> str:
                     ["side", "Early", "Middle", "Late"],
                 )
             )
+            gain = p["figures"].get("emperor_legacy_gain_by_turn", {})
+            if gain:
+                parts.append(
+                    "<h3>Legacy Tokens the Emperor gains, by turn — "
+                    f"{html.escape(_label(p))}</h3><p>Odd turns are the first Emperor's; "
+                    "a lead built in one Age shows as odd turns gaining more than the even "
+                    "turns after them.</p>"
+                )
+                parts.append(
+                    _table(
+                        [["first" if int(t) % 2 else "second" for t in gain], list(gain.values())],
+                        [f"turn {t}" for t in gain],
+                    )
+                )
             cards = p["figures"]["cards"]
             rows = [
                 [
                     slug,
                     c["entered_hand"],
+                    c.get("first_emperor_share"),
                     c["redrawn"],
                     c["melded"],
                     c["passed"],
@@ -281,6 +296,7 @@ def render_html(summary: dict[str, Any]) -> str:
                     [
                         "card",
                         "entered hand",
+                        "drawn by the first Emperor",
                         "redrawn",
                         "melded",
                         "passed",

@@ -134,6 +134,16 @@ KNOBS: tuple[Knob, ...] = (
         "Early Byzantine troops",
     ),
     Knob(
+        "byz_middle_common_copies",
+        "copies",
+        ("tagmata", "thematic-army", "restore-the-themes", "marriage-alliance"),
+        0,
+        3,
+        "the Middle Byzantine commons: the draw pile is nearly spent when the Middle Age "
+        "opens on the first Emperor's turn, so with few commons the first Emperor draws "
+        "most of the Middle uniques (about 60% on v2); more commons spread them",
+    ),
+    Knob(
         "byz_early_leader_force",
         "force",
         ("constantine-the-great", "theodosius-i", "justinian-i", "heraclius"),

@@ -16,7 +16,7 @@ back-off with :data:`PRIOR_WEIGHT` pseudo-games), which is itself shrunk towards
 Each shipped deck ships its own table, ``data/byzantium_values-<deck>.json`` (the balance of
 a deck moves these values); a custom card file (``cards=PATH``) is valued with the default
 deck's table, an approximation.  Refit a deck's table with
-``.venv/bin/python docs/results/fit_byzantium_values.py --deck v2 --games 100000 --seed 0``.
+``.venv/bin/python docs/results/fit_byzantium_values.py --deck v3 --games 100000 --seed 0``.
 """
 
 from __future__ import annotations

@@ -34,6 +34,7 @@ from porphyra.cli.common import (
     make_seats,
     parse_seat_kinds,
 )
+from porphyra.cli.lang import set_language
 from porphyra.cli.options import game_options, with_game_options
 from porphyra.cli.play import Outcome, PlaySession
 from porphyra.cli.replay import record_labels, run_replay
@@ -118,6 +119,16 @@ SaveOpt = Annotated[
 SoloOpt = Annotated[
     bool,
     typer.Option("--solo", help="Conspiracy: solo against a Legendary Opponent (rules section 4)."),
+]
+
+
+LangOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--lang",
+        help="Language of the screen: en, ja or ko (default: from LANG, else English).",
+        show_default=False,
+    ),
 ]
 
 
@@ -210,6 +221,7 @@ def play(
     solo: SoloOpt = False,
     delay: DelayOpt = None,
     confirm: ConfirmOpt = None,
+    lang: LangOpt = None,
     *,
     options: dict[str, Any],
 ) -> None:
@@ -227,6 +239,7 @@ def play(
     """
     console = _console()
     with handle_errors(console):
+        set_language(lang)
         if resume is not None:
             _resume(console, resume, seats, save, hint_bot, delay, confirm)
             return
@@ -275,10 +288,12 @@ def resume(
     hint_bot: HintOpt = None,
     delay: DelayOpt = None,
     confirm: ConfirmOpt = None,
+    lang: LangOpt = None,
 ) -> None:
     """Continue a saved unfinished game (saved back into FILE unless --save is given)."""
     console = _console()
     with handle_errors(console):
+        set_language(lang)
         _resume(console, file, seats, save, hint_bot, delay, confirm)
 
 
@@ -305,10 +320,12 @@ def replay(
             "Byzantium player passes).",
         ),
     ] = False,
+    lang: LangOpt = None,
 ) -> None:
     """Step through a saved game, action by action, with the log of what changed."""
     console = _console()
     with handle_errors(console):
+        set_language(lang)
         record = records.load(file)
         players = records.replay(record, upto=0).game.num_players
         if seat is not None and not 1 <= seat <= players:
@@ -327,12 +344,14 @@ def replay(
 @with_game_options(only=("deck", "cards"))
 def cards(
     game: Annotated[str, typer.Argument(help=GAMES_HELP)],
+    lang: LangOpt = None,
     *,
     options: dict[str, Any],
 ) -> None:
     """List the card set with totals per deck and age (Conspiracy: lords and Locations)."""
     console = _console()
     with handle_errors(console):
+        set_language(lang)
         name = _check_game(game)
         loaded = load_game(name, **game_options(name, options))
         for renderable in view_for(name).cards(loaded):
@@ -340,11 +359,13 @@ def cards(
 
 
 @app.command()
-def rules(game: Annotated[str, typer.Argument(help=GAMES_HELP)]) -> None:
-    """How to play GAME: the goal, a turn, scoring and the action notation."""
+def rules(game: Annotated[str, typer.Argument(help=GAMES_HELP)], lang: LangOpt = None) -> None:
+    """How to play GAME: the goal, a turn, scoring and the action notation (in English,
+    Japanese or Korean: --lang, else LANG)."""
     console = _console()
     with handle_errors(console):
-        console.print(rules_markdown(_check_game(game)))
+        chosen = set_language(lang)
+        console.print(rules_markdown(_check_game(game), chosen))
 
 
 @app.command()

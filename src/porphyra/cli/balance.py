@@ -277,10 +277,12 @@ def _tune(
     pairings: tuple[tuple[str, ...], ...],
 ) -> None:
     from porphyra.balance import lab, report, tune
-    from porphyra.games.byzantium.cards import deck_path
+    from porphyra.games.byzantium.cards import DEFAULT_DECK, deck_path
 
-    base_path = (
-        Path(options["cards"]) if "cards" in options else deck_path(options.get("deck", "v1"))
+    base_path = (  # the newest shipped deck unless another is named
+        Path(options["cards"])
+        if "cards" in options
+        else deck_path(options.get("deck", DEFAULT_DECK))
     )
     try:
         base = json.loads(base_path.read_text(encoding="utf-8"))

@@ -20,38 +20,39 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from porphyra.cli.lang import seat_label, styled, term, tr
 from porphyra.cli.views import GameView, Obs, ascii_number
 from porphyra.core.errors import InvalidActionError
 from porphyra.core.game import Action, Game, State
-from porphyra.core.seats import seat_label
+from porphyra.i18n import N_
 
 AGE_LABEL = {"early": "Early", "middle": "Middle", "late": "Late"}
 PHASE_LABEL = {
-    "redraw": "Redraw",
-    "meld": "Meld",
-    "target": "Negotiation: target",
-    "replace": "Negotiation: replacement",
-    "pass": "End: pass a card",
-    "over": "Game over",
+    "redraw": N_("Redraw"),
+    "meld": N_("Meld"),
+    "target": N_("Negotiation: target"),
+    "replace": N_("Negotiation: replacement"),
+    "pass": N_("End: pass a card"),
+    "over": N_("Game over"),
 }
 DECK_STYLE = {"byzantine": "bold magenta", "foe": "bold red"}
 MAX_TT = 20
 
 HINTS = {
-    "redraw": (
+    "redraw": N_(
         "Redraw up to 4 cards: 'redraw 2 5' (hand numbers) or 'redraw {a},{b}'; "
         "'redraw -' keeps your hand."
     ),
-    "meld": "Meld: 'meld 1 3 4' (hand numbers) or 'meld {a},{b}'; 'meld -' melds nothing.",
-    "target": (
+    "meld": N_("Meld: 'meld 1 3 4' (hand numbers) or 'meld {a},{b}'; 'meld -' melds nothing."),
+    "target": N_(
         "Negotiation: 'target <slug>' discards a Northern or Southern Foe card of the Foe "
         "meld; 'target -' declines."
     ),
-    "replace": (
+    "replace": N_(
         "Replace the target: 'replace <slug>' (a Northern or Southern Foe from your hand) or "
         "'replace -'."
     ),
-    "pass": (
+    "pass": N_(
         "End: choose the one card you pass to your opponent ('pass {n}' or 'pass {a}'); "
         "the rest of your hand is discarded."
     ),
@@ -61,9 +62,17 @@ HINTS = {
 EXAMPLES = {"byzantine": ("infantry", "chronicle"), "foe": ("raiders", "earthquake")}
 
 MELD_LIMITS = {
-    "byzantine": "1 Leader, 2 Recovery, 4 Troop, 1 Negotiation, 2 Legacy",
-    "foe": "1 Northern Foe, 1 Southern Foe, 2 Disaster (at most 1 natural), 4 Troop",
+    "byzantine": N_("1 Leader, 2 Recovery, 4 Troop, 1 Negotiation, 2 Legacy"),
+    "foe": N_("1 Northern Foe, 1 Southern Foe, 2 Disaster (at most 1 natural), 4 Troop"),
 }
+
+
+def age_title(age: str) -> str:
+    """``"Early Age"`` (or ``初期時代``...) for an observation's ``age`` (``"early"``)."""
+    title = AGE_LABEL.get(age)
+    if title is None:
+        return age
+    return term(title) if term(title) != title else f"{title} Age"
 
 
 def _card(game: Game, slug: str) -> Any:
@@ -77,7 +86,7 @@ def _card(game: Game, slug: str) -> Any:
 def card_name(game: Game, slug: str) -> str:
     """Display name of ``slug`` (the slug itself if the game does not know it)."""
     card = _card(game, slug)
-    return str(card.name) if card is not None else slug
+    return term(str(card.name)) if card is not None else slug
 
 
 def _grouped(action: Action) -> bool:
@@ -109,7 +118,7 @@ def _counted(game: Game, slugs: Sequence[str]) -> str:
 def seat_name(seat: int, obs: Obs, labels: Sequence[str]) -> str:
     """``labels[seat]`` plus "(you)" when ``obs`` is that seat's view."""
     label = labels[seat] if seat < len(labels) else seat_label(seat)
-    return label + (" — you" if obs.get("seat") == seat else "")
+    return label + (tr(" — you") if obs.get("seat") == seat else "")
 
 
 class ByzantiumView(GameView):
@@ -138,29 +147,39 @@ class ByzantiumView(GameView):
         lt = obs.get("legacy", [0, 0])
         hands = obs.get("hand_sizes", [0, 0])
         decks = obs.get("deck_sizes", {})
+        phase = PHASE_LABEL.get(str(obs.get("phase")))
         lines = [
-            f"[bold]Turn {obs.get('turn', '?')}/12[/] · "
-            f"[bold]{AGE_LABEL.get(str(obs.get('age')), obs.get('age'))} Age[/] · "
-            f"{PHASE_LABEL.get(str(obs.get('phase')), obs.get('phase'))}",
-            f"[bold magenta]Emperor (Byzantine):[/] {escape(seat_name(emperor, obs, labels))}"
-            f"   [bold red]Foe:[/] {escape(seat_name(foe, obs, labels))}",
+            styled("bold", "Turn {0}/12", obs.get("turn", "?")) + " · "
+            f"[bold]{escape(age_title(str(obs.get('age'))))}[/] · "
+            f"{escape(tr(phase) if phase else str(obs.get('phase')))}",
+            styled("bold magenta", "Emperor (Byzantine):") + " "
+            f"{escape(seat_name(emperor, obs, labels))}"
+            "   " + styled("bold red", "Foe:") + f" {escape(seat_name(foe, obs, labels))}",
             f"[bold]TT[/] {bar} {tt}/{MAX_TT}",
             "[bold]LT[/] "
             + "   ".join(f"{escape(seat_name(s, obs, labels))}: {lt[s]}" for s in (0, 1)),
-            f"[dim]Hands {hands[0]} / {hands[1]} cards · draw piles: Byzantine "
-            f"{decks.get('byzantine', '?')}, Foe {decks.get('foe', '?')}[/]",
+            "[dim]"
+            + escape(
+                tr(
+                    "Hands {0} / {1} cards · draw piles: Byzantine {2}, Foe {3}",
+                    hands[0],
+                    hands[1],
+                    decks.get("byzantine", "?"),
+                    decks.get("foe", "?"),
+                )
+            )
+            + "[/]",
         ]
         redrawn = obs.get("redrawn")
         if redrawn:
-            lines.append(
-                f"[dim]Redrawn this turn: {seat_label(0)} {redrawn[0]}, "
-                f"{seat_label(1)} {redrawn[1]}[/]"
-            )
-        return Panel("\n".join(lines), title="Byzantium", box=box.ROUNDED, expand=False)
+            each = ", ".join(f"{seat_label(i)} {n}" for i, n in enumerate(redrawn))
+            text = tr("Redrawn this turn: {0}", each)
+            lines.append(f"[dim]{escape(text)}[/]")
+        return Panel("\n".join(lines), title=tr("Byzantium"), box=box.ROUNDED, expand=False)
 
     def _hand(self, game: Game, obs: Obs) -> RenderableType:
         role = str(obs.get("role", ""))
-        title = f"Your hand ({role})" if role else "Your hand"
+        title = tr("Your hand ({0})", term(role)) if role else tr("Your hand")
         table = Table(
             title=title,
             box=box.SIMPLE_HEAD,
@@ -168,11 +187,11 @@ class ByzantiumView(GameView):
             pad_edge=False,
         )
         table.add_column("#", justify="right", style="cyan", no_wrap=True)
-        table.add_column("card", overflow="fold")
-        table.add_column("type", no_wrap=True)
-        table.add_column("force", justify="right", no_wrap=True)
-        table.add_column("ages", no_wrap=True)
-        table.add_column("notes")
+        table.add_column(tr("card"), overflow="fold")
+        table.add_column(tr("type"), no_wrap=True)
+        table.add_column(tr("force"), justify="right", no_wrap=True)
+        table.add_column(tr("ages"), no_wrap=True)
+        table.add_column(tr("notes"))
         for i, slug in enumerate(obs.get("hand") or []):
             card = _card(game, slug)
             if card is None:
@@ -181,19 +200,20 @@ class ByzantiumView(GameView):
             table.add_row(
                 str(i + 1),
                 card_label(card),
-                card.type,
+                term(card.type),
                 str(card.force),
                 card.ages,
                 card_notes(card),
             )
         hand = obs.get("hand") or []
-        extra = [] if hand else [f"[{DECK_STYLE.get(role, 'bold')}]{title}:[/] empty"]
+        empty = escape(tr("empty"))
+        extra = [] if hand else [f"[{DECK_STYLE.get(role, 'bold')}]{escape(title)}:[/] {empty}"]
         pending = obs.get("pending_meld")
         if pending is not None:
-            extra.append(f"Your meld (not yet revealed): {escape(_counted(game, pending))}")
+            extra.append(escape(tr("Your meld (not yet revealed): {0}", _counted(game, pending))))
         known = obs.get("known_opponent_cards") or []
         if known:
-            extra.append(f"You know your opponent holds: {escape(_counted(game, known))}")
+            extra.append(escape(tr("You know your opponent holds: {0}", _counted(game, known))))
         if not hand:  # an empty table is only a header: say it in words
             return Text.from_markup("\n".join(extra))
         if extra:
@@ -210,27 +230,29 @@ class ByzantiumView(GameView):
     def _melds(self, game: Game, obs: Obs, labels: Sequence[str]) -> RenderableType:
         melds = obs.get("melds") or {}
         lines = [
-            f"[bold magenta]Byzantine[/]: {self._meld_line(game, melds.get('byzantine', []))}",
-            f"[bold red]Foe[/]:       {self._meld_line(game, melds.get('foe', []))}",
+            f"[bold magenta]{escape(term('Byzantine'))}[/]: "
+            f"{self._meld_line(game, melds.get('byzantine', []))}",
+            f"[bold red]{escape(term('Foe'))}[/]:       "
+            f"{self._meld_line(game, melds.get('foe', []))}",
         ]
         negotiation = obs.get("negotiation")
         if negotiation:
             target, repl = negotiation.get("target"), negotiation.get("replacement")
             phase = obs.get("phase")
             if phase == "target":
-                text = "the Emperor may now discard a Northern or Southern Foe card"
+                text = tr("the Emperor may now discard a Northern or Southern Foe card")
             elif target is None:
-                text = "no target"
+                text = tr("no target")
             else:
-                text = f"target {card_name(game, target)}, " + (
-                    "the Foe may now replace it"
+                text = tr("target {0}, ", card_name(game, target)) + (
+                    tr("the Foe may now replace it")
                     if phase == "replace"
-                    else "no replacement"
+                    else tr("no replacement")
                     if repl is None
-                    else f"replaced by {card_name(game, repl)}"
+                    else tr("replaced by {0}", card_name(game, repl))
                 )
-            lines.append(f"[bold]Negotiation[/]: {escape(text)}")
-        return Panel("\n".join(lines), title="Last revealed melds", expand=False)
+            lines.append(f"[bold]{escape(term('Negotiation'))}[/]: {escape(text)}")
+        return Panel("\n".join(lines), title=tr("Last revealed melds"), expand=False)
 
     def _piles(self, game: Game, obs: Obs) -> RenderableType:
         discards = obs.get("discards") or {}
@@ -241,10 +263,10 @@ class ByzantiumView(GameView):
         for deck in ("byzantine", "foe"):
             pile = discards.get(deck, [])
             table.add_row(
-                f"[{DECK_STYLE[deck]}]{deck.capitalize()} discard ({len(pile)})[/]",
+                styled(DECK_STYLE[deck], "{0} discard ({1})", term(deck), len(pile)),
                 escape(_counted(game, pile)),
             )
-        table.add_row(f"Removed ({len(removed)})", escape(_counted(game, removed)))
+        table.add_row(escape(tr("Removed ({0})", len(removed))), escape(_counted(game, removed)))
         return table
 
     # ------------------------------------------------------------------ text
@@ -252,9 +274,14 @@ class ByzantiumView(GameView):
         """``Turn 3 Early · Emperor Seat 1 · TT 11 · LT 9-11`` (people count seats from 1)."""
         lt = obs.get("legacy", [0, 0])
         age = AGE_LABEL.get(str(obs.get("age")), str(obs.get("age")))
-        return (
-            f"Turn {obs.get('turn')} {age} · Emperor {seat_label(int(obs.get('emperor') or 0))} · "
-            f"TT {obs.get('territory')} · LT {lt[0]}-{lt[1]}"
+        return tr(
+            "Turn {0} {1} · Emperor {2} · TT {3} · LT {4}-{5}",
+            obs.get("turn"),
+            term(age),
+            seat_label(int(obs.get("emperor") or 0)),
+            obs.get("territory"),
+            lt[0],
+            lt[1],
         )
 
     def hint(self, game: Game, obs: Obs) -> str:
@@ -266,16 +293,18 @@ class ByzantiumView(GameView):
             b = EXAMPLES["byzantine"][1]
         # A hand number the hand has (the End phase's hand may hold a single card).
         n = min(3, len(obs.get("hand") or [])) or 1
-        text = HINTS.get(phase, super().hint(game, obs)).format(a=a, b=b, n=n)
+        hint = HINTS.get(phase)
+        text = tr(hint).format(a=a, b=b, n=n) if hint else super().hint(game, obs)
         if phase == "meld":
-            text += "  Limits: " + MELD_LIMITS.get(str(obs.get("role")), "see the rules") + "."
+            limits = MELD_LIMITS.get(str(obs.get("role")))
+            text += "  " + tr("Limits: {0}.", tr(limits) if limits else tr("see the rules"))
         return text
 
     def replay_text(self, player: int, action: str, seat: int | None) -> str:
         """The End-phase pass is private between passer and receiver (rules section 4):
         others read "passes a card"."""
         if action.startswith("pass ") and seat not in (player, 1 - player):
-            return f"passes a card to {seat_label(1 - player)}"
+            return tr("passes a card to {0}", seat_label(1 - player))
         return action
 
     def order_actions(self, actions: list[Action], obs: Obs) -> list[Action]:
@@ -293,11 +322,13 @@ class ByzantiumView(GameView):
         groups: dict[int, list[int]] = {}
         for i, action in enumerate(actions):
             groups.setdefault(_card_count(action), []).append(i)
-        noun = "meld" if verb == "meld" else "redraw"
         out = []
         for count, positions in sorted(groups.items()):
-            what = f"{noun} nothing" if count == 0 else f"{noun} {count} card(s)"
-            out.append((f"{what} — {len(positions)} choice(s)", positions))
+            if verb == "meld":
+                what = tr("meld nothing") if count == 0 else tr("meld {0} card(s)", count)
+            else:
+                what = tr("redraw nothing") if count == 0 else tr("redraw {0} card(s)", count)
+            out.append((tr("{0} — {1} choice(s)", what, len(positions)), positions))
         return out
 
     def secret_choice(self, obs: Obs) -> bool:
@@ -309,7 +340,7 @@ class ByzantiumView(GameView):
         text = str(action)
         verb, _, arg = str(action).partition(" ")
         if verb == "meld" and arg != "-":
-            text += f"  (force {sum(_force(game, s) for s in arg.split(','))})"
+            text += "  " + tr("(force {0})", sum(_force(game, s) for s in arg.split(",")))
         return text
 
     def expand_input(self, text: str, obs: Obs) -> str:
@@ -342,8 +373,8 @@ class ByzantiumView(GameView):
             if i is not None:
                 if not 1 <= i <= len(hand):
                     raise InvalidActionError(
-                        f"there is no card number {i} in your hand"
-                        + (f" (1 to {len(hand)})" if hand else " (it is empty)")
+                        tr("there is no card number {0} in your hand", i)
+                        + (tr(" (1 to {0})", len(hand)) if hand else tr(" (it is empty)"))
                     )
                 out.append(hand[i - 1])
                 continue
@@ -364,21 +395,28 @@ class ByzantiumView(GameView):
         res: dict[str, Any] = obs.get("result") or {}
         returns = res.get("returns", state.returns())
         legacy: list[int] = res["legacy"] if "legacy" in res else obs["legacy"]
-        table = Table(title="Result", box=box.ROUNDED)
-        table.add_column("seat")
-        table.add_column("final LT", justify="right")
-        table.add_column("result")
+        table = Table(title=tr("Result"), box=box.ROUNDED)
+        table.add_column(tr("seat"))
+        table.add_column(tr("final LT"), justify="right")
+        table.add_column(tr("result"))
         for seat in (0, 1):
             r = returns[seat]
-            verdict = "[green]wins[/]" if r > 0 else "[red]loses[/]" if r < 0 else "draw"
+            verdict = (
+                styled("green", "wins")
+                if r > 0
+                else styled("red", "loses")
+                if r < 0
+                else escape(tr("draw"))
+            )
             table.add_row(escape(labels[seat]), str(legacy[seat]), verdict)
         if res.get("collapse"):
-            note = (
-                f"The Empire collapsed (TT {res.get('territory')}) on turn "
-                f"{res.get('turn', obs.get('turn'))}: the Emperor lost 3 LT."
+            note = tr(
+                "The Empire collapsed (TT {0}) on turn {1}: the Emperor lost 3 LT.",
+                res.get("territory"),
+                res.get("turn", obs.get("turn")),
             )
         else:
-            note = f"Twelve turns played; the Empire holds {obs.get('territory')} TT."
+            note = tr("Twelve turns played; the Empire holds {0} TT.", obs.get("territory"))
         return Group(table, Text(note, style="bold"))
 
     def game_stats(self, state: State) -> Obs:
@@ -430,16 +468,16 @@ class ByzantiumView(GameView):
         totals: dict[str, Counter[str]] = {}
         for deck in ("byzantine", "foe"):
             table = Table(
-                title=f"{deck.capitalize()} deck",
+                title=tr("{0} deck", term(deck)),
                 box=box.SIMPLE_HEAD,
                 title_style=DECK_STYLE[deck],
                 pad_edge=False,
             )
-            table.add_column("card (slug)", overflow="fold")
-            table.add_column("type", no_wrap=True)
-            table.add_column("force", justify="right", no_wrap=True)
-            table.add_column("ages", no_wrap=True)
-            table.add_column("notes", max_width=9)  # "unique," over "+2 LT": room for slugs
+            table.add_column(tr("card (slug)"), overflow="fold")
+            table.add_column(tr("type"), no_wrap=True)
+            table.add_column(tr("force"), justify="right", no_wrap=True)
+            table.add_column(tr("ages"), no_wrap=True)
+            table.add_column(tr("notes"), max_width=9)  # "unique," over "+2 LT": room for slugs
             table.add_column("qty", justify="right", no_wrap=True)
             counts: Counter[str] = Counter()
             for card in all_cards:
@@ -448,7 +486,7 @@ class ByzantiumView(GameView):
                 counts[age_bucket(card)] += card.copies
                 table.add_row(
                     card_label(card, always_slug=True),
-                    card.type,
+                    term(card.type),
                     str(card.force),
                     card.ages,
                     card_notes(card),
@@ -485,8 +523,9 @@ def slugify(name: str) -> str:
 def card_label(card: Any, always_slug: bool = False) -> str:
     """The card's name, plus its slug in brackets when the slug is not the obvious one
     (``always_slug``: whenever it differs from the lower-case name, as ``cards`` lists)."""
-    label = escape(card.name)
+    label = escape(term(card.name))
     differs = card.name.lower() != card.slug if always_slug else slugify(card.name) != card.slug
+    differs = differs or term(card.name) != card.name  # translated: the slug is the notation
     if differs:
         label += ("\n" if always_slug else " ") + f"[dim]({card.slug})[/]"
     return label
@@ -496,11 +535,11 @@ def card_notes(card: Any) -> str:
     """``"unique, +2 LT"``, ``"natural"``…: the card's flags in words."""
     notes = []
     if card.unique:
-        notes.append("unique")
+        notes.append(tr("unique"))
     if getattr(card, "legacy", 0):
         notes.append(f"+{card.legacy} LT")
     if getattr(card, "natural", False):
-        notes.append("natural")
+        notes.append(term("natural"))
     return ", ".join(notes)
 
 

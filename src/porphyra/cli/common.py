@@ -28,8 +28,8 @@ from rich.progress import (
 
 from porphyra.bots import Bot, bot_names, make_bot
 from porphyra.bots.selfplay import seat_seed
+from porphyra.cli.lang import error_text, styled, tr
 from porphyra.core.errors import PorphyraError
-from porphyra.core.seats import seat_label
 
 #: Exit code of every handled error (bad record, unknown game, bad card file, bad option).
 EXIT_ERROR = 2
@@ -56,7 +56,9 @@ def handle_errors(console: Console) -> Iterator[None]:
     try:
         yield
     except (PorphyraError, CliError, ValueError) as exc:
-        console.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)
+        console.print(
+            styled("bold red", "error:") + f" {escape(error_text(str(exc)))}", soft_wrap=True
+        )
         raise typer.Exit(EXIT_ERROR) from None
     except OSError as exc:
         where = f" {exc.filename}" if exc.filename else ""
@@ -88,10 +90,10 @@ class Seat:
 
     @property
     def label(self) -> str:
-        """Display name, e.g. ``"Seat 1 (random bot)"`` for player 0 (people count seats
-        from 1, see :mod:`porphyra.core.seats`)."""
-        who = "human" if self.is_human else f"{self.kind} bot"
-        return f"{seat_label(self.index)} ({who})"
+        """Display name in the terminal's language, e.g. ``"Seat 1 (random bot)"`` for
+        player 0 (people count seats from 1, see :mod:`porphyra.core.seats`)."""
+        who = tr("human") if self.is_human else tr("{0} bot", self.kind)
+        return tr("Seat {0} ({1})", self.index + 1, who)
 
 
 def check_save_path(path: Path | None) -> None:

@@ -13,9 +13,10 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.text import Text
 
+from porphyra.cli.lang import seat_label, styled, term, tr
 from porphyra.cli.views import Obs
 from porphyra.core.game import Game
-from porphyra.core.seats import seat_label
+from porphyra.i18n import N_
 
 COLOURS = ("yellow", "red", "green", "blue", "purple")
 #: Rich style per guild colour (purple is shown as magenta).
@@ -27,48 +28,60 @@ STYLE = {
     "purple": "bold magenta",
 }
 GUILD = {
-    "yellow": "Farmers",
-    "red": "Military",
-    "green": "Merchants",
-    "blue": "Politicians",
-    "purple": "Mages",
+    "yellow": N_("Farmers"),
+    "red": N_("Military"),
+    "green": N_("Merchants"),
+    "blue": N_("Politicians"),
+    "purple": N_("Mages"),
 }
 #: Icon per lord IP (rules section 1): keys, pearls, swap, reveal.
 ICON = {0: "⇄", 1: "sk", 2: "gk", 3: "●●", 4: "●", 6: "↑"}
 ICON_STYLE = {1: "grey70", 2: "gold1", 3: "white", 4: "white", 0: "cyan", 6: "cyan"}
 FEATURE = {
-    0: "swap two keyless lords",
-    1: "silver key",
-    2: "gold key",
-    3: "2 pearls",
-    4: "1 pearl",
-    6: "reveal the top lord",
+    0: N_("swap two keyless lords"),
+    1: N_("silver key"),
+    2: N_("gold key"),
+    3: N_("2 pearls"),
+    4: N_("1 pearl"),
+    6: N_("reveal the top lord"),
 }
 ROWS = (5, 4, 3, 2, 1)
 CELL = 9
 CATEGORIES = ("lords", "locations", "coalition", "pearl_master")
 
-LEGEND = (
-    "[grey70]sk[/] silver key · [gold1]gk[/] gold key · ● pearl · [cyan]⇄[/] swap · "
-    "[cyan]↑[/] reveal · ◆ coat of arms · [reverse]name[/] a Location on the slot"
-)
+
+def legend() -> str:
+    """The icons' key, in the terminal's language (Rich markup)."""
+    return (
+        f"[grey70]sk[/] {escape(tr('silver key'))} · [gold1]gk[/] {escape(tr('gold key'))} · "
+        f"● {escape(tr('pearl'))} · [cyan]⇄[/] {escape(tr('swap'))} · "
+        f"[cyan]↑[/] {escape(tr('reveal'))} · ◆ {escape(tr('coat of arms'))} · "
+        f"[reverse]name[/] {escape(tr('a Location on the slot'))}"
+    )
+
 
 HINTS = {
-    "recruit": "Recruit: 'draw 1', 'draw 2', 'draw 3' (keep one) or 'take <colour>' (whole pile).",
-    "keep": (
+    "recruit": N_(
+        "Recruit: 'draw 1', 'draw 2', 'draw 3' (keep one) or 'take <colour>' (whole pile)."
+    ),
+    "keep": N_(
         "Keep one drawn lord: 'keep red4', or 'keep 2' for the 2nd drawn (= menu entry 2); "
         "the rest go to piles."
     ),
-    "place": "Choose the next lord from the pile to place: 'place blue1'.",
-    "swap": "Swap two keyless lords: 'swap 3 7' (slots), or 'swap -' to skip.",
-    "location": (
+    "place": N_("Choose the next lord from the pile to place: 'place blue1'."),
+    "swap": N_("Swap two keyless lords: 'swap 3 7' (slots), or 'swap -' to skip."),
+    "location": N_(
         "Take a Location: 'locdraw 1'..'locdraw 3' (keep one), 'loctake <slug>' (face up), "
         "or with deck-search 'locpick <slug>'."
     ),
-    "lockeep": "Keep one drawn Location: 'lockeep <slug>'; the others are put face up.",
-    "lopile": "Several piles qualify: choose the one the Legendary Opponent takes: 'lopile red'.",
-    "loplace": "Choose the next lord the Legendary Opponent places: 'loplace blue1'.",
-    "replay": "Spend the Replay token for one extra turn now ('replay') or keep it ('replay -').",
+    "lockeep": N_("Keep one drawn Location: 'lockeep <slug>'; the others are put face up."),
+    "lopile": N_(
+        "Several piles qualify: choose the one the Legendary Opponent takes: 'lopile red'."
+    ),
+    "loplace": N_("Choose the next lord the Legendary Opponent places: 'loplace blue1'."),
+    "replay": N_(
+        "Spend the Replay token for one extra turn now ('replay') or keep it ('replay -')."
+    ),
 }
 
 
@@ -102,7 +115,7 @@ def location_effect(game: Game, slug: str) -> str:
     card = game.card_data().get("locations", {}).get(slug)
     if card is None:
         return slug
-    return f"{card['ip']} IP" + (f"; {card['text']}" if card["text"] else "")
+    return tr("{0} IP", card["ip"]) + (f"; {term(card['text'])}" if card["text"] else "")
 
 
 def numbered_choices(verb: str, obs: Obs) -> list[str]:
@@ -138,7 +151,9 @@ def solo_labels(obs: Obs, labels: Sequence[str]) -> list[str]:
     out = list(labels)
     card = obs.get("legendary_opponent") or {}
     while len(out) < len(obs.get("players", [])):
-        out.append(f"{card.get('title', 'the')} (LO)" if card else seat_label(len(out)))
+        out.append(
+            tr("{0} (LO)", term(card.get("title", "the LO"))) if card else seat_label(len(out))
+        )
     return out
 
 
@@ -220,39 +235,46 @@ def lo_card(obs: Obs) -> RenderableType:
     """The Legendary Opponent's card (section 4.1): its conditions in the order they are
     checked, its end-game bonus and its permanent ability."""
     card = obs["legendary_opponent"]
-    lines = ["[bold]Takes the first pile meeting, checked left to right:[/]"]
+    lines = [styled("bold", "Takes the first pile meeting, checked left to right:")]
     for i, cond in enumerate(card["conditions"], 1):
-        lines.append(f"  {i}. [bold]{escape(cond['name'])}[/] {escape(cond['text'])}")
+        lines.append(f"  {i}. [bold]{escape(cond['name'])}[/] {escape(term(cond['text']))}")
     lines.append(
-        "  none: reveal deck lords until one's pile qualifies; empty deck: the largest pile"
+        "  "
+        + escape(
+            tr("none: reveal deck lords until one's pile qualifies; empty deck: the largest pile")
+        )
     )
-    lines.append(f"[bold]End-game bonus:[/] {escape(card['bonus'])}")
-    lines.append(f"[bold]Ability:[/] {escape(card['ability'])}")
+    lines.append(styled("bold", "End-game bonus:") + f" {escape(term(card['bonus']))}")
+    lines.append(styled("bold", "Ability:") + f" {escape(term(card['ability']))}")
     lines.append(
-        "[dim]Its Locations lie face down: no effect, 5 IP each.  You choose among equal "
-        "piles (lopile) and the order of its lords (loplace).[/]"
+        styled(
+            "dim",
+            "Its Locations lie face down: no effect, 5 IP each.  You choose among equal "
+            "piles (lopile) and the order of its lords (loplace).",
+        )
     )
-    return Panel(
-        "\n".join(lines), title=f"Legendary Opponent: {escape(card['title'])}", expand=False
-    )
+    title = tr("Legendary Opponent: {0}", term(card["title"]))
+    return Panel("\n".join(lines), title=escape(title), expand=False)
 
 
 def solo_status(obs: Obs) -> list[str]:
     """Header lines of a solo game: Replay token, forced draw, pending LO choice."""
     lines = [
-        "Replay token: "
+        escape(tr("Replay token: "))
         + (
-            "[bold green]held[/] (spend it at the end of a turn)"
+            styled("bold green", "held") + " " + escape(tr("(spend it at the end of a turn)"))
             if obs.get("replay_token")
             else "—"
         )
     ]
     if obs.get("forced_draw_one"):
-        lines.append("[yellow]The LO placed a Military lord: you must draw exactly 1.[/]")
+        lines.append(styled("yellow", "The LO placed a Military lord: you must draw exactly 1."))
     choice = obs.get("lo_choice")
     if choice:
+        piles = ", ".join(term(p) for p in choice["piles"])
         lines.append(
-            f"[bold]The LO takes one of: {escape(', '.join(choice['piles']))}[/] "
-            f"({escape(choice['reason'])}); you choose."
+            styled("bold", "The LO takes one of: {0}", piles)
+            + " "
+            + escape(tr("({0}); you choose.", term(choice["reason"])))
         )
     return lines

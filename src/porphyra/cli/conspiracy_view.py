@@ -34,8 +34,8 @@ from porphyra.cli.conspiracy_parts import (
     FEATURE,
     GUILD,
     HINTS,
-    LEGEND,
     STYLE,
+    legend,
     live_scores,
     lo_card,
     location_effect,
@@ -46,9 +46,10 @@ from porphyra.cli.conspiracy_parts import (
     solo_status,
     split_lord,
 )
+from porphyra.cli.lang import language, seat_label, styled, term, tr
 from porphyra.cli.views import GameView, Obs, ascii_number
 from porphyra.core.game import Action, Game, State
-from porphyra.core.seats import seat_label
+from porphyra.i18n import N_
 
 
 class ConspiracyView(GameView):
@@ -69,7 +70,7 @@ class ConspiracyView(GameView):
             self._header(obs, labels),
             *([lo_card(obs)] if obs.get("legendary_opponent") else []),
             Columns(chambers),
-            Text.from_markup(LEGEND, style="dim"),
+            Text.from_markup(legend(), style="dim"),
             self._piles(game, obs),
             self._scores(obs, labels, scores),
         )
@@ -92,7 +93,7 @@ class ConspiracyView(GameView):
             self._header(obs, labels),
             self._chamber(game, obs, seat, labels, scores),
             self._piles(game, obs),
-            Text("(type 'board' for every chamber and the scores)", style="dim"),
+            Text(tr("(type 'board' for every chamber and the scores)"), style="dim"),
         )
 
     def _header(self, obs: Obs, labels: Sequence[str]) -> RenderableType:
@@ -104,27 +105,53 @@ class ConspiracyView(GameView):
         )
         pm = obs.get("pearl_master")
         lines = [
-            f"[bold]Turn {obs.get('turn')}[/] · phase [bold]{obs.get('phase')}[/] · "
-            f"to act: [bold]{who}[/]",
-            f"Lord deck {obs.get('lord_deck_size')} · Location deck "
-            f"{obs.get('location_deck_size')} · Pearl Master: "
-            + ("nobody yet" if pm is None else escape(labels[pm])),
+            styled("bold", "Turn {0}", obs.get("turn"))
+            + " · "
+            + escape(tr("phase"))
+            + f" [bold]{obs.get('phase')}[/] · "
+            + escape(tr("to act:"))
+            + f" [bold]{who}[/]",
+            escape(
+                tr(
+                    "Lord deck {0} · Location deck {1} · Pearl Master: {2}",
+                    obs.get("lord_deck_size"),
+                    obs.get("location_deck_size"),
+                    tr("nobody yet") if pm is None else labels[pm],
+                )
+            ),
         ]
         restriction = obs.get("restriction")
         if restriction and obs.get("legendary_opponent"):
             lines.append(
-                f"[yellow]{restriction['location']}[/] of {escape(labels[restriction['owner']])}:"
-                " no effect, the LO is never restricted (section 4.2)"
+                f"[yellow]{restriction['location']}[/] "
+                + escape(
+                    tr(
+                        "of {0}: no effect, the LO is never restricted (section 4.2)",
+                        labels[restriction["owner"]],
+                    )
+                )
             )
         elif restriction:
             lines.append(
-                f"[yellow]{restriction['location']}[/] of {escape(labels[restriction['owner']])}:"
-                f" the others must draw exactly {restriction['count']}"
+                f"[yellow]{restriction['location']}[/] "
+                + escape(
+                    tr(
+                        "of {0}: the others must draw exactly {1}",
+                        labels[restriction["owner"]],
+                        restriction["count"],
+                    )
+                )
             )
         if obs.get("end_triggered"):
             lines.append(
-                f"[bold red]Last round:[/] {escape(labels[obs['end_trigger_player']])} "
-                "filled their chamber; every other player has one more turn."
+                styled("bold red", "Last round:")
+                + " "
+                + escape(
+                    tr(
+                        "{0} filled their chamber; every other player has one more turn.",
+                        labels[obs["end_trigger_player"]],
+                    )
+                )
             )
         if obs.get("legendary_opponent"):
             lines.extend(solo_status(obs))
@@ -133,22 +160,20 @@ class ConspiracyView(GameView):
             # keep N numbers each drawn lord once; a lord drawn twice says so (×2).
             drawn = numbered_choices("keep", obs)
             times: Counter[str] = Counter(obs["drawn_lords"])
-            pending.append(
-                "drawn: "
-                + ", ".join(
-                    f"{i}. {n}" + (f" ×{times[n]}" if times[n] > 1 else "")
-                    for i, n in enumerate(drawn, 1)
-                )
+            listed = ", ".join(
+                f"{i}. {n}" + (f" ×{times[n]}" if times[n] > 1 else "")
+                for i, n in enumerate(drawn, 1)
             )
+            pending.append(tr("drawn: {0}", listed))
         if obs.get("to_place"):
-            pending.append("to place: " + ", ".join(obs["to_place"]))
+            pending.append(tr("to place: {0}", ", ".join(obs["to_place"])))
         if obs.get("drawn_locations"):
-            pending.append("drawn Locations: " + ", ".join(obs["drawn_locations"]))
+            pending.append(tr("drawn Locations: {0}", ", ".join(obs["drawn_locations"])))
         if obs.get("location_deck"):
-            pending.append("Location deck: " + ", ".join(obs["location_deck"]))
+            pending.append(tr("Location deck: {0}", ", ".join(obs["location_deck"])))
         if pending:
             lines.append("[bold]" + escape(" · ".join(pending)) + "[/]")
-        return Panel("\n".join(lines), title="Conspiracy", expand=False)
+        return Panel("\n".join(lines), title=tr("Conspiracy"), expand=False)
 
     def _chamber(
         self,
@@ -161,18 +186,20 @@ class ConspiracyView(GameView):
         player = obs["players"][seat]
         keys = player.get("unspent_keys") or {}
         facts = [
-            f"● {player['pearls']} pearl{'' if player['pearls'] == 1 else 's'}",
-            f"keys {keys.get('silver', 0)}sk {keys.get('gold', 0)}gk",
+            "● " + escape(tr("{0} pearl(s)", player["pearls"]))
+            if language() != "en"
+            else f"● {player['pearls']} pearl{'' if player['pearls'] == 1 else 's'}",
+            escape(tr("keys")) + f" {keys.get('silver', 0)}sk {keys.get('gold', 0)}gk",
         ]
         if obs.get("pearl_master") == seat:
-            facts.append("[bold]Pearl Master[/]")
+            facts.append(styled("bold", "Pearl Master"))
         if player.get("any_keys"):
             facts.append("any-keys")
         if player.get("deck_search"):
             facts.append("deck-search")
         body = Group(pyramid(player["chamber"]), Text.from_markup(" · ".join(facts)))
-        title = escape(labels[seat]) + (" — you" if obs.get("seat") == seat else "")
-        subtitle = None if scores is None else f"{scores[seat]['total']} IP"
+        title = escape(labels[seat]) + (escape(tr(" — you")) if obs.get("seat") == seat else "")
+        subtitle = None if scores is None else tr("{0} IP", scores[seat]["total"])
         style = "bold" if obs.get("current_player") == seat else "dim"
         return Panel(body, title=title, subtitle=subtitle, border_style=style, expand=False)
 
@@ -187,11 +214,12 @@ class ConspiracyView(GameView):
                 line.append_text(lord_text(name))
                 line.append(" ")
             table.add_row(
-                Text(f"{colour} pile ({len(pile)})", style=STYLE[colour]), line or Text("—")
+                Text(tr("{0} pile ({1})", term(colour), len(pile)), style=STYLE[colour]),
+                line or Text("—"),
             )
         for key, title in (
-            ("drawn_locations", "drawn Locations"),
-            ("location_deck", "Location deck"),
+            ("drawn_locations", tr("drawn Locations")),
+            ("location_deck", tr("Location deck")),
         ):
             if obs.get(key):  # lockeep / locpick: each one's effect, as for face-up ones
                 table.add_row(
@@ -200,7 +228,7 @@ class ConspiracyView(GameView):
                 )
         face_up = obs.get("face_up_locations") or []
         table.add_row(
-            Text(f"face-up Locations ({len(face_up)})", style="bold"),
+            Text(tr("face-up Locations ({0})", len(face_up)), style="bold"),
             Text(
                 "; ".join(f"{s} ({location_effect(game, s)})" for s in face_up) or "—",
             ),
@@ -208,11 +236,12 @@ class ConspiracyView(GameView):
         owned = []
         for seat, player in enumerate(obs["players"]):
             if player["locations"]:
-                who = "LO" if player.get("legendary_opponent") else seat_label(seat)
-                face = " (face down, 5 IP each)" if player.get("legendary_opponent") else ""
+                lo = player.get("legendary_opponent")
+                who = tr("LO") if lo else seat_label(seat)
+                face = " " + tr("(face down, 5 IP each)") if lo else ""
                 owned.append(f"{who}: " + ", ".join(player["locations"]) + face)
         if owned:
-            table.add_row(Text("Locations held", style="bold"), Text(" · ".join(owned)))
+            table.add_row(Text(tr("Locations held"), style="bold"), Text(" · ".join(owned)))
         return table
 
     def _scores(
@@ -222,18 +251,18 @@ class ConspiracyView(GameView):
             return Text("")
         over = obs.get("phase") == "over"
         table = Table(
-            title="Final scores" if over else "Scores if the game ended now",
+            title=tr("Final scores") if over else tr("Scores if the game ended now"),
             box=box.SIMPLE_HEAD,
         )
-        table.add_column("seat")
+        table.add_column(tr("seat"))
         solo = any("lo_bonus" in s for s in scores)
         cols = (
-            ("lords", "Locs", "coal.", "Pearl M.", "LO bonus")
+            (N_("lords"), N_("Locs"), N_("coal."), N_("Pearl M."), N_("LO bonus"))
             if solo  # one more column: shorter headers keep 80 columns
-            else ("lords", "Locations", "coalition", "Pearl M.")
+            else (N_("lords"), N_("Locations"), N_("coalition"), N_("Pearl M."))
         )
-        for col in (*cols, "total", "pearls"):
-            table.add_column(col, justify="right")
+        for col in (*cols, N_("total"), N_("pearls")):
+            table.add_column(tr(col), justify="right")
         winners = obs.get("winners") or []
         for seat, s in enumerate(scores):
             name = escape(labels[seat]) + (" 🏆" if over and seat in winners else "")
@@ -255,11 +284,12 @@ class ConspiracyView(GameView):
         """``Turn 12 · chambers 4/3/4 · pearls 2/0/3``."""
         filled = "/".join(str(sum(1 for c in p["chamber"] if c)) for p in obs["players"])
         pearls = "/".join(str(p["pearls"]) for p in obs["players"])
-        return f"Turn {obs.get('turn')} · chambers {filled} · pearls {pearls}"
+        return tr("Turn {0} · chambers {1} · pearls {2}", obs.get("turn"), filled, pearls)
 
     def hint(self, game: Game, obs: Obs) -> str:
         """What to type in the current phase."""
-        return HINTS.get(str(obs.get("phase")), super().hint(game, obs))
+        hint = HINTS.get(str(obs.get("phase")))
+        return tr(hint) if hint else super().hint(game, obs)
 
     def order_actions(self, actions: list[Action], obs: Obs) -> list[Action]:
         """``keep``, ``place``, ``lockeep`` and ``loplace`` menus follow the order of the
@@ -302,9 +332,10 @@ class ConspiracyView(GameView):
         obs = state.public_observation()
         labels = solo_labels(obs, labels)
         winners = obs.get("winners") or [i for i, r in enumerate(state.returns()) if r > 0]
-        names = " and ".join(escape(labels[w]) for w in winners)
-        shared = " share the victory" if len(winners) > 1 else " wins"
-        return Text.from_markup(f"[bold green]{names}{shared}.[/]")
+        names = tr(" and ").join(labels[w] for w in winners)
+        if len(winners) > 1:
+            return Text.from_markup(styled("bold green", "{0} share the victory.", names))
+        return Text.from_markup(styled("bold green", "{0} wins.", names))
 
     def game_stats(self, state: State) -> Obs:
         """Final score dict per seat."""
@@ -337,13 +368,13 @@ class ConspiracyView(GameView):
         """The lords (copies per colour and IP, with their features) and the Locations."""
         cards = getattr(game, "cards", None)
         if cards is None:
-            return [Text("This Conspiracy engine exposes no card data.")]
-        lords = Table(title="Lords (copies per guild)", box=box.SIMPLE_HEAD)
+            return [Text(tr("This Conspiracy engine exposes no card data."))]
+        lords = Table(title=tr("Lords (copies per guild)"), box=box.SIMPLE_HEAD)
         lords.add_column("IP", justify="right")
-        lords.add_column("printed feature")
+        lords.add_column(tr("printed feature"))
         for colour in COLOURS:
-            lords.add_column(Text(colour, style=STYLE[colour]), justify="right")
-        lords.add_column("total", justify="right")
+            lords.add_column(Text(term(colour), style=STYLE[colour]), justify="right")
+        lords.add_column(tr("total"), justify="right")
         ips = sorted({k.ip for k in cards.lords})
         per_colour: Counter[int] = Counter()
         for ip in ips:
@@ -352,39 +383,49 @@ class ConspiracyView(GameView):
                 copies = sum(k.copies for k in cards.lords if k.colour == c and k.ip == ip)
                 per_colour[c] += copies
                 row.append(str(copies))
-            lords.add_row(str(ip), FEATURE.get(ip, ""), *row, str(sum(int(x) for x in row)))
+            feature = FEATURE.get(ip)
+            lords.add_row(
+                str(ip), tr(feature) if feature else "", *row, str(sum(int(x) for x in row))
+            )
         total_lords = sum(per_colour.values())
         lords.add_section()
         lords.add_row(
             "",
-            "total",
+            tr("total"),
             *(str(per_colour[c]) for c in range(len(COLOURS))),
             str(total_lords),
         )
         guilds = Text(
-            " · ".join(f"{c} = {GUILD[c]}" for c in COLOURS) + " (purple shown as magenta)",
+            " · ".join(f"{term(c)} = {tr(GUILD[c])}" for c in COLOURS)
+            + " "
+            + tr("(purple shown as magenta)"),
             style="dim",
         )
-        locs = Table(title="Locations", box=box.SIMPLE_HEAD)
-        locs.add_column("slug", no_wrap=True)
+        locs = Table(title=tr("Locations"), box=box.SIMPLE_HEAD)
+        locs.add_column(tr("slug"), no_wrap=True)
         locs.add_column("IP", justify="right")
-        locs.add_column("effect")
-        locs.add_column("set")
+        locs.add_column(tr("effect"))
+        locs.add_column(tr("set"))
         base = bonus = 0
         for card in cards.locations:
             locs.add_row(
                 card.slug,
                 str(card.ip),
                 location_effect(game, card.slug).partition("; ")[2],
-                "bonus" if card.bonus else "base",
+                tr("bonus") if card.bonus else tr("base"),
             )
             if card.bonus:
                 bonus += 1
             else:
                 base += 1
         totals = Text(
-            f"{total_lords} lords in 5 guilds; {base} Locations, plus {bonus} bonus Locations "
-            "with --bonus-locations.",
+            tr(
+                "{0} lords in 5 guilds; {1} Locations, plus {2} bonus Locations with "
+                "--bonus-locations.",
+                total_lords,
+                base,
+                bonus,
+            ),
             style="bold",
         )
         return [lords, guilds, locs, totals]

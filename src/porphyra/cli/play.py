@@ -27,11 +27,11 @@ from rich.table import Table
 from porphyra import record as records
 from porphyra.bots import bot_names, make_bot, seat_view
 from porphyra.cli.common import Seat, default_bot
+from porphyra.cli.lang import error_text, language, people, styled, tr
 from porphyra.cli.rules import rules_markdown
 from porphyra.cli.views import GameView, Obs, ascii_number, log_entry, log_lines
 from porphyra.core.errors import IllegalActionError, InvalidActionError
 from porphyra.core.game import Action, State
-from porphyra.core.seats import for_people
 
 #: Menus longer than this are not printed in full unless asked (``menu``).
 MENU_LIMIT = 40
@@ -39,21 +39,39 @@ MENU_LIMIT = 40
 #: The marker line that starts every "pass the device" screen (tests look for it).
 PASS_DEVICE = "Pass the device to"
 
-HELP_TEXT = """\
-[bold]At the prompt you can type[/]
-  [cyan]a number[/]          choose that entry of the menu of legal actions
-  [cyan]an action[/]         in the game's notation (examples for now: below); spaces
-                    between cards work as well as commas
-  [cyan]menu[/]              list every legal action with its number
-  [cyan]menu <text>[/]       list only the actions containing the text
-  [cyan]board[/]             show the table again
-  [cyan]log[/]               show the whole game log you are allowed to see
-  [cyan]rules[/]             how to play this game
-  [cyan]hint[/]              ask a bot (seeing only what you see) for a suggestion
-  [cyan]undo[/]              take back your last decision (only when every other seat is
-                    a bot, and only if nothing was drawn or revealed since)
-  [cyan]help[/]              this text
-  [cyan]quit[/]              stop (the game is saved first if you gave --save)"""
+
+def help_text() -> str:
+    """What can be typed at the prompt, in the terminal's language (the command words
+    themselves are the same in every language)."""
+    rows = [
+        (tr("a number"), tr("choose that entry of the menu of legal actions")),
+        (
+            tr("an action"),
+            tr(
+                "in the game's notation (examples for now: below); spaces between cards "
+                "work as well as commas"
+            ),
+        ),
+        ("menu", tr("list every legal action with its number")),
+        ("menu <text>", tr("list only the actions containing the text")),
+        ("board", tr("show the table again")),
+        ("log", tr("show the whole game log you are allowed to see")),
+        ("rules", tr("how to play this game")),
+        ("hint", tr("ask a bot (seeing only what you see) for a suggestion")),
+        (
+            "undo",
+            tr(
+                "take back your last decision (only when every other seat is a bot, and "
+                "only if nothing was drawn or revealed since)"
+            ),
+        ),
+        ("help", tr("this text")),
+        ("quit", tr("stop (the game is saved first if you gave --save)")),
+    ]
+    lines = [styled("bold", "At the prompt you can type")]
+    lines += [f"  [cyan]{escape(word)}[/]  {escape(meaning)}" for word, meaning in rows]
+    return "\n".join(lines)
+
 
 ReadLine = Callable[[str], str]
 
@@ -168,7 +186,7 @@ class PlaySession:
                 else:
                     view = seat_view(self.state, player)
                     if self.humans:
-                        with self.console.status(f"{self.labels[player]} is thinking…"):
+                        with self.console.status(tr("{0} is thinking…", self.labels[player])):
                             action = seat.bot.choose(view)
                     else:
                         action = seat.bot.choose(view)
@@ -180,10 +198,10 @@ class PlaySession:
             self._finish()
         except _Quit:
             outcome = Outcome.QUIT
-            self.console.print("\n[yellow]Game stopped.[/]")
+            self.console.print("\n" + styled("yellow", "Game stopped."))
         except KeyboardInterrupt:
             outcome = Outcome.INTERRUPTED
-            self.console.print("\n[yellow]Interrupted.[/]")
+            self.console.print("\n" + styled("yellow", "Interrupted."))
         self._save(outcome)
         return outcome
 
@@ -192,11 +210,11 @@ class PlaySession:
         seats = ", ".join(self.labels)
         # With a human at the table the seed stays hidden until the end: it determines
         # every hand and deck order, so a player could recompute the bots' cards.
-        seed = "" if self.humans else f"  seed {self.state.seed}"
-        self.console.print(Rule(f"[bold]{escape(info.long_name)}[/]{seed}"), highlight=False)
-        self.console.print(f"Seats: {escape(seats)}", highlight=False)
+        seed = "" if self.humans else "  " + tr("seed {0}", self.state.seed)
+        self.console.print(Rule(f"[bold]{escape(tr(info.long_name))}[/]{seed}"), highlight=False)
+        self.console.print(escape(tr("Seats: {0}", seats)), highlight=False)
         if self.state.history:
-            self.console.print(f"Resumed after {len(self.state.history)} actions.")
+            self.console.print(escape(tr("Resumed after {0} actions.", len(self.state.history))))
         if not self.humans:
             self._print_status(force=True)
         if self.state.history:
@@ -206,7 +224,7 @@ class PlaySession:
             if self.viewer is not None or not self.humans:
                 recent = log_lines(self._obs(self.viewer))[-6:]
                 if recent:
-                    self.console.print("[dim]Last events:[/]")
+                    self.console.print(styled("dim", "Last events:"))
                 for line in recent:
                     self.console.print(log_entry(line, "dim"))
 
@@ -237,9 +255,9 @@ class PlaySession:
                 self.console.file.flush()
             self.console.print(
                 Panel(
-                    f"{PASS_DEVICE} [bold]{escape(self.labels[player])}[/].\n"
-                    "Other players: look away.  Press Enter when ready.",
-                    title="Hot seat",
+                    f"{escape(tr(PASS_DEVICE))} [bold]{escape(self.labels[player])}[/].\n"
+                    + escape(tr("Other players: look away.  Press Enter when ready.")),
+                    title=tr("Hot seat"),
                     expand=False,
                 ),
                 highlight=False,
@@ -256,7 +274,7 @@ class PlaySession:
         self._take_device(player)
         obs = self.state.observation(player)
         actions = self.view.order_actions(list(self.state.legal_actions(player)), obs)
-        self.console.print(Rule(f"{escape(self.labels[player])} to play"))
+        self.console.print(Rule(escape(tr("{0} to play", self.labels[player]))))
         self._print_new_log(player)
         if again:
             self.console.print(self.view.compact_board(self.game, obs, self.labels))
@@ -284,10 +302,15 @@ class PlaySession:
         one action per line, never cut, only those containing ``contains`` if given."""
         if len(actions) > MENU_LIMIT and not full:
             self.console.print(
-                f"{len(actions)} legal actions: type [cyan]menu[/] to list them with numbers, "
-                "[cyan]menu <text>[/] for those containing the text (e.g. "
-                f"[cyan]menu {escape(self._sample_word(actions))}[/]), or type one in the "
-                "notation.",
+                escape(
+                    tr(
+                        "{0} legal actions: type menu to list them with numbers, menu <text> "
+                        "for those containing the text (e.g. menu {1}), or type one in the "
+                        "notation.",
+                        len(actions),
+                        self._sample_word(actions),
+                    )
+                ),
                 highlight=False,
             )
             return
@@ -307,10 +330,11 @@ class PlaySession:
                     shown += 1
             if needle and not shown:
                 self.console.print(
-                    f"[red]✗ no legal action contains {escape(needle)!r}.[/]", highlight=False
+                    "[red]✗ [/]" + styled("red", "no legal action contains {0!r}.", needle),
+                    highlight=False,
                 )
             elif needle:
-                self.console.print(f"[dim]{shown} of {len(actions)} actions.[/]")
+                self.console.print(styled("dim", "{0} of {1} actions.", shown, len(actions)))
             return
         table = Table.grid(padding=(0, 2))
         columns = 1 if len(actions) <= 8 else 2 if len(actions) <= 24 else 3
@@ -348,11 +372,11 @@ class PlaySession:
             if word in ("quit", "exit", "q"):
                 raise _Quit
             if word in ("help", "?", "h"):
-                self.console.print(HELP_TEXT)
+                self.console.print(help_text())
                 self.console.print(f"[dim]{escape(self.view.hint(self.game, obs))}[/]")
                 continue
             if word == "rules":
-                self.console.print(rules_markdown(self.game.info.name))
+                self.console.print(rules_markdown(self.game.info.name, language()))
                 continue
             if word == "log":
                 for line in log_lines(self.state.observation(player)):
@@ -371,7 +395,10 @@ class PlaySession:
                 if len(actions) > MENU_LIMIT and not rest:
                     self.console.print(
                         f"[dim]{escape(self.view.hint(self.game, obs))}  "
-                        "Type menu <text> to list only the actions containing the text.[/]",
+                        + escape(
+                            tr("Type menu <text> to list only the actions containing the text.")
+                        )
+                        + "[/]",
                         highlight=False,
                     )
                 continue
@@ -385,7 +412,11 @@ class PlaySession:
                         return actions[number - 1]
                     continue
                 self.console.print(
-                    f"[red]✗ there is no menu entry {number}: choose 1 to {len(actions)}.[/]"
+                    "[red]✗ "
+                    + escape(
+                        tr("there is no menu entry {0}: choose 1 to {1}.", number, len(actions))
+                    )
+                    + "[/]"
                 )
                 continue
             try:
@@ -398,10 +429,18 @@ class PlaySession:
                 # is explained and re-asked, it never ends the game.
                 if not isinstance(exc, InvalidActionError | IllegalActionError):
                     exc = InvalidActionError(f"cannot read {text!r}: use the digits 0-9")
-                self.console.print(f"[red]✗ {escape(for_people(str(exc)))}[/]", highlight=False)
                 self.console.print(
-                    "[dim]Try again: a menu number or an action (help: how to type, "
-                    "menu: every legal action).[/]",
+                    f"[red]✗ {escape(people(error_text(str(exc))))}[/]", highlight=False
+                )
+                self.console.print(
+                    "[dim]"
+                    + escape(
+                        tr(
+                            "Try again: a menu number or an action (help: how to type, "
+                            "menu: every legal action)."
+                        )
+                    )
+                    + "[/]",
                     highlight=False,
                 )
 
@@ -411,19 +450,27 @@ class PlaySession:
         if not self.confirm or not self.view.secret_choice(self.state.observation(player)):
             return True
         shown = str(action).replace(",", ", ")
-        read = "" if typed.strip().lower() == str(action).lower() else f" (you typed {typed!r})"
+        same = typed.strip().lower() == str(action).lower()
+        read = "" if same else " " + tr("(you typed {0!r})", typed)
+        question = tr(
+            "Lock in {0}{1}?  It stays secret until every player has chosen, and cannot be "
+            "taken back.",
+            "\x00",
+            read,
+        )
+        # The action is shown in bold inside the translated sentence: it is formatted in as
+        # a marker, and the sentence around it escaped on its own.
+        before, _, after = question.partition("\x00")
         self.console.print(
-            f"Lock in [bold]{escape(shown)}[/]{escape(read)}?  It stays secret until every "
-            "player has chosen, and cannot be taken back.",
-            highlight=False,
+            escape(before) + f"[bold]{escape(shown)}[/]" + escape(after), highlight=False
         )
         try:
-            answer = self._read_line("[bold]Lock it in? [Y/n][/] ").strip().lower()
+            answer = self._read_line(styled("bold", "Lock it in? [Y/n]") + " ").strip().lower()
         except EOFError:
             raise _Quit from None
-        if answer in ("", "y", "yes"):
+        if answer in ("", "y", "yes", tr("y"), tr("yes")):
             return True
-        self.console.print("[yellow]Not locked in: choose again.[/]")
+        self.console.print(styled("yellow", "Not locked in: choose again."))
         return False
 
     def _undo(self, player: int) -> bool:
@@ -433,13 +480,18 @@ class PlaySession:
         from porphyra.server.replay import undo_target
 
         if any(s.is_human for s in self.seats if s.index != player):
-            self.console.print("[red]✗ undo is only possible when every other seat is a bot.[/]")
+            only = styled("red", "undo is only possible when every other seat is a bot.")
+            self.console.print("[red]✗ [/]" + only)
             return False
         target = undo_target(self.state, player)
         if target is None:
             self.console.print(
-                "[red]✗ cannot undo: cards were drawn or revealed, or a random event "
-                "happened since your last decision (or you have not decided yet).[/]"
+                "[red]✗ [/]"
+                + styled(
+                    "red",
+                    "cannot undo: cards were drawn or revealed, or a random event happened "
+                    "since your last decision (or you have not decided yet).",
+                )
             )
             return False
         undone = [str(a) for _, a in self.state.history[target:]]
@@ -447,7 +499,8 @@ class PlaySession:
         for viewer in [None, *range(len(self.seats))]:
             self._mark_log_seen(viewer)
         self.console.print(
-            f"[yellow]↶ Undone: {escape(', '.join(undone))}.  Decide again.[/]", highlight=False
+            "[yellow]↶ [/]" + styled("yellow", "Undone: {0}.  Decide again.", ", ".join(undone)),
+            highlight=False,
         )
         return True
 
@@ -457,21 +510,21 @@ class PlaySession:
         bot = make_bot(spec, seed=self.state.seed + len(self.state.history))
         view = seat_view(self.state, player)
         try:
-            with self.console.status("thinking…"):
+            with self.console.status(tr("thinking…")):
                 estimate = getattr(bot, "win_probability", None)
                 if callable(estimate):
                     action, chance = estimate(view)
-                    note = f" (estimated chance to win: {100 * chance:.0f}%)"
+                    note = " " + escape(tr("(estimated chance to win: {0:.0f}%)", 100 * chance))
                 else:
                     action, note = bot.choose(view), ""
         except ValueError as exc:  # a hint is advice: a failing bot must not end the game
             self.console.print(
-                f"[red]✗ no hint: the {escape(spec)} bot failed: {escape(str(exc))}[/]",
+                "[red]✗ [/]" + styled("red", "no hint: the {0} bot failed: {1}", spec, str(exc)),
                 highlight=False,
             )
             return
         self.console.print(
-            f"[yellow]Hint ({escape(spec)}):[/] [bold]{escape(str(action))}[/]{note}",
+            styled("yellow", "Hint ({0}):", spec) + f" [bold]{escape(str(action))}[/]{note}",
             highlight=False,
         )
 
@@ -493,23 +546,23 @@ class PlaySession:
                 raise first from None
 
     def _finish(self) -> None:
-        self.console.print(Rule("[bold]Game over[/]"))
+        self.console.print(Rule(styled("bold", "Game over")))
         final_viewer = self.viewer if len(self.humans) == 1 else None
         self._print_new_log(final_viewer)
         self.console.print(self.view.board(self.game, self.state.public_observation(), self.labels))
         self.console.print(self.view.result(self.game, self.state, self.labels))
-        self.console.print(f"Seed {self.state.seed}.", highlight=False)
+        self.console.print(escape(tr("Seed {0}.", self.state.seed)), highlight=False)
 
     def _save(self, outcome: Outcome) -> None:
         if self.save_path is None:
             if outcome is not Outcome.FINISHED:
-                self.console.print("[dim]Not saved (use --save FILE to keep a game).[/]")
+                self.console.print(styled("dim", "Not saved (use --save FILE to keep a game)."))
             return
         records.save(self.state, self.save_path)
         if outcome is Outcome.FINISHED:
-            self.console.print(f"Record saved to {escape(str(self.save_path))}.")
+            self.console.print(escape(tr("Record saved to {0}.", str(self.save_path))))
         else:
             self.console.print(
-                f"Unfinished game saved to {escape(str(self.save_path))}; continue it with "
-                f"[cyan]porphyra resume {escape(str(self.save_path))}[/]."
+                escape(tr("Unfinished game saved to {0}; continue it with", str(self.save_path)))
+                + f" [cyan]porphyra resume {escape(str(self.save_path))}[/]."
             )

@@ -17,14 +17,18 @@ from rich.markup import escape
 from rich.rule import Rule
 
 from porphyra import record as records
+from porphyra.cli.lang import log as translated_log
+from porphyra.cli.lang import people, seat_label, styled, tr
 from porphyra.cli.views import GameView, Obs, ascii_number, log_entry, log_lines
+from porphyra.clocks import ClockError, ClockSettings, event_text
 from porphyra.core.errors import RecordError
 from porphyra.core.game import State
-from porphyra.core.seats import for_people, seat_label
+from porphyra.i18n import N_
 
 ReadLine = Callable[[str], str]
 
-KEYS = "[dim]Enter next · number: go to action · b back · s table · a run to end · q quit[/]"
+
+KEYS = N_("Enter next · number: go to action · b back · s table · a run to end · q quit")
 
 
 class Replayer:
@@ -85,8 +89,8 @@ def label_of(labels: list[str], player: int) -> str:
 
 
 def record_labels(record: dict[str, Any], players: int) -> list[str]:
-    """Seat labels for people: ``Seat 1``, ``Seat 2``... and, for a web game's record
-    (its ``seats`` list), each seat's name: ``Seat 1 (Theodora)``."""
+    """Seat labels for people, in the terminal's language: ``Seat 1``, ``Seat 2``... and,
+    for a web game's record (its ``seats`` list), each seat's name: ``Seat 1 (Theodora)``."""
     named = record.get("seats")
     labels = []
     for i in range(players):
@@ -96,6 +100,24 @@ def record_labels(record: dict[str, Any], players: int) -> list[str]:
             f"{seat_label(i)} ({name})" if isinstance(name, str) and name else seat_label(i)
         )
     return labels
+
+
+def describe_clock(clock: dict[str, Any]) -> str:
+    """A record's ``clock`` settings in words (:meth:`ClockSettings.describe`)."""
+    try:
+        return ClockSettings.from_json(clock).describe()
+    except ClockError:
+        return f"{clock.get('kind')} (settings unreadable)"
+
+
+def clock_event_lines(record: dict[str, Any], labels: list[str]) -> dict[int, list[str]]:
+    """A record's ``clock_events`` as log lines in the terminal's language, seats named
+    by ``labels``, by the index of the action they come before (:func:`event_text`)."""
+    out: dict[int, list[str]] = {}
+    for e in record.get("clock_events") or []:
+        line = translated_log([event_text(e)])[0]
+        out.setdefault(e["action"], []).append(people(line, labels))
+    return out
 
 
 def run_replay(
@@ -126,16 +148,21 @@ def run_replay(
     rep = Replayer(record, seat)
     game = rep.state.game
     labels = record_labels(record, game.num_players)
-    done = "finished" if record.get("result") is not None else "unfinished"
+    done = tr("finished") if record.get("result") is not None else tr("unfinished")
     console.print(
         Rule(
-            f"[bold]Replay of {escape(game.info.long_name)}[/]  seed {record['seed']}, "
-            f"{rep.total} actions ({done})"
+            styled("bold", "Replay of {0}", tr(game.info.long_name))
+            + "  "
+            + escape(tr("seed {0}, {1} actions ({2})", record["seed"], rep.total, done))
         )
     )
+    clock = record.get("clock")
+    if isinstance(clock, dict):
+        console.print(styled("dim", "Clock: {0}", describe_clock(clock)))
+    events = clock_event_lines(record, labels)
     shown = 0
     if pause:
-        console.print(KEYS)
+        console.print(styled("dim", KEYS))
 
     def show_new_log() -> None:
         nonlocal shown
@@ -164,23 +191,28 @@ def run_replay(
                 target = rep.position - 1 if key in ("b", "back") else int(key)
                 rep.go_to(target)
                 shown = len(log_lines(rep.obs()))
-                console.print(f"[yellow]At action {rep.position} of {rep.total}.[/]")
+                console.print(styled("yellow", "At action {0} of {1}.", rep.position, rep.total))
                 console.print(view.board(game, rep.obs(), labels))
                 continue
             elif key:
-                console.print(f"[red]✗ unknown key {escape(key)!r}[/]  {KEYS}")
+                unknown = styled("red", "unknown key {0!r}", key)
+                console.print("[red]✗ [/]" + unknown + "  " + styled("dim", KEYS))
                 continue
+        for line in events.get(rep.position, []):
+            console.print(f"[yellow]{escape(line)}[/]", highlight=False)
         player, text = rep.step()
         if not reveal:
             text = view.replay_text(player, text, seat)
         console.print(
             f"[cyan]{rep.position:>3}.[/] {escape(label_of(labels, player))}: "
-            f"[bold]{escape(for_people(text, labels))}[/]",
+            f"[bold]{escape(text)}[/]",
             highlight=False,
             soft_wrap=True,
         )
         show_new_log()
-    console.print(Rule("End of record"))
+    for line in events.get(rep.total, []):
+        console.print(f"[yellow]{escape(line)}[/]", highlight=False)
+    console.print(Rule(escape(tr("End of record"))))
     console.print(view.board(game, rep.obs(), labels))
     if rep.state.is_terminal():
         console.print(view.result(game, rep.state, labels))

@@ -19,8 +19,9 @@ from rich.pretty import Pretty
 from rich.table import Table
 from rich.text import Text
 
+from porphyra.cli.lang import log as translated_log
+from porphyra.cli.lang import people
 from porphyra.core.game import Action, Game, State
-from porphyra.core.seats import for_people
 
 Obs = dict[str, Any]
 
@@ -136,18 +137,20 @@ def ascii_number(text: str) -> int | None:
 
 
 def log_lines(obs: Obs) -> list[str]:
-    """The observation's readable log (``obs["log"]``), as strings."""
+    """The observation's readable log (``obs["log"]``), as strings in the terminal's
+    language (:mod:`porphyra.cli.lang`)."""
     log = obs.get("log") or []
-    return [str(line) for line in log]
+    return translated_log([str(line) for line in log])
 
 
 def log_entry(line: str, style: str = "", names: Sequence[str] | None = None) -> Table:
-    """One log line as a bullet with a hanging indent (wrapped lines align); the engine's
-    ``seat N`` (from 0) reads as people count seats (``names[N]``, else ``Seat N+1``)."""
+    """One log line (already in the terminal's language, :func:`log_lines`) as a bullet
+    with a hanging indent (wrapped lines align); the engine's ``seat N`` (from 0) reads as
+    people count seats (``names[N]``, else ``Seat N+1``)."""
     grid = Table.grid()
     grid.add_column(width=4, no_wrap=True)
     grid.add_column()
-    grid.add_row(Text("  • ", style="dim"), Text(for_people(line, names), style=style))
+    grid.add_row(Text("  • ", style="dim"), Text(people(line, names), style=style))
     return grid
 
 

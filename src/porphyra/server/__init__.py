@@ -8,5 +8,7 @@ games, :mod:`.client` a websocket connection, :mod:`.botpool` the bot pool and
 :mod:`.dbfile` checks a SQLite file before it is opened; :mod:`.protocol` describes the
 websocket messages; :mod:`.security` (Origin, hosts, headers), :mod:`.quotas` (limits per
 client) and :mod:`.incidents` (error ids) guard it; the browser UI lives in ``static/``
-(plain HTML, CSS and JavaScript, no external assets).
+(plain HTML, CSS and JavaScript, no external assets).  The tables' clocks are kept by
+:mod:`porphyra.clocks` and, for a running game, :mod:`.seatclock`; :mod:`.errors` holds the
+runner's refusals.
 """

@@ -5,22 +5,35 @@ REST (JSON):
 
 ``GET  /api/meta``               games, lobby options, bot names, whether solo exists.
 ``GET  /api/cards/{game}``       public card data for drawing cards.
-``GET  /api/rules/{game}``       the game's rules (``RULES.md``, Markdown) for the page's
-                                 rules panel.
+``GET  /api/rules/{game}``       the game's rules (``RULES.md``, Markdown, in the language
+                                 of ``Accept-Language``) for the page's rules panel.
 ``GET  /api/games``              saved games, newest first (no seeds, no tokens).
 ``POST /api/games``              create: ``{"game", "options", "seats": [{"kind": "human" |
                                  "bot", "bot", "name"}], "seed"?}`` → id, per human seat its
                                  token and invite link, the spectator link.  Without a seed
                                  the server draws 128 bits; with one the table is marked
                                  ``"deal": "chosen"`` everywhere (lobby, game info, every
-                                 snapshot) and ``"rated": false``.
-``GET  /api/games/{id}``         one game's public info.
-``GET  /api/games/{id}/record``  the record (with the seed and the seat names), only once
-                                 the game is over; ``?download=1`` as a file.
+                                 snapshot) and ``"rated": false``.  Clocks (issue 15):
+                                 ``"clock"``: ``{"kind": "none"}``, ``{"kind": "realtime",
+                                 "base_s", "increment_s"}`` or ``{"kind": "turn",
+                                 "per_move_s"}`` (seconds); ``"timeout_bot"`` (the bot that
+                                 moves for a seat out of time or taken over, default
+                                 ``easy``); ``"takeover_after"`` (timeouts after which a bot
+                                 plays the seat until its player returns; 0: never).
+                                 ``"table"``: ``{"hints", "spectator_chat"}`` (booleans).
+``GET  /api/games/{id}``         one game's public info, with ``clock`` (the settings and
+                                 each seat's remaining time) and ``waiting`` (the seats the
+                                 game waits for).
+``GET  /api/games/{id}/record``  the record (with the seed, the seat names, the clock
+                                 settings and clock events), only once the game is over;
+                                 ``?download=1`` as a file.
 ``GET  /api/games/{id}/replay``  ``?view=public|all|N`` (N: a seat, counted from 1): one
                                  frame per state of a finished game (403 before the end).
 ``POST /api/games/{id}/rematch`` ``{"token"}`` (a seat's token): the rematch of a finished
-                                 game (same seats and links, a new deal), made once.
+                                 game (same seats, links and clock, a new deal), made once.
+``POST /api/mine``               ``{"seats": [{"game", "token"}]}`` (the seats this browser
+                                 holds) → per valid seat: game, seat, status, whether the
+                                 game waits for it, its clock.
 
 Websocket ``/ws/{id}?token=T``: a seat (T is its invite token) or, without a token, a
 spectator; see :mod:`porphyra.server.protocol`.  Pages: ``/`` (lobby), ``/game/{id}``
@@ -37,32 +50,46 @@ import json
 import logging
 import os
 import re
+import time
 import unicodedata
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.websockets import WebSocketState
 
 from porphyra.bots import bot_names
+from porphyra.clocks import (
+    DEFAULT_TIMEOUT_BOT,
+    MAX_BASE_S,
+    MAX_INCREMENT_S,
+    MAX_PER_MOVE_S,
+    MAX_TAKEOVER_AFTER,
+    ClockSettings,
+)
 from porphyra.core import registry
 from porphyra.core.errors import UnknownGameError
 from porphyra.core.options import options_of
 from porphyra.core.registry import registered_games
 from porphyra.core.seats import seat_label
+from porphyra.i18n import DEFAULT as DEFAULT_LANGUAGE
+from porphyra.i18n import LANGUAGES, catalogue_json, from_accept_language
+from porphyra.i18n import normalize as normalize_language
+from porphyra.i18n.log import translate_error, translate_lines
 from porphyra.server import protocol
 from porphyra.server.client import Client
+from porphyra.server.errors import SubmitError
 from porphyra.server.gamedata import card_data, lobby_bot_text, lobby_bots, solo_supported
 from porphyra.server.hub import CreateError, Hub
 from porphyra.server.incidents import player_message, report
-from porphyra.server.match import SubmitError
 from porphyra.server.quotas import (
     CHAT_LIMIT,
     CREATE_LIMIT,
@@ -88,6 +115,8 @@ REFUSED_IN_NAMES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
 ZERO_WIDTH_JOINER = "\u200d"
 #: Longest echo of a refused input in a 422 reply, in characters.
 MAX_ECHO = 200
+#: Most seats one ``POST /api/mine`` may ask about.
+MAX_MINE = 50
 
 
 def _short(value: Any) -> Any:
@@ -212,6 +241,35 @@ class RematchIn(BaseModel):
     token: str = Field(min_length=1, max_length=200)
 
 
+class NoClockIn(BaseModel):
+    """No clock (casual)."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["none"]
+
+
+class RealtimeClockIn(BaseModel):
+    """Real time: ``base_s`` seconds each, ``increment_s`` more after each action."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["realtime"]
+    base_s: StrictInt = Field(ge=1, le=MAX_BASE_S)
+    increment_s: StrictInt = Field(default=0, ge=0, le=MAX_INCREMENT_S)
+
+
+class TurnClockIn(BaseModel):
+    """Turn-based: ``per_move_s`` seconds for every decision."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["turn"]
+    per_move_s: StrictInt = Field(ge=1, le=MAX_PER_MOVE_S)
+
+
+#: The ``clock`` of a create request (``kind`` chooses the shape; a wrong field or value
+#: is a 422 naming it).
+ClockIn = Annotated[NoClockIn | RealtimeClockIn | TurnClockIn, Field(discriminator="kind")]
+
+
 class CreateIn(BaseModel):
     """A create request (see the module docstring); an unknown field (``"Seed"``) is
     refused with 422 naming it."""
@@ -224,6 +282,42 @@ class CreateIn(BaseModel):
     #: A chosen seed makes a marked, unrated table (see :meth:`Hub.create`).
     seed: int | None = Field(default=None, ge=0, lt=2**256)
     table: TableIn = Field(default_factory=TableIn)
+    clock: ClockIn | None = None
+    timeout_bot: str | None = Field(default=None, max_length=40)
+    takeover_after: StrictInt = Field(default=0, ge=0, le=MAX_TAKEOVER_AFTER)
+
+
+class MySeatIn(BaseModel):
+    """One seat this browser holds: the game id and the seat's token."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(max_length=64)
+    token: str = Field(max_length=200)
+
+
+class MineIn(BaseModel):
+    """The seats of ``POST /api/mine``."""
+
+    model_config = ConfigDict(extra="forbid")
+    seats: list[MySeatIn] = Field(max_length=MAX_MINE)
+
+
+def clock_settings(body: CreateIn, bots: set[str]) -> ClockSettings:
+    """The table's :class:`ClockSettings` from a create request.
+
+    Raises:
+        HTTPException(400): ``timeout_bot`` is not a bot.
+    """
+    bot = body.timeout_bot or DEFAULT_TIMEOUT_BOT
+    if bot not in bots:
+        raise HTTPException(400, f"unknown timeout_bot {bot!r}; bots: {', '.join(sorted(bots))}")
+    clock = body.clock
+    common: dict[str, Any] = {"timeout_bot": bot, "takeover_after": body.takeover_after}
+    if isinstance(clock, RealtimeClockIn):
+        return ClockSettings("realtime", clock.base_s, clock.increment_s, **common)
+    if isinstance(clock, TurnClockIn):
+        return ClockSettings("turn", per_move_s=clock.per_move_s, **common)
+    return ClockSettings("none", **common)
 
 
 def check_options(name: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -272,6 +366,9 @@ def create_app(
     chat_limit: str | None = CHAT_LIMIT,
     hint_bot: str = "hard",
     bot_pace: float = 0.6,
+    time_source: Callable[[], float] = time.time,
+    clock_poll: float = 0.25,
+    heartbeat_s: float = 5.0,
 ) -> FastAPI:
     """Build the application.
 
@@ -293,6 +390,9 @@ def create_app(
         hint_bot: the bot that answers hints (on the asking seat's view only).
         bot_pace: least seconds between a move and the next bot move at a table with a
             person, so that the bots' moves can be followed (0: at once).
+        time_source / clock_poll / heartbeat_s: the clocks' time (epoch seconds), how often
+            to look for clocks out of time and to write a heartbeat (real seconds); see
+            :class:`Hub`.
 
     Returns:
         The FastAPI app; its lifespan reloads every stored game and restarts its bots.
@@ -312,6 +412,9 @@ def create_app(
             idle_after=idle_after,
             hint_bot=hint_bot,
             bot_pace=bot_pace,
+            time_source=time_source,
+            clock_poll=clock_poll,
+            heartbeat_s=heartbeat_s,
         )
         app.state.hub = hub
         await hub.start()
@@ -325,6 +428,16 @@ def create_app(
     if allowed_hosts is not None:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
     origins = tuple(allowed_origins)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        """The error's text in the language the request prefers (``Accept-Language``; the
+        pages send the chosen one), its status and headers unchanged."""
+        detail: Any = exc.detail
+        if isinstance(detail, str):
+            lang = from_accept_language(request.headers.get("accept-language"))
+            detail = translate_error(detail, lang)
+        return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -388,6 +501,12 @@ def create_app(
             "solo": solo_supported(),
         }
 
+    @app.get("/api/i18n/{lang}")
+    async def i18n_catalogue(lang: str) -> dict[str, Any]:
+        if normalize_language(lang) != lang:
+            raise HTTPException(404, f"unknown language {lang!r}; one of {', '.join(LANGUAGES)}")
+        return catalogue_json(lang)
+
     @app.get("/api/cards/{name}")
     async def cards(name: str) -> dict[str, Any]:
         if name not in registered_games():
@@ -395,12 +514,15 @@ def create_app(
         return card_data(name)
 
     @app.get("/api/rules/{name}")
-    async def rules(name: str) -> dict[str, Any]:
+    async def rules(name: str, request: Request) -> dict[str, Any]:
+        """``{"game", "lang", "markdown"}``: the game's rules in the language the request
+        prefers (``Accept-Language``; the pages send the chosen one)."""
         if name not in registered_games():
             raise HTTPException(404, f"unknown game {name!r}")
         from porphyra.cli.rules import rules_text
 
-        return {"game": name, "markdown": rules_text(name)}
+        lang = from_accept_language(request.headers.get("accept-language"))
+        return {"game": name, "lang": lang, "markdown": rules_text(name, lang)}
 
     @app.get("/api/games")
     async def list_games() -> list[dict[str, Any]]:
@@ -461,9 +583,10 @@ def create_app(
                     "name": name,
                 }
             )
+        clock = clock_settings(body, bots)
         try:
             runner, tokens = await hub.create(
-                body.game, options, seats, body.seed, body.table.model_dump()
+                body.game, options, seats, body.seed, body.table.model_dump(), clock=clock
             )
         except (CreateError, UnknownGameError) as exc:
             raise HTTPException(400, str(exc)) from None
@@ -512,8 +635,9 @@ def create_app(
         return JSONResponse(runner.record_with_seats(), headers=headers)
 
     @app.get("/api/games/{game_id}/replay")
-    async def game_replay(game_id: str, view: str = "public") -> dict[str, Any]:
-        """The frames of a finished game (:func:`replay_frames`); never before its end."""
+    async def game_replay(game_id: str, request: Request, view: str = "public") -> dict[str, Any]:
+        """The frames of a finished game (:func:`replay_frames`), their log lines in the
+        language of ``Accept-Language``; never before its end."""
         runner = await existing(game_id)
         if not runner.over:
             raise HTTPException(403, "a game can be replayed once it is over")
@@ -523,6 +647,12 @@ def create_app(
             raise HTTPException(400, str(exc)) from None
         rec = runner.record_with_seats()
         frames = await asyncio.get_running_loop().run_in_executor(None, replay_frames, rec, chosen)
+        lang = from_accept_language(request.headers.get("accept-language"))
+        if lang != DEFAULT_LANGUAGE:
+            for frame in frames:
+                log = frame["observation"].get("log")
+                if isinstance(log, list):
+                    frame["observation"]["log"] = translate_lines(log, lang)
         return {
             "id": runner.id,
             "game": runner.name,
@@ -551,9 +681,44 @@ def create_app(
         info["url"] = f"/game/{new.id}"
         return info
 
+    @app.post("/api/mine")
+    async def my_games(body: MineIn) -> list[dict[str, Any]]:
+        """The seats of ``body`` that exist, each ``{"id", "game", "long_name", "seat",
+        "name", "status", "your_turn" (the game waits for this seat, and no bot plays
+        it), "clock" (this seat's clock), "updated"}``; unknown games and wrong tokens are
+        left out (nothing tells which)."""
+        hub = hub_of(app)
+        out = []
+        for mine in body.seats:
+            try:
+                runner = await hub.get(mine.game)
+            except Exception:  # the database is down: that game is left out this time
+                report("game %s: could not be loaded for the lobby", mine.game)
+                continue
+            seat = None if runner is None else runner.seat_of_token(mine.token)
+            if runner is None or seat is None:
+                continue
+            clock = runner.clock_info()
+            out.append(
+                {
+                    "id": runner.id,
+                    "game": runner.name,
+                    "long_name": runner.game.info.long_name,
+                    "seat": seat,
+                    "name": runner.seats[seat].name,
+                    "status": "over" if runner.over else "active",
+                    "your_turn": not runner.over
+                    and seat in runner.state.active_players()
+                    and not runner.bot_plays(seat),
+                    "clock": {**clock, "seats": None, "mine": clock["seats"][seat]},
+                    "updated": runner.row.updated,
+                }
+            )
+        return out
+
     @app.websocket("/ws/{game_id}")
     async def websocket_endpoint(
-        websocket: WebSocket, game_id: str, token: str | None = None
+        websocket: WebSocket, game_id: str, token: str | None = None, lang: str | None = None
     ) -> None:
         if not origin_allowed(
             websocket.headers.get("origin"), websocket.headers.get("host"), origins
@@ -562,6 +727,7 @@ def create_app(
             await websocket.close(code=4403)  # before accept: the handshake gets HTTP 403
             return
         await websocket.accept()
+        client_lang = normalize_language(lang) or DEFAULT_LANGUAGE
         hub = hub_of(websocket.app)
         try:
             runner = await hub.get(game_id)
@@ -574,15 +740,26 @@ def create_app(
             return
         if runner is None:
             if game_id in hub.broken:
-                await _refuse(websocket, damaged_detail(hub.broken[game_id]), 4410, "damaged")
+                await _refuse(
+                    websocket,
+                    translate_error(damaged_detail(hub.broken[game_id]), client_lang),
+                    4410,
+                    "damaged",
+                )
             else:
-                await _refuse(websocket, "no such game", 4404)
+                await _refuse(websocket, translate_error("no such game", client_lang), 4404)
             return
         seat: int | None = None
         if token:
             seat = runner.seat_of_token(token)
             if seat is None:
-                await _refuse(websocket, "wrong seat token: this link does not open a seat", 4403)
+                await _refuse(
+                    websocket,
+                    translate_error(
+                        "wrong seat token: this link does not open a seat", client_lang
+                    ),
+                    4403,
+                )
                 return
         peer = websocket.client.host if websocket.client else "?"
         seat_key = None if seat is None else f"{game_id}/{seat}"
@@ -590,7 +767,7 @@ def create_app(
         if refusal is not None:
             await _refuse(websocket, refusal, 4429, "limit")
             return
-        client = Client(seat)
+        client = Client(seat, lang=client_lang)
         await runner.load_chat()
         writer = asyncio.get_running_loop().create_task(_writer(websocket, client))
         async with runner.lock:  # a snapshot only ever shows a durably stored state
@@ -600,7 +777,7 @@ def create_app(
             again = await hub.get(game_id)
             if again is None:
                 quotas.close_connection(peer, seat_key)
-                await _refuse(websocket, "no such game", 4404)
+                await _refuse(websocket, translate_error("no such game", client_lang), 4404)
                 return
             runner = again
             await runner.load_chat()
@@ -617,7 +794,11 @@ def create_app(
                 if raw is None:
                     raw = message.get("bytes") or b""
                 if not quotas.allow_message(messages):
-                    client.send(protocol.error(runner.seq, "too many messages: slow down", "limit"))
+                    client.send(
+                        protocol.error(
+                            runner.seq, client.error_text("too many messages: slow down"), "limit"
+                        )
+                    )
                     continue
                 await _handle(runner, client, raw, lambda: quotas.allow_chat(chat_key))
                 if client.dropped:
@@ -669,29 +850,36 @@ async def _handle(
     try:
         msg = protocol.parse_client_message(raw)
     except protocol.ProtocolError as exc:
-        client.send(protocol.error(runner.seq, str(exc), "malformed"))
+        client.send(protocol.error(runner.seq, client.error_text(str(exc)), "malformed"))
         return
     if msg.type == "ping":
         client.send({"type": "pong", "seq": runner.seq})
         return
     if msg.type == "snapshot":
-        client.send(runner.view(client.seat, "snapshot"))
+        client.send(runner.view(client.seat, "snapshot", lang=client.lang))
         return
     if msg.type == "chat":
         assert msg.action is not None
         if not allow_chat():
-            client.send(protocol.error(runner.seq, "too many chat lines: wait a moment", "limit"))
+            message = client.error_text("too many chat lines: wait a moment")
+            client.send(protocol.error(runner.seq, message, "limit"))
             return
         try:
             await runner.post_chat(client.seat, msg.action)
         except SubmitError as exc:
-            client.send(protocol.error(runner.seq, exc.message, exc.code))
+            client.send(protocol.error(runner.seq, client.error_text(exc.message), exc.code))
         return
     if client.seat is None:
-        client.send(protocol.error(runner.seq, "spectators cannot act", "auth"))
+        client.send(protocol.error(runner.seq, client.error_text("spectators cannot act"), "auth"))
         return
-    assert msg.seq is not None
     try:
+        if msg.type == "leave":
+            await runner.leave(client.seat)
+            return
+        if msg.type == "return":
+            await runner.give_back(client.seat)
+            return
+        assert msg.seq is not None
         if msg.type == "hint":
             if client.hinting:
                 raise SubmitError("limit", "a hint is already being worked out")
@@ -706,7 +894,7 @@ async def _handle(
             assert msg.action is not None
             await runner.submit(client.seat, msg.action, msg.seq)
     except SubmitError as exc:
-        client.send(protocol.error(runner.seq, exc.message, exc.code))
+        client.send(protocol.error(runner.seq, client.error_text(exc.message), exc.code))
     except Exception:  # never let one message take the server down
         error_id = report("game %s: unexpected error on a message", runner.id)
         client.send(protocol.error(runner.seq, player_message(error_id), "internal"))

@@ -6,6 +6,8 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
+from porphyra.i18n import DEFAULT as DEFAULT_LANGUAGE
+from porphyra.i18n.log import translate_error
 from porphyra.server import protocol
 
 #: Outgoing messages queued for one client before it is dropped as too slow.
@@ -21,6 +23,8 @@ class Client:
     """
 
     seat: int | None
+    #: The language its views' log lines are rendered in (``"en"``, ``"ja"``, ``"ko"``).
+    lang: str = DEFAULT_LANGUAGE
     outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     dropped: bool = False
     #: Log lines of its observation this client already has (updates send the rest).
@@ -30,6 +34,10 @@ class Client:
     shown: Any = None
     #: A hint is being worked out for this client (one at a time).
     hinting: bool = False
+
+    def error_text(self, message: str) -> str:
+        """An error ``message`` (English) in this client's language."""
+        return translate_error(message, self.lang)
 
     def send(self, message: dict[str, Any] | str) -> None:
         """Queue ``message`` (a dict, or JSON text already encoded)."""

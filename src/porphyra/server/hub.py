@@ -1,5 +1,6 @@
 """The hub: every game of the server (registry, creation, restart-resume), the database
-thread with its group commit, and the bot pool."""
+thread with its group commit, the bot pool, and the clocks' time source, heartbeat and
+timeout watch."""
 
 from __future__ import annotations
 
@@ -14,10 +15,12 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from porphyra.clocks import ClockSettings, TableClock
 from porphyra.server.botpool import BotPool
 from porphyra.server.incidents import damaged_game, report
 from porphyra.server.match import MatchRunner
 from porphyra.server.replay import replay, shared_game
+from porphyra.server.seatclock import load_clock
 from porphyra.server.storage import (
     DEAL_CHOSEN,
     DEAL_SECRET,
@@ -58,10 +61,16 @@ class Hub:
         storage: the :class:`Storage`.
         bot_workers: processes for bots (0: a thread pool).
         idle_after: seconds after which a runner nobody uses (no client, no bot deciding)
-            is released from memory; it reloads from the database on demand.
+            is released from memory; it reloads from the database on demand (its clock's
+            next deadline is kept, so a timeout still happens on time).
         hint_bot: the bot spec that answers hints.
         bot_pace: least seconds between a move and the next bot move in a game with a
             human seat, so that a person can follow the bots (0: at once).
+        time_source: the clocks' time, epoch seconds (``time.time``; tests pass a fake one
+            they advance, so no test waits for a clock).
+        clock_poll: real seconds between two looks for clocks out of time.
+        heartbeat_s: real seconds between two heartbeats (the time of a restart's
+            downtime not charged to any clock is measured from the last one).
     """
 
     def __init__(
@@ -71,6 +80,9 @@ class Hub:
         idle_after: float = 300.0,
         hint_bot: str = "hard",
         bot_pace: float = 0.0,
+        time_source: Callable[[], float] = time.time,
+        clock_poll: float = 0.25,
+        heartbeat_s: float = 5.0,
     ) -> None:
         self.storage = storage
         #: The bot that answers a seat's ``hint`` (on that seat's view only).
@@ -78,6 +90,17 @@ class Hub:
         #: Seconds a bot waits after the previous move of a game with a person at it.
         self.bot_pace = bot_pace
         self.idle_after = idle_after
+        self.now = time_source
+        self.clock_poll = clock_poll
+        self.heartbeat_s = heartbeat_s
+        #: This server's start and the last heartbeat before it (None: none stored),
+        #: epoch seconds (set by :meth:`start`).
+        self.started = time_source()
+        self.alive_at: float | None = None
+        #: Released games with a running clock: ``{game id: its next deadline}``.
+        self.deadlines: dict[str, float] = {}
+        self._clock_task: asyncio.Task[None] | None = None
+        self._heartbeat_task: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self.inline_db = storage.url.startswith("sqlite")
         self.bots = BotPool(bot_workers)
@@ -159,8 +182,44 @@ class Hub:
         limit = time.monotonic() - self.idle_after
         gone = [gid for gid, r in self.runners.items() if r.last_used < limit and r.idle()]
         for gid in gone:
-            self.runners.pop(gid).released = True
+            runner = self.runners.pop(gid)
+            runner.released = True
+            deadline = runner.clock.next_deadline()
+            if deadline is not None and not runner.over:
+                self.deadlines[gid] = deadline
         return len(gone)
+
+    async def check_clocks(self) -> None:
+        """Hand every seat out of time to its table's timeout bot (loading a released
+        game whose deadline passed)."""
+        now_s = self.now()
+        for gid in [g for g, d in self.deadlines.items() if d <= now_s]:
+            try:
+                await self.get(gid)
+            except SQLAlchemyError:  # tried again at the next look
+                report("game %s: could not be loaded for its clock", gid)
+        for runner in list(self.runners.values()):
+            deadline = runner.clock.next_deadline()
+            if deadline is not None and deadline <= now_s:
+                await runner.check_clock()
+
+    async def _watch_clocks(self) -> None:
+        """:meth:`check_clocks` every :attr:`clock_poll` seconds."""
+        while True:
+            await asyncio.sleep(self.clock_poll)
+            try:
+                await self.check_clocks()
+            except Exception:  # one bad game never stops the clocks of the others
+                report("the clock watch failed once")
+
+    async def _heartbeats(self) -> None:
+        """Store the time every :attr:`heartbeat_s` seconds (see :meth:`Storage.heartbeat`)."""
+        while True:
+            await asyncio.sleep(self.heartbeat_s)
+            try:
+                await self.db(self.storage.heartbeat, self.now())
+            except Exception:  # the database is down: the next beat
+                log.debug("heartbeat skipped", exc_info=True)
 
     async def _sweep(self) -> None:
         """Release idle runners every ``idle_after / 4`` seconds (at least every 0.05 s)."""
@@ -197,8 +256,12 @@ class Hub:
     async def start(self) -> None:
         """Reload every unfinished game by replaying its record, and restart its bots
         (finished games load when someone opens them)."""
-        self._checkpointer = asyncio.get_running_loop().create_task(self._checkpoints())
-        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+        loop = asyncio.get_running_loop()
+        self._checkpointer = loop.create_task(self._checkpoints())
+        self._sweeper = loop.create_task(self._sweep())
+        self.started = self.now()
+        self.alive_at = await self.db(self.storage.last_alive)
+        await self.db(self.storage.heartbeat, self.started)
         ids = await self.db(self.storage.game_ids, "active")
         for game_id in ids:
             try:
@@ -207,9 +270,18 @@ class Hub:
                 report("game %s: could not be loaded at start-up", game_id)
         for runner in self.runners.values():
             runner.kick_bots()
+        self._clock_task = loop.create_task(self._watch_clocks())
+        self._heartbeat_task = loop.create_task(self._heartbeats())
 
     async def stop(self) -> None:
-        """Stop bots and executors."""
+        """Stop bots and executors (a last heartbeat first)."""
+        for task in (self._clock_task, self._heartbeat_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        with contextlib.suppress(Exception):
+            await self.db(self.storage.heartbeat, self.now())
         for runner in self.runners.values():
             await runner.stop()
         for task in (self._checkpointer, self._writer, self._sweeper):
@@ -261,6 +333,7 @@ class Hub:
                 )
             if len(row.seats) != players:
                 raise BadRowError(f"game {game_id}: {len(row.seats)} seat rows for {players}")
+            load_clock(row, players)  # a damaged clock: a damaged game
         except SQLAlchemyError:
             # The database failed (unreachable, or any other error of its own): not this
             # game's fault, and not for good; the next access tries again.
@@ -271,6 +344,9 @@ class Hub:
         runner = self.runners.get(game_id)  # loaded meanwhile by another request
         if runner is None:
             runner = self.runners[game_id] = MatchRunner(self, row, state)
+            self.deadlines.pop(game_id, None)
+            await runner.resume_clock()
+            await runner.check_clock()
         return runner
 
     async def create(
@@ -281,6 +357,7 @@ class Hub:
         seed: int | None = None,
         table: dict[str, bool] | None = None,
         token_hashes: dict[int, str] | None = None,
+        clock: ClockSettings | None = None,
     ) -> tuple[MatchRunner, dict[int, str]]:
         """Create and store a new game; start its bots.
 
@@ -296,6 +373,7 @@ class Hub:
             token_hashes: a rematch: the human seats keep these token hashes (so every
                 player's own link opens their seat of the new game) and no new token is
                 made.
+            clock: the table's clock and timeout options (default: none).
 
         Returns:
             The runner and the seat tokens of the human seats, ``{seat: token}``.
@@ -339,6 +417,11 @@ class Hub:
             deal=deal,
             table={k: bool((table or {}).get(k, v)) for k, v in TABLE_DEFAULTS.items()},
         )
+        table_clock = TableClock.new(clock or ClockSettings(), game.num_players)
+        table_clock.epoch = self.started
+        human = {i for i, s in enumerate(seats) if s["kind"] == "human"}
+        table_clock.update(set(state.active_players()) & human, None, self.now())
+        row.clock = table_clock.dumps()
         await self.db(self.storage.create_game, row)
         runner = MatchRunner(self, row, state)
         self.runners[game_id] = runner
@@ -348,8 +431,8 @@ class Hub:
     async def rematch(self, runner: MatchRunner) -> MatchRunner:
         """The rematch of finished game ``runner``: the same game, options, seats (names,
         bots, and the human seats' token hashes, so each player's own link opens their seat
-        of the new game) and table choices, on a new secret deal.  Made once: a second
-        request gets the same game.
+        of the new game), table choices and clock settings, on a new secret deal.  Made
+        once: a second request gets the same game.
 
         Raises:
             CreateError: the game is not over, or the engine refuses its options now.
@@ -364,7 +447,13 @@ class Hub:
             seats = [{"kind": s.kind, "bot": s.bot, "name": s.name} for s in runner.seats]
             hashes = {s.seat: s.token_hash for s in runner.seats if s.token_hash is not None}
             new, _ = await self.create(
-                runner.name, dict(runner.row.options), seats, None, runner.row.table, hashes
+                runner.name,
+                dict(runner.row.options),
+                seats,
+                None,
+                runner.row.table,
+                hashes,
+                clock=runner.clock.settings,
             )
             await self.db(self.storage.set_rematch, runner.id, new.id)
             runner.row.rematch = new.id

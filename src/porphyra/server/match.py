@@ -17,7 +17,12 @@ seat gets ``state.observation(seat)`` and its own legal actions; a spectator get
 ``state.public_observation()``.  Undo history never leaves
 the server (an undo replays a record prefix and sends fresh snapshots).
 
-Bot seats play through the hub's :class:`~porphyra.server.botpool.BotPool`.  Undo follows
+Bot seats play through the hub's :class:`~porphyra.server.botpool.BotPool`, and so do the
+seats a bot plays for their players (issue 15): a seat out of time (one decision, by the
+table's ``timeout_bot``) and a seat taken over (its player left, or ran out of time
+``takeover_after`` times) until its player returns.  The clocks are a
+:class:`~porphyra.clocks.TableClock`, stored with every action and kept by the base class
+:class:`~porphyra.server.seatclock.ClockedRunner`.  Undo follows
 :func:`~porphyra.server.replay.undo_target`.
 """
 
@@ -34,13 +39,16 @@ from typing import TYPE_CHECKING, Any
 from porphyra import record as records
 from porphyra.bots.selfplay import decision_seed
 from porphyra.core.game import Action, Game, State
-from porphyra.core.seats import for_people, seat_label
+from porphyra.i18n import DEFAULT as DEFAULT_LANGUAGE
+from porphyra.i18n.log import translate_lines
 from porphyra.server import protocol
 from porphyra.server.botpool import choose_on_state
 from porphyra.server.client import Client
+from porphyra.server.errors import SubmitError, unavailable_message
 from porphyra.server.gamedata import derived, has_derived
-from porphyra.server.incidents import player_message, report
+from porphyra.server.incidents import report
 from porphyra.server.replay import replay, undo_target
+from porphyra.server.seatclock import ClockedRunner, load_clock
 from porphyra.server.storage import (
     SPECTATOR_SEAT,
     GameRow,
@@ -62,24 +70,9 @@ MAX_CHAT_LINES = 1000
 CHAT_HISTORY = 200
 
 
-class SubmitError(Exception):
-    """A submission refused by the runner; ``code`` and ``message`` go to the client."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def unavailable_message(error_id: str) -> str:
-    """The player's text when the database did not take a write."""
-    return player_message(
-        error_id, "the server could not save this just now; nothing changed: try again"
-    )
-
-
-class MatchRunner:
-    """The authority over one game: state, seats, clients, bots, persistence.
+class MatchRunner(ClockedRunner):
+    """The authority over one game: state, seats, clients, bots, persistence (its clocks:
+    :class:`~porphyra.server.seatclock.ClockedRunner`).
 
     Args:
         hub: the :class:`Hub` (storage, executors).
@@ -117,6 +110,9 @@ class MatchRunner:
         self._chat_lock = asyncio.Lock()
         #: ``time.monotonic()`` of the last change (bots wait ``hub.bot_pace`` after it).
         self._last_change = 0.0
+        self.clock = load_clock(row, self.game.num_players)
+        #: Seats out of time whose timeout bot is deciding.
+        self._timing_out: set[int] = set()
 
     # ----------------------------------------------------------------- info
     @property
@@ -142,6 +138,7 @@ class MatchRunner:
                 "bot": s.bot,
                 "name": s.name,
                 "connected": s.kind == "bot" or s.seat in online,
+                "takeover": self.clock.seats[s.seat].takeover,
             }
             for s in self.seats
         ]
@@ -161,15 +158,17 @@ class MatchRunner:
             "created": self.row.created,
             "updated": self.row.updated,
             "result": records.to_record(self.state)["result"],
+            "clock": self.clock_info(),
+            "waiting": [] if self.over else self.state.active_players(),
             **self.deal_info(),
         }
         return out
 
     def record_with_seats(self) -> dict[str, Any]:
-        """The game's record plus ``seats`` (per seat its ``name``, ``kind`` and ``bot``),
-        which ``porphyra replay`` shows.  Only for a finished game: the record holds the
-        seed."""
-        rec = records.to_record(self.state)
+        """The game's record (with its clock settings and events, :meth:`record`) plus
+        ``seats`` (per seat its ``name``, ``kind`` and ``bot``), which ``porphyra replay``
+        shows.  Only for a finished game: the record holds the seed."""
+        rec = self.record()
         rec["seats"] = [{"name": s.name, "kind": s.kind, "bot": s.bot} for s in self.seats]
         return rec
 
@@ -202,11 +201,20 @@ class MatchRunner:
         """True if the table lets spectators write in its chat (they always read it)."""
         return bool(self.row.table.get("spectator_chat"))
 
+    def bot_plays(self, seat: int) -> bool:
+        """True if a bot decides for ``seat`` now: a bot seat, a seat taken over, or a
+        seat out of time whose timeout bot is deciding."""
+        return (
+            self.seats[seat].kind == "bot"
+            or self.clock.seats[seat].takeover is not None
+            or seat in self._timing_out
+        )
+
     def can_undo(self, seat: int) -> bool:
         """True if ``seat`` may undo now (see :func:`undo_target`; cached per seq)."""
         if self.over or self.seats[seat].kind != "human" or not self._all_others_bots(seat):
             return False
-        if seat not in self.state.active_players():
+        if self.bot_plays(seat) or seat not in self.state.active_players():
             return False
         cached = self._undo_cache.get(seat)
         if cached is None or cached[0] != self.seq:
@@ -278,6 +286,9 @@ class MatchRunner:
                 obs = state.observation(seat)
                 decision = self._decisions.get(seat)
                 legal = decision[1] if decision is not None else self._legal(seat)
+                if self.bot_plays(seat):
+                    legal = []  # a bot decides for this seat now
+            obs = self._with_clock_notes(obs, seat)
             return {
                 "seq": self.seq,
                 "game_id": self.id,
@@ -300,7 +311,12 @@ class MatchRunner:
         return base
 
     def view(
-        self, seat: int | None, kind: str, last: str | None = None, log_from: int = 0
+        self,
+        seat: int | None,
+        kind: str,
+        last: str | None = None,
+        log_from: int = 0,
+        lang: str = DEFAULT_LANGUAGE,
     ) -> dict[str, Any]:
         """The message of type ``kind`` for ``seat`` (None: spectator).
 
@@ -310,6 +326,8 @@ class MatchRunner:
             last: the action text to echo (only ever to the seat that made it).
             log_from: log lines the client already has: the message's observation then
                 carries ``log[log_from:]`` and ``log_start = log_from`` (0: the whole log).
+            lang: the language of the log lines sent (rendered from the English lines of
+                the same observation, :mod:`porphyra.i18n.log`: the same information).
         """
         message = dict(self._base_view(seat))
         message["type"] = kind
@@ -317,9 +335,9 @@ class MatchRunner:
         log = obs.get("log")
         if isinstance(log, list):
             start = log_from if 0 < log_from <= len(log) else 0
-            if start:
+            if start or lang != DEFAULT_LANGUAGE:
                 obs = dict(obs)
-                obs["log"] = log[start:]
+                obs["log"] = translate_lines(log[start:], lang)
                 message["observation"] = obs
             message["log_start"] = start
         if kind == "snapshot":
@@ -329,6 +347,11 @@ class MatchRunner:
             message["rematch"] = self.row.rematch
             message["chat"] = self.chat_history()
             message.update(self.deal_info())
+        # A snapshot's clocks are as of now (it may come long after the last change); an
+        # update's as of the change it reports (the same for every client).
+        message["clock"] = (
+            self.clock_info() if kind == "snapshot" else self._memoized("clock", self.clock_info)
+        )
         if last is not None:
             message["last"] = last
         return message
@@ -345,13 +368,19 @@ class MatchRunner:
     def _shown(self, seat: int | None) -> tuple[Any, ...]:
         """What ``seat``'s view shows, apart from the message number."""
         base = self._base_view(seat)
-        return (base["observation"], base["legal"], base["can_undo"], base["status"])
+        clocks = tuple((c.remaining_s, c.since, c.timeouts, c.takeover) for c in self.clock.seats)
+        return (base["observation"], base["legal"], base["can_undo"], base["status"], clocks)
 
     def _view_text(self, client: Client, kind: str, last: str | None) -> str:
         seat = client.seat
         start = client.log_len if kind == "update" else 0
-        key = ("text", seat, kind, last, start, self.row.rematch, len(self.chat or ()))
-        text: str = self._memoized(key, lambda: protocol.dumps(self.view(seat, kind, last, start)))
+        lang = client.lang
+        key = ("text", seat, kind, last, start, lang, self.row.rematch, len(self.chat or ()))
+        if kind == "snapshot" and self.clock.next_deadline() is not None:
+            self._memo.pop(key, None)  # a clock runs: the snapshot's time is as of now
+        text: str = self._memoized(
+            key, lambda: protocol.dumps(self.view(seat, kind, last, start, lang))
+        )
         client.log_len = self._log_length(seat)
         return text
 
@@ -496,8 +525,7 @@ class MatchRunner:
         try:
             return self.game.parse_action(state, text, seat)
         except ValueError as exc:
-            names = [s.name for s in self.seats]
-            raise SubmitError("illegal", f"{text!r}: {for_people(str(exc), names)}") from None
+            raise SubmitError("illegal", f"{text!r}: {exc}") from None
 
     async def submit(self, seat: int, text: str, seq: int) -> str:
         """Validate and apply ``seat``'s action ``text`` submitted at ``seq``.
@@ -521,8 +549,14 @@ class MatchRunner:
                 )
             active = self.state.active_players()
             if seat not in active:
-                waiting = ", ".join(f"{self._name(p)} ({seat_label(p)})" for p in active)
+                waiting = ", ".join(f"seat {p}" for p in active)
                 raise SubmitError("turn", f"not your turn: waiting for {waiting}")
+            if seat in self._timing_out:
+                raise SubmitError("timeout", "your time ran out: a bot is moving for you")
+            if self.clock.seats[seat].takeover is not None:
+                raise SubmitError(
+                    "takeover", "a bot plays your seat: take your seat back first, then move"
+                )
             action = self._parse(self.state, text, seat)
             await self._commit(seat, action)
         self.kick_bots()
@@ -543,7 +577,7 @@ class MatchRunner:
             error_id = report("game %s: could not store %s", self.id, what)
             raise SubmitError("unavailable", unavailable_message(error_id)) from None
 
-    async def _commit(self, seat: int, action: Action) -> None:
+    async def _commit(self, seat: int, action: Action, timeout: bool = False) -> None:
         """Store ``action`` for ``seat`` (legal: checked by the caller), then make it the
         game's state and broadcast it.  The action is applied to a clone, and the clone
         becomes the game's state only once the database confirmed the write: on a failure
@@ -553,9 +587,20 @@ class MatchRunner:
         may land before one stored earlier (B-R3: the Emperor's redraw after the Foe's):
         the stored actions are rewritten from the first index that changed.
 
+        ``timeout``: the action is a timeout bot's move for ``seat`` (counted, logged, and
+        maybe the seat's takeover, :meth:`TableClock.timed_out`).  The clocks are updated
+        (:meth:`TableClock.update`) and stored with the action.
+
         Raises:
             SubmitError: ``unavailable``, the database did not take the write.
         """
+        clock = self.clock.copy()
+        if timeout:
+            anchor = self._log_anchor()
+            before_events = len(clock.events)
+            clock.timed_out(seat, self._moves_of(seat))
+            for event in clock.events[before_events:]:
+                event["at"] = anchor
         before = self.state.history
         state = self.state.clone()
         state.apply_action(action, seat)
@@ -575,6 +620,8 @@ class MatchRunner:
             "status": "over" if state.is_terminal() else "active",
             "result": result,
         }
+        clock.update(self._waiting(state, clock), seat, self.hub.now())
+        entry["clock"] = clock.dumps()
         try:
             await self._store(f"action #{len(history) - 1} {text!r}", self.hub.store_action, entry)
         except SubmitError:
@@ -583,7 +630,8 @@ class MatchRunner:
             with contextlib.suppress(Exception):
                 await self._reload()
             raise
-        self.state, self.seq = state, seq
+        self.state, self.seq, self.clock = state, seq, clock
+        self._timing_out.discard(seat)
         self.row.updated = now()
         self._last_change = time.monotonic()
         self._track_decisions()
@@ -597,6 +645,7 @@ class MatchRunner:
             self.row = row
             self.state = replay(row.record())
             self.seq = row.seq
+            self.clock = load_clock(row, self.game.num_players)
             self._memo_seq = -1
             self._decisions.clear()
             self._track_decisions()
@@ -628,10 +677,21 @@ class MatchRunner:
                 )
             state = replay(records.to_record(self.state), upto=target)
             seq = self.seq + 1
+            clock = self.clock.copy()
+            players = range(len(self.seats))
+            clock.drop_events_after([sum(1 for p, _ in state.history if p == q) for q in players])
+            clock.update(set(), None, self.hub.now())  # stop, then restart for the new state
+            clock.update(self._waiting(state, clock), None, self.hub.now())
             await self._store(
-                "an undo", self.hub.db, self.hub.storage.truncate_actions, self.id, target, seq
+                "an undo",
+                self.hub.db,
+                self.hub.storage.truncate_actions,
+                self.id,
+                target,
+                seq,
+                clock.dumps(),
             )
-            self.state, self.seq = state, seq
+            self.state, self.seq, self.clock = state, seq, clock
             self._decisions.clear()
             self._track_decisions()
             self._undo_cache.clear()
@@ -639,23 +699,44 @@ class MatchRunner:
                 self.send_view(client, "snapshot")
 
     # ----------------------------------------------------------------- bots
+    def _bot_seat(self) -> tuple[int, str, bool] | None:
+        """The seat a bot decides for now: ``(seat, bot spec, timeout move?)``, or None.
+
+        A seat out of time or taken over is played at once, even in a simultaneous
+        decision; a bot seat when it is the canonical seat (``current_player()``)."""
+        if self.over:
+            return None
+        current = self.state.current_player()
+        active = self.state.active_players()
+        order = ([current] if current in active else []) + [p for p in active if p != current]
+        timeout_bot = self.clock.settings.timeout_bot
+        for p in order:
+            if not 0 <= p < len(self.seats):
+                continue
+            if p in self._timing_out:
+                return p, timeout_bot, True
+            if self.clock.seats[p].takeover is not None:
+                return p, timeout_bot, False
+            if p == current and self.seats[p].kind == "bot":
+                return p, self.seats[p].bot or "random", False
+        return None
+
     def kick_bots(self) -> None:
-        """Start the bot of the current seat if it is a bot and none is running."""
+        """Start the bots if a bot decides for a seat now and none is running."""
         if self.over or (self._bot_task is not None and not self._bot_task.done()):
             return
-        current = self.state.current_player()
-        if not 0 <= current < len(self.seats) or self.seats[current].kind != "bot":
+        if self._bot_seat() is None:
             return
         self._bot_task = asyncio.get_running_loop().create_task(self._bot_turns())
 
     async def _bot_turns(self) -> None:
-        """Let bots decide while a bot seat is to act."""
+        """Let bots decide while a bot decides for a seat (see :meth:`_bot_seat`)."""
         while not self.over:
-            current = self.state.current_player()
-            if not 0 <= current < len(self.seats) or self.seats[current].kind != "bot":
+            chosen = self._bot_seat()
+            if chosen is None:
                 return
+            current, spec, timeout = chosen
             seq = self.seq
-            spec = self.seats[current].bot or "random"
             seed = decision_seed(self.state.seed, current, len(self.state.history))
             try:
                 text = await self.hub.bots.choose(
@@ -684,7 +765,7 @@ class MatchRunner:
                         current,
                     )
                 try:
-                    await self._commit(current, action)
+                    await self._commit(current, action, timeout=timeout)
                 except SubmitError:  # the database is down: decide again in a moment
                     await asyncio.sleep(1.0)
 

@@ -12,6 +12,10 @@ it, so no ``error`` message can precede that close):
     take back this seat's last decision (only against bots, see ``runner.undo_target``).
 ``{"type": "snapshot"}``
     ask for a full snapshot again.
+``{"type": "leave"}``
+    this seat's player leaves: a bot plays the seat until they return (issue 15).
+``{"type": "return"}``
+    this seat's player is back: the bot stops playing the seat.
 ``{"type": "ping"}``
     answered with ``pong``.
 ``{"type": "chat", "text": "..."}``
@@ -28,7 +32,9 @@ Server → client (every message carries ``seq``, the number of the latest state
               ``public_observation()`` for a spectator), ``legal`` (this seat's legal
               actions as notation strings: every seat the game waits for has its own,
               e.g. both seats in a simultaneous decision), ``seats``, ``status``,
-              ``can_undo``, ``derived`` (figures computed from the observation alone).
+              ``can_undo``, ``derived`` (figures computed from the observation alone),
+              ``clock`` (the table's clock settings and each seat's ``remaining_s``,
+              ``running``, ``timeouts`` and ``takeover``, as of the message).
 ``update``    the same fields after each change, plus ``last`` (the action text, only to
               the seat that made it).  To keep updates small, the observation's ``log``
               holds only the lines the client lacks: the full log is the client's first
@@ -75,6 +81,8 @@ REFUSED_IN_CHAT = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
 FIELDS: dict[str, frozenset[str]] = {
     "ping": frozenset({"type"}),
     "snapshot": frozenset({"type"}),
+    "leave": frozenset({"type"}),
+    "return": frozenset({"type"}),
     "undo": frozenset({"type", "seq"}),
     "act": frozenset({"type", "action", "seq"}),
     "chat": frozenset({"type", "text"}),
@@ -91,7 +99,8 @@ class ClientMessage:
     """A parsed client message.
 
     Attributes:
-        type: ``"act"``, ``"undo"``, ``"snapshot"``, ``"ping"``, ``"chat"`` or ``"hint"``.
+        type: ``"act"``, ``"undo"``, ``"snapshot"``, ``"ping"``, ``"leave"``, ``"return"``,
+            ``"chat"`` or ``"hint"``.
         action: the action text (``act``), or the chat line (``chat``).
         seq: the last seq the client saw (``act``, ``undo``, ``hint``), else None.
     """
@@ -137,7 +146,8 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
     fields = FIELDS.get(kind) if isinstance(kind, str) else None
     if fields is None:
         raise ProtocolError(
-            f"unknown message type {kind!r}; expected act, undo, snapshot, ping, chat, hint"
+            f"unknown message type {kind!r}; expected act, undo, snapshot, ping, leave, return, "
+            "chat, hint"
         )
     unknown = sorted(str(k) for k in data if k not in fields)
     if unknown:
@@ -145,7 +155,7 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
         raise ProtocolError(
             f"unknown field(s) {shown} in '{kind}'; it has only {', '.join(sorted(fields))}"
         )
-    if kind in ("ping", "snapshot"):
+    if kind in ("ping", "snapshot", "leave", "return"):
         return ClientMessage(kind)
     if kind == "chat":
         return ClientMessage("chat", action=chat_text(data.get("text")))
@@ -201,9 +211,11 @@ def dumps(message: dict[str, Any]) -> str:
 
 def error(seq: int, message: str, code: str = "invalid") -> dict[str, Any]:
     """An ``error`` message: ``code`` is one of ``malformed``, ``stale``, ``turn``,
-    ``illegal``, ``over``, ``undo``, ``auth``, ``invalid``, ``unavailable`` (the database
-    did not take the write: nothing changed, try again), ``internal`` (an unexpected
-    failure; the message carries an error id, the details are in the server log),
+    ``illegal``, ``over``, ``undo``, ``auth``, ``invalid``, ``timeout`` (this seat's time ran
+    out: its bot is moving), ``takeover`` (a bot plays the seat, or none does),
+    ``unavailable`` (the database did not take the write: nothing changed, try again),
+    ``internal`` (an unexpected failure; the message carries an error id, the details are
+    in the server log),
     ``limit`` (too many messages or connections: slow down), ``damaged`` (the game's stored
     data is damaged; the message carries an error id and the way back to the lobby)."""
     return {"type": "error", "seq": seq, "code": code, "message": message}

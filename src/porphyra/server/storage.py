@@ -11,7 +11,9 @@ Tables:
              updated (UTC ISO-8601), ``table_options`` (JSON text: the table's choices,
              ``{"hints": bool, "spectator_chat": bool}``; NULL for older rows: no hints
              beyond bot tables, spectators read the chat only), ``rematch`` (the id of the
-             game started as this one's rematch, or NULL).
+             game started as this one's rematch, or NULL), ``clock`` (the table's clocks
+             and clock events as JSON text, see :mod:`porphyra.clocks`; NULL for older
+             rows: no clock).
 ``actions``  (game id, index, player, action text): the record's action list, one row per
              action, so that an action is written with a single small insert (undo deletes
              a suffix; a simultaneous choice that the engine puts before one stored earlier
@@ -22,6 +24,7 @@ Tables:
              early simultaneous choices are now actions of the record.)
 ``chat``     (game id, index), the writer's seat (-1: a spectator), the text and the time
              (UTC ISO-8601): the table's chat, saved with the game.
+``server_state`` (key, value): ``alive``, the server's last heartbeat (epoch seconds).
 
 The seed is stored but never leaves the server while a game is running (it determines every
 hidden card).  Any SQLAlchemy URL works; the default is an SQLite file in the data
@@ -86,6 +89,9 @@ games_table = Table(
     Column("updated", String(40), nullable=False),
     Column("table_options", Text, nullable=True),
     Column("rematch", String(32), nullable=True),
+    # The table's clocks and clock events (JSON text of ``TableClock.dumps``; NULL for
+    # games stored before clocks: no clock).
+    Column("clock", Text, nullable=True),
 )
 
 actions_table = Table(
@@ -95,6 +101,15 @@ actions_table = Table(
     Column("idx", Integer, primary_key=True),
     Column("player", Integer, nullable=False),
     Column("action", Text, nullable=False),
+)
+
+#: Server-wide values: ``alive``, the epoch seconds of the last heartbeat of the running
+#: server (after a restart, the time since then is not charged to any clock).
+server_table = Table(
+    "server_state",
+    metadata,
+    Column("key", String(32), primary_key=True),
+    Column("value", Text, nullable=False),
 )
 
 seats_table = Table(
@@ -126,7 +141,10 @@ SPECTATOR_SEAT = -1
 #: DBAPI cursor and as SQLAlchemy ``text()`` (``r``, the result, is JSON).
 _SQL = {
     "insert": "INSERT INTO actions (game_id, idx, player, action) VALUES (:g, :i, :p, :a)",
-    "update": "UPDATE games SET seq = :seq, status = :st, result = :r, updated = :u WHERE id = :g",
+    "update": (
+        "UPDATE games SET seq = :seq, status = :st, result = :r, updated = :u, clock = :c "
+        "WHERE id = :g"
+    ),
     "delete": "DELETE FROM actions WHERE game_id = :g AND idx >= :i",
 }
 _STATEMENTS = {
@@ -160,7 +178,14 @@ def _append_steps(
     if rows:
         steps.append(("insert", rows))
     updates = [
-        {"g": g, "seq": a["seq"], "st": a["status"], "r": a["result"], "u": stamp}
+        {
+            "g": g,
+            "seq": a["seq"],
+            "st": a["status"],
+            "r": a["result"],
+            "u": stamp,
+            "c": a.get("clock"),
+        }
         for g, a in latest.items()
     ]
     steps.append(("update", updates))
@@ -181,6 +206,7 @@ _ADDED_GAME_COLUMNS = (
     ("deal", "VARCHAR(16)"),
     ("table_options", "TEXT"),
     ("rematch", "VARCHAR(32)"),
+    ("clock", "TEXT"),
 )
 
 #: A table's choices (``games.table_options``) and their defaults.
@@ -251,6 +277,8 @@ class GameRow:
         deal: :data:`DEAL_SECRET`, :data:`DEAL_CHOSEN` or :data:`DEAL_LEGACY`.
         table: the table's choices (:data:`TABLE_DEFAULTS`).
         rematch: the id of this game's rematch, once started.
+        clock: the clocks as JSON text (``porphyra.clocks.TableClock.dumps``), or
+            None (a game stored before clocks: none).
     """
 
     id: str
@@ -268,6 +296,7 @@ class GameRow:
     deal: str = DEAL_SECRET
     table: dict[str, bool] = field(default_factory=lambda: dict(TABLE_DEFAULTS))
     rematch: str | None = None
+    clock: str | None = None
 
     def record(self) -> dict[str, Any]:
         """The game as a porphyra record (``porphyra.record`` format)."""
@@ -360,6 +389,7 @@ class Storage:
                     deal=row.deal,
                     table_options=json.dumps(row.table, sort_keys=True),
                     rematch=row.rematch,
+                    clock=row.clock,
                     status=row.status,
                     result=row.result,
                     seq=row.seq,
@@ -431,9 +461,9 @@ class Storage:
                 raw.invalidate()
             raise
 
-    def truncate_actions(self, game_id: str, keep: int, seq: int) -> None:
-        """Undo: delete every action from index ``keep`` on, set ``seq``; the game is
-        active again."""
+    def truncate_actions(self, game_id: str, keep: int, seq: int, clock: str | None = None) -> None:
+        """Undo: delete every action from index ``keep`` on, set ``seq`` (and the clocks,
+        JSON text, if given); the game is active again."""
         with self._lock, self.engine.begin() as conn:
             conn.execute(
                 delete(actions_table).where(
@@ -445,6 +475,40 @@ class Storage:
                 .where(games_table.c.id == game_id)
                 .values(seq=seq, status="active", result=None, updated=now())
             )
+            if clock is not None:
+                conn.execute(
+                    update(games_table).where(games_table.c.id == game_id).values(clock=clock)
+                )
+
+    def set_clock(self, game_id: str, clock: str, seq: int) -> None:
+        """Store a game's clocks (JSON text) and ``seq`` without an action (a takeover,
+        a return, clocks moved forward after a restart)."""
+        with self._lock, self.engine.begin() as conn:
+            conn.execute(
+                update(games_table)
+                .where(games_table.c.id == game_id)
+                .values(clock=clock, seq=seq, updated=now())
+            )
+
+    def heartbeat(self, stamp: float) -> None:
+        """Store ``stamp`` (epoch seconds) as the time this server was last alive."""
+        with self._lock, self.engine.begin() as conn:
+            done = conn.execute(
+                update(server_table).where(server_table.c.key == "alive").values(value=repr(stamp))
+            )
+            if not done.rowcount:
+                conn.execute(insert(server_table).values(key="alive", value=repr(stamp)))
+
+    def last_alive(self) -> float | None:
+        """The last :meth:`heartbeat` stamp, or None (none stored, or unreadable)."""
+        with self._lock, self.engine.connect() as conn:
+            value = conn.execute(
+                select(server_table.c.value).where(server_table.c.key == "alive")
+            ).scalar()
+        try:
+            return None if value is None else float(value)
+        except ValueError:
+            return None
 
     def set_rematch(self, game_id: str, rematch: str) -> None:
         """Remember ``rematch`` as the game started as ``game_id``'s rematch."""
@@ -511,6 +575,7 @@ class Storage:
             deal=g.deal or DEAL_LEGACY,
             table=_table_of(g.table_options, g.id),
             rematch=g.rematch,
+            clock=g.clock,
             status=g.status,
             seq=g.seq,
             created=g.created,
@@ -650,6 +715,8 @@ def _check_row(g: Any, seats: Sequence[Any], acts: Sequence[Any]) -> None:
         raise bad("its seed_text is not a text")
     if g.rematch is not None and not isinstance(g.rematch, str):
         raise bad("its rematch is not a text")
+    if g.clock is not None and not isinstance(g.clock, str):
+        raise bad("its clock is not a text")
     for s in seats:
         if not _is_int(s.seat):
             raise bad("a seat row's seat index is not a non-negative integer")

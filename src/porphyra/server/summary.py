@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from porphyra import record as records
+from porphyra.clocks import event_text, with_notes
 from porphyra.core.game import Game, State
 from porphyra.server.gamedata import derived
 from porphyra.server.replay import shared_game
@@ -133,10 +134,14 @@ def replay_frames(rec: dict[str, Any], view: int | str) -> list[dict[str, Any]]:
         observation without its log) and ``hidden`` (see :func:`_hidden`).  As in the
         websocket's updates, a frame's ``observation.log`` holds only the lines after the
         previous frame's: the full log is the first ``log_start`` lines followed by these.
+        The record's clock events (timeouts, takeovers, returns) are log lines too, where
+        they happened (before the action they name).
     """
     game = _game_of(rec)
     frames: list[dict[str, Any]] = []
     shown = 0
+    events = [e for e in rec.get("clock_events") or [] if isinstance(e, dict)]
+    notes: list[tuple[int, str]] = []
     for index, (player, _text, state) in enumerate(_states(rec)):
         public = state.public_observation()
         if isinstance(view, int):
@@ -154,6 +159,8 @@ def replay_frames(rec: dict[str, Any], view: int | str) -> list[dict[str, Any]]:
         log = obs.get("log")
         start = 0
         if isinstance(log, list):
+            notes += [(len(log), event_text(e)) for e in events if e.get("action") == index]
+            log = with_notes(log, notes)
             start = shown if shown <= len(log) else 0
             obs = {**obs, "log": log[start:]}
             shown = len(log)

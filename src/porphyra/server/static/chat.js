@@ -3,15 +3,15 @@
    user-visible string of this module is in CHAT_STRINGS. */
 "use strict";
 
-const CHAT_STRINGS = {
-  heading: "Chat",
-  empty: "No messages yet.",
-  placeholder: "Say something to the table",
-  send: "Send",
-  inputLabel: "Chat message",
-  readOnly: "Spectators can read this table's chat but not write in it.",
-  spectator: "Spectator",
-};
+const CHAT_STRINGS = I18N.table({
+  heading: N_("Chat"),
+  empty: N_("No messages yet."),
+  placeholder: N_("Say something to the table"),
+  send: N_("Send"),
+  inputLabel: N_("Chat message"),
+  readOnly: N_("Spectators can read this table's chat but not write in it."),
+  spectator: N_("Spectator"),
+});
 const CHAT_MAX = 300;
 let chatLines = [];
 

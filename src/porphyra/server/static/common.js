@@ -29,7 +29,9 @@ function toast(text, kind) {
 }
 
 async function api(path, options) {
-  const res = await fetch(path, options);
+  // Errors come back in the page's language (the server translates its messages).
+  const headers = Object.assign({ "accept-language": I18N.lang }, (options && options.headers) || {});
+  const res = await fetch(path, Object.assign({}, options, { headers }));
   const body = await res.json().catch(() => ({}));
   if (!res.ok) throw new Error(body.detail ? (typeof body.detail === "string" ? body.detail : JSON.stringify(body.detail)) : res.statusText);
   return body;
@@ -50,8 +52,8 @@ function ago(iso) {
   const t = Date.parse(iso);
   if (!t) return iso;
   const s = Math.max(0, (Date.now() - t) / 1000);
-  if (s < 60) return "just now";
-  if (s < 3600) return Math.floor(s / 60) + " min ago";
-  if (s < 86400) return Math.floor(s / 3600) + " h ago";
-  return new Date(t).toLocaleDateString();
+  if (s < 60) return I18N.t("just now");
+  if (s < 3600) return I18N.t("{0} min ago", Math.floor(s / 60));
+  if (s < 86400) return I18N.t("{0} h ago", Math.floor(s / 3600));
+  return new Date(t).toLocaleDateString(I18N.lang);
 }

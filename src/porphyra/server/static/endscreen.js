@@ -4,30 +4,30 @@
    END_STRINGS. */
 "use strict";
 
-const END_STRINGS = {
-  course: "The game turn by turn",
-  chart: "Territory and Legacy Tokens after each turn",
-  chartLabel: (n) => `Chart of Territory and Legacy Tokens over ${n} turns`,
-  turn: "Turn",
-  emperor: "Emperor",
-  byzMeld: "Emperor's meld",
-  foeMeld: "Foe's meld",
-  tt: "TT",
-  lt: (name) => `LT ${name}`,
-  territory: "Territory",
+const END_STRINGS = I18N.table({
+  course: N_("The game turn by turn"),
+  chart: N_("Territory and Legacy Tokens after each turn"),
+  chartLabel: N_("Chart of Territory and Legacy Tokens over {0} turns"),
+  turn: N_("Turn"),
+  emperor: N_("Emperor"),
+  byzMeld: N_("Emperor's meld"),
+  foeMeld: N_("Foe's meld"),
+  tt: N_("TT"),
+  lt: N_("LT {0}"),
+  territory: N_("Territory"),
   noMeld: "—",
-  negotiated: (before, after) => `${before} → ${after}`,
-  negotiatedTitle: "force as revealed → after the negotiation",
-  start: "start",
-  download: "Download the record",
-  replay: "Watch the replay",
-  share: "Copy the replay link",
-  copied: "Replay link copied",
-  rematch: "Rematch",
-  rematchLabel: "Start a rematch: the same seats and links, a new deal",
-  rematchOpen: "Open the rematch",
-  rematchStarted: "The rematch has started.",
-};
+  negotiated: "{0} → {1}",
+  negotiatedTitle: N_("force as revealed → after the negotiation"),
+  start: N_("start"),
+  download: N_("Download the record"),
+  replay: N_("Watch the replay"),
+  share: N_("Copy the replay link"),
+  copied: N_("Replay link copied"),
+  rematch: N_("Rematch"),
+  rematchLabel: N_("Start a rematch: the same seats and links, a new deal"),
+  rematchOpen: N_("Open the rematch"),
+  rematchStarted: N_("The rematch has started."),
+});
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const COURSE_COLOURS = ["#56b4e9", "#e69f00", "#cc79a7", "#009e73"];

@@ -8,23 +8,37 @@ const TOKEN = new URLSearchParams(location.hash.slice(1)).get("token");
 /* The replay viewer (/replay/{id}) renders frames with this page's code (replay.js). */
 const REPLAY = location.pathname.startsWith("/replay/");
 
-/* The strings this page's newer parts show (the older ones are still inline). */
-const GAME_STRINGS = {
-  hint: "Hint",
-  hintLabel: "Ask the strong bot for a suggestion (it sees only what you see)",
-  thinking: "thinking…",
-  hintText: (bot, action) => `Hint (${bot}): ${action}`,
-  chance: (p) => ` — estimated chance to win: ${p}%`,
-  hintPick: "Pick these cards",
-  yourTurn: "Your turn",
-  cardLabel: (c, selected) => `${c.name}, ${c.type}, force ${c.force}, ages ${c.ages}${selected ? ", selected" : ""}`,
-  lordLabel: (info, symbol) => `${info.colour} ${symbol} lord, ${info.ip} IP${info.key ? ", " + info.key + " key" : ""}${info.pearls ? ", " + info.pearls + " pearl(s)" : ""}`,
-  crest: "crest: the best lord of its colour in this chamber, the one that scores",
-  revealedHand: (name) => `${name}'s hand (revealed in the replay)`,
-  drawOrder: (deck) => `${deck} draw pile, next card first (revealed in the replay)`,
-  loTakes: "On its turn it takes the whole discard pile that meets the first of these conditions:",
-  loTie: "If several piles meet the same condition, you choose which one it takes.",
-};
+/* The strings this page's newer parts show (the older ones call t() inline), read in the
+   page's language (I18N.table). */
+const GAME_STRINGS = I18N.table({
+  hint: N_("Hint"),
+  hintLabel: N_("Ask the strong bot for a suggestion (it sees only what you see)"),
+  thinking: N_("thinking…"),
+  hintText: N_("Hint ({0}): {1}"),
+  chance: N_(" — estimated chance to win: {0}%"),
+  hintPick: N_("Pick these cards"),
+  yourTurn: N_("Your turn"),
+  card: N_("{0}, {1}, force {2}, ages {3}"),
+  selected: N_(", selected"),
+  lord: N_("{0} {1} lord, {2} IP"),
+  crest: N_("crest: the best lord of its colour in this chamber, the one that scores"),
+  revealedHand: N_("{0}'s hand (revealed in the replay)"),
+  drawOrder: N_("{0} draw pile, next card first (revealed in the replay)"),
+  loTakes: N_("On its turn it takes the whole discard pile that meets the first of these conditions:"),
+  loTie: N_("If several piles meet the same condition, you choose which one it takes."),
+});
+
+/* A Byzantium card in words (for screen readers and the tooltip). */
+function cardLabel(c, selected) {
+  return GAME_STRINGS.card(term(c.name), term(c.type), c.force, c.ages) + (selected ? GAME_STRINGS.selected : "");
+}
+
+/* A Conspiracy lord in words: colour, symbol, IP, key, pearls. */
+function lordLabel(info, symbol) {
+  return GAME_STRINGS.lord(term(info.colour), symbol, info.ip)
+    + (info.key ? ", " + (info.key === "gold" ? t("gold key") : t("silver key")) : "")
+    + (info.pearls ? ", " + t("{0} pearl(s)", info.pearls) : "");
+}
 /* Conspiracy's colours also have a symbol each (colour-blind players, monochrome screens). */
 const COLOUR_SYMBOLS = { yellow: "▲", red: "■", green: "●", blue: "◆", purple: "★" };
 
@@ -52,16 +66,16 @@ let CHAT = null;       // the chat panel
 /* ------------------------------------------------------------------ connection */
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const url = `${proto}//${location.host}/ws/${encodeURIComponent(GAME_ID)}` + (TOKEN ? `?token=${encodeURIComponent(TOKEN)}` : "");
+  const url = `${proto}//${location.host}/ws/${encodeURIComponent(GAME_ID)}` + (TOKEN ? `?token=${encodeURIComponent(TOKEN)}&` : "?") + `lang=${I18N.lang}`;
   ws = new WebSocket(url);
-  setConn("connecting", false);
-  ws.onopen = () => { setConn("online", true); retryDelay = 500; };
+  setConn(t("connecting"), false);
+  ws.onopen = () => { setConn(t("online"), true); retryDelay = 500; };
   ws.onmessage = (ev) => {
     // Handle messages strictly in order (the first one waits for the card data).
     inbox = inbox.then(() => onMessage(JSON.parse(ev.data))).catch((e) => toast(String(e)));
   };
   ws.onclose = (ev) => {
-    setConn("offline", false);
+    setConn(t("offline"), false);
     if ([4403, 4404, 4410, 4429].includes(ev.code)) {
       stopReconnect = true;
       if (!M) {
@@ -81,7 +95,7 @@ function setConn(text, on) {
 }
 
 function send(msg) {
-  if (!ws || ws.readyState !== WebSocket.OPEN) { toast("not connected"); return; }
+  if (!ws || ws.readyState !== WebSocket.OPEN) { toast(t("not connected")); return; }
   ws.send(JSON.stringify(msg));
 }
 
@@ -115,6 +129,7 @@ async function onMessage(msg) {
     busy = false;
     if (TOKEN && msg.seat !== null && msg.seat !== undefined) rememberToken(GAME_ID, msg.seat, TOKEN);
     render();
+    PorphyraClock.update(msg, send);
   } else if (msg.type === "presence") {
     SEATS = msg.seats;
     renderSeats();
@@ -130,23 +145,37 @@ async function onMessage(msg) {
     if (!M) refusal = msg.message;
     if (HINT && HINT.pending) HINT = null;
     busy = false;
-    toast(msg.message);
+    toast(nameSeats(t(msg.message)));
     if (msg.code === "stale") send({ type: "snapshot" });
     if (M) render();
   }
 }
 
 /* ------------------------------------------------------------------ helpers */
-function seatName(i) {
-  const lo = M && M.observation.legendary_opponent;
-  if (!SEATS[i] && lo && typeof lo === "object") return `${lo.title || lo.name} (LO)`;
+/* Seat i's name: as chosen, or the server's default ("Seat 2", "Easy bot 2") in the
+   page's language. */
+function displayName(i) {
   const s = SEATS[i];
-  const name = s ? s.name : `Seat ${i + 1}`;
-  return M && M.seat === i ? `${name} (you)` : name;
+  if (!s) return t("Seat {0}", i + 1);
+  const seatDefault = /^Seat (\d+)$/.exec(s.name);
+  if (seatDefault) return t("Seat {0}", seatDefault[1]);
+  const botDefault = /^([A-Z][a-z]+) bot (\d+)$/.exec(s.name);
+  if (botDefault) return t("{0} bot {1}", botDefault[1].toLowerCase(), botDefault[2]);
+  return s.name;
 }
 
+function seatName(i) {
+  const lo = M && M.observation.legendary_opponent;
+  if (!SEATS[i] && lo && typeof lo === "object") return t("{0} (LO)", term(lo.title || lo.name));
+  const name = displayName(i);
+  return M && M.seat === i ? t("{0} (you)", name) : name;
+}
+
+/* The log's "seat N" (in the page's language) as the seat's name. */
 function nameSeats(text) {
-  return text.replace(/\bseat (\d)\b/gi, (_, d) => seatName(Number(d)));
+  const [before, after] = t("seat {0}").split("{0}").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const pattern = new RegExp((/^\w/.test(before) ? "\\b" : "") + before + "(\\d)(?!\\d)" + after, "gi");
+  return text.replace(pattern, (_, d) => seatName(Number(d)));
 }
 
 const FACE_DOWN = "face-down";
@@ -169,17 +198,17 @@ function render() {
   document.body.dataset.status = M.status;
   document.body.dataset.seq = String(M.seq);
   document.body.dataset.myturn = String(M.legal.length > 0);
-  const gameName = M.game === "byzantium" ? "Byzantium" : "Conspiracy";
+  const gameName = M.game === "byzantium" ? t("Byzantium") : t("Conspiracy");
   const myTurn = M.legal.length > 0 && M.status !== "over" && !REPLAY;
-  if (REPLAY) document.title = `porphyra — replay — ${gameName}`;
+  if (REPLAY) document.title = `porphyra — ${t("replay")} — ${gameName}`;
   else notifyTurn(myTurn, `porphyra — ${gameName}`, gameName);
-  document.getElementById("title").textContent = M.game === "byzantium" ? "Byzantium" : "Conspiracy: Abyss Universe";
-  document.getElementById("whoami").textContent = M.seat === null ? "spectating" : `you are ${seatName(M.seat).replace(" (you)", "")}`;
+  document.getElementById("title").textContent = M.game === "byzantium" ? t("Byzantium") : t("Conspiracy: Abyss Universe");
+  document.getElementById("whoami").textContent = M.seat === null ? t("spectating") : t("you are {0}", displayName(M.seat));
   const deal = document.getElementById("deal");
   deal.classList.toggle("hidden", DEAL === "secret" || DEAL === null);
   deal.dataset.deal = DEAL || "";
-  deal.textContent = DEAL === "chosen" ? "chosen seed: the creator may know every card · unrated"
-    : "old table (weak seed) · unrated";
+  deal.textContent = DEAL === "chosen" ? t("chosen seed: the creator may know every card · unrated")
+    : t("old table (weak seed) · unrated");
   renderSeats();
   const board = document.getElementById("board");
   board.innerHTML = "";
@@ -194,7 +223,7 @@ function render() {
     actions.append(el("div", { class: "row" }, el("button", {
       class: "small", "data-testid": "undo", disabled: busy,
       onclick: () => { busy = true; send({ type: "undo", seq: M.seq }); },
-    }, "↶ Undo my last decision")));
+    }, t("↶ Undo my last decision"))));
   }
   renderLog(obs.log || []);
   const log = obs.log || [];
@@ -253,12 +282,12 @@ function renderSeats() {
     box.append(el("div", {},
       el("span", { class: "dot" + (s.connected ? " on" : "") }),
       seatName(i),
-      s.kind === "bot" ? el("span", { class: "badge" }, `bot: ${s.bot}`) : null,
-      current === i ? el("span", { class: "badge turn" }, "to act") : null));
+      s.kind === "bot" ? el("span", { class: "badge" }, t("bot: {0}", s.bot)) : null,
+      current === i ? el("span", { class: "badge turn" }, t("to act")) : null));
   });
   const lo = M && M.observation.legendary_opponent;
   if (lo && typeof lo === "object") {
-    box.append(el("div", {}, el("span", { class: "dot on" }), seatName(SEATS.length), el("span", { class: "badge" }, "played by the rules")));
+    box.append(el("div", {}, el("span", { class: "dot on" }), seatName(SEATS.length), el("span", { class: "badge" }, t("played by the rules"))));
   }
 }
 
@@ -278,31 +307,31 @@ function renderFinal(obs) {
   box.classList.remove("hidden");
   box.innerHTML = "";
   const panel = el("div", { class: "panel", id: "final-score" });
-  panel.append(el("div", { class: "final-title" }, "Game over"));
+  panel.append(el("div", { class: "final-title" }, t("Game over")));
   if (M.game === "byzantium") {
     const r = obs.result || {};
     const lt = r.legacy || obs.legacy;
     const best = Math.max(...lt);
     const winners = lt.map((v, i) => (v === best ? i : -1)).filter((i) => i >= 0);
-    panel.append(el("p", {}, winners.length > 1 ? "A draw: equal Legacy Tokens." : `${seatName(winners[0])} wins.`));
-    if (r.collapse) panel.append(el("p", { class: "muted" }, `The Empire collapsed in turn ${r.turn} (TT ${r.territory}).`));
-    else panel.append(el("p", { class: "muted" }, `After ${r.turn || 12} turns; the Empire holds ${r.territory} TT.`));
+    panel.append(el("p", {}, winners.length > 1 ? t("A draw: equal Legacy Tokens.") : t("{0} wins.", seatName(winners[0]))));
+    if (r.collapse) panel.append(el("p", { class: "muted" }, t("The Empire collapsed in turn {0} (TT {1}).", r.turn, r.territory)));
+    else panel.append(el("p", { class: "muted" }, t("After {0} turns; the Empire holds {1} TT.", r.turn || 12, r.territory)));
     panel.append(el("table", { class: "scoretable" },
-      el("tr", {}, el("th", {}, "Player"), el("th", { class: "num" }, "Legacy Tokens")),
+      el("tr", {}, el("th", {}, t("Player")), el("th", { class: "num" }, t("Legacy Tokens"))),
       ...lt.map((v, i) => el("tr", { class: winners.includes(i) ? "winner" : "" }, el("td", {}, seatName(i)), el("td", { class: "num" }, String(v))))));
     panel.append(byzantiumCourse(M.summary, seatName));
   } else {
     const winners = obs.winners || [];
-    panel.append(el("p", {}, winners.length > 1 ? `Shared victory: ${winners.map(seatName).join(", ")}.` : `${seatName(winners[0])} wins.`));
+    panel.append(el("p", {}, winners.length > 1 ? t("Shared victory: {0}.", winners.map(seatName).join(", ")) : t("{0} wins.", seatName(winners[0]))));
     panel.append(scoreTable(obs, (M.derived && M.derived.scores) || obs.scores || []));
   }
   panel.append(endActions(GAME_ID, M.seat, TOKEN, REMATCH));
   panel.append(el("div", { class: "row", style: "margin-top:14px" },
-    el("a", { class: "button primary", href: "/" }, "Back to the lobby"),
-    el("button", { onclick: () => { finalDismissed = true; renderFinal(obs); } }, "Look at the table")));
+    el("a", { class: "button primary", href: "/" }, t("Back to the lobby")),
+    el("button", { onclick: () => { finalDismissed = true; renderFinal(obs); } }, t("Look at the table"))));
   box.append(panel);
   panel.setAttribute("role", "dialog");
-  panel.setAttribute("aria-label", "Game over");
+  panel.setAttribute("aria-label", t("Game over"));
 }
 
 /* ================================================================== Byzantium */
@@ -320,22 +349,22 @@ function byzCard(slug, opts) {
   const c = (CARDS && CARDS.cards[slug]) || { name: slug, type: "?", force: "?", ages: "all", deck: "byzantine" };
   const on = agesOn(c.ages);
   const flags = [];
-  if (c.unique) flags.push("★ unique");
+  if (c.unique) flags.push(t("★ unique"));
   if (c.legacy) flags.push(`+${c.legacy} LT`);
-  if (c.natural) flags.push("natural");
+  if (c.natural) flags.push(term("natural"));
   const node = el("div", {
     class: `card ${c.deck === "foe" ? "foe" : "byz"}${opts.mini ? " mini" : ""}${opts.selectable ? " selectable" : ""}${opts.selected ? " selected" : ""}`,
-    title: `${c.name} — ${c.type}, force ${c.force}, ages ${c.ages}${flags.length ? ", " + flags.join(", ") : ""}`,
+    title: t("{0} — {1}, force {2}, ages {3}", term(c.name), term(c.type), c.force, c.ages) + (flags.length ? ", " + flags.join(", ") : ""),
     "data-slug": slug,
     onclick: opts.onclick || null,
     role: opts.onclick ? "button" : null,
     tabindex: opts.onclick && opts.selectable ? "0" : null,
     "aria-pressed": opts.onclick ? String(Boolean(opts.selected)) : null,
-    "aria-label": GAME_STRINGS.cardLabel(c, opts.selected),
+    "aria-label": cardLabel(c, opts.selected),
   },
   el("div", { class: "force" }, String(c.force)),
-  el("div", { class: "name" }, c.name),
-  el("div", { class: `type t-${String(c.type).replace(/ /g, "-")}` }, c.type),
+  el("div", { class: "name" }, term(c.name)),
+  el("div", { class: `type t-${String(c.type).replace(/ /g, "-")}` }, term(c.type)),
   opts.mini ? null : el("div", { class: "flags" }, flags.join(" · ")),
   el("div", { class: "ages" }, ...AGE_LETTERS.map((a) => el("span", { class: on.includes(a) ? "on" : "" }, a))));
   if (opts.onclick) keyboardClick(node, opts.onclick);
@@ -361,13 +390,13 @@ function forceOf(slugs) {
 function byzRender(obs, board, actions) {
   const me = M.seat;
   const opp = me === null ? null : 1 - me;
-  const phaseNames = { redraw: "Redraw", meld: "Meld", target: "Negotiation: target", replace: "Negotiation: replacement", pass: "End: pass a card", over: "Game over" };
+  const phaseNames = { redraw: t("Redraw"), meld: t("Meld"), target: t("Negotiation: target"), replace: t("Negotiation: replacement"), pass: t("End: pass a card"), over: t("Game over") };
   const status = el("div", { class: "status" },
-    el("span", { class: "big" }, `Turn ${obs.turn} / 12`),
-    el("span", { class: "badge" }, `${obs.age[0].toUpperCase()}${obs.age.slice(1)} Age`),
+    el("span", { class: "big" }, t("Turn {0} / 12", obs.turn)),
+    el("span", { class: "badge" }, term(`${obs.age[0].toUpperCase()}${obs.age.slice(1)}`) + (I18N.lang === "en" ? " Age" : "")),
     el("span", { class: "badge" }, phaseNames[obs.phase] || obs.phase),
-    el("span", { class: "badge gold" }, `Emperor: ${seatName(obs.emperor)}`),
-    me !== null ? el("span", { class: "badge" + (M.legal.length ? " turn" : "") }, `You: ${obs.role === "byzantine" ? "Byzantine Emperor" : "Foe"}`) : null);
+    el("span", { class: "badge gold" }, t("Emperor: {0}", seatName(obs.emperor))),
+    me !== null ? el("span", { class: "badge" + (M.legal.length ? " turn" : "") }, t("You: {0}", obs.role === "byzantine" ? t("Byzantine Emperor") : t("Foe"))) : null);
   board.append(status);
 
   // Tracks: Territory 0..20 and Legacy.
@@ -380,22 +409,22 @@ function byzRender(obs, board, actions) {
   const lt = el("div", { class: "lt", "data-testid": "lt" }, ...obs.legacy.flatMap((v, i) => [
     el("span", {}, seatName(i)), el("div", { class: "bar" }, el("div", { style: `width:${(100 * v) / maxLt}%` })), el("strong", {}, String(v)),
   ]));
-  board.append(el("div", { class: "panel section" }, el("h3", {}, `Territory Tokens: ${tt} (collapse at 0)`), track,
-    el("h3", {}, "Legacy Tokens"), lt));
+  board.append(el("div", { class: "panel section" }, el("h3", {}, t("Territory Tokens: {0} (collapse at 0)", tt)), track,
+    el("h3", {}, t("Legacy Tokens")), lt));
 
   // Opponent / both hands.
   const hands = el("div", { class: "panel section" });
   const seatsToShow = me === null ? [0, 1] : [opp];
   for (const s of seatsToShow) {
-    const role = s === obs.emperor ? "Byzantine Emperor" : "Foe";
+    const role = s === obs.emperor ? t("Byzantine Emperor") : t("Foe");
     const backs = el("div", { class: "flexwrap" });
     const shown = obs.seat_views && obs.seat_views[s] ? obs.seat_views[s].hand : null;
     if (shown) backs.append(...shown.map((slug) => byzCard(slug, { mini: true })));
     else for (let i = 0; i < obs.hand_sizes[s]; i++) backs.append(el("div", { class: "card back" }));
-    hands.append(el("h3", {}, shown ? GAME_STRINGS.revealedHand(seatName(s)) : `${seatName(s)} — ${role} — ${obs.hand_sizes[s]} card(s) in hand`), backs);
+    hands.append(el("h3", {}, shown ? GAME_STRINGS.revealedHand(seatName(s)) : t("{0} — {1} — {2} card(s) in hand", seatName(s), role, obs.hand_sizes[s])), backs);
   }
   if (me !== null && obs.known_opponent_cards && obs.known_opponent_cards.length) {
-    hands.append(el("div", { class: "muted", style: "margin-top:6px" }, "You know these cards in their hand:"),
+    hands.append(el("div", { class: "muted", style: "margin-top:6px" }, t("You know these cards in their hand:")),
       el("div", { class: "flexwrap" }, ...obs.known_opponent_cards.map((s) => byzCard(s, { mini: true }))));
   }
   board.append(hands);
@@ -403,25 +432,25 @@ function byzRender(obs, board, actions) {
   // Revealed melds and negotiation.
   const melds = el("div", { class: "panel section", "data-testid": "melds" });
   if (obs.melds_turn) {
-    melds.append(el("h3", {}, `Melds revealed in turn ${obs.melds_turn}`));
+    melds.append(el("h3", {}, t("Melds revealed in turn {0}", obs.melds_turn)));
     const sides = el("div", { class: "melds" });
     for (const deck of ["byzantine", "foe"]) {
       const cards = obs.melds[deck];
-      sides.append(el("div", {}, el("div", {}, deck === "byzantine" ? "Byzantine meld " : "Foe meld ", el("span", { class: "total" }, String(forceOf(cards)))),
-        el("div", { class: "flexwrap" }, cards.length ? cards.map((s) => byzCard(s, { mini: true })) : el("span", { class: "muted" }, "empty"))));
+      sides.append(el("div", {}, el("div", {}, deck === "byzantine" ? t("Byzantine meld") + " " : t("Foe meld") + " ", el("span", { class: "total" }, String(forceOf(cards)))),
+        el("div", { class: "flexwrap" }, cards.length ? cards.map((s) => byzCard(s, { mini: true })) : el("span", { class: "muted" }, t("empty")))));
     }
     melds.append(sides);
     if (obs.negotiation) {
       const n = obs.negotiation;
-      const name = (s) => (CARDS.cards[s] || { name: s }).name;
-      const noTarget = obs.phase === "target" ? "the Emperor is choosing a target" : "the Emperor targeted no card";
-      melds.append(el("p", {}, "Negotiation: ", n.target ? `${name(n.target)} was discarded from the Foe meld` : noTarget,
-        n.replacement ? `, replaced by ${name(n.replacement)}` : (n.target && obs.phase !== "replace" ? ", not replaced" : "")));
+      const name = (s) => term((CARDS.cards[s] || { name: s }).name);
+      const noTarget = obs.phase === "target" ? t("the Emperor is choosing a target") : t("the Emperor targeted no card");
+      melds.append(el("p", {}, t("Negotiation: "), n.target ? t("{0} was discarded from the Foe meld", name(n.target)) : noTarget,
+        n.replacement ? t(", replaced by {0}", name(n.replacement)) : (n.target && obs.phase !== "replace" ? t(", not replaced") : "")));
     }
   } else {
-    melds.append(el("h3", {}, "Melds"), el("span", { class: "muted" }, "No meld revealed yet."));
+    melds.append(el("h3", {}, t("Melds")), el("span", { class: "muted" }, t("No meld revealed yet.")));
   }
-  if (obs.redrawn) melds.append(el("p", { class: "muted" }, `Redrawn this turn: ${obs.redrawn.map((n, i) => `${seatName(i)} ${n}`).join(", ")}`));
+  if (obs.redrawn) melds.append(el("p", { class: "muted" }, t("Redrawn this turn: {0}", obs.redrawn.map((n, i) => `${seatName(i)} ${n}`).join(", "))));
   board.append(melds);
 
   // Own hand and the builder.
@@ -430,7 +459,7 @@ function byzRender(obs, board, actions) {
     const verb = legal.length ? verbOf(legal[0]) : null;
     const builder = verb === "meld" || verb === "redraw";
     const hand = el("div", { class: "panel section", "data-testid": "hand" });
-    hand.append(el("h3", {}, `Your hand (${obs.hand.length})`));
+    hand.append(el("h3", {}, t("Your hand ({0})", obs.hand.length)));
     const row = el("div", { class: "flexwrap" });
     obs.hand.forEach((slug, i) => {
       const card = byzCard(slug, {
@@ -443,27 +472,27 @@ function byzRender(obs, board, actions) {
     });
     hand.append(row);
     if (obs.pending_choice) {
-      hand.append(el("p", {}, "Your secret choice: ", el("strong", {}, obs.pending_choice.length ? obs.pending_choice.map((s) => CARDS.cards[s].name).join(", ") : "none"),
-        el("span", { class: "muted" }, " — waiting for the other player.")));
+      hand.append(el("p", {}, t("Your secret choice: "), el("strong", {}, obs.pending_choice.length ? obs.pending_choice.map((s) => term(CARDS.cards[s].name)).join(", ") : t("none")),
+        el("span", { class: "muted" }, t(" — waiting for the other player."))));
     }
     board.append(hand);
   }
   // Decks and discard piles.
   const decks = el("div", { class: "panel section" });
-  decks.append(el("h3", {}, "Decks and discard piles"));
+  decks.append(el("h3", {}, t("Decks and discard piles")));
   for (const deck of ["byzantine", "foe"]) {
     const pile = obs.discards[deck];
     decks.append(el("details", {},
-      el("summary", {}, `${deck === "byzantine" ? "Byzantine" : "Foe"} deck: ${obs.deck_sizes[deck]} to draw · discard pile ${pile.length} · ${obs.set_aside[deck].length} set aside for later Ages`),
+      el("summary", {}, t("{0} deck: {1} to draw · discard pile {2} · {3} set aside for later Ages", deck === "byzantine" ? t("Byzantine") : t("Foe"), obs.deck_sizes[deck], pile.length, obs.set_aside[deck].length)),
       el("div", { class: "flexwrap" }, pile.map((s) => byzCard(s, { mini: true })))));
   }
   if (obs.hidden && obs.hidden.draw_piles) {
     for (const [deck, order] of Object.entries(obs.hidden.draw_piles)) {
-      decks.append(el("details", {}, el("summary", {}, GAME_STRINGS.drawOrder(deck === "byzantine" ? "Byzantine" : "Foe")),
+      decks.append(el("details", {}, el("summary", {}, GAME_STRINGS.drawOrder(deck === "byzantine" ? t("Byzantine") : t("Foe"))),
         el("div", { class: "flexwrap" }, order.map((s) => byzCard(s, { mini: true })))));
     }
   }
-  decks.append(el("details", {}, el("summary", {}, `Removed from play: ${obs.removed.length}`),
+  decks.append(el("details", {}, el("summary", {}, t("Removed from play: {0}", obs.removed.length)),
     el("div", { class: "flexwrap" }, obs.removed.map((s) => byzCard(s, { mini: true })))));
   board.append(decks);
 
@@ -472,15 +501,15 @@ function byzRender(obs, board, actions) {
 
 function byzActions(obs, box) {
   const legal = M.legal;
-  if (M.status === "over") { box.append(el("div", { class: "prompt" }, "The game is over.")); return; }
-  if (M.seat === null) { box.append(el("div", { class: "prompt" }, "Spectating"), el("div", { class: "muted" }, `${seatName(obs.current_player)} is deciding.`)); return; }
-  if (!legal.length && obs.pending_choice) { box.append(el("div", { class: "prompt" }, "Choice locked in"), el("div", {}, `${obs.phase} ${obs.pending_choice.join(",") || "-"}`), el("div", { class: "muted" }, "It applies as soon as the other player has chosen; it stays secret until then.")); return; }
+  if (M.status === "over") { box.append(el("div", { class: "prompt" }, t("The game is over."))); return; }
+  if (M.seat === null) { box.append(el("div", { class: "prompt" }, t("Spectating")), el("div", { class: "muted" }, t("{0} is deciding.", seatName(obs.current_player)))); return; }
+  if (!legal.length && obs.pending_choice) { box.append(el("div", { class: "prompt" }, t("Choice locked in")), el("div", {}, `${obs.phase} ${obs.pending_choice.join(",") || "-"}`), el("div", { class: "muted" }, t("It applies as soon as the other player has chosen; it stays secret until then."))); return; }
   if (!legal.length) {
-    box.append(el("div", { class: "prompt" }, "Waiting"), el("div", { class: "muted" }, `${seatName(obs.current_player)} is deciding…`));
+    box.append(el("div", { class: "prompt" }, t("Waiting")), el("div", { class: "muted" }, t("{0} is deciding…", seatName(obs.current_player))));
     return;
   }
   const verb = verbOf(legal[0]);
-  if (obs.phase === "redraw" || obs.phase === "meld" || obs.phase === "pass") box.append(el("div", { class: "muted" }, "Both players choose now, in any order: your choice stays secret until both have chosen."));
+  if (obs.phase === "redraw" || obs.phase === "meld" || obs.phase === "pass") box.append(el("div", { class: "muted" }, t("Both players choose now, in any order: your choice stays secret until both have chosen.")));
   if (verb === "meld" || verb === "redraw") {
     const table = new Map();
     for (const a of legal) {
@@ -497,37 +526,37 @@ function byzActions(obs, box) {
       const counts = {};
       let natural = 0;
       for (const s of chosen) { const c = CARDS.cards[s]; counts[c.type] = (counts[c.type] || 0) + 1; if (c.natural) natural += 1; }
-      b.append(el("div", { class: "prompt" }, "Build your meld — click cards in your hand"));
-      b.append(el("div", { class: "limits", "data-testid": "meld-limits" }, "Limits: ",
-        ...Object.entries(limits).map(([t, n]) => el("span", { class: (counts[t] || 0) > n ? "over" : (counts[t] || 0) === n ? "full" : "" }, `${t} ${counts[t] || 0}/${n}`)),
-        deck === "foe" ? el("span", { class: natural > CARDS.max_natural ? "over" : "" }, `natural disasters ${natural}/${CARDS.max_natural}`) : null));
-      b.append(el("div", {}, "Force of this meld: ", el("span", { class: "total" }, String(forceOf(chosen)))));
+      b.append(el("div", { class: "prompt" }, t("Build your meld — click cards in your hand")));
+      b.append(el("div", { class: "limits", "data-testid": "meld-limits" }, t("Limits: "),
+        ...Object.entries(limits).map(([t, n]) => el("span", { class: (counts[t] || 0) > n ? "over" : (counts[t] || 0) === n ? "full" : "" }, `${term(t)} ${counts[t] || 0}/${n}`)),
+        deck === "foe" ? el("span", { class: natural > CARDS.max_natural ? "over" : "" }, t("natural disasters {0}/{1}", natural, CARDS.max_natural)) : null));
+      b.append(el("div", {}, t("Force of this meld: "), el("span", { class: "total" }, String(forceOf(chosen)))));
       b.append(el("div", { class: "row" },
         el("button", { class: "primary", "data-action": action || null, "data-testid": "commit", disabled: busy || !action, onclick: () => act(action) },
-          chosen.length ? `Meld ${chosen.length} card(s)` : "Meld nothing"),
-        el("button", { class: "small", onclick: () => { sel = []; render(); } }, "Clear")));
-      if (!action) b.append(el("div", { class: "muted" }, "Not a legal meld (over a limit)."));
+          chosen.length ? t("Meld {0} card(s)", chosen.length) : t("Meld nothing")),
+        el("button", { class: "small", onclick: () => { sel = []; render(); } }, t("Clear"))));
+      if (!action) b.append(el("div", { class: "muted" }, t("Not a legal meld (over a limit).")));
     } else {
-      b.append(el("div", { class: "prompt" }, `Redraw: pick up to ${CARDS.redraw_limit} cards to discard and replace`));
+      b.append(el("div", { class: "prompt" }, t("Redraw: pick up to {0} cards to discard and replace", CARDS.redraw_limit)));
       b.append(el("div", { class: "row" },
         el("button", { class: "primary", "data-action": action || null, "data-testid": "commit", disabled: busy || !action, onclick: () => act(action) },
-          chosen.length ? `Redraw ${chosen.length} card(s)` : "Keep my hand"),
-        el("button", { class: "small", onclick: () => { sel = []; render(); } }, "Clear")));
-      if (!action) b.append(el("div", { class: "muted" }, `At most ${CARDS.redraw_limit} cards.`));
+          chosen.length ? t("Redraw {0} card(s)", chosen.length) : t("Keep my hand")),
+        el("button", { class: "small", onclick: () => { sel = []; render(); } }, t("Clear"))));
+      if (!action) b.append(el("div", { class: "muted" }, t("At most {0} cards.", CARDS.redraw_limit)));
     }
     box.append(b);
     return;
   }
   const prompts = {
-    target: "Negotiation: discard one Foe card from the Foe meld?",
-    replace: "Negotiation: replace the lost card from your hand?",
-    pass: "End of turn: keep one card and pass it to the other player",
+    target: t("Negotiation: discard one Foe card from the Foe meld?"),
+    replace: t("Negotiation: replace the lost card from your hand?"),
+    pass: t("End of turn: keep one card and pass it to the other player"),
   };
-  box.append(el("div", { class: "prompt" }, prompts[verb] || "Your decision"));
-  const name = (s) => (CARDS.cards[s] || { name: s }).name;
+  box.append(el("div", { class: "prompt" }, prompts[verb] || t("Your decision")));
+  const name = (s) => term((CARDS.cards[s] || { name: s }).name);
   for (const a of legal) {
     const arg = argOf(a);
-    const label = arg === "-" ? (verb === "target" ? "Do not target" : "Do not replace") : `${verb === "pass" ? "Pass" : verb === "target" ? "Target" : "Replace with"} ${name(arg)}`;
+    const label = arg === "-" ? (verb === "target" ? t("Do not target") : t("Do not replace")) : (verb === "pass" ? t("Pass {0}", name(arg)) : verb === "target" ? t("Target {0}", name(arg)) : t("Replace with {0}", name(arg)));
     box.append(actionButton(a, label));
   }
 }
@@ -538,12 +567,12 @@ const KEY_COLOURS = { silver: "#e8e8ee", gold: "#f2c230" };
 
 function keySvg(metal) {
   const c = KEY_COLOURS[metal] || "#ccc";
-  return `<svg width="15" height="12" viewBox="0 0 30 24" role="img" aria-label="${metal} key"><circle cx="8" cy="12" r="6" fill="none" stroke="${c}" stroke-width="3.5"/><path d="M14 12h14M24 12v6M28 12v5" stroke="${c}" stroke-width="3.5" fill="none"/></svg>`;
+  return `<svg width="15" height="12" viewBox="0 0 30 24" role="img" aria-label="${metal === "gold" ? t("gold key") : t("silver key")}"><circle cx="8" cy="12" r="6" fill="none" stroke="${c}" stroke-width="3.5"/><path d="M14 12h14M24 12v6M28 12v5" stroke="${c}" stroke-width="3.5" fill="none"/></svg>`;
 }
 function pearlSvg(size) {
   const s = size || 11;
   // A filled, shaded pearl (an outlined circle read as an unchecked radio button).
-  return `<svg width="${s}" height="${s}" viewBox="0 0 12 12" role="img" aria-label="pearl"><circle cx="6" cy="6" r="5.5" fill="#c9bfd8"/><circle cx="5.3" cy="5.3" r="4.4" fill="#f4eefa"/><circle cx="4" cy="3.9" r="1.5" fill="#ffffff"/></svg>`;
+  return `<svg width="${s}" height="${s}" viewBox="0 0 12 12" role="img" aria-label="${t("pearl")}"><circle cx="6" cy="6" r="5.5" fill="#c9bfd8"/><circle cx="5.3" cy="5.3" r="4.4" fill="#f4eefa"/><circle cx="4" cy="3.9" r="1.5" fill="#ffffff"/></svg>`;
 }
 
 function lordInfo(name) {
@@ -556,10 +585,10 @@ function lordEl(name, opts) {
   const icons = el("div", { class: "icons" });
   if (info.key) icons.append(el("span", { html: keySvg(info.key) }));
   for (let i = 0; i < info.pearls; i++) icons.append(el("span", { html: pearlSvg(10) }));
-  if (info.effect === "swap") icons.append(el("span", { title: "swap two lords" }, "⇄"));
-  if (info.effect === "reveal") icons.append(el("span", { title: "reveals the top lord" }, "◉"));
+  if (info.effect === "swap") icons.append(el("span", { title: t("swap two lords") }, "⇄"));
+  if (info.effect === "reveal") icons.append(el("span", { title: t("reveals the top lord") }, "◉"));
   const symbol = COLOUR_SYMBOLS[info.colour] || "";
-  const label = GAME_STRINGS.lordLabel(info, symbol) + (opts.crest ? ", " + GAME_STRINGS.crest : "") + (opts.location ? ", under Location " + opts.location : "");
+  const label = lordLabel(info, symbol) + (opts.crest ? ", " + GAME_STRINGS.crest : "") + (opts.location ? ", " + t("under Location {0}", opts.location) : "");
   const node = el("div", {
     class: `lord c-${info.colour}${opts.small ? " small" : ""}${opts.extra ? " " + opts.extra : ""}`,
     title: label,
@@ -573,7 +602,7 @@ function lordEl(name, opts) {
   el("span", { class: "sym", "aria-hidden": "true" }, symbol),
   opts.crest ? el("span", { class: "crest", title: GAME_STRINGS.crest }, "♛") : null,
   el("div", { class: "ip" }, String(info.ip)), icons,
-  opts.location ? el("div", { class: "loc" }, opts.faceDown ? `▼ ${opts.location === FACE_DOWN ? "face down" : opts.location}` : opts.location) : null);
+  opts.location ? el("div", { class: "loc" }, opts.faceDown ? `▼ ${opts.location === FACE_DOWN ? t("face down") : opts.location}` : opts.location) : null);
   if (opts.onclick) {
     if (opts.slot) node.dataset.focusKey = `slot-${opts.slot}`;
     keyboardClick(node, opts.onclick);
@@ -583,12 +612,12 @@ function lordEl(name, opts) {
 
 function locationEl(slug, extra, faceDown) {
   if (slug === FACE_DOWN || faceDown) {
-    return el("div", { class: "location facedown", "data-location": slug, title: "face down: no effect, 5 IP at the end" },
-      el("span", { class: "lip" }, "5"), el("div", { class: "lname" }, slug === FACE_DOWN ? "face down" : slug), el("div", {}, "no effect"), extra || null);
+    return el("div", { class: "location facedown", "data-location": slug, title: t("face down: no effect, 5 IP at the end") },
+      el("span", { class: "lip" }, "5"), el("div", { class: "lname" }, slug === FACE_DOWN ? t("face down") : slug), el("div", {}, t("no effect")), extra || null);
   }
   const info = (CARDS && CARDS.locations[slug]) || { ip: "?", text: "" };
-  return el("div", { class: "location", "data-location": slug, title: info.text },
-    el("span", { class: "lip" }, `${info.ip}`), el("div", { class: "lname" }, slug), el("div", {}, info.text || "no effect"), extra || null);
+  return el("div", { class: "location", "data-location": slug, title: info.text ? term(info.text) : "" },
+    el("span", { class: "lip" }, `${info.ip}`), el("div", { class: "lname" }, slug), el("div", {}, info.text ? term(info.text) : t("no effect")), extra || null);
 }
 
 function crestSlots(chamber) {
@@ -627,7 +656,8 @@ function pyramidEl(chamber, swapping) {
   return box;
 }
 
-const SCORE_ROWS = [["lords", "Best lord per colour"], ["locations", "Locations"], ["coalition", "Largest coalition ×3"], ["pearl_master", "Pearl Master"], ["lo_bonus", "LO card bonus"], ["total", "Total IP"], ["pearls", "Pearls (tie-break)"]];
+/* Labels are English msgids, translated when drawn. */
+const SCORE_ROWS = [["lords", N_("Best lord per colour")], ["locations", N_("Locations")], ["coalition", N_("Largest coalition ×3")], ["pearl_master", N_("Pearl Master")], ["lo_bonus", N_("LO card bonus")], ["total", N_("Total IP")], ["pearls", N_("Pearls (tie-break)")]];
 
 function scoreTable(obs, scores) {
   const n = scores.length;
@@ -635,61 +665,61 @@ function scoreTable(obs, scores) {
     el("tr", {}, el("th", {}, ""), ...scores.map((_, i) => el("th", { class: "num" }, seatName(i)))));
   for (const [key, label] of SCORE_ROWS) {
     if (key === "lo_bonus" && !scores.some((s) => s.lo_bonus !== undefined)) continue;
-    table.append(el("tr", { class: key === "total" ? "winner" : "" }, el("td", {}, label),
+    table.append(el("tr", { class: key === "total" ? "winner" : "" }, el("td", {}, t(label)),
       ...scores.map((s) => el("td", { class: "num" }, String(s[key] !== undefined ? s[key] : "")))));
   }
-  return n ? table : el("div", { class: "muted" }, "no scores");
+  return n ? table : el("div", { class: "muted" }, t("no scores"));
 }
 
 function consRender(obs, board, actions) {
   const legal = M.legal;
   const byVerb = {};
   for (const a of legal) (byVerb[verbOf(a)] = byVerb[verbOf(a)] || []).push(a);
-  const phaseNames = { recruit: "recruit lords", keep: "keep a drawn lord", place: "place the next lord", swap: "swap two lords (0-IP)", location: "take a Location", lockeep: "keep a drawn Location", over: "game over" };
+  const phaseNames = { recruit: t("recruit lords"), keep: t("keep a drawn lord"), place: t("place the next lord"), swap: t("swap two lords (0-IP)"), location: t("take a Location"), lockeep: t("keep a drawn Location"), replay: t("Replay token"), lopile: t("choose the LO's pile"), loplace: t("order the LO's lords"), over: t("game over") };
   const status = el("div", { class: "status" },
-    el("span", { class: "big" }, `Turn ${obs.turn}`),
-    obs.current_player >= 0 ? el("span", { class: "badge turn" }, `${seatName(obs.current_player)}: ${phaseNames[obs.phase] || obs.phase}`) : el("span", { class: "badge" }, "game over"),
-    obs.restriction ? el("span", { class: "badge gold" }, `${obs.restriction.location}: others draw exactly ${obs.restriction.count} (until ${seatName(obs.restriction.owner)}'s turn)`) : null,
-    obs.end_triggered ? el("span", { class: "badge gold" }, `${seatName(obs.end_trigger_player)} filled the chamber: last round`) : null);
+    el("span", { class: "big" }, t("Turn {0}", obs.turn)),
+    obs.current_player >= 0 ? el("span", { class: "badge turn" }, `${seatName(obs.current_player)}: ${phaseNames[obs.phase] || obs.phase}`) : el("span", { class: "badge" }, t("game over")),
+    obs.restriction ? el("span", { class: "badge gold" }, t("{0}: others draw exactly {1} (until {2}'s turn)", obs.restriction.location, obs.restriction.count, seatName(obs.restriction.owner))) : null,
+    obs.end_triggered ? el("span", { class: "badge gold" }, t("{0} filled the chamber: last round", seatName(obs.end_trigger_player))) : null);
   board.append(status);
 
   // The court: decks, face-up Locations, what is being drawn or placed.
   const court = el("div", { class: "panel section" });
-  const lordDeck = el("div", { class: "deckbox", "data-testid": "lord-deck" }, el("div", { class: "muted" }, "Lord deck"), el("div", { class: "count" }, String(obs.lord_deck_size)),
-    el("div", {}, ...(byVerb.draw || []).map((a) => actionButton(a, `Draw ${argOf(a)}`))));
-  const locDeck = el("div", { class: "deckbox" }, el("div", { class: "muted" }, "Location deck"), el("div", { class: "count" }, String(obs.location_deck_size)),
-    el("div", {}, ...(byVerb.locdraw || []).map((a) => actionButton(a, `Draw ${argOf(a)}`))));
+  const lordDeck = el("div", { class: "deckbox", "data-testid": "lord-deck" }, el("div", { class: "muted" }, t("Lord deck")), el("div", { class: "count" }, String(obs.lord_deck_size)),
+    el("div", {}, ...(byVerb.draw || []).map((a) => actionButton(a, t("Draw {0}", argOf(a))))));
+  const locDeck = el("div", { class: "deckbox" }, el("div", { class: "muted" }, t("Location deck")), el("div", { class: "count" }, String(obs.location_deck_size)),
+    el("div", {}, ...(byVerb.locdraw || []).map((a) => actionButton(a, t("Draw {0}", argOf(a))))));
   const loctake = new Set((byVerb.loctake || []).map(argOf));
   const faceUp = el("div", { class: "flexwrap" }, ...obs.face_up_locations.map((slug) =>
-    locationEl(slug, loctake.has(slug) ? el("div", { style: "margin-top:4px" }, actionButton(`loctake ${slug}`, "Take")) : null)));
+    locationEl(slug, loctake.has(slug) ? el("div", { style: "margin-top:4px" }, actionButton(`loctake ${slug}`, t("Take"))) : null)));
   court.append(el("div", { class: "flexwrap" }, lordDeck, locDeck,
-    el("div", {}, el("h3", {}, `Face-up Locations (${obs.face_up_locations.length})`), obs.face_up_locations.length ? faceUp : el("span", { class: "muted" }, "none"))));
+    el("div", {}, el("h3", {}, t("Face-up Locations ({0})", obs.face_up_locations.length)), obs.face_up_locations.length ? faceUp : el("span", { class: "muted" }, t("none")))));
   const pm = obs.pearl_master;
-  court.append(el("div", { style: "margin-top:8px", "data-testid": "pearl-master" }, el("span", { class: "pm", html: pearlSvg(14) }), " Pearl Master: ",
-    el("strong", {}, pm === null ? "nobody yet" : seatName(pm))));
+  court.append(el("div", { style: "margin-top:8px", "data-testid": "pearl-master" }, el("span", { class: "pm", html: pearlSvg(14) }), " " + t("Pearl Master: "),
+    el("strong", {}, pm === null ? t("nobody yet") : seatName(pm))));
 
   const pending = el("div", { class: "flexwrap", style: "margin-top:8px" });
   if (obs.drawn_lords.length) {
     const keep = new Set((byVerb.keep || []).map(argOf));
-    pending.append(el("div", {}, el("h3", {}, "Drawn lords — keep one"), el("div", { class: "flexwrap" },
-      ...obs.drawn_lords.map((l) => el("div", {}, lordEl(l), keep.has(l) ? actionButton(`keep ${l}`, "Keep") : null)))));
+    pending.append(el("div", {}, el("h3", {}, t("Drawn lords — keep one")), el("div", { class: "flexwrap" },
+      ...obs.drawn_lords.map((l) => el("div", {}, lordEl(l), keep.has(l) ? actionButton(`keep ${l}`, t("Keep")) : null)))));
   }
   if (obs.to_place.length) {
     const place = new Set((byVerb.place || []).map(argOf));
-    pending.append(el("div", {}, el("h3", {}, "Lords to place, in the order you choose"), el("div", { class: "flexwrap" },
-      ...obs.to_place.map((l) => el("div", {}, lordEl(l), place.has(l) ? actionButton(`place ${l}`, "Place") : null)))));
+    pending.append(el("div", {}, el("h3", {}, t("Lords to place, in the order you choose")), el("div", { class: "flexwrap" },
+      ...obs.to_place.map((l) => el("div", {}, lordEl(l), place.has(l) ? actionButton(`place ${l}`, t("Place")) : null)))));
   }
   if (obs.drawn_locations.length) {
-    pending.append(el("div", {}, el("h3", {}, "Drawn Locations — keep one"), el("div", { class: "flexwrap" },
-      ...obs.drawn_locations.map((s) => locationEl(s, (byVerb.lockeep || []).includes(`lockeep ${s}`) ? actionButton(`lockeep ${s}`, "Keep") : null)))));
+    pending.append(el("div", {}, el("h3", {}, t("Drawn Locations — keep one")), el("div", { class: "flexwrap" },
+      ...obs.drawn_locations.map((s) => locationEl(s, (byVerb.lockeep || []).includes(`lockeep ${s}`) ? actionButton(`lockeep ${s}`, t("Keep")) : null)))));
   }
   if (obs.location_deck) {
-    pending.append(el("div", {}, el("h3", {}, "Deck search: choose any Location"), el("div", { class: "flexwrap" },
-      ...obs.location_deck.map((s) => locationEl(s, (byVerb.locpick || []).includes(`locpick ${s}`) ? actionButton(`locpick ${s}`, "Take") : null)))));
+    pending.append(el("div", {}, el("h3", {}, t("Deck search: choose any Location")), el("div", { class: "flexwrap" },
+      ...obs.location_deck.map((s) => locationEl(s, (byVerb.locpick || []).includes(`locpick ${s}`) ? actionButton(`locpick ${s}`, t("Take")) : null)))));
   }
   if (pending.childNodes.length) court.append(pending);
   if (obs.hidden && obs.hidden.lord_deck) {
-    court.append(el("details", {}, el("summary", {}, GAME_STRINGS.drawOrder("Lord")),
+    court.append(el("details", {}, el("summary", {}, GAME_STRINGS.drawOrder(t("Lord"))),
       el("div", { class: "flexwrap" }, ...obs.hidden.lord_deck.map((l) => lordEl(l, { small: true })))));
   }
   board.append(court);
@@ -700,11 +730,11 @@ function consRender(obs, board, actions) {
   for (const colour of CARDS.colours) {
     const pile = obs.piles[colour] || [];
     piles.append(el("div", { class: "pile", "data-pile": colour },
-      el("h4", {}, el("span", {}, el("span", { class: `sym-chip c-${colour}`, "aria-hidden": "true" }, COLOUR_SYMBOLS[colour] || ""), ` ${colour} (${pile.length})`),
-        take.has(colour) ? actionButton(`take ${colour}`, "Take all") : null),
+      el("h4", {}, el("span", {}, el("span", { class: `sym-chip c-${colour}`, "aria-hidden": "true" }, COLOUR_SYMBOLS[colour] || ""), ` ${term(colour)} (${pile.length})`),
+        take.has(colour) ? actionButton(`take ${colour}`, t("Take all")) : null),
       el("div", { class: "stack" }, ...pile.map((l) => lordEl(l, { small: true })))));
   }
-  board.append(el("div", { class: "panel section" }, el("h3", {}, "Discard piles"), piles));
+  board.append(el("div", { class: "panel section" }, el("h3", {}, t("Discard piles")), piles));
 
   // Chambers.
   const scores = (M.derived && M.derived.scores) || [];
@@ -722,62 +752,62 @@ function consRender(obs, board, actions) {
       el("strong", {}, seatName(i)),
       el("span", {},
         el("span", { html: pearlSvg(13) }), ` ${p.pearls} `,
-        pm === i ? el("span", { class: "badge gold" }, "Pearl Master +5") : null,
-        el("span", { class: "badge", title: "unspent keys" }, el("span", { html: keySvg("silver") }), ` ${keys.silver} `, el("span", { html: keySvg("gold") }), ` ${keys.gold}`),
-        scores[i] ? el("span", { class: "badge" }, `${scores[i].total} IP`) : null));
+        pm === i ? el("span", { class: "badge gold" }, t("Pearl Master +5")) : null,
+        el("span", { class: "badge", title: t("unspent keys") }, el("span", { html: keySvg("silver") }), ` ${keys.silver} `, el("span", { html: keySvg("gold") }), ` ${keys.gold}`),
+        scores[i] ? el("span", { class: "badge" }, t("{0} IP", scores[i].total)) : null));
     const locs = el("div", { class: "flexwrap" }, ...p.locations.map((s) => locationEl(s, null, p.legendary_opponent)));
     players.append(el("div", { class: "panel player" + (obs.current_player === i ? " current" : ""), "data-player": String(i) },
       head, pyramidEl(p.chamber, i === M.seat ? swapping : null),
-      p.any_keys ? el("span", { class: "badge" }, "any 2 keys take a Location") : null,
-      p.deck_search ? el("span", { class: "badge" }, "deck search") : null,
-      p.legendary_opponent ? el("span", { class: "badge gold" }, "Legendary Opponent") : null,
-      i === M.seat && obs.replay_token ? el("span", { class: "badge gold", title: "spend it at the end of a turn to play again" }, "Replay token") : null,
-      i === M.seat && obs.forced_draw_one ? el("span", { class: "badge" }, "Military: you must draw exactly 1") : null,
-      p.locations.length ? el("div", { class: "player-locations" }, el("h3", { style: "margin-top:6px" }, "Locations"), locs) : null));
+      p.any_keys ? el("span", { class: "badge" }, term("any 2 keys take a Location")) : null,
+      p.deck_search ? el("span", { class: "badge" }, t("deck search")) : null,
+      p.legendary_opponent ? el("span", { class: "badge gold" }, t("Legendary Opponent")) : null,
+      i === M.seat && obs.replay_token ? el("span", { class: "badge gold", title: t("spend it at the end of a turn to play again") }, t("Replay token")) : null,
+      i === M.seat && obs.forced_draw_one ? el("span", { class: "badge" }, t("Military: you must draw exactly 1")) : null,
+      p.locations.length ? el("div", { class: "player-locations" }, el("h3", { style: "margin-top:6px" }, t("Locations")), locs) : null));
   });
   board.append(players);
   if (obs.legendary_opponent) board.insertBefore(loCard(obs.legendary_opponent, obs.lo_choice), board.children[1] || null);
-  board.append(el("div", { class: "panel section", style: "margin-top:12px" }, el("h3", {}, M.status === "over" ? "Final scores" : "Score if the game ended now"), scoreTable(obs, scores)));
+  board.append(el("div", { class: "panel section", style: "margin-top:12px" }, el("h3", {}, M.status === "over" ? t("Final scores") : t("Score if the game ended now")), scoreTable(obs, scores)));
 
   consActions(obs, actions, byVerb, swapping);
 }
 
 function loCard(lo, choice) {
-  const box = el("div", { class: "lo-card section", "data-testid": "lo-card" }, el("h3", {}, "Legendary Opponent"));
+  const box = el("div", { class: "lo-card section", "data-testid": "lo-card" }, el("h3", {}, t("Legendary Opponent")));
   if (typeof lo !== "object" || lo === null) { box.append(el("div", {}, String(lo))); return box; }
-  box.append(el("div", { class: "big" }, el("strong", {}, lo.title || lo.name)));
+  box.append(el("div", { class: "big" }, el("strong", {}, term(lo.title || lo.name))));
   const conds = lo.conditions || [];
   box.append(el("div", {}, GAME_STRINGS.loTakes),
     el("ol", { class: "lo-conditions", "data-testid": "lo-conditions" }, ...conds.map((c) => el("li", {},
       el("strong", {}, helpCondition(c.name || c, c.text)), el("span", { class: "muted" }, ` (${c.name || c})`)))),
     el("div", { class: "muted" }, GAME_STRINGS.loTie));
-  if (lo.bonus) box.append(el("div", {}, el("strong", {}, "End bonus: "), String(lo.bonus)));
-  if (lo.ability) box.append(el("div", {}, el("strong", {}, "Ability: "), String(lo.ability)));
-  if (choice) box.append(el("div", { class: "muted", style: "margin-top:4px" }, "Pending: ", typeof choice === "object" ? Object.entries(choice).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(", ") : v}`).join("; ") : String(choice)));
+  if (lo.bonus) box.append(el("div", {}, el("strong", {}, t("End bonus: ")), term(String(lo.bonus))));
+  if (lo.ability) box.append(el("div", {}, el("strong", {}, t("Ability: ")), term(String(lo.ability))));
+  if (choice) box.append(el("div", { class: "muted", style: "margin-top:4px" }, t("Pending: "), typeof choice === "object" ? Object.entries(choice).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(", ") : v}`).join("; ") : String(choice)));
   return box;
 }
 
 function consActions(obs, box, byVerb, swapping) {
   const legal = M.legal;
-  if (M.status === "over") { box.append(el("div", { class: "prompt" }, "The game is over.")); return; }
-  if (M.seat === null) { box.append(el("div", { class: "prompt" }, "Spectating"), el("div", { class: "muted" }, obs.current_player >= 0 ? `${seatName(obs.current_player)} is deciding.` : "")); return; }
-  if (!legal.length) { box.append(el("div", { class: "prompt" }, "Waiting"), el("div", { class: "muted" }, `${seatName(obs.current_player)} is deciding…`)); return; }
+  if (M.status === "over") { box.append(el("div", { class: "prompt" }, t("The game is over."))); return; }
+  if (M.seat === null) { box.append(el("div", { class: "prompt" }, t("Spectating")), el("div", { class: "muted" }, obs.current_player >= 0 ? t("{0} is deciding.", seatName(obs.current_player)) : "")); return; }
+  if (!legal.length) { box.append(el("div", { class: "prompt" }, t("Waiting")), el("div", { class: "muted" }, t("{0} is deciding…", seatName(obs.current_player)))); return; }
   const prompts = {
-    recruit: "Recruit: draw 1-3 lords and keep one, or take a whole discard pile",
-    keep: "Keep one of the drawn lords", place: "Place the next lord", swap: "You may swap two keyless lords",
-    location: "Your keys win a Location: draw 1-3 or take a face-up one", lockeep: "Keep one drawn Location",
-    replay: "Spend your Replay token to play another turn now?",
-    lopile: "Several piles qualify: choose the pile the Legendary Opponent takes",
-    loplace: "Choose the next lord the Legendary Opponent places",
+    recruit: t("Recruit: draw 1-3 lords and keep one, or take a whole discard pile"),
+    keep: t("Keep one of the drawn lords"), place: t("Place the next lord"), swap: t("You may swap two keyless lords"),
+    location: t("Your keys win a Location: draw 1-3 or take a face-up one"), lockeep: t("Keep one drawn Location"),
+    replay: t("Spend your Replay token to play another turn now?"),
+    lopile: t("Several piles qualify: choose the pile the Legendary Opponent takes"),
+    loplace: t("Choose the next lord the Legendary Opponent places"),
   };
-  box.append(el("div", { class: "prompt" }, prompts[obs.phase] || "Your decision"));
-  const labels = { draw: "Draw", take: "Take pile", keep: "Keep", place: "Place", locdraw: "Draw Locations:", loctake: "Take", lockeep: "Keep", locpick: "Take", lopile: "LO takes the pile", loplace: "LO places" };
+  box.append(el("div", { class: "prompt" }, prompts[obs.phase] || t("Your decision")));
+  const labels = { draw: t("Draw"), take: t("Take pile"), keep: t("Keep"), place: t("Place"), locdraw: t("Draw Locations:"), loctake: t("Take"), lockeep: t("Keep"), locpick: t("Take"), lopile: t("LO takes the pile"), loplace: t("LO places") };
   for (const [verb, list] of Object.entries(byVerb)) {
     if (verb === "swap" && swapping) continue;
     for (const a of list) {
       let label = labels[verb] ? `${labels[verb]} ${argOf(a)}` : a;
-      if (verb === "swap") label = "Do not swap";
-      if (verb === "replay") label = a === "replay" ? "Play again (spend the token)" : "Keep the token";
+      if (verb === "swap") label = t("Do not swap");
+      if (verb === "replay") label = a === "replay" ? t("Play again (spend the token)") : t("Keep the token");
       box.append(actionButton(a, label));
     }
   }
@@ -786,10 +816,10 @@ function consActions(obs, box, byVerb, swapping) {
     const action = a && b ? `swap ${a} ${b}` : null;
     const ok = action && byVerb.swap.includes(action);
     box.append(el("div", { class: "builder" },
-      el("div", {}, "Click two highlighted lords of your chamber (keyless, uncovered) to swap them."),
+      el("div", {}, t("Click two highlighted lords of your chamber (keyless, uncovered) to swap them.")),
       el("div", { class: "row" },
-        el("button", { class: "primary", "data-action": ok ? action : null, disabled: busy || !ok, onclick: () => act(action) }, ok ? `Swap slots ${a} and ${b}` : "Swap"),
-        actionButton("swap -", "Do not swap"))));
+        el("button", { class: "primary", "data-action": ok ? action : null, disabled: busy || !ok, onclick: () => act(action) }, ok ? t("Swap slots {0} and {1}", a, b) : t("Swap")),
+        actionButton("swap -", t("Do not swap")))));
   }
 }
 
@@ -807,4 +837,4 @@ function initPage() {
   connect();
 }
 
-initPage();
+I18N.ready.then(initPage);

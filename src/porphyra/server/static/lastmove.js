@@ -4,10 +4,10 @@
    readers).  Every user-visible string of this module is in LAST_STRINGS. */
 "use strict";
 
-const LAST_STRINGS = {
-  label: "Last move",
-  none: "The game begins.",
-};
+const LAST_STRINGS = I18N.table({
+  label: N_("Last move"),
+  none: N_("The game begins."),
+});
 
 function markFresh(selector) {
   for (const node of document.querySelectorAll(selector)) {

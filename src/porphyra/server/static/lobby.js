@@ -53,16 +53,16 @@ function applies(opt, values) {
 function optionControl(opt, value, seats) {
   const id = "opt-" + opt.name;
   if (opt.type === "bool" && !opt.choices.length) {
-    return el("label", { title: opt.help },
-      el("input", { type: "checkbox", id, checked: value === true }), " " + opt.label);
+    return el("label", { title: t(opt.help) },
+      el("input", { type: "checkbox", id, checked: value === true }), " " + t(opt.label));
   }
   const excluded = preset().exclude[opt.name] || [];
-  const select = el("select", { id, title: opt.help, onchange: renderOptions });
+  const select = el("select", { id, title: t(opt.help), onchange: renderOptions });
   opt.choices.forEach((choice, i) => {
     if (excluded.includes(choice)) return;
     if (opt.seat && typeof choice === "number" && choice >= seats) return;
     select.append(el("option", { value: String(choice), selected: choice === value },
-      opt.choice_labels[i]));
+      t(String(opt.choice_labels[i]))));
   });
   return select;
 }
@@ -76,7 +76,7 @@ function renderOptions() {
   for (const opt of declaredOptions()) {
     if (opt.name in preset().fixed || !applies(opt, values)) continue;
     box.append(el("div", { class: "row" },
-      el("label", { for: opt.type === "bool" && !opt.choices.length ? null : "opt-" + opt.name }, opt.type === "bool" ? "Variant" : opt.label),
+      el("label", { for: opt.type === "bool" && !opt.choices.length ? null : "opt-" + opt.name }, opt.type === "bool" ? t("Variant") : t(opt.label)),
       optionControl(opt, values[opt.name], seats)));
   }
   renderSeats();
@@ -92,18 +92,18 @@ function renderSeats() {
   for (let i = 0; i < seatCount(); i++) {
     const prev = old[i] || { name: "", kind: i === 0 ? "human" : "easy" };
     const kind = el("select", { "data-seat": String(i) },
-      el("option", { value: "human" }, "Human"),
-      ...bots.map((b) => el("option", { value: "bot:" + b }, `Bot — ${(META && META.bot_text && META.bot_text[b]) || b}`)));
+      el("option", { value: "human" }, t("Human")),
+      ...bots.map((b) => el("option", { value: "bot:" + b }, t("Bot — {0}", (META && META.bot_text && META.bot_text[b]) ? t(META.bot_text[b]) : b))));
     kind.value = prev.kind === "human" ? "human" : (prev.kind.startsWith("bot:") ? prev.kind : "bot:" + prev.kind);
     if (!kind.value) kind.value = "bot:easy";
-    kind.setAttribute("aria-label", `Seat ${i + 1}: who plays`);
+    kind.setAttribute("aria-label", t("Seat {0}: who plays", i + 1));
     box.append(el("div", { class: "row seatrow" },
-      el("label", {}, `Seat ${i + 1}`),
-      el("input", { type: "text", placeholder: "name", value: prev.name, maxlength: "40", "aria-label": `Seat ${i + 1}: name` }),
+      el("label", {}, t("Seat {0}", i + 1)),
+      el("input", { type: "text", placeholder: t("name"), value: prev.name, maxlength: "40", "aria-label": t("Seat {0}: name", i + 1) }),
       kind));
   }
   if (selectedGame() === "solo") {
-    box.append(el("div", { class: "muted" }, "The Legendary Opponent is played by the rules engine."));
+    box.append(el("div", { class: "muted" }, t("The Legendary Opponent is played by the rules engine.")));
   }
 }
 
@@ -118,7 +118,7 @@ function collectRequest() {
     const name = row.querySelector("input").value.trim() || null;
     return kind === "human" ? { kind: "human", name } : { kind: "bot", bot: kind.slice(4), name };
   });
-  const body = { game: preset().game, options, seats, table: {
+  const body = { game: preset().game, options, seats, ...PorphyraClock.request(), table: {
     hints: document.getElementById("opt-hints").checked,
     spectator_chat: document.getElementById("opt-spectator-chat").checked,
   } };
@@ -137,74 +137,75 @@ async function createGame() {
       body: JSON.stringify(collectRequest()),
     });
   } catch (e) {
-    err.textContent = e.message;
+    err.textContent = t(e.message);
     return;
   }
   const box = document.getElementById("created");
   box.classList.remove("hidden");
   box.innerHTML = "";
-  box.append(el("h3", { style: "margin-top:14px" }, "Game created — links"));
+  box.append(el("h3", { style: "margin-top:14px" }, t("Game created — links")));
   const origin = location.origin;
   for (const inv of info.invites) {
     rememberToken(info.id, inv.seat, inv.token);
     const seat = info.seats[inv.seat];
     const url = origin + inv.url;
-    const input = el("input", { type: "text", readonly: true, value: url, "aria-label": `Invite link for seat ${inv.seat + 1}` });
+    const input = el("input", { type: "text", readonly: true, value: url, "aria-label": t("Invite link for seat {0}", inv.seat + 1) });
     box.append(el("div", { class: "section" },
-      el("div", {}, `Invite for seat ${inv.seat + 1} (${seat.name}) — keep it secret, it opens that seat:`),
+      el("div", {}, t("Invite for seat {0} ({1}) — keep it secret, it opens that seat:", inv.seat + 1, seat.name)),
       input,
       el("div", { class: "row" },
-        el("button", { class: "small", onclick: () => copy(url) }, "Copy"),
-        el("a", { class: "button small primary", href: inv.url, "data-testid": `play-seat-${inv.seat}` }, `Play as ${seat.name}`))));
+        el("button", { class: "small", onclick: () => copy(url) }, t("Copy")),
+        el("a", { class: "button small primary", href: inv.url, "data-testid": `play-seat-${inv.seat}` }, t("Play as {0}", seat.name)))));
   }
   const spect = origin + info.spectate_url;
-  box.append(el("div", { class: "section" }, el("div", {}, "Spectator link (public view only):"),
-    el("input", { type: "text", readonly: true, value: spect, "aria-label": "Spectator link" }),
-    el("div", { class: "row" }, el("button", { class: "small", onclick: () => copy(spect) }, "Copy"),
-      el("a", { class: "button small", href: info.spectate_url, "data-testid": "spectate" }, "Watch"))));
+  box.append(el("div", { class: "section" }, el("div", {}, t("Spectator link (public view only):")),
+    el("input", { type: "text", readonly: true, value: spect, "aria-label": t("Spectator link") }),
+    el("div", { class: "row" }, el("button", { class: "small", onclick: () => copy(spect) }, t("Copy")),
+      el("a", { class: "button small", href: info.spectate_url, "data-testid": "spectate" }, t("Watch")))));
   loadGames();
 }
 
 function copy(text) {
-  if (navigator.clipboard) navigator.clipboard.writeText(text).then(() => toast("Copied", "info"));
+  if (navigator.clipboard) navigator.clipboard.writeText(text).then(() => toast(t("Copied"), "info"));
 }
 
 function describeOptions(row) {
   const o = row.options || {};
   if (row.game === "conspiracy") {
-    if (o.players === 1) return `solo vs ${o.opponent || "LO"}`;
-    return `${o.players || 2} players` + (o.bonus_locations ? ", bonus Locations" : "");
+    if (o.players === 1) return t("solo vs {0}", o.opponent ? term(o.opponent) : t("LO"));
+    return t("{0} players", o.players || 2) + (o.bonus_locations ? t(", bonus Locations") : "");
   }
-  return o.reveal_first_draws ? "reveal first draws" : "";
+  return o.reveal_first_draws ? t("reveal first draws") : "";
 }
 
 async function loadGames() {
   let rows = [];
-  try { rows = await api("/api/games"); } catch (e) { toast(e.message); return; }
+  try { rows = await api("/api/games"); } catch (e) { toast(t(e.message)); return; }
   const tokens = knownTokens();
   const body = document.querySelector("#games tbody");
   body.innerHTML = "";
-  if (!rows.length) body.append(el("tr", {}, el("td", { colspan: "6", class: "muted" }, "No games yet.")));
+  if (!rows.length) body.append(el("tr", {}, el("td", { colspan: "6", class: "muted" }, t("No games yet."))));
   for (const row of rows) {
     const mine = tokens[row.id] || {};
     const buttons = el("div", { class: "row" });
     for (const [seat, token] of Object.entries(mine)) {
       const s = row.seats[Number(seat)];
+      const who = s ? s.name : t("Seat {0}", Number(seat) + 1);
       buttons.append(el("a", { class: "button small primary", href: `/game/${row.id}#token=${token}` },
-        `${row.status === "over" ? "Open" : "Play"} as ${s ? s.name : "Seat " + (Number(seat) + 1)}`));
+        row.status === "over" ? t("Open as {0}", who) : t("Play as {0}", who)));
     }
-    buttons.append(el("a", { class: "button small", href: `/game/${row.id}` }, "Watch"));
-    if (row.status === "over") buttons.append(el("a", { class: "button small", href: `/replay/${row.id}?view=public` }, "Replay"));
-    let status = row.status === "over" ? "finished" : row.status === "broken" ? `cannot be replayed: ${row.problem}` : "in play";
+    buttons.append(el("a", { class: "button small", href: `/game/${row.id}` }, t("Watch")));
+    if (row.status === "over") buttons.append(el("a", { class: "button small", href: `/replay/${row.id}?view=public` }, t("Replay")));
+    let status = row.status === "over" ? t("finished") : row.status === "broken" ? t("cannot be replayed: {0}", t(row.problem)) : t("in play");
     if (row.status === "over" && row.result && row.result.returns) {
       const best = Math.max(...row.result.returns);
       const winners = row.result.returns.map((r, i) => r === best ? i : -1).filter((i) => i >= 0);
-      status = row.result.returns.every((r) => r === 0) ? "draw / shared" : "won by " + winners.map((i) => (row.seats[i] || {}).name || `seat ${i + 1}`).join(", ");
+      status = row.result.returns.every((r) => r === 0) ? t("draw / shared") : t("won by {0}", winners.map((i) => (row.seats[i] || {}).name || t("Seat {0}", i + 1)).join(", "));
     }
     const deal = row.deal === "secret" ? null : el("span", { class: "badge warn", "data-deal": row.deal },
-      row.deal === "chosen" ? "chosen seed · unrated" : "weak seed · unrated");
+      row.deal === "chosen" ? t("chosen seed · unrated") : t("weak seed · unrated"));
     body.append(el("tr", {},
-      el("td", {}, el("strong", {}, row.game === "byzantium" ? "Byzantium" : "Conspiracy"), el("div", { class: "muted" }, describeOptions(row)), deal),
+      el("td", {}, el("strong", {}, row.game === "byzantium" ? t("Byzantium") : t("Conspiracy")), el("div", { class: "muted" }, describeOptions(row)), deal),
       el("td", {}, ...row.seats.map((s) => el("div", {},
         el("span", { class: "dot" + (s.connected ? " on" : "") }), s.name,
         el("span", { class: "muted" }, s.kind === "bot" ? ` (${s.bot})` : "")))),
@@ -214,19 +215,21 @@ async function loadGames() {
 }
 
 async function init() {
-  try { META = await api("/api/meta"); } catch (e) { toast(e.message); }
+  try { META = await api("/api/meta"); } catch (e) { toast(t(e.message)); }
   const solo = document.getElementById("sololabel");
   if (!META || !META.solo) {
     solo.classList.add("disabled");
     solo.querySelector("input").disabled = true;
-    solo.title = "The solo mode is not available in this version of the rules engine yet.";
-    solo.querySelector(".muted").textContent = "coming soon";
+    solo.title = t("The solo mode is not available in this version of the rules engine yet.");
+    solo.querySelector(".muted").textContent = t("coming soon");
   }
   for (const radio of document.querySelectorAll("input[name=game]")) radio.addEventListener("change", renderOptions);
   document.getElementById("createbtn").addEventListener("click", createGame);
-  document.getElementById("refresh").addEventListener("click", loadGames);
+  document.getElementById("refresh").addEventListener("click", () => { loadGames(); PorphyraClock.yourGames(); });
+  PorphyraClock.lobbyForm(META ? META.bots : null);
   renderOptions();
   loadGames();
+  PorphyraClock.yourGames();
 }
 
-init();
+I18N.ready.then(init);

@@ -3,15 +3,15 @@
    (localStorage).  Every user-visible string of this module is in NOTIFY_STRINGS. */
 "use strict";
 
-const NOTIFY_STRINGS = {
-  titleTurn: "▶ Your turn — ",
-  notifyTitle: "Your turn",
-  notifyBody: (game) => `${game}: it is your turn to play.`,
-  heading: "Alerts",
-  sound: "Sound when it is my turn",
-  notify: "Notify me when this tab is hidden",
-  denied: "The browser refused notifications for this page.",
-};
+const NOTIFY_STRINGS = I18N.table({
+  titleTurn: N_("▶ Your turn — "),
+  notifyTitle: N_("Your turn"),
+  notifyBody: N_("{0}: it is your turn to play."),
+  heading: N_("Alerts"),
+  sound: N_("Sound when it is my turn"),
+  notify: N_("Notify me when this tab is hidden"),
+  denied: N_("The browser refused notifications for this page."),
+});
 
 const NOTIFY_KEYS = { sound: "porphyra.sound", notify: "porphyra.notify" };
 let notifyWasTurn = false;

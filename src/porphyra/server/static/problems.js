@@ -3,32 +3,32 @@
    in PROBLEM_STRINGS. */
 "use strict";
 
-const PROBLEM_STRINGS = {
+const PROBLEM_STRINGS = I18N.table({
   token: {
-    title: "This link does not open a seat",
-    text: "The seat link is wrong or incomplete (check that it was copied whole). You can still watch the game as a spectator.",
+    title: N_("This link does not open a seat"),
+    text: N_("The seat link is wrong or incomplete (check that it was copied whole). You can still watch the game as a spectator."),
   },
   missing: {
-    title: "There is no such game",
-    text: "No game has this address: it may have been mistyped, or the link belongs to another server.",
+    title: N_("There is no such game"),
+    text: N_("No game has this address: it may have been mistyped, or the link belongs to another server."),
   },
   damaged: {
-    title: "This game cannot be opened",
-    text: "Its saved data is damaged. Other games are not affected.",
+    title: N_("This game cannot be opened"),
+    text: N_("Its saved data is damaged. Other games are not affected."),
   },
   limit: {
-    title: "Too many open tabs",
-    text: "This seat or this computer already has too many connections open. Close another tab of the game, then try again.",
+    title: N_("Too many open tabs"),
+    text: N_("This seat or this computer already has too many connections open. Close another tab of the game, then try again."),
   },
   unfinished: {
-    title: "This game is not over yet",
-    text: "A game can be replayed once it has ended; until then you can watch it live.",
+    title: N_("This game is not over yet"),
+    text: N_("A game can be replayed once it has ended; until then you can watch it live."),
   },
-  watch: "Watch as a spectator",
-  lobby: "Back to the lobby",
-  retry: "Try again",
-  details: "The server said: ",
-};
+  watch: N_("Watch as a spectator"),
+  lobby: N_("Back to the lobby"),
+  retry: N_("Try again"),
+  details: N_("The server said: "),
+});
 
 /* Replace the page's content with the problem page of `kind` (a PROBLEM_STRINGS key). */
 function showProblem(kind, serverMessage, gameId) {

@@ -5,31 +5,31 @@
    is in REPLAY_STRINGS. */
 "use strict";
 
-const REPLAY_STRINGS = {
-  title: (game) => `Replay — ${game}`,
-  view: "View",
-  views: { public: "Public view (what spectators saw)", all: "Everything revealed" },
-  seatView: (name) => `${name}'s view`,
-  first: "First", prev: "Back", next: "Forward", last: "Last", play: "Play", pause: "Pause",
-  firstLabel: "Go to the start", prevLabel: "One move back", nextLabel: "One move forward", lastLabel: "Go to the end",
-  step: (i, n) => `Move ${i} of ${n}`,
-  slider: "Move number",
-  by: (name) => `by ${name}`,
-  start: "Before the first move",
-  share: "Copy this link",
-  copied: "Link copied",
-  download: "Download the record",
-  viewing: (what) => `viewing: ${what}`,
-  keys: "Keys: ← → step, Home / End jump.",
-  back: "Back to the game",
-};
+const REPLAY_STRINGS = I18N.table({
+  title: N_("Replay — {0}"),
+  view: N_("View"),
+  views: { public: N_("Public view (what spectators saw)"), all: N_("Everything revealed") },
+  seatView: N_("{0}'s view"),
+  first: N_("First"), prev: N_("Back"), next: N_("Forward"), last: N_("Last"), play: N_("Play"), pause: N_("Pause"),
+  firstLabel: N_("Go to the start"), prevLabel: N_("One move back"), nextLabel: N_("One move forward"), lastLabel: N_("Go to the end"),
+  step: N_("Move {0} of {1}"),
+  slider: N_("Move number"),
+  by: N_("by {0}"),
+  start: N_("Before the first move"),
+  share: N_("Copy this link"),
+  copied: N_("Link copied"),
+  download: N_("Download the record"),
+  viewing: N_("viewing: {0}"),
+  keys: N_("Keys: ← → step, Home / End jump."),
+  back: N_("Back to the game"),
+});
 
 let RP = { frames: [], logs: [], pos: 0, view: "public", info: null, timer: null };
 
 function rpViewName(view) {
   if (view === "public" || view === "all") return REPLAY_STRINGS.views[view];
   const s = SEATS[Number(view) - 1];
-  return REPLAY_STRINGS.seatView(s ? s.name : `Seat ${view}`);
+  return REPLAY_STRINGS.seatView(s ? displayName(Number(view) - 1) : t("Seat {0}", view));
 }
 
 function rpUrl() {
@@ -65,12 +65,12 @@ function rpControls() {
   bar.innerHTML = "";
   const select = el("select", { id: "replay-view", "aria-label": S.view, onchange: (ev) => rpLoad(ev.target.value, RP.pos) },
     el("option", { value: "public" }, S.views.public), el("option", { value: "all" }, S.views.all),
-    ...SEATS.map((s, i) => el("option", { value: String(i + 1) }, S.seatView(s.name))));
+    ...SEATS.map((s, i) => el("option", { value: String(i + 1) }, S.seatView(displayName(i)))));
   select.value = RP.view;
   const slider = el("input", { type: "range", min: "0", max: String(n), value: String(RP.pos), "aria-label": S.slider, "data-testid": "replay-slider",
     oninput: (ev) => rpShow(Number(ev.target.value)) });
   const playing = RP.timer !== null;
-  bar.append(el("h3", {}, S.title(RP.info.game === "byzantium" ? "Byzantium" : "Conspiracy")),
+  bar.append(el("h3", {}, S.title(RP.info.game === "byzantium" ? t("Byzantium") : t("Conspiracy"))),
     el("div", { class: "row" }, el("label", { for: "replay-view" }, S.view), select),
     el("div", { class: "row replay-buttons" },
       rpButton("«", S.firstLabel, () => rpShow(0), "replay-first"),
@@ -80,7 +80,7 @@ function rpControls() {
       rpButton("»", S.lastLabel, () => rpShow(n), "replay-last")),
     slider,
     el("div", { "data-testid": "replay-step", role: "status" }, RP.pos ? S.step(RP.pos, n) : S.start,
-      f.player !== null && f.player !== undefined && RP.pos ? " " + S.by(seatName(f.player).replace(" (you)", "")) : ""),
+      f.player !== null && f.player !== undefined && RP.pos ? " " + S.by(displayName(f.player)) : ""),
     el("div", { class: "row" },
       el("button", { class: "small", "data-testid": "replay-share", onclick: () => { if (navigator.clipboard) navigator.clipboard.writeText(location.origin + rpUrl()).then(() => toast(S.copied, "info")); } }, S.share),
       el("a", { class: "button small", href: `/api/games/${encodeURIComponent(GAME_ID)}/record?download=1`, download: `${GAME_ID}.porphyra.json` }, S.download),
@@ -98,12 +98,12 @@ function rpToggle() {
 }
 
 async function rpLoad(view, pos) {
-  const res = await fetch(`/api/games/${encodeURIComponent(GAME_ID)}/replay?view=${encodeURIComponent(view)}`);
+  const res = await fetch(`/api/games/${encodeURIComponent(GAME_ID)}/replay?view=${encodeURIComponent(view)}`, { headers: { "accept-language": I18N.lang } });
   const body = await res.json().catch(() => ({}));
   if (!res.ok) {
     const kind = res.status === 403 ? "unfinished" : res.status === 410 ? "damaged" : res.status === 400 ? null : "missing";
     if (kind) { showProblem(kind, typeof body.detail === "string" ? body.detail : null, GAME_ID); return; }
-    toast(String(body.detail || res.statusText));
+    toast(t(String(body.detail || res.statusText)));
     return;
   }
   RP.info = body;
@@ -130,8 +130,8 @@ document.addEventListener("keydown", (ev) => {
   rpShow(to);
 });
 
-(function startReplay() {
+I18N.ready.then(() => {
   const params = new URLSearchParams(location.search);
   const step = Number(params.get("step"));
   rpLoad(params.get("view") || "public", Number.isFinite(step) && params.has("step") ? step : 0);
-})();
+});

@@ -1,0 +1,85 @@
+"""The terminal's language: chosen once per command (``--lang``, else ``LANG`` and the
+other POSIX locale variables, else English) and used by every view and prompt.
+
+``tr("text")`` is the interface text in that language (the catalogues of
+:mod:`porphyra.i18n`); ``term("Archers")`` a game term; :func:`log` the log lines.
+Action notation is never translated: menus show it as the engines print it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from porphyra.core.seats import ENGLISH_SEAT, for_people
+from porphyra.i18n import Translator, from_environment
+from porphyra.i18n.log import translate_error, translate_lines
+
+_current: Translator | None = None
+
+
+def set_language(explicit: str | None = None) -> str:
+    """Choose the language: ``explicit`` (a ``--lang`` value) or the environment's.
+
+    Returns:
+        The chosen language code.
+
+    Raises:
+        ValueError: ``explicit`` names no supported language.
+    """
+    global _current
+    _current = Translator(from_environment(explicit))
+    return _current.lang
+
+
+def translator() -> Translator:
+    """The current :class:`~porphyra.i18n.Translator` (from the environment if none was
+    chosen yet)."""
+    global _current
+    if _current is None:
+        _current = Translator(from_environment())
+    return _current
+
+
+def language() -> str:
+    """The current language code (``"en"``, ``"ja"``, ``"ko"``)."""
+    return translator().lang
+
+
+def tr(message: str, *args: object, **kwargs: object) -> str:
+    """``message`` in the current language, formatted with ``args``/``kwargs`` if any."""
+    return translator()(message, *args, **kwargs)
+
+
+def term(text: str) -> str:
+    """The game term ``text`` (a card name, a colour...) in the current language."""
+    return translator().term(text)
+
+
+def error_text(message: str) -> str:
+    """An error message (English, e.g. an engine's refusal) in the current language."""
+    return translate_error(message, language())
+
+
+def log(lines: list[str]) -> list[str]:
+    """English log lines in the current language."""
+    return translate_lines(lines, language())
+
+
+def styled(style: str, message: str, *args: object) -> str:
+    """``message`` translated and formatted, escaped and wrapped in Rich markup
+    ``[style]...[/]`` (e.g. ``styled("bold red", "Game over")``)."""
+    from rich.markup import escape
+
+    return f"[{style}]{escape(tr(message, *args))}[/]"
+
+
+def seat_label(player: int) -> str:
+    """Player index ``player`` as people name it, in the current language (``"Seat 1"``
+    for player 0, :mod:`porphyra.core.seats`)."""
+    return tr("Seat {0}", player + 1)
+
+
+def people(text: str, names: Sequence[str] | None = None) -> str:
+    """A text already in the current language (a translated log line or refusal) with
+    its seats counted from 1, or named by ``names`` (:func:`porphyra.core.seats.for_people`)."""
+    return for_people(text, names, tr(ENGLISH_SEAT))

@@ -1,0 +1,203 @@
+"""The clocks of a match runner (issue 15): the part of :class:`MatchRunner` that keeps
+its :class:`~porphyra.clocks.TableClock`: each seat's time in the views and the REST info,
+the log lines of timeouts, takeovers and returns (each where that view's log stood), the
+timeout watch, leaving and returning, and the clocks moved past a restart's downtime.
+
+The clocks change with every action in ``MatchRunner._commit`` (stored with it); the
+changes without an action (a takeover, a return, a restart) are stored here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from porphyra import record as records
+from porphyra.clocks import ClockSettings, TableClock, event_text, with_notes
+from porphyra.clocks import record_fields as clock_record_fields
+from porphyra.core.game import State
+from porphyra.server.errors import SubmitError
+from porphyra.server.storage import GameRow, SeatRow
+
+if TYPE_CHECKING:
+    from porphyra.server.hub import Hub
+
+log = logging.getLogger("porphyra.server")
+
+
+class ClockedRunner:
+    """The clocks of a :class:`~porphyra.server.match.MatchRunner` (a base class of it;
+    the attributes and methods below are the runner's)."""
+
+    hub: Hub
+    id: str
+    state: State
+    seats: list[SeatRow]
+    seq: int
+    lock: asyncio.Lock
+    #: The table's clocks (settings, each seat's time, the events).
+    clock: TableClock
+    #: Seats out of time whose timeout bot is deciding.
+    _timing_out: set[int]
+    _memo_seq: int
+
+    if TYPE_CHECKING:
+
+        @property
+        def over(self) -> bool: ...
+        def public(self) -> dict[str, Any]: ...
+        def _track_decisions(self) -> None: ...
+        def broadcast(self, last: tuple[int, str] | None = None) -> None: ...
+        def presence(self) -> None: ...
+        def kick_bots(self) -> None: ...
+        async def _store(self, what: str, fn: Callable[..., Any], *args: Any) -> Any: ...
+
+    def clock_info(self) -> dict[str, Any]:
+        """The clock settings and each seat's remaining time now (public:
+        :meth:`TableClock.public`)."""
+        return self.clock.public(self.hub.now())
+
+    def record(self) -> dict[str, Any]:
+        """The game's record with its clock settings and clock events (``clock``,
+        ``clock_events``; none for a table without clock or events)."""
+        rec = records.to_record(self.state)
+        rec.update(clock_record_fields(self.clock, self.state.history))
+        return rec
+
+    def _with_clock_notes(self, obs: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """``obs`` with the log lines of the clock events (timeouts, takeovers, returns),
+        each where that view's log stood when it happened."""
+        log = obs.get("log")
+        if not self.clock.events or not isinstance(log, list):
+            return obs
+        key = len(self.seats) if seat is None else seat
+        notes = [(e["at"][key], event_text(e)) for e in self.clock.events if "at" in e]
+        return {**obs, "log": with_notes(log, notes)}
+
+    def _log_anchor(self) -> list[int]:
+        """Per seat, then the spectators: the length of that view's engine log now."""
+        out = []
+        for seat in [*range(len(self.seats)), None]:
+            obs = self.public() if seat is None else self.state.observation(seat)
+            log = obs.get("log")
+            out.append(len(log) if isinstance(log, list) else 0)
+        return out
+
+    def _waiting(self, state: State, clock: TableClock) -> set[int]:
+        """The seats whose clock runs in ``state``: human seats the game waits for
+        (``state.active_players()``) that no bot plays."""
+        if state.is_terminal():
+            return set()
+        return {
+            p
+            for p in state.active_players()
+            if 0 <= p < len(self.seats)
+            and self.seats[p].kind == "human"
+            and clock.seats[p].takeover is None
+        }
+
+    def _moves_of(self, seat: int) -> int:
+        """How many actions ``seat`` has made so far."""
+        return sum(1 for p, _ in self.state.history if p == seat)
+
+    # ----------------------------------------------------------------- clocks
+    async def _store_clock(self, clock: TableClock, seq: int) -> None:
+        """Store ``clock`` and ``seq`` (no action); then they are the runner's.
+
+        Raises:
+            SubmitError: ``unavailable``; nothing changed.
+        """
+        await self._store(
+            "the clocks", self.hub.db, self.hub.storage.set_clock, self.id, clock.dumps(), seq
+        )
+        self.clock = clock
+        if seq != self.seq:
+            self.seq = seq
+            self._track_decisions()
+            self.broadcast()
+            self.presence()
+
+    async def resume_clock(self) -> None:
+        """After a server restart: move the running clocks past the downtime
+        (:meth:`TableClock.resume`) and store them (a failure is logged; the clocks are
+        moved again, the same way, when the game is next loaded)."""
+        clock = self.clock.copy()
+        if clock.resume(self.hub.alive_at, self.hub.started):
+            async with self.lock:
+                try:
+                    await self._store_clock(clock, self.seq)
+                except SubmitError:
+                    self.clock = clock
+
+    async def check_clock(self) -> None:
+        """Hand every seat out of time now to the table's timeout bot (one decision; the
+        log says so once the bot moved) and start it."""
+        if self.over or not self.clock.timed:
+            return
+        async with self.lock:
+            now_s = self.hub.now()
+            waiting = self._waiting(self.state, self.clock)
+            due = [p for p in self.clock.due(now_s) if p in waiting and p not in self._timing_out]
+            for seat in due:
+                self._timing_out.add(seat)
+                log.info(
+                    "game %s: seat %d ran out of time; the %s bot moves for it",
+                    self.id,
+                    seat,
+                    self.clock.settings.timeout_bot,
+                )
+            if due:
+                self._memo_seq = -1  # its view offers no actions while the bot decides
+                self.broadcast()
+        if due:
+            self.kick_bots()
+
+    async def leave(self, seat: int) -> None:
+        """``seat``'s player leaves: a bot (the table's ``timeout_bot``) plays the seat
+        until they return (:meth:`give_back`).
+
+        Raises:
+            SubmitError: ``over``, ``takeover`` (a bot already plays it), ``unavailable``.
+        """
+        async with self.lock:
+            if self.over:
+                raise SubmitError("over", "the game is over")
+            if self.clock.seats[seat].takeover is not None:
+                raise SubmitError("takeover", "a bot already plays your seat")
+            clock = self.clock.copy()
+            clock.take_over(seat, self._moves_of(seat), "left")
+            clock.events[-1]["at"] = self._log_anchor()
+            clock.update(self._waiting(self.state, clock), None, self.hub.now())
+            await self._store_clock(clock, self.seq + 1)
+            log.info("game %s: seat %d left; a bot plays it", self.id, seat)
+        self.kick_bots()
+
+    async def give_back(self, seat: int) -> None:
+        """``seat``'s player is back: the bot that played the seat stops (its clock runs
+        again if the game waits for it).
+
+        Raises:
+            SubmitError: ``takeover`` (no bot plays the seat), ``unavailable``.
+        """
+        async with self.lock:
+            if self.clock.seats[seat].takeover is None:
+                raise SubmitError("takeover", "you already play your seat")
+            clock = self.clock.copy()
+            clock.give_back(seat, self._moves_of(seat))
+            clock.events[-1]["at"] = self._log_anchor()
+            clock.update(self._waiting(self.state, clock), None, self.hub.now())
+            await self._store_clock(clock, self.seq + 1)
+            log.info("game %s: seat %d is back", self.id, seat)
+
+
+def load_clock(row: GameRow, players: int) -> TableClock:
+    """The clocks of a stored game (no clock for a game stored before clocks).
+
+    Raises:
+        ClockError: the stored clock is damaged.
+    """
+    if row.clock is None:
+        return TableClock.new(ClockSettings(), players)
+    return TableClock.loads(row.clock, players)

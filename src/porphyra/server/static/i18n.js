@@ -1,0 +1,111 @@
+/* The pages in English, Japanese or Korean (plain JavaScript, no build step).
+
+   The language is the one chosen with the switch (kept in localStorage), else the first
+   supported one among the browser's languages, else English.  The catalogue comes from the
+   server's gettext catalogues (GET /api/i18n/LANG: {messages, terms}); English is the
+   source text itself.  t("Seat {0}", 2) translates interface text and fills {0}, {1}...;
+   term("Archers") translates a game term (card names, colours...).  Elements marked
+   data-i18n show their English text translated; data-i18n-placeholder / data-i18n-title / data-i18n-aria-label
+   translate those attributes.  Log lines arrive from the server already translated
+   (the websocket's lang parameter), and action notation is never translated. */
+"use strict";
+
+const I18N = (() => {
+  const SUPPORTED = ["en", "ja", "ko"];
+  const NAMES = { en: "English", ja: "日本語", ko: "한국어" };
+  const KEY = "porphyra.lang";
+
+  function supported(tag) {
+    const base = String(tag || "").toLowerCase().split(/[-_]/)[0];
+    return SUPPORTED.includes(base) ? base : null;
+  }
+
+  function choose() {
+    let stored = null;
+    try { stored = supported(localStorage.getItem(KEY)); } catch (e) { /* private mode */ }
+    if (stored) return stored;
+    for (const tag of navigator.languages || [navigator.language]) {
+      const lang = supported(tag);
+      if (lang) return lang;
+    }
+    return "en";
+  }
+
+  const lang = choose();
+  let messages = {};
+  let terms = {};
+
+  function format(text, args) {
+    return text.replace(/\{(\d+)\}/g, (whole, i) => (Number(i) < args.length ? String(args[Number(i)]) : whole));
+  }
+  function t(message, ...args) { return format(messages[message] || message, args); }
+  function term(text) { return terms[text] || text; }
+
+  function translatePage(root) {
+    for (const node of (root || document).querySelectorAll("[data-i18n]")) {
+      if (!node.dataset.i18nSource) node.dataset.i18nSource = node.textContent.trim();
+      node.textContent = t(node.dataset.i18nSource);
+    }
+    for (const attr of ["placeholder", "title", "aria-label"]) {
+      for (const node of (root || document).querySelectorAll(`[data-i18n-${attr}]`)) {
+        node.setAttribute(attr, t(node.getAttribute(`data-i18n-${attr}`)));
+      }
+    }
+    if (document.title && document.documentElement.dataset.i18nTitle) document.title = t(document.documentElement.dataset.i18nTitle);
+  }
+
+  /* A <select> that switches the language (the page reloads in it). */
+  function switcher() {
+    const select = document.createElement("select");
+    select.id = "langswitch";
+    select.setAttribute("aria-label", "Language");
+    for (const code of SUPPORTED) {
+      const option = document.createElement("option");
+      option.value = code;
+      option.textContent = NAMES[code];
+      option.selected = code === lang;
+      select.append(option);
+    }
+    select.addEventListener("change", () => {
+      try { localStorage.setItem(KEY, select.value); } catch (e) { /* private mode */ }
+      location.reload();
+    });
+    return select;
+  }
+
+  async function load() {
+    document.documentElement.lang = lang;
+    if (lang !== "en") {
+      try {
+        const res = await fetch(`/api/i18n/${lang}`);
+        if (res.ok) {
+          const body = await res.json();
+          messages = body.messages || {};
+          terms = body.terms || {};
+        }
+      } catch (e) { /* offline: English */ }
+    }
+    translatePage(document);
+    const slot = document.getElementById("langslot");
+    if (slot) slot.append(switcher());
+  }
+
+  /* A module's table of strings (its English texts marked N_), read in the page's
+     language at each use: a text reads translated; a text with {0}, {1}... reads as a
+     function of those values; nested tables and lists read the same way. */
+  function table(source) {
+    const read = (value) => {
+      if (typeof value === "string") return /\{\d+\}/.test(value) ? (...args) => t(value, ...args) : t(value);
+      if (Array.isArray(value)) return value.map(read);
+      if (value && typeof value === "object") return table(value);
+      return value;
+    };
+    return new Proxy(source, { get: (target, key) => read(target[key]) });
+  }
+
+  return { lang, t, term, table, translatePage, ready: load() };
+})();
+const t = I18N.t;
+const term = I18N.term;
+/* Marks a text translated later with t() (so that the catalogue check finds it). */
+const N_ = (text) => text;

@@ -1,0 +1,150 @@
+"""Log lines in Japanese and Korean: every line the engines write (both games, every
+variant, solo against each Legendary Opponent, every seat's private lines) is rendered
+completely from the catalogue, and a translated line says what the English line says."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from porphyra.core.registry import load_game
+from porphyra.i18n.log import is_translated, translate_error, translate_line, translate_lines
+
+CONFIGS: list[tuple[str, dict[str, Any]]] = [
+    ("byzantium", {}),
+    ("byzantium", {"reveal_first_draws": True}),
+    ("byzantium", {"deck": "v1"}),
+    ("conspiracy", {"players": 2}),
+    ("conspiracy", {"players": 4, "bonus_locations": True}),
+    *(
+        ("conspiracy", {"players": 1, "opponent": name})
+        for name in ("farmer", "military", "merchant", "politician", "mage")
+    ),
+]
+
+
+def log_lines(name: str, options: dict[str, Any], games: int) -> set[str]:
+    """Every log line of ``games`` random games, as each seat and a spectator read them."""
+    lines: set[str] = set()
+    game = load_game(name, **options)
+    for seed in range(games):
+        state = game.new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            seat = rng.choice(state.active_players())
+            legal = state.legal_actions(seat)
+            state.apply_action(legal[rng.randrange(len(legal))], seat)
+        lines.update(state.public_observation()["log"])
+        for seat in range(game.num_players):
+            lines.update(state.observation(seat)["log"])
+    return lines
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGS)
+@pytest.mark.parametrize("lang", ["ja", "ko"])
+def test_every_log_line_has_a_translation(name: str, options: dict[str, Any], lang: str) -> None:
+    lines = log_lines(name, options, games=6)
+    assert len(lines) > 50
+    untranslated = sorted(line for line in lines if not is_translated(line, lang))
+    assert untranslated == []
+
+
+@pytest.mark.parametrize(
+    ("line", "ja", "ko"),
+    [
+        (
+            "You drew: Archers, Hagia Sophia.",
+            "あなたが引いたカード：弓兵、アヤソフィア。",
+            "뽑은 카드: 궁병, 하기아 소피아.",
+        ),
+        (
+            "— Turn 5 (Middle Age): seat 1 is the Byzantine Emperor, seat 0 the Foe.",
+            "— 第5ターン（中期時代）：席1がビザンツ皇帝、席0が敵。",
+            "— 5턴 (중세 시대): 좌석 1은(는) 비잔틴 황제, 좌석 0은(는) 적입니다.",
+        ),
+        (
+            "Legacy: seat 0 -1 (TT lost) +2 (Hagia Sophia) → 12 LT.",
+            "レガシー：席0 -1（TT減少） +2（アヤソフィア） → 12 LT。",
+            "레거시: 좌석 0 -1 (TT 감소) +2 (하기아 소피아) → 12 LT.",
+        ),
+        (
+            "seat 2 takes the red pile: red1, red4",
+            "席2が赤の捨て札の山を取る：赤1、赤4",
+            "좌석 2: 빨강 버림 더미를 가져감: 빨강1, 빨강4",
+        ),
+        (
+            "game over: seat 0 31 IP; the LO 40 IP",
+            "ゲーム終了：席0 31影響点；伝説の対戦相手 40影響点",
+            "게임 종료: 좌석 0 31점; 전설의 상대 40점",
+        ),
+    ],
+)
+def test_a_translated_line_keeps_every_fact(line: str, ja: str, ko: str) -> None:
+    assert translate_line(line, "ja") == ja
+    assert translate_line(line, "ko") == ko
+    assert translate_line(line, "en") == line
+
+
+def test_notation_and_numbers_stay_as_they_are() -> None:
+    line = "seat 0 keeps Location l5-pearl; face up: count-blue, draw-one"
+    out = translate_line(line, "ja")
+    assert "l5-pearl" in out and "count-blue" in out and "draw-one" in out
+    assert out != line
+
+
+def test_an_unknown_line_is_shown_in_english() -> None:
+    assert translate_line("a line no engine writes", "ja") == "a line no engine writes"
+    assert not is_translated("a line no engine writes", "ko")
+    assert translate_lines(["You drew: Archers.", "???"], "ko") == ["뽑은 카드: 궁병.", "???"]
+
+
+@pytest.mark.parametrize(
+    ("message", "ja", "ko"),
+    [
+        ("unknown card 'zzz'", "不明なカード 'zzz'", "알 수 없는 카드 'zzz'"),
+        (
+            "meld over a limit: 3 Troop cards (limit 2)",
+            "メルドが上限を超えています：部隊カード3枚（上限2）",
+            "멜드가 제한을 넘습니다: 병력 카드 3장 (제한 2)",
+        ),
+        (
+            "not your turn: waiting for seat 1 (Bob)",
+            "あなたの手番ではありません：席1（Bob）を待っています",
+            "당신의 차례가 아닙니다: 좌석 1 (Bob)을(를) 기다리는 중",
+        ),
+    ],
+)
+def test_error_messages_are_translated_keeping_the_players_text(
+    message: str, ja: str, ko: str
+) -> None:
+    assert translate_error(message, "ja") == ja
+    assert translate_error(message, "ko") == ko
+    assert translate_error(message, "en") == message
+    assert translate_error("no such message at all", "ja") == "no such message at all"
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "bad"),
+    [
+        ("byzantium", {}, ["meld", "meld zzz", "pass a,b", "target huns", "dance 1", "redraw ,"]),
+        (
+            "conspiracy",
+            {"players": 2},
+            ["draw 9", "take pink", "keep red4", "swap 1", "lopile red"],
+        ),
+    ],
+)
+def test_every_refusal_of_bad_input_is_translated(
+    name: str, options: dict[str, Any], bad: list[str]
+) -> None:
+    game = load_game(name, **options)
+    state = game.new_initial_state(seed=1)
+    for text in bad:
+        for seat in range(game.num_players):
+            with pytest.raises(ValueError) as caught:
+                game.parse_action(state, text, seat)
+            message = str(caught.value)
+            for lang in ("ja", "ko"):
+                assert translate_error(message, lang) != message, (text, seat, message)

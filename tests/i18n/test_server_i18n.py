@@ -1,0 +1,149 @@
+"""The web server in three languages: the catalogue the pages load, and views whose log
+lines are rendered in the client's language while carrying exactly the same information
+(same fields, same values elsewhere, one log line for each English line)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from porphyra.i18n import from_accept_language
+from porphyra.i18n.log import translate_line
+from porphyra.server.app import create_app
+from porphyra.server.hub import Hub
+from porphyra.server.match import MatchRunner
+from porphyra.server.storage import Storage
+
+HUMANS = [{"kind": "human", "name": "A"}, {"kind": "human", "name": "B"}]
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(db_url="sqlite://")) as c:
+        yield c
+
+
+def test_the_pages_catalogue(client: TestClient) -> None:
+    ja = client.get("/api/i18n/ja").json()
+    assert ja["lang"] == "ja" and ja["languages"]["ko"] == "한국어"
+    assert ja["messages"]["Create game"] == "ゲームを作成"
+    assert ja["terms"]["Hagia Sophia"] == "アヤソフィア"
+    assert ja["terms"]["a pile holding a keyed lord"] == "鍵を持つ貴族を含む山"  # LO condition
+    ko = client.get("/api/i18n/ko").json()
+    assert ko["messages"]["Create game"] == "게임 만들기"
+    assert client.get("/api/i18n/en").json()["messages"] == {}  # English is the source
+    for bad in ("fr", "JA", "ja-JP", "..%2F"):
+        assert client.get(f"/api/i18n/{bad}").status_code == 404
+
+
+def test_the_pages_load_the_catalogue_script(client: TestClient) -> None:
+    for page in ("/", "/game/abc"):
+        html = client.get(page).text
+        assert html.index("/static/i18n.js") < html.index("/static/common.js")
+        assert 'id="langslot"' in html
+    assert "I18N" in client.get("/static/i18n.js").text
+
+
+async def _runner(name: str, options: dict[str, Any]) -> tuple[Hub, MatchRunner]:
+    hub = Hub(Storage("sqlite://"))
+    runner, _tokens = await hub.create(name, options, HUMANS, seed=5)
+    return hub, runner
+
+
+def _without_log(message: dict[str, Any]) -> dict[str, Any]:
+    out = dict(message)
+    out["observation"] = {k: v for k, v in message["observation"].items() if k != "log"}
+    return out
+
+
+@pytest.mark.parametrize(("name", "options"), [("byzantium", {}), ("conspiracy", {"players": 2})])
+def test_views_in_every_language_carry_the_same_information(
+    name: str, options: dict[str, Any]
+) -> None:
+    async def play() -> None:
+        hub, runner = await _runner(name, options)
+        rng = random.Random(1)
+        for _ in range(40):
+            for seat in (0, 1, None):
+                views = {
+                    lang: runner.view(seat, "snapshot", lang=lang) for lang in ("en", "ja", "ko")
+                }
+                english = views["en"]
+                for lang in ("ja", "ko"):
+                    view = views[lang]
+                    assert set(view) == set(english)
+                    assert set(view["observation"]) == set(english["observation"])
+                    assert _without_log(view) == _without_log(english)
+                    log, english_log = view["observation"]["log"], english["observation"]["log"]
+                    assert log == [translate_line(line, lang) for line in english_log]
+                    assert log != english_log
+            if runner.over:
+                break
+            seat = rng.choice(runner.state.active_players())
+            legal = runner.view(seat, "update")["legal"]
+            await runner.submit(seat, legal[rng.randrange(len(legal))], runner.seq)
+        await hub.stop()
+
+    asyncio.run(play())
+
+
+def test_a_websocket_with_lang_gets_its_log_in_that_language(client: TestClient) -> None:
+    body = {"game": "byzantium", "options": {}, "seats": HUMANS, "seed": "4"}
+    info = client.post("/api/games", json=body).json()
+    token = info["invites"][0]["token"]
+    got: dict[str, list[str]] = {}
+    for lang in ("ja", "ko", "en", "xx"):
+        path = f"/ws/{info['id']}?token={token}&lang={lang}"
+        with client.websocket_connect(path, headers={"origin": "http://testserver"}) as ws:
+            message = json.loads(ws.receive_text())
+            assert message["type"] == "snapshot"
+            got[lang] = message["observation"]["log"]
+    assert got["ja"][0].startswith("ゲーム開始") and got["ko"][0].startswith("게임 시작")
+    assert got["en"][0].startswith("Game start") and got["xx"] == got["en"]  # unknown: English
+    assert len({len(lines) for lines in got.values()}) == 1
+
+
+def test_a_refused_move_is_explained_in_the_clients_language(client: TestClient) -> None:
+    body = {"game": "conspiracy", "options": {"players": 2, "first_player": 0}}
+    info = client.post("/api/games", json={**body, "seats": HUMANS, "seed": "4"}).json()
+    answers = {}
+    for lang in ("ja", "ko", "en"):
+        token = info["invites"][1]["token"]  # seat 1: not its turn
+        path = f"/ws/{info['id']}?token={token}&lang={lang}"
+        with client.websocket_connect(path, headers={"origin": "http://testserver"}) as ws:
+            seq = json.loads(ws.receive_text())["seq"]
+            ws.send_text(json.dumps({"type": "act", "action": "draw 1", "seq": seq}))
+            message = json.loads(ws.receive_text())
+            while message["type"] != "error":
+                message = json.loads(ws.receive_text())
+            answers[lang] = message["message"]
+    assert answers["en"].startswith("not your turn")
+    assert answers["ja"].startswith("あなたの手番ではありません")
+    assert answers["ko"].startswith("당신의 차례가 아닙니다")
+
+
+def test_http_errors_follow_accept_language(client: TestClient) -> None:
+    def detail(lang: str | None) -> str:
+        headers = {} if lang is None else {"accept-language": lang}
+        reply = client.get("/api/games/nonexistent", headers=headers)
+        assert reply.status_code == 404
+        text: str = reply.json()["detail"]
+        return text
+
+    assert detail(None) == "no such game"
+    assert detail("ja") == "そのゲームはありません"
+    assert detail("fr-FR,ko;q=0.8,ja;q=0.5") == "그런 게임이 없습니다"
+    assert detail("en-GB,ja;q=0.9") == "no such game"
+
+
+def test_accept_language_preference_order() -> None:
+    assert from_accept_language("ko-KR,ko;q=0.9,en;q=0.5") == "ko"
+    assert from_accept_language("en;q=0.2, ja;q=0.7") == "ja"
+    assert from_accept_language("de, fr;q=bad, zh") == "en"
+    assert from_accept_language(None) == "en"
