@@ -201,5 +201,5 @@ def test_rule_foe_meld_one_natural_and_one_other_disaster_is_legal() -> None:
 def test_rule_meld_of_a_card_not_in_hand_is_refused() -> None:
     s = new_state()
     to_meld(s, ["infantry"], [])
-    with pytest.raises(IllegalActionError, match="not in hand"):
+    with pytest.raises(IllegalActionError, match=r"infantry is in hand 1 time\(s\), not 2"):
         s.game.parse_action(s, "meld infantry,infantry")

@@ -135,7 +135,8 @@ def test_b_r10_redraw_card_not_in_hand_is_refused() -> None:
     set_hands(s, ["infantry"] * 3, ["raiders"])
     with pytest.raises(IllegalActionError, match="not in hand"):
         s.game.parse_action(s, "redraw archers")
-    with pytest.raises(IllegalActionError, match="not in hand"):
+    # A fourth copy of a card held three times: the message counts (issue 14).
+    with pytest.raises(IllegalActionError, match=r"infantry is in hand 3 time\(s\), not 4"):
         s.game.parse_action(s, "redraw infantry,infantry,infantry,infantry")
 
 

@@ -35,7 +35,7 @@ def test_example_agent_plays_a_whole_game_through_the_cli(tmp_path: Path) -> Non
     result = runner.invoke(
         app,
         ["agent", "byzantium", "--seat", "1", "--command", f"{PY} {EXAMPLE}",
-         "--opponents", "random", "--seed", "5", "--save", str(out)],
+         "--bots", "random", "--seed", "5", "--save", str(out)],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "seat 1 played by the program" in result.output
@@ -108,8 +108,8 @@ def test_a_program_that_dies_or_stalls_loses_its_seat_with_the_reason() -> None:
 def test_cli_errors_are_one_line_and_exit_2() -> None:
     for args, message in [
         (["byzantium", "--seat", "2"], "out of range"),
-        (["byzantium", "--opponents", "human"], "not 'human'"),
-        (["byzantium", "--opponents", "nobody"], "unknown seat"),
+        (["byzantium", "--bots", "human"], "not 'human'"),
+        (["byzantium", "--bots", "nobody"], "unknown seat"),
         (["chess"], "unknown game"),
         (["byzantium", "--retries", "0"], "--retries"),
     ]:

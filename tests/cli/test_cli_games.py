@@ -151,11 +151,11 @@ def test_save_and_replay_round_trip(tmp_path: Path) -> None:
     out = _invoke(["replay", str(save), "--no-pause"])
     revealed = _invoke(["replay", str(save), "--no-pause", "--reveal"])
     for i, entry in enumerate(rec["actions"]):
-        line = f"{i + 1:>3}. Seat {entry['player']}: {entry['action']}"
+        line = f"{i + 1:>3}. Seat {entry['player'] + 1}: {entry['action']}"  # Seat 1 = player 0
         assert line in revealed
         assert (line in out) != entry["action"].startswith("pass ")  # a pass is private
     assert "Result" in out
-    seat_view = _invoke(["replay", str(save), "--no-pause", "--seat", "0"])
+    seat_view = _invoke(["replay", str(save), "--no-pause", "--seat", "1"])
     assert "You drew" in seat_view and "You drew" not in out  # private log only with --seat
 
 

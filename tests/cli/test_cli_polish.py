@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import sys
 from pathlib import Path
 
@@ -97,7 +98,8 @@ def test_unwritable_save_path_fails_before_the_game(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- 4. long menus
 def test_menu_lists_every_action_whole_and_filters() -> None:
     state = load_game("byzantium", deck="v1").new_initial_state(seed=5)
-    actions = [str(a) for a in state.legal_actions(0)]
+    # The menu groups redraws by number of cards (issue 14), each one whole on its line.
+    actions = [str(a) for a in ByzantiumView().order_actions(list(state.legal_actions(0)), {})]
     assert len(actions) > 100
     result = runner.invoke(
         app,
@@ -110,6 +112,7 @@ def test_menu_lists_every_action_whole_and_filters() -> None:
     for i, action in enumerate(actions):
         assert f"{i + 1:>4} {action}\n" in out  # one per line, in full
     assert "menu <text>" in out and "hand numbers" in out
+    assert "redraw nothing" in out and "redraw 4 card(s)" in out
     with_constantine = [a for a in actions if "constantine" in a]
     assert 0 < len(with_constantine) < len(actions)
     assert f"{len(with_constantine)} of {len(actions)} actions" in out
@@ -237,7 +240,7 @@ def test_bot_names_are_case_insensitive() -> None:
         input="quit\n",
     )
     assert result.exit_code == 0, result.output
-    assert "Seat 1 (ismcts:iterations=5 bot)" in result.output
+    assert "Seat 2 (ismcts:iterations=5 bot)" in result.output
 
 
 # ---------------------------------------------------------------- 12. replay privacy
@@ -249,9 +252,10 @@ def test_public_replay_hides_the_passed_cards(tmp_path: Path) -> None:
     assert passes
     public = runner.invoke(app, ["replay", str(save), "--no-pause"]).output
     assert ": pass " not in public and "passes a card" in public
-    for flag in (["--reveal"], ["--all"], ["--seat", "0"]):
+    mine = str(passes[0]["player"] + 1)  # people count seats from 1
+    for flag in (["--reveal"], ["--all"], ["--seat", mine]):
         out = runner.invoke(app, ["replay", str(save), "--no-pause", *flag]).output
-        assert f"Seat {passes[0]['player']}: {passes[0]['action']}" in out
+        assert f"Seat {mine}: {passes[0]['action']}" in out
 
 
 # ---------------------------------------------------------------- 11. cosmetics
@@ -288,3 +292,141 @@ def test_long_moves_wrap_between_cards() -> None:
     i = next(i for i, line in enumerate(lines) if "✓" in line)
     assert lines[i].rstrip().endswith(",")  # the line breaks between two cards
     assert lines[i + 1].strip().rstrip(",").split(",")[0].strip() in hand
+
+
+# ---------------------------------------------------------------- issue 14: one vocabulary
+def test_people_count_seats_from_1_in_the_terminal_and_in_replays(tmp_path: Path) -> None:
+    """The terminal, ``porphyra replay`` and the browser all say Seat 1, Seat 2; the
+    engine's own ``seat 0`` in log lines reads as Seat 1; a web game's record shows its
+    seat names."""
+    import json
+
+    from porphyra.core.seats import for_people, seat_label
+
+    assert seat_label(0) == "Seat 1" and for_people("seat 0 draws; Seat 1 passes") == (
+        "seat 1 draws; Seat 2 passes"
+    )
+    assert for_people("seat 1 wins", ["Ann", "Bob"]) == "Bob wins"
+    save = tmp_path / "g.json"
+    play = ["play", "byzantium", "--seed", "4", "--seats", "random,random", "--save", str(save)]
+    out = runner.invoke(app, play).output
+    assert "Seat 1 (random bot)" in out and "Seat 0" not in out and "seat 0" not in out
+    rec = json.loads(save.read_text())
+    rec["seats"] = [
+        {"name": "Theodora", "kind": "human", "bot": None},
+        {"name": "Bot", "kind": "bot", "bot": "easy"},
+    ]
+    save.write_text(json.dumps(rec))
+    shown = runner.invoke(app, ["replay", str(save), "--no-pause"]).output
+    assert "Seat 1 (Theodora)" in shown and "Seat 2 (Bot)" in shown and "seat 0" not in shown
+    refused = runner.invoke(app, ["replay", str(save), "--no-pause", "--seat", "0"])
+    assert refused.exit_code != 0 and "between 1 and 2" in refused.output
+
+
+def test_flags_agree_across_play_simulate_tournament_and_agent() -> None:
+    """--seats and --bots are one flag in play and simulate; --opponent and --opponents are
+    one flag (the Legendary Opponent) in play, simulate and tournament; plain flags show no
+    type in --help."""
+    out = runner.invoke(app, ["simulate", "byzantium", "--seats", "easy,random", "--games", "2"])
+    assert out.exit_code == 0, out.output
+    played = runner.invoke(app, ["play", "byzantium", "--bots", "random,random", "--seed", "2"])
+    assert played.exit_code == 0 and "Seat 1 (random bot)" in played.output
+    solo = ["--solo", "--games", "2", "--bots", "easy"]
+    for flag in ("--opponent", "--opponents"):
+        result = runner.invoke(app, ["simulate", "conspiracy", *solo, flag, "farmer,mage"])
+        assert result.exit_code == 0 and "mage" in result.output, result.output
+    for command in ("play", "simulate", "tournament", "agent", "replay", "balance"):
+        text = runner.invoke(app, [command, "--help"], env={"COLUMNS": "200"}).output
+        assert "<bool>" not in text, command
+        if command in ("play", "simulate", "tournament"):
+            assert "--opponent,--opponents" in text or "--opponent" in text, command
+
+
+def test_a_secret_choice_is_confirmed_before_it_is_locked_in() -> None:
+    """With --confirm (on at a terminal) a redraw, meld or pass is shown as read, a prefix
+    expanded (``archer`` read as ``archers``), and locked in only on yes."""
+    result = runner.invoke(
+        app,
+        ["play", "byzantium", "--seed", "5", "--seats", "human,random", "--confirm"],
+        input=_lines("redraw archer", "n", "redraw archer", "y", "quit"),
+    )
+    out = result.output
+    assert result.exit_code == 0, out
+    assert "Lock in redraw archers (you typed 'redraw archer')" in out
+    assert "Not locked in: choose again." in out
+    assert "✓ Seat 1 (human): redraw archers" in out
+    off = runner.invoke(
+        app,
+        ["play", "byzantium", "--seed", "5", "--seats", "human,random", "--no-confirm"],
+        input=_lines("redraw -", "quit"),
+    )
+    assert "Lock in" not in off.output
+
+
+def test_undo_against_bots_follows_the_web_rule(tmp_path: Path) -> None:
+    """``undo`` takes back the last decision when every other seat is a bot and nothing
+    was drawn or revealed since (the web's rule); with two people it is refused."""
+    import random
+
+    from porphyra.server.replay import undo_target
+
+    game = load_game("conspiracy", players=2)
+    state = game.new_initial_state(seed=0)
+    rng = random.Random(0)
+    while not (
+        any(p == 0 for p, _ in state.history)
+        and state.current_player() == 0
+        and undo_target(state, 0) is not None
+    ):
+        p = state.current_player()
+        state.apply_action(rng.choice(state.legal_actions(p)), p)
+    save = tmp_path / "g.json"
+    records.save(state, save)
+    before = len(records.load(save)["actions"])
+    out = runner.invoke(
+        app, ["resume", str(save), "--seats", "human,random"], input=_lines("undo", "quit")
+    )
+    assert "↶ Undone" in out.output, out.output
+    assert len(records.load(save)["actions"]) < before
+    people = runner.invoke(
+        app, ["resume", str(save), "--seats", "human,human"], input=_lines("undo", "quit")
+    )
+    assert "only possible when every other seat is a bot" in people.output
+
+
+def test_terminal_counts_what_the_hand_holds() -> None:
+    """The pass hint names a card number the hand has; a lord drawn twice is shown twice
+    (×2) in the drawn list, whose numbers are what ``keep N`` takes."""
+    from porphyra.cli.conspiracy_view import ConspiracyView
+
+    view = ByzantiumView()
+    hint = view.hint(load_game("byzantium"), {"phase": "pass", "hand": ["cavalry"], "role": "foe"})
+    assert "'pass 1'" in hint and "'pass 3'" not in hint
+    game = load_game("conspiracy", players=2)
+    state = game.new_initial_state(seed=6)
+    p = state.current_player()
+    state.apply_action(game.parse_action(state, "draw 3", p), p)
+    obs = state.observation(p)
+    assert obs["drawn_lords"] == ["purple1", "blue0", "purple1"]
+    console = Console(width=120, record=True, file=io.StringIO())
+    console.print(ConspiracyView().board(game, obs, ["Seat 1 (human)", "Seat 2 (bot)"]))
+    text = console.export_text()
+    assert "1. purple1 ×2, 2. blue0" in text
+    assert ConspiracyView().expand_input("keep 2", obs) == "keep blue0"
+
+
+@pytest.mark.parametrize(("lang", "word"), [("ja", "席"), ("ko", "좌석 ")])
+def test_seats_count_from_1_in_every_language(lang: str, word: str) -> None:
+    """Log lines are translated first, then their seats renumbered in that language's own
+    form of a seat (a translated ``seat 0`` is ``席0`` / ``좌석 0``), so no language shows
+    the engine's count from 0."""
+    from porphyra.core.seats import for_people
+
+    assert for_people(f"{word}0 / {word}1", None, word + "{0}") == f"{word}1 / {word}2"
+    assert for_people(f"{word}1!", ["Ann", "Bob"], word + "{0}") == "Bob!"
+    assert for_people(f"{word}12", None, word + "{0}") == f"{word}13"  # the whole number
+    assert for_people(f"を{word}0に", None, word + "{0}") == f"を{word}1に"  # after a letter
+    play = ["play", "byzantium", "--seed", "4", "--seats", "random,random", "--lang", lang]
+    out = runner.invoke(app, play).output
+    assert f"{word}1" in out and f"{word}2" in out
+    assert f"{word}0" not in out, out

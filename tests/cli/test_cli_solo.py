@@ -162,4 +162,4 @@ def test_a_failing_hint_bot_does_not_end_the_game(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(play_module, "make_bot", lambda spec, seed=0: Broken())
     out = _invoke(["play", "conspiracy", "--solo", "--seed", "3"], "hint\n1\nquit\n")
     assert "no hint" in out and "empty sequence" in out
-    assert "✓ Seat 0 (human): draw 1" in out  # the game went on
+    assert "✓ Seat 1 (human): draw 1" in out  # the game went on

@@ -191,7 +191,7 @@ def test_replay_shows_the_clock_and_its_events() -> None:
     assert "Clock: turn-based, 60 s a move" in text
     assert "taken over after 2 timeouts" in text
     before_fourth = text.split("  4. Seat")[0]
-    assert "⏱ Seat 1 ran out of time: the easy bot moves for them." in before_fourth
+    assert "⏱ Seat 2 ran out of time: the easy bot moves for them." in before_fourth  # player 1
     total = len(rec["actions"])
-    back = text.index("⏱ Seat 1 is back")
+    back = text.index("⏱ Seat 2 is back")
     assert text.index(f"{total:>3}. Seat") < back < text.index("End of record")

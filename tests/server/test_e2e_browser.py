@@ -61,7 +61,13 @@ def wait_until(page: Any, expression: str, timeout: int) -> None:
     through the DevTools protocol and is not subject to it."""
     script = expression if expression.lstrip().startswith("()") else f"() => ({expression})"
     deadline = time.monotonic() + timeout / 1000
-    while not page.evaluate(script):
+    while True:
+        try:
+            if page.evaluate(script):
+                return
+        except Exception as exc:  # a page still loading (no body yet) or navigating away
+            if "destroyed" not in str(exc) and "of null" not in str(exc):
+                raise
         if time.monotonic() > deadline:
             raise TimeoutError(f"still false after {timeout} ms: {expression}")
         time.sleep(0.03)

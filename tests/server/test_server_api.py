@@ -399,6 +399,8 @@ def test_serve_command_for_the_cli(monkeypatch: pytest.MonkeyPatch) -> None:
         "forwarded_allow_ips": None,
         "max_seat_connections": 4,
         "max_client_connections": 32,
+        "bot_pace": 0.6,
+        "hint_bot": "hard",
     }
     assert calls == [("127.0.0.1", 9001, "sqlite://", None, None, options)]
     calls.clear()

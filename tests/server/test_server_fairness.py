@@ -39,6 +39,9 @@ def test_a_128_bit_game_plays_to_the_end_and_its_record_replays(server: LiveServ
     watcher.close()
     rec = server.get(f"/api/games/{info['id']}/record").json()
     assert rec["seed"] == 2**130 + 7
+    # The web record adds the seat names (``porphyra replay`` shows them); the rest is the
+    # engine's record exactly.
+    assert [s["name"] for s in rec.pop("seats")] == ["Random bot 1", "Random bot 2"]
     assert records.to_record(records.replay(rec)) == rec
 
 

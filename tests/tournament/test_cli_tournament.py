@@ -94,7 +94,7 @@ def test_tables_for_three_player_conspiracy() -> None:
     assert result.exit_code == 0, result.output
     assert "conspiracy: 3 games" in result.stdout
     assert "openskill" in result.stdout
-    assert "seat 2" in result.stdout
+    assert "Seat 3" in result.stdout  # people count seats from 1
 
 
 @pytest.mark.parametrize(
@@ -115,7 +115,7 @@ def test_tables_for_three_player_conspiracy() -> None:
         ),
         (["byzantium", "--bots", "random,bot", "--solo"], "--solo applies to conspiracy"),
         (["byzantium", "--bots", "random,bot", "--records"], "--records needs --out"),
-        (["conspiracy", "--bots", "random,bot", "--opponents", "mage"], "--opponents needs"),
+        (["conspiracy", "--bots", "random,bot", "--opponents", "mage"], "--opponent needs"),
         (["conspiracy", "--bots", "random,bot", "--players", "5"], "players must be"),
         (["conspiracy", "--bots", "easy", "--solo", "--opponents", "dragon"], "unknown Legendary"),
     ],

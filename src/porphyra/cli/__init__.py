@@ -20,6 +20,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from typer.core import TyperOption
 
 from porphyra import record as records
 from porphyra.bots import bot_names, make_bot
@@ -36,11 +37,11 @@ from porphyra.cli.common import (
 from porphyra.cli.lang import set_language
 from porphyra.cli.options import game_options, with_game_options
 from porphyra.cli.play import Outcome, PlaySession
-from porphyra.cli.replay import run_replay
+from porphyra.cli.replay import record_labels, run_replay
 from porphyra.cli.rules import rules_markdown
 from porphyra.cli.simulate import simulate as run_simulation
 from porphyra.cli.simulate import simulate_solo, solo_table, summary_tables
-from porphyra.cli.tournament import tournament_command
+from porphyra.cli.tournament import parse_opponents, tournament_command
 from porphyra.cli.views import view_for
 from porphyra.core.registry import load_game, registered_games
 from porphyra.server.cli import serve_command
@@ -57,6 +58,18 @@ app = typer.Typer(
     add_completion=False,
 )
 
+
+def _flag_type(self: TyperOption, ctx: Any) -> str | None:
+    """The type shown after an option in ``--help``: none for a plain flag (``--solo``,
+    not ``--solo <bool>``)."""
+    if self.is_flag:
+        return None
+    return _SHOWN_TYPE(self, ctx)
+
+
+_SHOWN_TYPE = TyperOption.display_type_rich
+TyperOption.display_type_rich = _flag_type  # type: ignore[method-assign]
+
 GAMES_HELP = "The game: " + ", ".join(registered_games()) + "."
 
 SeedOpt = Annotated[
@@ -70,8 +83,9 @@ SeatsOpt = Annotated[
     str | None,
     typer.Option(
         "--seats",
+        "--bots",
         help="Comma-separated seat kinds: 'human' or a bot name (see 'porphyra bots'). "
-        "Default: you against bot(s).",
+        "Default: you against bot(s).  --bots is the same flag (as in simulate).",
     ),
 ]
 HintOpt = Annotated[
@@ -85,6 +99,15 @@ DelayOpt = Annotated[
         metavar="SECONDS",
         help="Pause after each bot move.  Default: 0.6 when every seat is a bot and the "
         "output is a terminal, else 0.",
+    ),
+]
+ConfirmOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--confirm/--no-confirm",
+        help="Ask before a secret choice (a meld, a redraw, a pass) is locked in, showing it "
+        "as it was read.  Default: on when you type at a terminal, off for piped input.",
+        show_default=False,
     ),
 ]
 #: The ``--delay`` of a bot-only game watched at a terminal.
@@ -154,6 +177,7 @@ def _run_session(
     save: Path | None,
     hint_bot: str | None = None,
     delay: float | None = None,
+    confirm: bool | None = None,
 ) -> None:
     game = state.game
     kinds = parse_seat_kinds(seats, game.num_players)
@@ -176,6 +200,7 @@ def _run_session(
         save_path=save,
         hint_bot=hint_bot,
         delay=delay,
+        confirm=sys.stdin.isatty() if confirm is None else confirm,
     )
     outcome = session.run()
     if outcome is Outcome.INTERRUPTED:
@@ -195,6 +220,7 @@ def play(
     hint_bot: HintOpt = None,
     solo: SoloOpt = False,
     delay: DelayOpt = None,
+    confirm: ConfirmOpt = None,
     lang: LangOpt = None,
     *,
     options: dict[str, Any],
@@ -215,7 +241,7 @@ def play(
     with handle_errors(console):
         set_language(lang)
         if resume is not None:
-            _resume(console, resume, seats, save, hint_bot, delay)
+            _resume(console, resume, seats, save, hint_bot, delay, confirm)
             return
         if game is None:
             raise CliError("name a game to play (" + ", ".join(registered_games()) + ")")
@@ -228,7 +254,7 @@ def play(
         loaded = load_game(name, **game_options(name, given))
         seed = fresh_seed() if seed is None else seed
         state = loaded.new_initial_state(seed=seed)
-        _run_session(console, state, seats, seed, save, hint_bot, delay)
+        _run_session(console, state, seats, seed, save, hint_bot, delay, confirm)
 
 
 def _resume(
@@ -238,17 +264,18 @@ def _resume(
     save: Path | None,
     hint_bot: str | None = None,
     delay: float | None = None,
+    confirm: bool | None = None,
 ) -> None:
     record = records.load(path)
     state = records.replay(record)
     if state.is_terminal():
         console.print(f"The game in {escape(str(path))} is already over.")
         view = view_for(state.game.info.name)
-        labels = [f"Seat {i}" for i in range(state.game.num_players)]
+        labels = record_labels(record, state.game.num_players)
         console.print(view.board(state.game, state.public_observation(), labels))
         console.print(view.result(state.game, state, labels))
         return
-    _run_session(console, state, seats, state.seed, save or path, hint_bot, delay)
+    _run_session(console, state, seats, state.seed, save or path, hint_bot, delay, confirm)
 
 
 @app.command()
@@ -260,13 +287,14 @@ def resume(
     ] = None,
     hint_bot: HintOpt = None,
     delay: DelayOpt = None,
+    confirm: ConfirmOpt = None,
     lang: LangOpt = None,
 ) -> None:
     """Continue a saved unfinished game (saved back into FILE unless --save is given)."""
     console = _console()
     with handle_errors(console):
         set_language(lang)
-        _resume(console, file, seats, save, hint_bot, delay)
+        _resume(console, file, seats, save, hint_bot, delay, confirm)
 
 
 @app.command()
@@ -274,7 +302,11 @@ def replay(
     file: Annotated[Path, typer.Argument(help="A record saved with --save.")],
     seat: Annotated[
         int | None,
-        typer.Option("--seat", help="Show this seat's view (its hand) instead of the public one."),
+        typer.Option(
+            "--seat",
+            help="Show this seat's view (its hand) instead of the public one: 1 is the "
+            "first seat, as everywhere people see seats.",
+        ),
     ] = None,
     pause: Annotated[
         bool, typer.Option("--pause/--no-pause", help="Wait for Enter after each action.")
@@ -295,7 +327,17 @@ def replay(
     with handle_errors(console):
         set_language(lang)
         record = records.load(file)
-        run_replay(record, console, view_for(record["game"]), seat=seat, pause=pause, reveal=reveal)
+        players = records.replay(record, upto=0).game.num_players
+        if seat is not None and not 1 <= seat <= players:
+            raise CliError(f"--seat must be between 1 and {players} (Seat 1 is the first seat)")
+        run_replay(
+            record,
+            console,
+            view_for(record["game"]),
+            seat=None if seat is None else seat - 1,
+            pause=pause,
+            reveal=reveal,
+        )
 
 
 @app.command()
@@ -336,7 +378,9 @@ def simulate(
         str | None,
         typer.Option(
             "--bots",
-            help="Comma-separated bot per seat (default: random everywhere).",
+            "--seats",
+            help="Comma-separated bot per seat (default: random everywhere).  --seats is "
+            "the same flag (as in play).",
         ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
@@ -411,7 +455,7 @@ def _simulate_solo(
     from porphyra.games.conspiracy.solo import opponent_names
 
     which = str(given.pop("opponent", "all")).strip().lower()
-    opponents = list(opponent_names()) if which == "all" else [which]
+    opponents = list(opponent_names()) if which == "all" else parse_opponents(which)
     kinds = parse_seat_kinds(bots or "random", 1, "--bots")
     if kinds == ["human"]:
         raise CliError("--bots takes bot names only: " + ", ".join(bot_names()))

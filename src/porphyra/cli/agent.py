@@ -32,8 +32,9 @@ def agent_command(
     opponents: Annotated[
         str,
         typer.Option(
-            "--opponents",
-            help="Bots for the other seats, in seat order: one spec for all, or one per seat.",
+            "--bots",
+            help="Bots for the other seats, in seat order: one spec for all, or one per seat "
+            "(--bots as in simulate; --opponent always means a Legendary Opponent).",
         ),
     ] = "easy",
     fallback: Annotated[
@@ -54,7 +55,7 @@ def agent_command(
     legal action texts, seat) on stdin and writes one action text on stdout.
 
     Example: [green]porphyra agent byzantium --seat 0 --command 'python3
-    examples/first_legal_agent.py' --opponents random[/].  A program that dies, stalls
+    examples/first_legal_agent.py' --bots random[/].  A program that dies, stalls
     or gives [cyan]--retries[/] bad answers in a row loses its seat to the
     [cyan]--fallback[/] bot, with the reason logged.
     """
@@ -70,14 +71,14 @@ def agent_command(
         if timeout <= 0 or retries < 1:
             raise CliError("--timeout must be above 0 and --retries at least 1")
         check_save_path(save)
-        others = parse_seat_kinds(opponents, None, "--opponents")
+        others = parse_seat_kinds(opponents, None, "--bots")
         if len(others) == 1:
             others = others * max(n - 1, 1)
         if len(others) != max(n - 1, 1) and n > 1:
-            raise CliError(f"--opponents names {len(others)} bots; the other seats are {n - 1}")
+            raise CliError(f"--bots names {len(others)} bots; the other seats are {n - 1}")
         [fallback_kind] = parse_seat_kinds(fallback, 1, "--fallback")
         if "human" in [*others, fallback_kind]:
-            raise CliError("--opponents and --fallback take bots, not 'human'")
+            raise CliError("--bots and --fallback take bots, not 'human'")
         bots = [*others[:seat], fallback_kind, *others[seat:]][:n]
         seed = fresh_seed() if seed is None else seed
         state = loaded.new_initial_state(seed=seed)

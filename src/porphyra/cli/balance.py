@@ -122,7 +122,11 @@ def balance_command(
     ] = None,
     opponents: Annotated[
         str | None,
-        typer.Option("--opponents", help="Conspiracy solo: all or a list of Legendary Opponents."),
+        typer.Option(
+            "--opponent",
+            "--opponents",
+            help="Conspiracy solo: all or a list of Legendary Opponents.",
+        ),
     ] = None,
     tune: Annotated[
         bool,

@@ -20,10 +20,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from porphyra.cli.lang import styled, term, tr
+from porphyra.cli.lang import seat_label, styled, term, tr
 from porphyra.cli.views import GameView, Obs, ascii_number
 from porphyra.core.errors import InvalidActionError
-from porphyra.core.game import Game, State
+from porphyra.core.game import Action, Game, State
 from porphyra.i18n import N_
 
 AGE_LABEL = {"early": "Early", "middle": "Middle", "late": "Late"}
@@ -53,7 +53,7 @@ HINTS = {
         "'replace -'."
     ),
     "pass": N_(
-        "End: choose the one card you pass to your opponent ('pass 3' or 'pass {a}'); "
+        "End: choose the one card you pass to your opponent ('pass {n}' or 'pass {a}'); "
         "the rest of your hand is discarded."
     ),
 }
@@ -89,6 +89,17 @@ def card_name(game: Game, slug: str) -> str:
     return term(str(card.name)) if card is not None else slug
 
 
+def _grouped(action: Action) -> bool:
+    """A meld or redraw: one of many card combinations."""
+    return str(action).split(" ")[0] in ("meld", "redraw")
+
+
+def _card_count(action: Action) -> int:
+    """How many cards a meld or redraw names (``-``: none)."""
+    arg = str(action).partition(" ")[2]
+    return 0 if arg in ("", "-") else len(arg.split(","))
+
+
 def _force(game: Game, slug: str) -> int:
     card = _card(game, slug)
     return int(card.force) if card is not None else 0
@@ -106,7 +117,7 @@ def _counted(game: Game, slugs: Sequence[str]) -> str:
 
 def seat_name(seat: int, obs: Obs, labels: Sequence[str]) -> str:
     """``labels[seat]`` plus "(you)" when ``obs`` is that seat's view."""
-    label = labels[seat] if seat < len(labels) else tr("Seat {0}", seat)
+    label = labels[seat] if seat < len(labels) else seat_label(seat)
     return label + (tr(" — you") if obs.get("seat") == seat else "")
 
 
@@ -161,7 +172,8 @@ class ByzantiumView(GameView):
         ]
         redrawn = obs.get("redrawn")
         if redrawn:
-            text = tr("Redrawn this turn: seat 0 {0}, seat 1 {1}", redrawn[0], redrawn[1])
+            each = ", ".join(f"{seat_label(i)} {n}" for i, n in enumerate(redrawn))
+            text = tr("Redrawn this turn: {0}", each)
             lines.append(f"[dim]{escape(text)}[/]")
         return Panel("\n".join(lines), title=tr("Byzantium"), box=box.ROUNDED, expand=False)
 
@@ -259,14 +271,14 @@ class ByzantiumView(GameView):
 
     # ------------------------------------------------------------------ text
     def status(self, game: Game, obs: Obs) -> str:
-        """``Turn 3 Early · Emperor seat 0 · TT 11 · LT 9-11``."""
+        """``Turn 3 Early · Emperor Seat 1 · TT 11 · LT 9-11`` (people count seats from 1)."""
         lt = obs.get("legacy", [0, 0])
         age = AGE_LABEL.get(str(obs.get("age")), str(obs.get("age")))
         return tr(
-            "Turn {0} {1} · Emperor seat {2} · TT {3} · LT {4}-{5}",
+            "Turn {0} {1} · Emperor {2} · TT {3} · LT {4}-{5}",
             obs.get("turn"),
             term(age),
-            obs.get("emperor"),
+            seat_label(int(obs.get("emperor") or 0)),
             obs.get("territory"),
             lt[0],
             lt[1],
@@ -279,8 +291,10 @@ class ByzantiumView(GameView):
         a, b = (hand + list(EXAMPLES.get(str(obs.get("role")), EXAMPLES["byzantine"])))[:2]
         if a == b:
             b = EXAMPLES["byzantine"][1]
+        # A hand number the hand has (the End phase's hand may hold a single card).
+        n = min(3, len(obs.get("hand") or [])) or 1
         hint = HINTS.get(phase)
-        text = tr(hint).format(a=a, b=b) if hint else super().hint(game, obs)
+        text = tr(hint).format(a=a, b=b, n=n) if hint else super().hint(game, obs)
         if phase == "meld":
             limits = MELD_LIMITS.get(str(obs.get("role")))
             text += "  " + tr("Limits: {0}.", tr(limits) if limits else tr("see the rules"))
@@ -290,8 +304,44 @@ class ByzantiumView(GameView):
         """The End-phase pass is private between passer and receiver (rules section 4):
         others read "passes a card"."""
         if action.startswith("pass ") and seat not in (player, 1 - player):
-            return tr("passes a card to seat {0}", 1 - player)
+            return tr("passes a card to {0}", seat_label(1 - player))
         return action
+
+    def order_actions(self, actions: list[Action], obs: Obs) -> list[Action]:
+        """Melds and redraws by number of cards (the full menu groups them so)."""
+        return sorted(actions, key=lambda a: _card_count(a) if _grouped(a) else 0)
+
+    def menu_groups(
+        self, game: Game, actions: Sequence[Action], obs: Obs
+    ) -> list[tuple[str, list[int]]]:
+        """Melds and redraws grouped by number of cards (a Meld phase has hundreds of
+        combinations); other decisions in one group."""
+        if not actions or not _grouped(actions[0]):
+            return super().menu_groups(game, actions, obs)
+        verb = str(actions[0]).split(" ")[0]
+        groups: dict[int, list[int]] = {}
+        for i, action in enumerate(actions):
+            groups.setdefault(_card_count(action), []).append(i)
+        out = []
+        for count, positions in sorted(groups.items()):
+            if verb == "meld":
+                what = tr("meld nothing") if count == 0 else tr("meld {0} card(s)", count)
+            else:
+                what = tr("redraw nothing") if count == 0 else tr("redraw {0} card(s)", count)
+            out.append((tr("{0} — {1} choice(s)", what, len(positions)), positions))
+        return out
+
+    def secret_choice(self, obs: Obs) -> bool:
+        """Redraw, meld and pass are chosen by both players at once, in secret (B-R3)."""
+        return str(obs.get("phase")) in ("redraw", "meld", "pass")
+
+    def menu_label(self, game: Game, action: Action, obs: Obs) -> str:
+        """A meld with its total force: ``meld cavalry,archers  (force 7)``."""
+        text = str(action)
+        verb, _, arg = str(action).partition(" ")
+        if verb == "meld" and arg != "-":
+            text += "  " + tr("(force {0})", sum(_force(game, s) for s in arg.split(",")))
+        return text
 
     def expand_input(self, text: str, obs: Obs) -> str:
         """Rewrite hand numbers and unique slug prefixes into slugs, spaces into commas.

@@ -74,7 +74,7 @@ class Seat:
     """One seat of a game as the CLI fills it.
 
     Attributes:
-        index: the seat number (0-based).
+        index: the player index (0-based; people see it as Seat ``index + 1``).
         kind: ``"human"`` or a bot name from :func:`porphyra.bots.bot_names`.
         bot: the bot object, ``None`` for a human seat.
     """
@@ -90,9 +90,10 @@ class Seat:
 
     @property
     def label(self) -> str:
-        """Display name, e.g. ``"Seat 1 (random bot)"``."""
+        """Display name in the terminal's language, e.g. ``"Seat 1 (random bot)"`` for
+        player 0 (people count seats from 1, see :mod:`porphyra.core.seats`)."""
         who = tr("human") if self.is_human else tr("{0} bot", self.kind)
-        return tr("Seat {0} ({1})", self.index, who)
+        return tr("Seat {0} ({1})", self.index + 1, who)
 
 
 def check_save_path(path: Path | None) -> None:

@@ -13,7 +13,7 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.text import Text
 
-from porphyra.cli.lang import styled, term, tr
+from porphyra.cli.lang import seat_label, styled, term, tr
 from porphyra.cli.views import Obs
 from porphyra.core.game import Game
 from porphyra.i18n import N_
@@ -152,7 +152,7 @@ def solo_labels(obs: Obs, labels: Sequence[str]) -> list[str]:
     card = obs.get("legendary_opponent") or {}
     while len(out) < len(obs.get("players", [])):
         out.append(
-            tr("{0} (LO)", term(card.get("title", "the LO"))) if card else tr("Seat {0}", len(out))
+            tr("{0} (LO)", term(card.get("title", "the LO"))) if card else seat_label(len(out))
         )
     return out
 

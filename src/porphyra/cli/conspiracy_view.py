@@ -46,7 +46,7 @@ from porphyra.cli.conspiracy_parts import (
     solo_status,
     split_lord,
 )
-from porphyra.cli.lang import language, styled, term, tr
+from porphyra.cli.lang import language, seat_label, styled, term, tr
 from porphyra.cli.views import GameView, Obs, ascii_number
 from porphyra.core.game import Action, Game, State
 from porphyra.i18n import N_
@@ -157,8 +157,13 @@ class ConspiracyView(GameView):
             lines.extend(solo_status(obs))
         pending = []
         if obs.get("drawn_lords"):
+            # keep N numbers each drawn lord once; a lord drawn twice says so (×2).
             drawn = numbered_choices("keep", obs)
-            listed = ", ".join(f"{i}. {n}" for i, n in enumerate(drawn, 1))
+            times: Counter[str] = Counter(obs["drawn_lords"])
+            listed = ", ".join(
+                f"{i}. {n}" + (f" ×{times[n]}" if times[n] > 1 else "")
+                for i, n in enumerate(drawn, 1)
+            )
             pending.append(tr("drawn: {0}", listed))
         if obs.get("to_place"):
             pending.append(tr("to place: {0}", ", ".join(obs["to_place"])))
@@ -232,7 +237,7 @@ class ConspiracyView(GameView):
         for seat, player in enumerate(obs["players"]):
             if player["locations"]:
                 lo = player.get("legendary_opponent")
-                who = tr("LO") if lo else tr("seat {0}", seat)
+                who = tr("LO") if lo else seat_label(seat)
                 face = " " + tr("(face down, 5 IP each)") if lo else ""
                 owned.append(f"{who}: " + ", ".join(player["locations"]) + face)
         if owned:

@@ -8,6 +8,9 @@ Action notation is never translated: menus show it as the engines print it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from porphyra.core.seats import ENGLISH_SEAT, for_people
 from porphyra.i18n import Translator, from_environment
 from porphyra.i18n.log import translate_error, translate_lines
 
@@ -68,3 +71,15 @@ def styled(style: str, message: str, *args: object) -> str:
     from rich.markup import escape
 
     return f"[{style}]{escape(tr(message, *args))}[/]"
+
+
+def seat_label(player: int) -> str:
+    """Player index ``player`` as people name it, in the current language (``"Seat 1"``
+    for player 0, :mod:`porphyra.core.seats`)."""
+    return tr("Seat {0}", player + 1)
+
+
+def people(text: str, names: Sequence[str] | None = None) -> str:
+    """A text already in the current language (a translated log line or refusal) with
+    its seats counted from 1, or named by ``names`` (:func:`porphyra.core.seats.for_people`)."""
+    return for_people(text, names, tr(ENGLISH_SEAT))

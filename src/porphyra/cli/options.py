@@ -40,14 +40,26 @@ def _help(owners: list[tuple[str, GameOption]]) -> str:
     for game, option in owners:
         text = f"{game_info(game).long_name.split(':')[0]}: {option.help}"
         if option.choices:
-            text += " One of: " + ", ".join(str(c) for c in option.choices) + "."
+            # A seat's value is its player index; say which seat people call it.
+            labels = option.choice_labels or tuple(str(c) for c in option.choices)
+            shown = [
+                f"{c} ({label})" if label.startswith("Seat") and str(c) != label else str(c)
+                for c, label in zip(option.choices, labels, strict=True)
+            ]
+            text += " One of: " + ", ".join(shown) + "."
         parts.append(text)
     return "  ".join(parts)
 
 
+#: Further names of a game option's flag, the same in every command (``--opponents`` reads
+#: as ``--opponent`` in ``play``, ``simulate`` and ``tournament`` alike).
+FLAG_ALIASES: dict[str, tuple[str, ...]] = {"opponent": ("--opponents",)}
+
+
 def _parameter(name: str, owners: list[tuple[str, GameOption]]) -> inspect.Parameter:
     option = owners[0][1]
-    info = typer.Option(option.flag, help=_help(owners), show_default=False)
+    flags = (option.flag, *FLAG_ALIASES.get(name, ()))
+    info = typer.Option(*flags, help=_help(owners), show_default=False)
     annotation: Any
     default: Any = None
     if option.type == "bool" and option.default is False:

@@ -27,7 +27,7 @@ from rich.table import Table
 from porphyra import record as records
 from porphyra.bots import bot_names, make_bot, seat_view
 from porphyra.cli.common import Seat, default_bot
-from porphyra.cli.lang import error_text, language, styled, tr
+from porphyra.cli.lang import error_text, language, people, styled, tr
 from porphyra.cli.rules import rules_markdown
 from porphyra.cli.views import GameView, Obs, ascii_number, log_entry, log_lines
 from porphyra.core.errors import IllegalActionError, InvalidActionError
@@ -58,6 +58,13 @@ def help_text() -> str:
         ("log", tr("show the whole game log you are allowed to see")),
         ("rules", tr("how to play this game")),
         ("hint", tr("ask a bot (seeing only what you see) for a suggestion")),
+        (
+            "undo",
+            tr(
+                "take back your last decision (only when every other seat is a bot, and "
+                "only if nothing was drawn or revealed since)"
+            ),
+        ),
         ("help", tr("this text")),
         ("quit", tr("stop (the game is saved first if you gave --save)")),
     ]
@@ -81,6 +88,10 @@ class _Quit(Exception):
     """Raised inside the loop when a human types ``quit`` or input ends."""
 
 
+class _Undone(Exception):
+    """Raised inside a human turn when ``undo`` took back that seat's last decision."""
+
+
 class PlaySession:
     """One game at the terminal.
 
@@ -95,6 +106,9 @@ class PlaySession:
         hint_bot: the bot spec that answers ``hint`` (default ``hard`` if registered, else
             the default bot); it gets the seat's view only.
         delay: seconds to pause after each bot move, so people can follow it.
+        confirm: ask before a secret choice (one of a simultaneous decision, e.g.
+            Byzantium's redraw, meld and pass) is locked in, showing it as the engine
+            read it (``archer`` read as ``archers``).
     """
 
     def __init__(
@@ -107,8 +121,10 @@ class PlaySession:
         read_line: ReadLine | None = None,
         hint_bot: str | None = None,
         delay: float = 0.0,
+        confirm: bool = False,
     ) -> None:
         self.state = state
+        self.confirm = confirm
         self.delay = max(0.0, delay)
         self.hint_bot = hint_bot
         self.game = state.game
@@ -266,7 +282,10 @@ class PlaySession:
             self.console.print(self.view.board(self.game, obs, self.labels))
         self._print_menu(actions, full=False)
         self.console.print(f"[dim]{escape(self.view.hint(self.game, obs))}[/]", highlight=False)
-        action = self._ask(player, actions, obs)
+        try:
+            action = self._ask(player, actions, obs)
+        except _Undone:
+            return
         self.state.apply_action(action)
         if len(self.humans) > 1:
             # Hot seat: the end-of-game screen shows public events after the last decision.
@@ -298,14 +317,17 @@ class PlaySession:
         if full:
             needle = (contains or "").strip().lower()
             shown = 0
-            for i, action in enumerate(actions):
-                text = str(action)
-                if needle and needle not in text.lower():
-                    continue
-                self.console.print(
-                    f"[cyan]{i + 1:>4}[/] {escape(text)}", highlight=False, soft_wrap=True
-                )
-                shown += 1
+            obs = self.state.observation(self.state.current_player())
+            for heading, positions in self.view.menu_groups(self.game, actions, obs):
+                chosen = [i for i in positions if not needle or needle in str(actions[i]).lower()]
+                if heading and chosen:
+                    self.console.print(f"[bold]{escape(heading)}[/]", highlight=False)
+                for i in chosen:
+                    text = self.view.menu_label(self.game, actions[i], obs)
+                    self.console.print(
+                        f"[cyan]{i + 1:>4}[/] {escape(text)}", highlight=False, soft_wrap=True
+                    )
+                    shown += 1
             if needle and not shown:
                 self.console.print(
                     "[red]✗ [/]" + styled("red", "no legal action contains {0!r}.", needle),
@@ -363,6 +385,10 @@ class PlaySession:
             if word == "hint":
                 self._hint(player)
                 continue
+            if word == "undo":
+                if self._undo(player):
+                    raise _Undone
+                continue
             first, _, rest = word.partition(" ")
             if first in ("menu", "list", "actions"):
                 self._print_menu(actions, full=True, contains=rest)
@@ -382,7 +408,9 @@ class PlaySession:
             number = ascii_number(text)
             if number is not None:
                 if 1 <= number <= len(actions):
-                    return actions[number - 1]
+                    if self._locked_in(player, actions[number - 1], text):
+                        return actions[number - 1]
+                    continue
                 self.console.print(
                     "[red]✗ "
                     + escape(
@@ -392,13 +420,18 @@ class PlaySession:
                 )
                 continue
             try:
-                return self._parse(text, obs)
+                chosen = self._parse(text, obs)
+                if self._locked_in(player, chosen, text):
+                    return chosen
+                continue
             except (InvalidActionError, IllegalActionError, ValueError) as exc:
                 # ValueError: a parser that trusted str.isdigit() ("swap ² 3"); bad input
                 # is explained and re-asked, it never ends the game.
                 if not isinstance(exc, InvalidActionError | IllegalActionError):
                     exc = InvalidActionError(f"cannot read {text!r}: use the digits 0-9")
-                self.console.print(f"[red]✗ {escape(error_text(str(exc)))}[/]", highlight=False)
+                self.console.print(
+                    f"[red]✗ {escape(people(error_text(str(exc))))}[/]", highlight=False
+                )
                 self.console.print(
                     "[dim]"
                     + escape(
@@ -410,6 +443,66 @@ class PlaySession:
                     + "[/]",
                     highlight=False,
                 )
+
+    def _locked_in(self, player: int, action: Action, typed: str) -> bool:
+        """With ``confirm``: for a secret choice (the engine waits for several seats at
+        once), show it as read and ask before it is locked in; True to go ahead."""
+        if not self.confirm or not self.view.secret_choice(self.state.observation(player)):
+            return True
+        shown = str(action).replace(",", ", ")
+        same = typed.strip().lower() == str(action).lower()
+        read = "" if same else " " + tr("(you typed {0!r})", typed)
+        question = tr(
+            "Lock in {0}{1}?  It stays secret until every player has chosen, and cannot be "
+            "taken back.",
+            "\x00",
+            read,
+        )
+        # The action is shown in bold inside the translated sentence: it is formatted in as
+        # a marker, and the sentence around it escaped on its own.
+        before, _, after = question.partition("\x00")
+        self.console.print(
+            escape(before) + f"[bold]{escape(shown)}[/]" + escape(after), highlight=False
+        )
+        try:
+            answer = self._read_line(styled("bold", "Lock it in? [Y/n]") + " ").strip().lower()
+        except EOFError:
+            raise _Quit from None
+        if answer in ("", "y", "yes", tr("y"), tr("yes")):
+            return True
+        self.console.print(styled("yellow", "Not locked in: choose again."))
+        return False
+
+    def _undo(self, player: int) -> bool:
+        """Take back ``player``'s last decision, with the web's rule
+        (:func:`porphyra.server.replay.undo_target`): every other seat a bot, and nothing
+        drawn, revealed or random since.  True if it was taken back."""
+        from porphyra.server.replay import undo_target
+
+        if any(s.is_human for s in self.seats if s.index != player):
+            only = styled("red", "undo is only possible when every other seat is a bot.")
+            self.console.print("[red]✗ [/]" + only)
+            return False
+        target = undo_target(self.state, player)
+        if target is None:
+            self.console.print(
+                "[red]✗ [/]"
+                + styled(
+                    "red",
+                    "cannot undo: cards were drawn or revealed, or a random event happened "
+                    "since your last decision (or you have not decided yet).",
+                )
+            )
+            return False
+        undone = [str(a) for _, a in self.state.history[target:]]
+        self.state = records.replay(records.to_record(self.state), upto=target)
+        for viewer in [None, *range(len(self.seats))]:
+            self._mark_log_seen(viewer)
+        self.console.print(
+            "[yellow]↶ [/]" + styled("yellow", "Undone: {0}.  Decide again.", ", ".join(undone)),
+            highlight=False,
+        )
+        return True
 
     def _hint(self, player: int) -> None:
         """Print a bot's suggestion for ``player`` (and its win estimate if it has one)."""

@@ -17,7 +17,8 @@ from rich.markup import escape
 from rich.rule import Rule
 
 from porphyra import record as records
-from porphyra.cli.lang import styled, tr
+from porphyra.cli.lang import log as translated_log
+from porphyra.cli.lang import people, seat_label, styled, tr
 from porphyra.cli.views import GameView, Obs, ascii_number, log_entry, log_lines
 from porphyra.clocks import ClockError, ClockSettings, event_text
 from porphyra.core.errors import RecordError
@@ -25,11 +26,6 @@ from porphyra.core.game import State
 from porphyra.i18n import N_
 
 ReadLine = Callable[[str], str]
-
-
-def seat_label(player: int) -> str:
-    """``"Seat 0"`` in the terminal's language."""
-    return tr("Seat {0}", player)
 
 
 KEYS = N_("Enter next · number: go to action · b back · s table · a run to end · q quit")
@@ -52,7 +48,7 @@ class Replayer:
         self.state: State = records.replay(record, upto=0)
         players = self.state.game.num_players
         if seat is not None and not 0 <= seat < players:
-            raise RecordError(f"--seat must be between 0 and {players - 1}")
+            raise RecordError(f"--seat must be between 1 and {players} (Seat 1 is the first seat)")
         self.seat = seat
         self.position = 0
         # Check the whole record replays before stepping (errors name the bad action).
@@ -86,6 +82,26 @@ class Replayer:
         self.position = position
 
 
+def label_of(labels: list[str], player: int) -> str:
+    """``labels[player]``, or the label of a player outside them (e.g. the rules' own
+    Legendary Opponent)."""
+    return labels[player] if 0 <= player < len(labels) else seat_label(player)
+
+
+def record_labels(record: dict[str, Any], players: int) -> list[str]:
+    """Seat labels for people, in the terminal's language: ``Seat 1``, ``Seat 2``... and,
+    for a web game's record (its ``seats`` list), each seat's name: ``Seat 1 (Theodora)``."""
+    named = record.get("seats")
+    labels = []
+    for i in range(players):
+        entry = named[i] if isinstance(named, list) and i < len(named) else None
+        name = entry.get("name") if isinstance(entry, dict) else None
+        labels.append(
+            f"{seat_label(i)} ({name})" if isinstance(name, str) and name else seat_label(i)
+        )
+    return labels
+
+
 def describe_clock(clock: dict[str, Any]) -> str:
     """A record's ``clock`` settings in words (:meth:`ClockSettings.describe`)."""
     try:
@@ -94,12 +110,13 @@ def describe_clock(clock: dict[str, Any]) -> str:
         return f"{clock.get('kind')} (settings unreadable)"
 
 
-def clock_event_lines(record: dict[str, Any]) -> dict[int, list[str]]:
-    """A record's ``clock_events`` as log lines, by the index of the action they come
-    before (:func:`event_text`)."""
+def clock_event_lines(record: dict[str, Any], labels: list[str]) -> dict[int, list[str]]:
+    """A record's ``clock_events`` as log lines in the terminal's language, seats named
+    by ``labels``, by the index of the action they come before (:func:`event_text`)."""
     out: dict[int, list[str]] = {}
     for e in record.get("clock_events") or []:
-        out.setdefault(e["action"], []).append(event_text(e).replace("seat ", "Seat ", 1))
+        line = translated_log([event_text(e)])[0]
+        out.setdefault(e["action"], []).append(people(line, labels))
     return out
 
 
@@ -118,7 +135,7 @@ def run_replay(
         record: a validated record.
         console: where to print.
         view: the game's view.
-        seat: show that seat's view instead of the public one.
+        seat: show that seat's view instead of the public one (a player index, from 0).
         pause: wait for a key after each step; ``False`` prints the whole game.
         read_line: input function (default ``console.input``); EOF stops the replay.
         reveal: print every action as recorded, even those private to other seats (the
@@ -130,7 +147,7 @@ def run_replay(
     reader: ReadLine = read_line or (lambda prompt: console.input(prompt))
     rep = Replayer(record, seat)
     game = rep.state.game
-    labels = [tr("Seat {0}", i) for i in range(game.num_players)]
+    labels = record_labels(record, game.num_players)
     done = tr("finished") if record.get("result") is not None else tr("unfinished")
     console.print(
         Rule(
@@ -141,8 +158,8 @@ def run_replay(
     )
     clock = record.get("clock")
     if isinstance(clock, dict):
-        console.print(f"[dim]Clock: {escape(describe_clock(clock))}[/]")
-    events = clock_event_lines(record)
+        console.print(styled("dim", "Clock: {0}", describe_clock(clock)))
+    events = clock_event_lines(record, labels)
     shown = 0
     if pause:
         console.print(styled("dim", KEYS))
@@ -153,7 +170,7 @@ def run_replay(
         if shown > len(lines):
             shown = 0
         for line in lines[shown:]:
-            console.print(log_entry(line))
+            console.print(log_entry(line, names=labels))
         shown = len(lines)
 
     show_new_log()
@@ -187,7 +204,8 @@ def run_replay(
         if not reveal:
             text = view.replay_text(player, text, seat)
         console.print(
-            f"[cyan]{rep.position:>3}.[/] {escape(seat_label(player))}: [bold]{escape(text)}[/]",
+            f"[cyan]{rep.position:>3}.[/] {escape(label_of(labels, player))}: "
+            f"[bold]{escape(text)}[/]",
             highlight=False,
             soft_wrap=True,
         )

@@ -20,6 +20,7 @@ from porphyra.bots.selfplay import play_bot_game
 from porphyra.cli.views import GameView
 from porphyra.core.game import Game
 from porphyra.core.outcome import sole_winner
+from porphyra.core.seats import seat_label
 
 Progress = Callable[[int], None]
 
@@ -191,7 +192,7 @@ def solo_table(summary: dict[str, Any]) -> Table:
 
 def summary_tables(summary: dict[str, Any], view: GameView) -> list[RenderableType]:
     """Rich tables of a :func:`simulate` summary."""
-    labels = [f"Seat {i} ({name})" for i, name in enumerate(summary["bots"])]
+    labels = [f"{seat_label(i)} ({name})" for i, name in enumerate(summary["bots"])]
     games = summary["games"]
     table = Table(title=f"{summary['game']}: {games} games from seed {summary['seed']}")
     table.add_column("seat")

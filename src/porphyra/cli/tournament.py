@@ -27,6 +27,7 @@ from porphyra.cli.common import HUMAN, CliError, handle_errors, parse_seat_kinds
 from porphyra.cli.options import game_options, with_game_options
 from porphyra.core.errors import UnknownGameError
 from porphyra.core.registry import load_game, registered_games
+from porphyra.core.seats import seat_label
 from porphyra.tournament import (
     LEGENDARY_OPPONENTS,
     LO_PREFIX,
@@ -57,8 +58,9 @@ def parse_bots(spec: str) -> list[str]:
 
 
 def parse_opponents(spec: str | None) -> list[str]:
-    """Parse ``--opponents``: ``all`` (the five LOs) or a comma-separated list of LO names
-    (``farmer``, ``military``, ``merchant``, ``politician``, ``mage``, ``random``).
+    """Parse ``--opponent`` (or ``--opponents``, the same flag): ``all`` (the five LOs) or
+    a comma-separated list of LO names (``farmer``, ``military``, ``merchant``,
+    ``politician``, ``mage``, ``random``).
 
     Raises:
         CliError: an unknown name.
@@ -118,7 +120,7 @@ def build_config(
         except (UnknownGameError, TypeError) as exc:
             raise CliError(f"solo mode is not available in this version ({exc})") from None
     elif opponents is not None:
-        raise CliError("--opponents needs --solo")
+        raise CliError("--opponent needs --solo")
     else:
         if players is not None:
             options["players"] = players
@@ -267,7 +269,7 @@ def _by_seat(summary: dict[str, Any]) -> Table:
     grid = Table(title="win % by seat (games)", box=box.SIMPLE_HEAD)
     grid.add_column("", overflow="fold")
     for s in range(seats):
-        grid.add_column(f"seat {s}", justify="right")
+        grid.add_column(seat_label(s), justify="right")
     for bot, per_seat in summary["seats"].items():
         grid.add_row(bot, *(f"{_pct(t['win_rate'])} ({t['games']})" for t in per_seat))
     return grid
@@ -303,6 +305,7 @@ def tournament_command(
     opponents: Annotated[
         str | None,
         typer.Option(
+            "--opponent",
             "--opponents",
             help="With --solo: all (default) or a list of farmer, military, merchant, "
             "politician, mage, random.",

@@ -20,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from porphyra.cli.lang import log as translated_log
+from porphyra.cli.lang import people
 from porphyra.core.game import Action, Game, State
 
 Obs = dict[str, Any]
@@ -69,6 +70,23 @@ class GameView:
         """The legal actions in the order the menu numbers them (default: the engine's);
         a view may reorder so that menu numbers match its :meth:`expand_input` numbers."""
         return actions
+
+    def menu_groups(
+        self, game: Game, actions: Sequence[Action], obs: Obs
+    ) -> list[tuple[str, list[int]]]:
+        """The full menu (``menu``) in groups: ``[(heading, positions in actions)]``, the
+        positions ascending; default one group without a heading."""
+        return [("", list(range(len(actions))))]
+
+    def secret_choice(self, obs: Obs) -> bool:
+        """True if the decision of ``obs`` (the deciding seat's view) is a secret choice,
+        made at the same time as another seat's and hidden until both have chosen
+        (default: none)."""
+        return False
+
+    def menu_label(self, game: Game, action: Action, obs: Obs) -> str:
+        """How the full menu shows ``action`` (default: its notation)."""
+        return str(action)
 
     def expand_input(self, text: str, obs: Obs) -> str:
         """Rewrite convenient input (e.g. hand positions) into the game's notation.
@@ -125,12 +143,14 @@ def log_lines(obs: Obs) -> list[str]:
     return translated_log([str(line) for line in log])
 
 
-def log_entry(line: str, style: str = "") -> Table:
-    """One log line as a bullet with a hanging indent (wrapped lines align)."""
+def log_entry(line: str, style: str = "", names: Sequence[str] | None = None) -> Table:
+    """One log line (already in the terminal's language, :func:`log_lines`) as a bullet
+    with a hanging indent (wrapped lines align); the engine's ``seat N`` (from 0) reads as
+    people count seats (``names[N]``, else ``Seat N+1``)."""
     grid = Table.grid()
     grid.add_column(width=4, no_wrap=True)
     grid.add_column()
-    grid.add_row(Text("  • ", style="dim"), Text(line, style=style))
+    grid.add_row(Text("  • ", style="dim"), Text(people(line, names), style=style))
     return grid
 
 

@@ -57,7 +57,7 @@ class _Marked(html.parser.HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         names = dict(attrs)
-        for attr in ("data-i18n-placeholder", "data-i18n-title"):
+        for attr in ("data-i18n-placeholder", "data-i18n-title", "data-i18n-aria-label"):
             value = names.get(attr)
             if value:
                 self.found.add(value)

@@ -5,6 +5,8 @@ REST (JSON):
 
 ``GET  /api/meta``               games, lobby options, bot names, whether solo exists.
 ``GET  /api/cards/{game}``       public card data for drawing cards.
+``GET  /api/rules/{game}``       the game's rules (``RULES.md``, Markdown, in the language
+                                 of ``Accept-Language``) for the page's rules panel.
 ``GET  /api/games``              saved games, newest first (no seeds, no tokens).
 ``POST /api/games``              create: ``{"game", "options", "seats": [{"kind": "human" |
                                  "bot", "bot", "name"}], "seed"?}`` → id, per human seat its
@@ -18,11 +20,17 @@ REST (JSON):
                                  moves for a seat out of time or taken over, default
                                  ``easy``); ``"takeover_after"`` (timeouts after which a bot
                                  plays the seat until its player returns; 0: never).
+                                 ``"table"``: ``{"hints", "spectator_chat"}`` (booleans).
 ``GET  /api/games/{id}``         one game's public info, with ``clock`` (the settings and
                                  each seat's remaining time) and ``waiting`` (the seats the
                                  game waits for).
-``GET  /api/games/{id}/record``  the record (with the seed, the clock settings and clock
-                                 events), only once the game is over.
+``GET  /api/games/{id}/record``  the record (with the seed, the seat names, the clock
+                                 settings and clock events), only once the game is over;
+                                 ``?download=1`` as a file.
+``GET  /api/games/{id}/replay``  ``?view=public|all|N`` (N: a seat, counted from 1): one
+                                 frame per state of a finished game (403 before the end).
+``POST /api/games/{id}/rematch`` ``{"token"}`` (a seat's token): the rematch of a finished
+                                 game (same seats, links and clock, a new deal), made once.
 ``POST /api/mine``               ``{"seats": [{"game", "token"}]}`` (the seats this browser
                                  holds) → per valid seat: game, seat, status, whether the
                                  game waits for it, its clock.
@@ -30,7 +38,8 @@ REST (JSON):
 Websocket ``/ws/{id}?token=T``: a seat (T is its invite token) or, without a token, a
 spectator; see :mod:`porphyra.server.protocol`.  Pages: ``/`` (lobby), ``/game/{id}``
 (the game; the seat token travels in the URL fragment ``#token=...``, never to the
-server's HTTP log).
+server's HTTP log), ``/replay/{id}`` (the replay viewer of a finished game;
+``?view=...`` as above: a shareable link).
 """
 
 from __future__ import annotations
@@ -70,17 +79,19 @@ from porphyra.core import registry
 from porphyra.core.errors import UnknownGameError
 from porphyra.core.options import options_of
 from porphyra.core.registry import registered_games
+from porphyra.core.seats import seat_label
 from porphyra.i18n import DEFAULT as DEFAULT_LANGUAGE
 from porphyra.i18n import LANGUAGES, catalogue_json, from_accept_language
 from porphyra.i18n import normalize as normalize_language
-from porphyra.i18n.log import translate_error
+from porphyra.i18n.log import translate_error, translate_lines
 from porphyra.server import protocol
 from porphyra.server.client import Client
 from porphyra.server.errors import SubmitError
-from porphyra.server.gamedata import card_data, lobby_bots, solo_supported
+from porphyra.server.gamedata import card_data, lobby_bot_text, lobby_bots, solo_supported
 from porphyra.server.hub import CreateError, Hub
 from porphyra.server.incidents import player_message, report
 from porphyra.server.quotas import (
+    CHAT_LIMIT,
     CREATE_LIMIT,
     MAX_BOT_GAMES,
     MAX_CLIENT_CONNECTIONS,
@@ -89,7 +100,8 @@ from porphyra.server.quotas import (
     Quotas,
 )
 from porphyra.server.security import SecurityHeaders, origin_allowed
-from porphyra.server.storage import Storage, default_db_url
+from porphyra.server.storage import TABLE_DEFAULTS, Storage, default_db_url
+from porphyra.server.summary import parse_view, replay_frames
 
 log = logging.getLogger("porphyra.server")
 
@@ -210,6 +222,25 @@ class SeatIn(BaseModel):
         return name
 
 
+class TableIn(BaseModel):
+    """A table's choices (see :data:`porphyra.server.storage.TABLE_DEFAULTS`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    #: Every seat may ask for hints (they always may when every other seat is a bot).
+    hints: bool = TABLE_DEFAULTS["hints"]
+    #: Spectators may write in the chat (they always read it).
+    spectator_chat: bool = TABLE_DEFAULTS["spectator_chat"]
+
+
+class RematchIn(BaseModel):
+    """A rematch request: the token of a seat of the finished game."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    token: str = Field(min_length=1, max_length=200)
+
+
 class NoClockIn(BaseModel):
     """No clock (casual)."""
 
@@ -250,6 +281,7 @@ class CreateIn(BaseModel):
     seats: list[SeatIn] = Field(min_length=1, max_length=4)
     #: A chosen seed makes a marked, unrated table (see :meth:`Hub.create`).
     seed: int | None = Field(default=None, ge=0, lt=2**256)
+    table: TableIn = Field(default_factory=TableIn)
     clock: ClockIn | None = None
     timeout_bot: str | None = Field(default=None, max_length=40)
     takeover_after: StrictInt = Field(default=0, ge=0, le=MAX_TAKEOVER_AFTER)
@@ -331,6 +363,9 @@ def create_app(
     idle_after: float = 300.0,
     max_seat_connections: int | None = MAX_SEAT_CONNECTIONS,
     max_client_connections: int | None = MAX_CLIENT_CONNECTIONS,
+    chat_limit: str | None = CHAT_LIMIT,
+    hint_bot: str = "hard",
+    bot_pace: float = 0.6,
     time_source: Callable[[], float] = time.time,
     clock_poll: float = 0.25,
     heartbeat_s: float = 5.0,
@@ -351,6 +386,10 @@ def create_app(
         idle_after: seconds before an unused game is released from memory.
         max_seat_connections / max_client_connections: websockets open at once per seat
             token and per client address (None: no limit); see :mod:`porphyra.server.quotas`.
+        chat_limit: chat lines per seat (see :mod:`porphyra.server.quotas`; None: none).
+        hint_bot: the bot that answers hints (on the asking seat's view only).
+        bot_pace: least seconds between a move and the next bot move at a table with a
+            person, so that the bots' moves can be followed (0: at once).
         time_source / clock_poll / heartbeat_s: the clocks' time (epoch seconds), how often
             to look for clocks out of time and to write a heartbeat (real seconds); see
             :class:`Hub`.
@@ -359,7 +398,9 @@ def create_app(
         The FastAPI app; its lifespan reloads every stored game and restarts its bots.
     """
     url = database_url(db_url, data_dir)
-    quotas = Quotas(create_limit, message_limit, max_seat_connections, max_client_connections)
+    quotas = Quotas(
+        create_limit, message_limit, max_seat_connections, max_client_connections, chat_limit
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -369,6 +410,8 @@ def create_app(
             storage,
             bot_workers=bot_workers,
             idle_after=idle_after,
+            hint_bot=hint_bot,
+            bot_pace=bot_pace,
             time_source=time_source,
             clock_poll=clock_poll,
             heartbeat_s=heartbeat_s,
@@ -431,6 +474,10 @@ def create_app(
     async def game_page(game_id: str) -> FileResponse:
         return FileResponse(STATIC_DIR / "game.html")
 
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    async def replay_page(game_id: str) -> FileResponse:
+        return FileResponse(STATIC_DIR / "replay.html")
+
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> Response:
         return Response(status_code=204)
@@ -449,6 +496,7 @@ def create_app(
         return {
             "games": games,
             "bots": lobby_bots(),
+            "bot_text": lobby_bot_text(),
             "all_bots": bot_names(),
             "solo": solo_supported(),
         }
@@ -464,6 +512,17 @@ def create_app(
         if name not in registered_games():
             raise HTTPException(404, f"unknown game {name!r}")
         return card_data(name)
+
+    @app.get("/api/rules/{name}")
+    async def rules(name: str, request: Request) -> dict[str, Any]:
+        """``{"game", "lang", "markdown"}``: the game's rules in the language the request
+        prefers (``Accept-Language``; the pages send the chosen one)."""
+        if name not in registered_games():
+            raise HTTPException(404, f"unknown game {name!r}")
+        from porphyra.cli.rules import rules_text
+
+        lang = from_accept_language(request.headers.get("accept-language"))
+        return {"game": name, "lang": lang, "markdown": rules_text(name, lang)}
 
     @app.get("/api/games")
     async def list_games() -> list[dict[str, Any]]:
@@ -513,9 +572,9 @@ def create_app(
         seats = []
         for i, s in enumerate(body.seats):
             if s.kind == "bot" and (s.bot or "random") not in bots:
-                raise HTTPException(400, f"seat {i}: unknown bot {s.bot!r}")
+                raise HTTPException(400, f"Seat {i + 1}: unknown bot {s.bot!r}")
             bot = s.bot or "random"
-            default = f"Seat {i + 1}" if s.kind == "human" else f"{bot.capitalize()} bot {i + 1}"
+            default = seat_label(i) if s.kind == "human" else f"{bot.capitalize()} bot {i + 1}"
             name = (s.name or "").strip() or default
             seats.append(
                 {
@@ -526,7 +585,9 @@ def create_app(
             )
         clock = clock_settings(body, bots)
         try:
-            runner, tokens = await hub.create(body.game, options, seats, body.seed, clock)
+            runner, tokens = await hub.create(
+                body.game, options, seats, body.seed, body.table.model_dump(), clock=clock
+            )
         except (CreateError, UnknownGameError) as exc:
             raise HTTPException(400, str(exc)) from None
         info = runner.info()
@@ -560,13 +621,65 @@ def create_app(
         return info
 
     @app.get("/api/games/{game_id}/record")
-    async def game_record(game_id: str) -> JSONResponse:
+    async def game_record(game_id: str, download: bool = False) -> JSONResponse:
         runner = await existing(game_id)
         if not runner.over:
             raise HTTPException(
                 403, "the record (with its seed) is available once the game is over"
             )
-        return JSONResponse(runner.record())
+        headers = {}
+        if download:
+            headers["content-disposition"] = (
+                f'attachment; filename="{runner.name}-{runner.id}.porphyra.json"'
+            )
+        return JSONResponse(runner.record_with_seats(), headers=headers)
+
+    @app.get("/api/games/{game_id}/replay")
+    async def game_replay(game_id: str, request: Request, view: str = "public") -> dict[str, Any]:
+        """The frames of a finished game (:func:`replay_frames`), their log lines in the
+        language of ``Accept-Language``; never before its end."""
+        runner = await existing(game_id)
+        if not runner.over:
+            raise HTTPException(403, "a game can be replayed once it is over")
+        try:
+            chosen = parse_view(view, len(runner.seats))
+        except ValueError as exc:
+            raise HTTPException(400, str(exc)) from None
+        rec = runner.record_with_seats()
+        frames = await asyncio.get_running_loop().run_in_executor(None, replay_frames, rec, chosen)
+        lang = from_accept_language(request.headers.get("accept-language"))
+        if lang != DEFAULT_LANGUAGE:
+            for frame in frames:
+                log = frame["observation"].get("log")
+                if isinstance(log, list):
+                    frame["observation"]["log"] = translate_lines(log, lang)
+        return {
+            "id": runner.id,
+            "game": runner.name,
+            "view": view,
+            "seat": chosen if isinstance(chosen, int) else None,
+            "seats": runner.seats_info(),
+            "options": runner.row.options,
+            "result": rec["result"],
+            "frames": frames,
+        }
+
+    @app.post("/api/games/{game_id}/rematch", status_code=201)
+    async def rematch(game_id: str, body: RematchIn) -> dict[str, Any]:
+        """Start (once) the rematch of a finished game for a seat of it: same seats, names,
+        bots and table; every human seat's own link (token) opens its seat there."""
+        hub = hub_of(app)
+        runner = await existing(game_id)
+        seat = runner.seat_of_token(body.token)
+        if seat is None:
+            raise HTTPException(403, "only a seat of this game can ask for its rematch")
+        try:
+            new = await hub.rematch(runner)
+        except (CreateError, UnknownGameError) as exc:
+            raise HTTPException(400, str(exc)) from None
+        info: dict[str, Any] = new.info()
+        info["url"] = f"/game/{new.id}"
+        return info
 
     @app.post("/api/mine")
     async def my_games(body: MineIn) -> list[dict[str, Any]]:
@@ -655,6 +768,7 @@ def create_app(
             await _refuse(websocket, refusal, 4429, "limit")
             return
         client = Client(seat, lang=client_lang)
+        await runner.load_chat()
         writer = asyncio.get_running_loop().create_task(_writer(websocket, client))
         async with runner.lock:  # a snapshot only ever shows a durably stored state
             runner.attach(client)
@@ -666,9 +780,11 @@ def create_app(
                 await _refuse(websocket, translate_error("no such game", client_lang), 4404)
                 return
             runner = again
+            await runner.load_chat()
             async with runner.lock:
                 runner.attach(client)
         messages = quotas.connection_key()
+        chat_key = messages if seat is None else f"{game_id}/{seat}"
         try:
             while True:
                 message = await websocket.receive()
@@ -684,7 +800,7 @@ def create_app(
                         )
                     )
                     continue
-                await _handle(runner, client, raw)
+                await _handle(runner, client, raw, lambda: quotas.allow_chat(chat_key))
                 if client.dropped:
                     break
         except WebSocketDisconnect:
@@ -726,8 +842,11 @@ async def _writer(websocket: WebSocket, client: Client) -> None:
             await websocket.close(code=1008 if client.dropped else 1000)
 
 
-async def _handle(runner: Any, client: Client, raw: str | bytes) -> None:
-    """Answer one client message; every failure becomes an ``error`` to that client."""
+async def _handle(
+    runner: Any, client: Client, raw: str | bytes, allow_chat: Any = lambda: True
+) -> None:
+    """Answer one client message; every failure becomes an ``error`` to that client
+    (``allow_chat()``: False when the writer is over the chat limit)."""
     try:
         msg = protocol.parse_client_message(raw)
     except protocol.ProtocolError as exc:
@@ -738,6 +857,17 @@ async def _handle(runner: Any, client: Client, raw: str | bytes) -> None:
         return
     if msg.type == "snapshot":
         client.send(runner.view(client.seat, "snapshot", lang=client.lang))
+        return
+    if msg.type == "chat":
+        assert msg.action is not None
+        if not allow_chat():
+            message = client.error_text("too many chat lines: wait a moment")
+            client.send(protocol.error(runner.seq, message, "limit"))
+            return
+        try:
+            await runner.post_chat(client.seat, msg.action)
+        except SubmitError as exc:
+            client.send(protocol.error(runner.seq, client.error_text(exc.message), exc.code))
         return
     if client.seat is None:
         client.send(protocol.error(runner.seq, client.error_text("spectators cannot act"), "auth"))
@@ -750,7 +880,15 @@ async def _handle(runner: Any, client: Client, raw: str | bytes) -> None:
             await runner.give_back(client.seat)
             return
         assert msg.seq is not None
-        if msg.type == "undo":
+        if msg.type == "hint":
+            if client.hinting:
+                raise SubmitError("limit", "a hint is already being worked out")
+            client.hinting = True
+            try:
+                client.send(await runner.hint(client.seat, msg.seq))
+            finally:
+                client.hinting = False
+        elif msg.type == "undo":
             await runner.undo(client.seat, msg.seq)
         else:
             assert msg.action is not None

@@ -52,6 +52,25 @@ def choose_on_state(state: State, seat: int, spec: str, seed: int) -> str:
     return str(bot.choose(seat_view(state, seat)))
 
 
+def hint_on_state(state: State, seat: int, spec: str, seed: int) -> tuple[str, float | None]:
+    """Bot ``spec``'s move for ``seat`` on ``seat_view(state, seat)`` only, and its estimated
+    chance to win (its ``win_probability``; None for a bot without one)."""
+    bot = make_bot(spec, seed)
+    view = seat_view(state, seat)
+    estimate = getattr(bot, "win_probability", None)
+    if callable(estimate):
+        action, chance = estimate(view)
+        return str(action), float(chance)
+    return str(bot.choose(view)), None
+
+
+def hint_from_record(
+    rec: dict[str, Any], seat: int, spec: str, seed: int
+) -> tuple[str, float | None]:
+    """Process-pool entry point of :func:`hint_on_state` (the state rebuilt from its record)."""
+    return hint_on_state(replay(rec), seat, spec, seed)
+
+
 def _watch_parent(parent: int, every: float = 0.5) -> None:
     """Worker-process initializer: a daemon thread that ends this process as soon as its
     parent ``parent`` (the server) is gone, e.g. after a ``kill -9`` of the server."""
@@ -161,19 +180,34 @@ class BotPool:
                 self.gate.release(urgent)
             raise
         try:
-            return await self._run(state, seat, spec, seed)
+            text: str = await self._run(state, seat, spec, seed)
+            return text
         finally:
             self.gate.release(urgent)
 
-    async def _run(self, state: State, seat: int, spec: str, seed: int) -> str:
+    async def hint(self, state: State, seat: int, spec: str, seed: int) -> tuple[str, float | None]:
+        """:func:`hint_on_state` off the event loop (served like a game with a human)."""
+        admitted = self.gate.enqueue(True)
+        try:
+            await admitted
+        except asyncio.CancelledError:
+            if admitted.done() and not admitted.cancelled():
+                self.gate.release(True)
+            raise
+        try:
+            result: tuple[str, float | None] = await self._run(state, seat, spec, seed, hint=True)
+            return result
+        finally:
+            self.gate.release(True)
+
+    async def _run(self, state: State, seat: int, spec: str, seed: int, hint: bool = False) -> Any:
         loop = asyncio.get_running_loop()
         if self.workers > 0:
             rec = records.to_record(state)
+            entry = hint_from_record if hint else choose_from_record
             for attempt in (1, 2):
                 try:
-                    return await loop.run_in_executor(
-                        self._executor, choose_from_record, rec, seat, spec, seed
-                    )
+                    return await loop.run_in_executor(self._executor, entry, rec, seat, spec, seed)
                 except BrokenProcessPool:
                     if attempt == 2:
                         raise
@@ -181,7 +215,8 @@ class BotPool:
                     self._executor.shutdown(wait=False, cancel_futures=True)
                     self._executor = self._new_executor()
         frozen = state.clone()
-        return await loop.run_in_executor(self._executor, choose_on_state, frozen, seat, spec, seed)
+        local = hint_on_state if hint else choose_on_state
+        return await loop.run_in_executor(self._executor, local, frozen, seat, spec, seed)
 
     def shutdown(self) -> None:
         """Stop the workers (pending decisions are abandoned; they rerun on restart)."""

@@ -70,6 +70,19 @@ def serve_command(
             "--max-client-connections", help="Websockets open at once per client address (0: any)."
         ),
     ] = 32,
+    bot_pace: Annotated[
+        float,
+        typer.Option(
+            "--bot-pace",
+            metavar="SECONDS",
+            help="Least time between a move and the next bot move at a table with a person, "
+            "so that the bots' moves can be followed (0: at once).",
+        ),
+    ] = 0.6,
+    hint_bot: Annotated[
+        str,
+        typer.Option("--hint-bot", help="The bot that answers hints in the browser."),
+    ] = "hard",
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(
@@ -95,4 +108,6 @@ def serve_command(
         forwarded_allow_ips=forwarded_allow_ips,
         max_seat_connections=max_seat_connections or None,
         max_client_connections=max_client_connections or None,
+        bot_pace=max(0.0, bot_pace),
+        hint_bot=hint_bot,
     )

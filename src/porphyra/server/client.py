@@ -32,6 +32,8 @@ class Client:
     #: What its last view showed (observation, legal actions, undo, status), so that a
     #: change it cannot see (another seat's hidden choice) sends it nothing.
     shown: Any = None
+    #: A hint is being worked out for this client (one at a time).
+    hinting: bool = False
 
     def error_text(self, message: str) -> str:
         """An error ``message`` (English) in this client's language."""

@@ -19,13 +19,31 @@ from porphyra.core.registry import load_game
 
 #: Bot difficulties offered first in the lobby (others from ``bot_names()`` follow).
 PREFERRED_BOTS = ("easy", "medium", "hard", "random")
+#: Names that are another name's alias (``bot`` is ``random``, ``heuristic`` is ``easy``):
+#: accepted everywhere, never listed twice in the lobby.
+BOT_ALIASES = {"bot": "random", "heuristic": "easy"}
+#: What each lobby bot is, in plain words (the lobby's seat menus show these).
+LOBBY_BOT_TEXT = {
+    "easy": "Easy: plays by rules of thumb, at once",
+    "medium": "Medium: thinks half a second a move",
+    "hard": "Hard: thinks 2 seconds a move, the strongest",
+    "random": "Random: any legal move (for trying things out)",
+    "greedy": "Greedy: tries each move one step ahead on sampled deals",
+    "ismcts": "Steady: searches 1000 positions a move, the same moves for the same deal",
+}
 
 
 def lobby_bots() -> list[str]:
-    """Bot names for the lobby's seat menus: the difficulties first, then the rest."""
-    names = bot_names()
+    """Bot names for the lobby's seat menus: the difficulties first, then the rest,
+    without aliases."""
+    names = [b for b in bot_names() if b not in BOT_ALIASES]
     first = [b for b in PREFERRED_BOTS if b in names]
-    return first + [b for b in names if b not in first and b != "bot"]
+    return first + [b for b in names if b not in first]
+
+
+def lobby_bot_text() -> dict[str, str]:
+    """``{bot name: what it is in plain words}`` for every lobby bot."""
+    return {b: LOBBY_BOT_TEXT.get(b, b) for b in lobby_bots()}
 
 
 @functools.cache

@@ -24,6 +24,7 @@ from porphyra.server.seatclock import load_clock
 from porphyra.server.storage import (
     DEAL_CHOSEN,
     DEAL_SECRET,
+    TABLE_DEFAULTS,
     BadRowError,
     GameRow,
     SeatRow,
@@ -62,6 +63,9 @@ class Hub:
         idle_after: seconds after which a runner nobody uses (no client, no bot deciding)
             is released from memory; it reloads from the database on demand (its clock's
             next deadline is kept, so a timeout still happens on time).
+        hint_bot: the bot spec that answers hints.
+        bot_pace: least seconds between a move and the next bot move in a game with a
+            human seat, so that a person can follow the bots (0: at once).
         time_source: the clocks' time, epoch seconds (``time.time``; tests pass a fake one
             they advance, so no test waits for a clock).
         clock_poll: real seconds between two looks for clocks out of time.
@@ -74,11 +78,17 @@ class Hub:
         storage: Storage,
         bot_workers: int = 0,
         idle_after: float = 300.0,
+        hint_bot: str = "hard",
+        bot_pace: float = 0.0,
         time_source: Callable[[], float] = time.time,
         clock_poll: float = 0.25,
         heartbeat_s: float = 5.0,
     ) -> None:
         self.storage = storage
+        #: The bot that answers a seat's ``hint`` (on that seat's view only).
+        self.hint_bot = hint_bot
+        #: Seconds a bot waits after the previous move of a game with a person at it.
+        self.bot_pace = bot_pace
         self.idle_after = idle_after
         self.now = time_source
         self.clock_poll = clock_poll
@@ -345,6 +355,8 @@ class Hub:
         options: dict[str, Any],
         seats: list[dict[str, Any]],
         seed: int | None = None,
+        table: dict[str, bool] | None = None,
+        token_hashes: dict[int, str] | None = None,
         clock: ClockSettings | None = None,
     ) -> tuple[MatchRunner, dict[int, str]]:
         """Create and store a new game; start its bots.
@@ -357,6 +369,10 @@ class Hub:
                 every seat and spectator and never rated (whoever knows the seed can
                 compute every hidden card).  Default: :data:`SEED_BITS` bits from
                 :mod:`secrets`, which nobody can search from their own hand.
+            table: the table's choices (:data:`TABLE_DEFAULTS`; unknown names are ignored).
+            token_hashes: a rematch: the human seats keep these token hashes (so every
+                player's own link opens their seat of the new game) and no new token is
+                made.
             clock: the table's clock and timeout options (default: none).
 
         Returns:
@@ -379,7 +395,9 @@ class Hub:
         rows: list[SeatRow] = []
         for i, s in enumerate(seats):
             token_hash = None
-            if s["kind"] == "human":
+            if s["kind"] == "human" and token_hashes is not None:
+                token_hash = token_hashes.get(i)
+            elif s["kind"] == "human":
                 tokens[i] = secrets.token_urlsafe(24)
                 token_hash = hash_token(tokens[i])
             rows.append(SeatRow(i, s["kind"], s.get("bot"), s["name"], token_hash))
@@ -397,6 +415,7 @@ class Hub:
             updated=stamp,
             seats=rows,
             deal=deal,
+            table={k: bool((table or {}).get(k, v)) for k, v in TABLE_DEFAULTS.items()},
         )
         table_clock = TableClock.new(clock or ClockSettings(), game.num_players)
         table_clock.epoch = self.started
@@ -408,3 +427,35 @@ class Hub:
         self.runners[game_id] = runner
         runner.kick_bots()
         return runner, tokens
+
+    async def rematch(self, runner: MatchRunner) -> MatchRunner:
+        """The rematch of finished game ``runner``: the same game, options, seats (names,
+        bots, and the human seats' token hashes, so each player's own link opens their seat
+        of the new game), table choices and clock settings, on a new secret deal.  Made
+        once: a second request gets the same game.
+
+        Raises:
+            CreateError: the game is not over, or the engine refuses its options now.
+        """
+        async with runner.rematch_lock:
+            if runner.row.rematch is not None:
+                again = await self.get(runner.row.rematch)
+                if again is not None:
+                    return again
+            if not runner.over:
+                raise CreateError("a rematch can start once the game is over")
+            seats = [{"kind": s.kind, "bot": s.bot, "name": s.name} for s in runner.seats]
+            hashes = {s.seat: s.token_hash for s in runner.seats if s.token_hash is not None}
+            new, _ = await self.create(
+                runner.name,
+                dict(runner.row.options),
+                seats,
+                None,
+                runner.row.table,
+                hashes,
+                clock=runner.clock.settings,
+            )
+            await self.db(self.storage.set_rematch, runner.id, new.id)
+            runner.row.rematch = new.id
+            runner.announce_rematch()
+            return new

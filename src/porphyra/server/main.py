@@ -83,7 +83,7 @@ def serve(
         forwarded_allow_ips: reverse proxies whose forwarded-address headers are believed
             (see :func:`uvicorn_options`); default none.
         limits: ``create_limit``, ``message_limit``, ``max_bot_games``, ``max_seat_connections``,
-            ``max_client_connections`` of
+            ``max_client_connections``, ``chat_limit``, ``bot_pace``, ``hint_bot`` of
             :func:`porphyra.server.app.create_app` (default: the defaults there).
 
     Raises:

@@ -49,12 +49,25 @@ from porphyra.server.gamedata import derived, has_derived
 from porphyra.server.incidents import report
 from porphyra.server.replay import replay, undo_target
 from porphyra.server.seatclock import ClockedRunner, load_clock
-from porphyra.server.storage import GameRow, SeatRow, hash_token, is_rated, now
+from porphyra.server.storage import (
+    SPECTATOR_SEAT,
+    GameRow,
+    SeatRow,
+    hash_token,
+    is_rated,
+    now,
+)
+from porphyra.server.summary import game_summary
 
 if TYPE_CHECKING:
     from porphyra.server.hub import Hub
 
 log = logging.getLogger("porphyra.server")
+
+#: Chat lines one game keeps (then the table's chat is full).
+MAX_CHAT_LINES = 1000
+#: Chat lines sent with a snapshot (the latest ones).
+CHAT_HISTORY = 200
 
 
 class MatchRunner(ClockedRunner):
@@ -90,6 +103,13 @@ class MatchRunner(ClockedRunner):
         #: Per seat: the seq its current decision began at, and its legal action texts.
         self._decisions: dict[int, tuple[int, list[str]]] = {}
         self._track_decisions()
+        #: One rematch is made at a time (a second request gets the first one).
+        self.rematch_lock = asyncio.Lock()
+        #: The table's chat (loaded from the database on first use).
+        self.chat: list[dict[str, Any]] | None = None
+        self._chat_lock = asyncio.Lock()
+        #: ``time.monotonic()`` of the last change (bots wait ``hub.bot_pace`` after it).
+        self._last_change = 0.0
         self.clock = load_clock(row, self.game.num_players)
         #: Seats out of time whose timeout bot is deciding.
         self._timing_out: set[int] = set()
@@ -144,6 +164,14 @@ class MatchRunner(ClockedRunner):
         }
         return out
 
+    def record_with_seats(self) -> dict[str, Any]:
+        """The game's record (with its clock settings and events, :meth:`record`) plus
+        ``seats`` (per seat its ``name``, ``kind`` and ``bot``), which ``porphyra replay``
+        shows.  Only for a finished game: the record holds the seed."""
+        rec = self.record()
+        rec["seats"] = [{"name": s.name, "kind": s.kind, "bot": s.bot} for s in self.seats]
+        return rec
+
     def deal_info(self) -> dict[str, Any]:
         """``{"deal": "secret" | "chosen" | "legacy", "rated": bool}``: whether the seed
         was drawn by the server or chosen by the creator (told to everyone; never the
@@ -161,6 +189,17 @@ class MatchRunner(ClockedRunner):
 
     def _all_others_bots(self, seat: int) -> bool:
         return all(s.kind == "bot" for s in self.seats if s.seat != seat)
+
+    def hints_allowed(self, seat: int | None) -> bool:
+        """True if ``seat`` may ask for hints: the table allows them, or every other seat
+        is a bot (a spectator never may)."""
+        if seat is None or not 0 <= seat < len(self.seats):
+            return False
+        return bool(self.row.table.get("hints")) or self._all_others_bots(seat)
+
+    def spectators_may_chat(self) -> bool:
+        """True if the table lets spectators write in its chat (they always read it)."""
+        return bool(self.row.table.get("spectator_chat"))
 
     def bot_plays(self, seat: int) -> bool:
         """True if a bot decides for ``seat`` now: a bot seat, a seat taken over, or a
@@ -204,6 +243,14 @@ class MatchRunner(ClockedRunner):
         if not has_derived(self.game):
             return {}
         return derived(self.game, self.public())
+
+    def _summary(self) -> dict[str, Any]:
+        """:func:`game_summary` of the finished game (public observations only)."""
+        try:
+            return game_summary(records.to_record(self.state))
+        except Exception:  # a summary is a courtesy: never fail the view for it
+            log.exception("game %s: no summary", self.id)
+            return {}
 
     def _legal(self, seat: int) -> list[str]:
         """``seat``'s legal action texts now (``[]`` unless the engine waits for it)."""
@@ -255,6 +302,9 @@ class MatchRunner(ClockedRunner):
                 # built for them) in a game without such figures.
                 "derived": self._memoized("derived", self._derived),
                 "can_undo": False if seat is None else self.can_undo(seat),
+                "hints": self.hints_allowed(seat),
+                # Once over: the game's course from the public view (the same for all).
+                "summary": self._memoized("summary", self._summary) if self.over else None,
             }
 
         base: dict[str, Any] = self._memoized(("view", seat), make)
@@ -293,6 +343,9 @@ class MatchRunner(ClockedRunner):
         if kind == "snapshot":
             message["seats"] = self.seats_info()
             message["options"] = self.row.options
+            message["table"] = dict(self.row.table)
+            message["rematch"] = self.row.rematch
+            message["chat"] = self.chat_history()
             message.update(self.deal_info())
         # A snapshot's clocks are as of now (it may come long after the last change); an
         # update's as of the change it reports (the same for every client).
@@ -322,7 +375,7 @@ class MatchRunner(ClockedRunner):
         seat = client.seat
         start = client.log_len if kind == "update" else 0
         lang = client.lang
-        key = ("text", seat, kind, last, start, lang)
+        key = ("text", seat, kind, last, start, lang, self.row.rematch, len(self.chat or ()))
         if kind == "snapshot" and self.clock.next_deadline() is not None:
             self._memo.pop(key, None)  # a clock runs: the snapshot's time is as of now
         text: str = self._memoized(
@@ -352,10 +405,115 @@ class MatchRunner(ClockedRunner):
             client.send(msg)
 
     def attach(self, client: Client) -> None:
-        """Register ``client`` and send it a full snapshot."""
+        """Register ``client`` and send it a full snapshot (with the chat loaded by
+        :meth:`load_chat`)."""
         self.clients.add(client)
         self.send_view(client, "snapshot")
         self.presence()
+
+    def announce_rematch(self) -> None:
+        """Tell every client the id of this game's rematch (each opens it with its own
+        link: a seat's token opens the same seat there)."""
+        msg = protocol.dumps({"type": "rematch", "seq": self.seq, "game_id": self.row.rematch})
+        for client in list(self.clients):
+            client.send(msg)
+
+    # ----------------------------------------------------------------- chat
+    def _chat_entry(self, line: dict[str, Any]) -> dict[str, Any]:
+        """A stored chat line as sent: index, seat (None: a spectator), name, text, time."""
+        seat = line["seat"]
+        spectator = seat == SPECTATOR_SEAT or not 0 <= seat < len(self.seats)
+        return {
+            "n": line["n"],
+            "seat": None if spectator else seat,
+            "name": "Spectator" if spectator else self.seats[seat].name,
+            "text": line["text"],
+            "at": line["at"],
+        }
+
+    async def _load_chat(self) -> list[dict[str, Any]]:
+        if self.chat is None:
+            lines = await self.hub.db(self.hub.storage.chat, self.id)
+            if self.chat is None:
+                self.chat = lines
+        return self.chat
+
+    async def load_chat(self) -> None:
+        """Load the table's chat, so that snapshots carry it (a database that does not
+        answer now leaves it unloaded: snapshots then carry none)."""
+        try:
+            await self._load_chat()
+        except Exception:
+            report("game %s: could not load the chat", self.id)
+
+    def chat_history(self) -> list[dict[str, Any]]:
+        """The latest :data:`CHAT_HISTORY` chat lines as sent (none while not loaded)."""
+        return [self._chat_entry(line) for line in (self.chat or [])[-CHAT_HISTORY:]]
+
+    async def post_chat(self, seat: int | None, text: str) -> None:
+        """Store ``text`` as a chat line of ``seat`` (None: a spectator) and send it to
+        every client.  The text is the client's own (checked by the protocol); the page
+        shows it as text, never as markup.
+
+        Raises:
+            SubmitError: ``auth`` (a spectator at a table whose spectators only read),
+                ``limit`` (the table's chat is full), ``unavailable`` (not stored).
+        """
+        if seat is None and not self.spectators_may_chat():
+            raise SubmitError("auth", "spectators can read this table's chat, not write in it")
+        async with self._chat_lock:
+            lines = await self._store("a chat line", self._load_chat)
+            if len(lines) >= MAX_CHAT_LINES:
+                raise SubmitError("limit", "this table's chat is full")
+            line = {
+                "n": len(lines),
+                "seat": SPECTATOR_SEAT if seat is None else seat,
+                "text": text,
+                "at": now(),
+            }
+            await self._store(
+                "a chat line",
+                self.hub.db,
+                self.hub.storage.add_chat,
+                self.id,
+                line["n"],
+                line["seat"],
+                text,
+                line["at"],
+            )
+            lines.append(line)
+        msg = protocol.dumps({"type": "chat", "seq": self.seq, "lines": [self._chat_entry(line)]})
+        for client in list(self.clients):
+            client.send(msg)
+
+    # ----------------------------------------------------------------- hints
+    async def hint(self, seat: int, seq: int) -> dict[str, Any]:
+        """The hint bot's move for ``seat`` now, with its estimated chance to win when the
+        bot has one, computed from ``seat``'s own view only (``seat_view``).
+
+        Returns:
+            ``{"type": "hint", "seq", "action", "chance" (0..1 or None), "bot"}``.
+
+        Raises:
+            SubmitError: ``auth`` (the table gives no hints to this seat), ``stale``,
+                ``turn`` (the game does not wait for this seat) or ``over``.
+        """
+        if not self.hints_allowed(seat):
+            raise SubmitError(
+                "auth", "this table gives no hints (they are on when every other seat is a bot)"
+            )
+        if self.over:
+            raise SubmitError("over", "the game is over")
+        if seq != self.seq:
+            raise SubmitError(
+                "stale", f"stale hint request: you saw {seq}, the game is at {self.seq}"
+            )
+        if not self._legal(seat):
+            raise SubmitError("turn", "a hint is for your own decision: it is not your turn")
+        spec = self.hub.hint_bot
+        seed = decision_seed(self.state.seed, seat, len(self.state.history)) ^ 0x5EED
+        action, chance = await self.hub.bots.hint(self.state, seat, spec, seed)
+        return {"type": "hint", "seq": seq, "action": action, "chance": chance, "bot": spec}
 
     def detach(self, client: Client) -> None:
         """Forget ``client``."""
@@ -391,7 +549,7 @@ class MatchRunner(ClockedRunner):
                 )
             active = self.state.active_players()
             if seat not in active:
-                waiting = ", ".join(f"seat {p} ({self._name(p)})" for p in active)
+                waiting = ", ".join(f"seat {p}" for p in active)
                 raise SubmitError("turn", f"not your turn: waiting for {waiting}")
             if seat in self._timing_out:
                 raise SubmitError("timeout", "your time ran out: a bot is moving for you")
@@ -475,6 +633,7 @@ class MatchRunner(ClockedRunner):
         self.state, self.seq, self.clock = state, seq, clock
         self._timing_out.discard(seat)
         self.row.updated = now()
+        self._last_change = time.monotonic()
         self._track_decisions()
         self.broadcast(last=(seat, text))
 
@@ -588,6 +747,11 @@ class MatchRunner(ClockedRunner):
             except Exception:
                 log.exception("game %s: bot %s failed; playing a random move", self.id, spec)
                 text = choose_on_state(self.state.clone(), current, "random", seed)
+            # Pace: a person at the table can follow each bot move (none in bot-only games).
+            pace = self.hub.bot_pace if self.has_human() else 0.0
+            wait = self._last_change + pace - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
             async with self.lock:
                 if self.seq != seq or self.over:
                     continue  # the game moved on (undo); decide again

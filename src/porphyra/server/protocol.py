@@ -18,6 +18,13 @@ it, so no ``error`` message can precede that close):
     this seat's player is back: the bot stops playing the seat.
 ``{"type": "ping"}``
     answered with ``pong``.
+``{"type": "chat", "text": "..."}``
+    say something at the table (one line of at most :data:`MAX_CHAT_CHARS` characters,
+    no control or formatting characters; limited in rate per seat or spectator).
+    Spectators may write only where the table allows it (``table.spectator_chat``).
+``{"type": "hint", "seq": N}``
+    ask the hint bot for this seat's move (only where ``hints`` is true in the view: the
+    table allows hints, or every other seat is a bot).
 
 Server → client (every message carries ``seq``, the number of the latest state change):
 
@@ -32,7 +39,18 @@ Server → client (every message carries ``seq``, the number of the latest state
               the seat that made it).  To keep updates small, the observation's ``log``
               holds only the lines the client lacks: the full log is the client's first
               ``log_start`` lines followed by these (snapshots have ``log_start`` 0).
+              Views also carry ``hints`` (this seat may ask for hints) and, once the
+              game is over, ``summary`` (its course from the public view, e.g.
+              Byzantium's turn-by-turn Territory, Legacy and melds); snapshots carry
+              ``table`` (the table's choices), ``rematch`` (the rematch's game id) and
+              ``chat`` (the latest chat lines, as in ``chat`` messages).
 ``presence``  seats' connection flags changed.
+``chat``      ``lines``: new chat lines ``{"n", "seat" (None: a spectator), "name",
+              "text", "at"}``, to everyone at the table.
+``hint``      ``action``, ``chance`` (estimated chance to win, or None), ``bot``, and the
+              ``seq`` it was asked at: only to the seat that asked.
+``rematch``   ``game_id``: the rematch of this (finished) game has started; a seat's own
+              link (token) opens the same seat there.
 ``error``     ``message`` says what was wrong; nothing changed.
 ``pong``      answer to ``ping``.
 """
@@ -40,6 +58,7 @@ Server → client (every message carries ``seq``, the number of the latest state
 from __future__ import annotations
 
 import json
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,6 +70,11 @@ MAX_MESSAGE_BYTES = 16 * 1024
 MAX_SEQ = 2**53 - 1
 #: Longest accepted action text, in characters.
 MAX_ACTION_CHARS = 1000
+#: Longest chat line, in characters.
+MAX_CHAT_CHARS = 300
+#: Unicode categories refused in chat lines (as in seat names: controls, bidi overrides,
+#: zero-width marks, line separators, private use, unassigned).
+REFUSED_IN_CHAT = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
 
 
 #: The fields of each client message type (any other field is refused).
@@ -61,6 +85,8 @@ FIELDS: dict[str, frozenset[str]] = {
     "return": frozenset({"type"}),
     "undo": frozenset({"type", "seq"}),
     "act": frozenset({"type", "action", "seq"}),
+    "chat": frozenset({"type", "text"}),
+    "hint": frozenset({"type", "seq"}),
 }
 
 
@@ -73,10 +99,10 @@ class ClientMessage:
     """A parsed client message.
 
     Attributes:
-        type: ``"act"``, ``"undo"``, ``"snapshot"``, ``"ping"``, ``"leave"`` or
-            ``"return"``.
-        action: the action text (``act`` only).
-        seq: the last seq the client saw (``act`` and ``undo``), else None.
+        type: ``"act"``, ``"undo"``, ``"snapshot"``, ``"ping"``, ``"leave"``, ``"return"``,
+            ``"chat"`` or ``"hint"``.
+        action: the action text (``act``), or the chat line (``chat``).
+        seq: the last seq the client saw (``act``, ``undo``, ``hint``), else None.
     """
 
     type: str
@@ -120,7 +146,8 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
     fields = FIELDS.get(kind) if isinstance(kind, str) else None
     if fields is None:
         raise ProtocolError(
-            f"unknown message type {kind!r}; expected act, undo, snapshot, ping, leave, return"
+            f"unknown message type {kind!r}; expected act, undo, snapshot, ping, leave, return, "
+            "chat, hint"
         )
     unknown = sorted(str(k) for k in data if k not in fields)
     if unknown:
@@ -130,19 +157,45 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
         )
     if kind in ("ping", "snapshot", "leave", "return"):
         return ClientMessage(kind)
+    if kind == "chat":
+        return ClientMessage("chat", action=chat_text(data.get("text")))
     seq = data.get("seq")
     if not isinstance(seq, int) or isinstance(seq, bool) or abs(seq) > MAX_SEQ:
         raise ProtocolError(
             f"'{kind}' needs an integer 'seq' of at most {MAX_SEQ} (the last seq you saw)"
         )
-    if kind == "undo":
-        return ClientMessage("undo", seq=seq)
+    if kind in ("undo", "hint"):
+        return ClientMessage(kind, seq=seq)
     action = data.get("action")
     if not isinstance(action, str) or not action.strip():
         raise ProtocolError("'act' needs an 'action' string in the game's notation")
     if len(action) > MAX_ACTION_CHARS:
         raise ProtocolError(f"action text too long ({len(action)} characters)")
     return ClientMessage("act", action=action.strip(), seq=seq)
+
+
+def chat_text(text: Any) -> str:
+    """A chat line as sent by a client, checked: a string of 1 to :data:`MAX_CHAT_CHARS`
+    characters once trimmed, without control or formatting characters (a zero-width
+    joiner, which joins emoji, is allowed).  The text is never markup: the page shows it
+    as text.
+
+    Raises:
+        ProtocolError: not a string, empty, too long, or holding a refused character.
+    """
+    if not isinstance(text, str):
+        raise ProtocolError("'chat' needs a 'text' string")
+    line: str = text.strip()
+    if not line:
+        raise ProtocolError("a chat line cannot be empty")
+    if len(line) > MAX_CHAT_CHARS:
+        raise ProtocolError(f"chat line too long ({len(line)} characters; limit {MAX_CHAT_CHARS})")
+    for ch in line:
+        if ch != "\u200d" and unicodedata.category(ch) in REFUSED_IN_CHAT:
+            raise ProtocolError(
+                f"a chat line may not contain control or formatting characters (U+{ord(ch):04X})"
+            )
+    return line
 
 
 def dumps(message: dict[str, Any]) -> str:

@@ -4,6 +4,8 @@ memory, per server process).
 - game creation: per client address (``POST /api/games``), default :data:`CREATE_LIMIT`;
 - websocket messages: per connection, default :data:`MESSAGE_LIMIT` (a message over the
   limit gets an ``error`` with code ``limit`` and is otherwise ignored);
+- chat lines: per seat of a game, and per spectator connection, default
+  :data:`CHAT_LIMIT` (a line over the limit gets an ``error`` with code ``limit``);
 - bot-only games (no human seat) running at once: :data:`MAX_BOT_GAMES` per server, as
   they cost bot CPU with nobody waiting for them;
 - open websockets: :data:`MAX_SEAT_CONNECTIONS` per seat (per seat token) and
@@ -30,6 +32,8 @@ from limits import RateLimitItem, parse, storage, strategies
 CREATE_LIMIT = "30/minute"
 #: Messages one websocket connection may send (moving window).
 MESSAGE_LIMIT = "20/second"
+#: Chat lines one seat (or one spectator connection) may write (moving window).
+CHAT_LIMIT = "5 per 10 seconds"
 #: Bot-only games that may be active at once.
 MAX_BOT_GAMES = 8
 #: Websockets open at once on one seat (a few browser tabs of its player).
@@ -46,6 +50,7 @@ class Quotas:
         messages: the message limit per websocket connection, or None.
         seat_connections: websockets open at once per seat, or None.
         client_connections: websockets open at once per client address, or None.
+        chat: the chat-line limit per seat (or spectator connection), or None.
 
     Raises:
         ValueError: a limit that the ``limits`` notation does not parse, or a connection
@@ -58,6 +63,7 @@ class Quotas:
         messages: str | None = MESSAGE_LIMIT,
         seat_connections: int | None = MAX_SEAT_CONNECTIONS,
         client_connections: int | None = MAX_CLIENT_CONNECTIONS,
+        chat: str | None = CHAT_LIMIT,
     ):
         for limit in (seat_connections, client_connections):
             if limit is not None and limit < 1:
@@ -68,6 +74,7 @@ class Quotas:
         self._limiter = strategies.MovingWindowRateLimiter(storage.MemoryStorage())
         self._create: RateLimitItem | None = parse(create) if create else None
         self._messages: RateLimitItem | None = parse(messages) if messages else None
+        self._chat: RateLimitItem | None = parse(chat) if chat else None
         self._connections = itertools.count()
 
     def allow_create(self, client: str) -> bool:
@@ -81,6 +88,11 @@ class Quotas:
     def allow_message(self, key: str) -> bool:
         """Count one message on connection ``key``; False if over the limit."""
         return self._messages is None or self._limiter.hit(self._messages, "message", key)
+
+    def allow_chat(self, key: str) -> bool:
+        """Count one chat line by ``key`` (``"<game id>/<seat>"``, or a spectator's
+        connection key); False if over the limit."""
+        return self._chat is None or self._limiter.hit(self._chat, "chat", key)
 
     def describe_create(self) -> str:
         """The creation limit in words, for the refusal message."""

@@ -8,8 +8,12 @@ Tables:
              (``secret``: drawn by the server; ``chosen``: given by the creator, an unrated
              table shown as such; NULL for older rows), status (``active`` / ``over``),
              result (JSON), ``seq`` (the message number of the last change), created /
-             updated (UTC ISO-8601), ``clock`` (the table's clocks and clock events as JSON
-             text, see :mod:`porphyra.clocks`; NULL for older rows: no clock).
+             updated (UTC ISO-8601), ``table_options`` (JSON text: the table's choices,
+             ``{"hints": bool, "spectator_chat": bool}``; NULL for older rows: no hints
+             beyond bot tables, spectators read the chat only), ``rematch`` (the id of the
+             game started as this one's rematch, or NULL), ``clock`` (the table's clocks
+             and clock events as JSON text, see :mod:`porphyra.clocks`; NULL for older
+             rows: no clock).
 ``actions``  (game id, index, player, action text): the record's action list, one row per
              action, so that an action is written with a single small insert (undo deletes
              a suffix; a simultaneous choice that the engine puts before one stored earlier
@@ -18,6 +22,8 @@ Tables:
              SHA-256 of the seat token (the token itself is never stored).  (Databases
              written by earlier versions also hold a ``queued`` column, no longer read:
              early simultaneous choices are now actions of the record.)
+``chat``     (game id, index), the writer's seat (-1: a spectator), the text and the time
+             (UTC ISO-8601): the table's chat, saved with the game.
 ``server_state`` (key, value): ``alive``, the server's last heartbeat (epoch seconds).
 
 The seed is stored but never leaves the server while a game is running (it determines every
@@ -81,6 +87,8 @@ games_table = Table(
     Column("seq", Integer, nullable=False, default=0),
     Column("created", String(40), nullable=False),
     Column("updated", String(40), nullable=False),
+    Column("table_options", Text, nullable=True),
+    Column("rematch", String(32), nullable=True),
     # The table's clocks and clock events (JSON text of ``TableClock.dumps``; NULL for
     # games stored before clocks: no clock).
     Column("clock", Text, nullable=True),
@@ -114,6 +122,19 @@ seats_table = Table(
     Column("name", String(80), nullable=False),
     Column("token_hash", String(64), nullable=True, index=True),
 )
+
+chat_table = Table(
+    "chat",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("text", Text, nullable=False),
+    Column("at", String(40), nullable=False),
+)
+
+#: The writer's seat stored for a spectator's chat line.
+SPECTATOR_SEAT = -1
 
 
 #: The statements of :meth:`Storage.append_actions` (named parameters), as SQL text for a
@@ -180,7 +201,16 @@ DEAL_LEGACY = "legacy"
 
 #: Columns added after the first release: ``(name, SQL type)``, added at start-up to a
 #: database created before them (``ALTER TABLE ... ADD COLUMN``, on SQLite and PostgreSQL).
-_ADDED_GAME_COLUMNS = (("seed_text", "TEXT"), ("deal", "VARCHAR(16)"), ("clock", "TEXT"))
+_ADDED_GAME_COLUMNS = (
+    ("seed_text", "TEXT"),
+    ("deal", "VARCHAR(16)"),
+    ("table_options", "TEXT"),
+    ("rematch", "VARCHAR(32)"),
+    ("clock", "TEXT"),
+)
+
+#: A table's choices (``games.table_options``) and their defaults.
+TABLE_DEFAULTS: dict[str, bool] = {"hints": False, "spectator_chat": False}
 
 
 class BadRowError(ValueError):
@@ -245,6 +275,8 @@ class GameRow:
         seq: number of the last message-worthy change.
         created / updated: ISO-8601 UTC.
         deal: :data:`DEAL_SECRET`, :data:`DEAL_CHOSEN` or :data:`DEAL_LEGACY`.
+        table: the table's choices (:data:`TABLE_DEFAULTS`).
+        rematch: the id of this game's rematch, once started.
         clock: the clocks as JSON text (``porphyra.clocks.TableClock.dumps``), or
             None (a game stored before clocks: none).
     """
@@ -262,6 +294,8 @@ class GameRow:
     actions: list[dict[str, Any]] = field(default_factory=list)
     seats: list[SeatRow] = field(default_factory=list)
     deal: str = DEAL_SECRET
+    table: dict[str, bool] = field(default_factory=lambda: dict(TABLE_DEFAULTS))
+    rematch: str | None = None
     clock: str | None = None
 
     def record(self) -> dict[str, Any]:
@@ -353,6 +387,8 @@ class Storage:
                     seed=-1,
                     seed_text=str(row.seed),
                     deal=row.deal,
+                    table_options=json.dumps(row.table, sort_keys=True),
+                    rematch=row.rematch,
                     clock=row.clock,
                     status=row.status,
                     result=row.result,
@@ -474,6 +510,39 @@ class Storage:
         except ValueError:
             return None
 
+    def set_rematch(self, game_id: str, rematch: str) -> None:
+        """Remember ``rematch`` as the game started as ``game_id``'s rematch."""
+        with self._lock, self.engine.begin() as conn:
+            conn.execute(
+                update(games_table).where(games_table.c.id == game_id).values(rematch=rematch)
+            )
+
+    def add_chat(self, game_id: str, index: int, seat: int, text: str, at: str) -> None:
+        """Store chat line ``index`` of ``game_id`` (``seat``: :data:`SPECTATOR_SEAT` for a
+        spectator)."""
+        with self._lock, self.engine.begin() as conn:
+            conn.execute(
+                insert(chat_table).values(game_id=game_id, idx=index, seat=seat, text=text, at=at)
+            )
+
+    def chat(self, game_id: str) -> list[dict[str, Any]]:
+        """The chat of ``game_id`` in order: ``[{"n", "seat", "text", "at"}]`` (rows that are
+        not what they should be, e.g. an edited file, are left out)."""
+        with self._lock, self.engine.connect() as conn:
+            rows = conn.execute(
+                select(chat_table.c.idx, chat_table.c.seat, chat_table.c.text, chat_table.c.at)
+                .where(chat_table.c.game_id == game_id)
+                .order_by(chat_table.c.idx)
+            ).all()
+        return [
+            {"n": r.idx, "seat": r.seat, "text": r.text, "at": r.at}
+            for r in rows
+            if _is_int(r.idx)
+            and _is_int(r.seat, SPECTATOR_SEAT)
+            and isinstance(r.text, str)
+            and isinstance(r.at, str)
+        ]
+
     # ------------------------------------------------------------------- reads
     def load(self, game_id: str) -> GameRow | None:
         """The game ``game_id`` with its actions and seats, or None.
@@ -504,6 +573,8 @@ class Storage:
             options=_json_field(g.options, "options", g.id) or {},
             seed=_seed_of(g.seed_text, g.seed, g.id),
             deal=g.deal or DEAL_LEGACY,
+            table=_table_of(g.table_options, g.id),
+            rematch=g.rematch,
             clock=g.clock,
             status=g.status,
             seq=g.seq,
@@ -642,6 +713,8 @@ def _check_row(g: Any, seats: Sequence[Any], acts: Sequence[Any]) -> None:
         raise bad("its legacy seed column is not an integer")
     if g.seed_text is not None and not isinstance(g.seed_text, str):
         raise bad("its seed_text is not a text")
+    if g.rematch is not None and not isinstance(g.rematch, str):
+        raise bad("its rematch is not a text")
     if g.clock is not None and not isinstance(g.clock, str):
         raise bad("its clock is not a text")
     for s in seats:
@@ -680,6 +753,26 @@ def _json_field(text: str | None, column: str, game_id: str) -> dict[str, Any] |
     if not isinstance(value, dict):
         raise BadRowError(f"game {game_id}: its {column} is not a JSON object")
     return value
+
+
+def _table_of(text: Any, game_id: str) -> dict[str, bool]:
+    """The table's choices stored as ``text`` (NULL: a row of an older release, the
+    defaults).
+
+    Raises:
+        BadRowError: not a JSON object of known names with true/false values.
+    """
+    out = dict(TABLE_DEFAULTS)
+    if text is None:
+        return out
+    if not isinstance(text, str):
+        raise BadRowError(f"game {game_id}: its table_options is not a text")
+    value = _json_field(text, "table_options", game_id) or {}
+    for key, flag in value.items():
+        if key not in TABLE_DEFAULTS or not isinstance(flag, bool):
+            raise BadRowError(f"game {game_id}: its table_options holds an unknown choice")
+        out[key] = flag
+    return out
 
 
 def _seed_of(seed_text: str | None, legacy: int, game_id: str) -> int:

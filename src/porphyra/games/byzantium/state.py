@@ -323,6 +323,21 @@ class ByzantiumState(State):
         reason = self.illegal_reason(action, player)
         raise IllegalActionError(reason or f"{action} is not a legal choice now")
 
+    def _missing_text(self, kinds: Sequence[int], missing: Counter[int], seat: int) -> str:
+        """Why ``kinds`` are not all in ``seat``'s hand: ``card not in hand: x`` for a card
+        not held at all, and for one held too few times how many are held (a fourth
+        copy of a card held three times is not "not in hand")."""
+        held = Counter(self.hands[seat])
+        asked = Counter(kinds)
+        parts = []
+        for k in missing:
+            slug = self._cs.cards[k].slug
+            if held[k]:
+                parts.append(f"{slug} is in hand {held[k]} time(s), not {asked[k]}")
+            else:
+                parts.append(f"card not in hand: {slug}")
+        return "; ".join(parts)
+
     def illegal_reason(self, action: Action, player: int | None = None) -> str | None:
         """Why ``action`` is not legal now for ``player`` (default: current), or ``None``.
 
@@ -356,7 +371,7 @@ class ByzantiumState(State):
         if verb in ("redraw", "meld", "pass", "replace"):
             missing = Counter(kinds) - Counter(self.hands[seat])
             if missing:
-                return f"card not in hand: {', '.join(self._cs.cards[k].slug for k in missing)}"
+                return self._missing_text(kinds, missing, seat)
         if verb == "redraw":
             if len(kinds) > M.REDRAW_LIMIT:
                 return f"redraw at most {M.REDRAW_LIMIT} cards, not {len(kinds)} (B-R10)"
@@ -518,8 +533,9 @@ class ByzantiumState(State):
         verb = PHASES[self.phase][0]
         cards = self._cs.cards
         problem: str | None = None
-        if Counter(choice) - Counter(self.hands[seat]):
-            problem = "card not in hand"
+        short = Counter(choice) - Counter(self.hands[seat])
+        if short:
+            problem = self._missing_text(list(choice), short, seat)
         elif verb == "redraw" and len(choice) > M.REDRAW_LIMIT:
             problem = f"redraw at most {M.REDRAW_LIMIT} cards (B-R10)"
         elif verb == "meld":

@@ -5,54 +5,54 @@
    pages call PorphyraClock.* from small hooks. */
 "use strict";
 
-/* Every visible string of this module (one place, for the translation catalogue). */
-const CLOCK_TEXT = {
-  panelTitle: "Clocks",
-  noClock: "no clock",
-  realtime: (base, inc) => `real time: ${fmtDuration(base)} + ${fmtDuration(inc)} a move`,
-  turn: (per) => `turn-based: ${fmtDuration(per)} a move`,
-  timeoutBot: (bot) => `out of time: the ${bot} bot moves`,
-  takeoverAfter: (n) => `, and plays the seat after ${n} timeouts`,
-  running: "running",
-  timeouts: (n) => `${n} timeout${n === 1 ? "" : "s"}`,
-  botPlaysLeft: "left: a bot plays",
-  botPlaysTimeouts: "out of time: a bot plays",
-  leave: "Leave: let a bot play for me",
-  leaveConfirm: "A bot will play your seat until you take it back. Leave?",
-  takeBack: "Take my seat back",
-  youAreBack: "Your seat is yours again.",
+/* Every visible string of this module (one place, read in the page's language: I18N.table). */
+const CLOCK_TEXT = I18N.table({
+  panelTitle: N_("Clocks"),
+  noClock: N_("no clock"),
+  realtime: N_("real time: {0} + {1} a move"),
+  turn: N_("turn-based: {0} a move"),
+  timeoutBot: N_("out of time: the {0} bot moves"),
+  takeoverAfter: N_(", and plays the seat after {0} timeouts"),
+  running: N_("running"),
+  timeouts: N_("timeouts: {0}"),
+  botPlaysLeft: N_("left: a bot plays"),
+  botPlaysTimeouts: N_("out of time: a bot plays"),
+  leave: N_("Leave: let a bot play for me"),
+  leaveConfirm: N_("A bot will play your seat until you take it back. Leave?"),
+  takeBack: N_("Take my seat back"),
+  youAreBack: N_("Your seat is yours again."),
   // lobby form
-  clockLabel: "Clock",
-  kinds: { none: "none (casual)", realtime: "real time", turn: "turn-based" },
-  baseLabel: "minutes each",
-  incrementLabel: "+ seconds a move",
-  perMoveLabel: "hours a move",
-  timeoutBotLabel: "Out of time",
-  timeoutBotOption: (bot) => `the ${bot} bot moves`,
-  takeoverLabel: "Bot takes the seat after",
-  takeoverSuffix: "timeouts (0: never)",
+  clockLabel: N_("Clock"),
+  kinds: { none: N_("none (casual)"), realtime: N_("real time"), turn: N_("turn-based") },
+  baseLabel: N_("minutes each"),
+  incrementLabel: N_("+ seconds a move"),
+  perMoveLabel: N_("hours a move"),
+  timeoutBotLabel: N_("Out of time"),
+  timeoutBotOption: N_("the {0} bot moves"),
+  takeoverLabel: N_("Bot takes the seat after"),
+  takeoverSuffix: N_("timeouts (0: never)"),
   // lobby "your games"
-  yourGames: "Your games",
-  yourTurn: "your turn",
-  waiting: "waiting",
-  finished: "finished",
-  open: "Open",
-  timeLeft: (t) => `${t} left`,
-};
+  yourGames: N_("Your games"),
+  yourTurn: N_("your turn"),
+  waiting: N_("waiting"),
+  finished: N_("finished"),
+  open: N_("Open"),
+  timeLeft: N_("{0} left"),
+});
 
 function fmtDuration(seconds) {
   const s = Math.max(0, Math.floor(seconds));
-  if (s >= 86400 && s % 86400 === 0) return `${s / 86400} d`;
-  if (s >= 3600 && s % 3600 === 0) return `${s / 3600} h`;
-  if (s >= 60 && s % 60 === 0) return `${s / 60} min`;
-  if (s >= 60) return `${Math.floor(s / 60)} min ${s % 60} s`;
-  return `${s} s`;
+  if (s >= 86400 && s % 86400 === 0) return t("{0} d", s / 86400);
+  if (s >= 3600 && s % 3600 === 0) return t("{0} h", s / 3600);
+  if (s >= 60 && s % 60 === 0) return t("{0} min", s / 60);
+  if (s >= 60) return t("{0} min {1} s", Math.floor(s / 60), s % 60);
+  return t("{0} s", s);
 }
 
 /* A countdown: h:mm:ss, m:ss, or days and hours for long turn clocks. */
 function fmtClock(seconds) {
   const s = Math.max(0, Math.ceil(seconds));
-  if (s >= 86400) return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
+  if (s >= 86400) return t("{0} d {1} h", Math.floor(s / 86400), Math.floor((s % 86400) / 3600));
   const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
   const mm = h ? String(m).padStart(2, "0") : String(m);
   return (h ? `${h}:` : "") + `${mm}:${String(sec).padStart(2, "0")}`;
@@ -60,9 +60,10 @@ function fmtClock(seconds) {
 
 function describeClock(c) {
   if (!c) return CLOCK_TEXT.noClock;
-  let text = c.kind === "realtime" ? CLOCK_TEXT.realtime(c.base_s, c.increment_s)
-    : c.kind === "turn" ? CLOCK_TEXT.turn(c.per_move_s) : CLOCK_TEXT.noClock;
-  if (c.kind !== "none") text += " · " + CLOCK_TEXT.timeoutBot(c.timeout_bot);
+  let text = c.kind === "realtime" ? CLOCK_TEXT.realtime(fmtDuration(c.base_s), fmtDuration(c.increment_s))
+    : c.kind === "turn" ? CLOCK_TEXT.turn(fmtDuration(c.per_move_s)) : CLOCK_TEXT.noClock;
+  if (c.kind === "none") return text;  // no time runs out, so no timeout bot and no takeover by timeouts
+  text += " · " + CLOCK_TEXT.timeoutBot(c.timeout_bot);
   if (c.takeover_after) text += CLOCK_TEXT.takeoverAfter(c.takeover_after);
   return text;
 }
@@ -109,7 +110,7 @@ const PorphyraClock = (() => {
   function render(sendMessage) {
     const panel = document.getElementById("clock-panel");
     if (!panel || !clock) return;
-    const named = typeof seatName === "function" ? seatName : (i) => `Seat ${i + 1}`;
+    const named = typeof seatName === "function" ? seatName : (i) => t("Seat {0}", i + 1);
     panel.classList.remove("hidden");
     panel.innerHTML = "";
     panel.append(el("h3", {}, CLOCK_TEXT.panelTitle),
@@ -140,17 +141,20 @@ const PorphyraClock = (() => {
     if (!box) return;
     const kind = el("select", { id: "clock-kind", onchange: () => showFields() },
       ...Object.entries(CLOCK_TEXT.kinds).map(([k, label]) => el("option", { value: k }, label)));
-    const num = (id, value, min, step) => el("input", { type: "number", id, value: String(value), min: String(min), step: String(step || 1), class: "num" });
+    // Each number field is named by the words beside it (aria-label: they sit after it).
+    const num = (id, value, min, label) => el("input", { type: "number", id, value: String(value), min: String(min), step: "1", class: "num", "aria-label": label });
     const real = el("span", { id: "clock-realtime-fields", class: "hidden" },
-      num("clock-base-min", 5, 1), " " + CLOCK_TEXT.baseLabel + " ", num("clock-inc-s", 10, 0), " " + CLOCK_TEXT.incrementLabel);
+      num("clock-base-min", 5, 1, CLOCK_TEXT.baseLabel), " " + CLOCK_TEXT.baseLabel + " ",
+      num("clock-inc-s", 10, 0, CLOCK_TEXT.incrementLabel), " " + CLOCK_TEXT.incrementLabel);
     const turn = el("span", { id: "clock-turn-fields", class: "hidden" },
-      num("clock-per-move-h", 24, 1), " " + CLOCK_TEXT.perMoveLabel);
+      num("clock-per-move-h", 24, 1, CLOCK_TEXT.perMoveLabel), " " + CLOCK_TEXT.perMoveLabel);
     const bot = el("select", { id: "clock-timeout-bot" },
       ...(bots || ["easy"]).map((b) => el("option", { value: b, selected: b === "easy" }, CLOCK_TEXT.timeoutBotOption(b))));
+    const takeover = CLOCK_TEXT.takeoverLabel + " … " + CLOCK_TEXT.takeoverSuffix;
     box.append(
-      el("div", { class: "row" }, el("label", {}, CLOCK_TEXT.clockLabel), kind, real, turn),
-      el("div", { class: "row" }, el("label", {}, CLOCK_TEXT.timeoutBotLabel), bot,
-        el("span", { class: "muted" }, CLOCK_TEXT.takeoverLabel), num("clock-takeover", 3, 0),
+      el("div", { class: "row" }, el("label", { for: "clock-kind" }, CLOCK_TEXT.clockLabel), kind, real, turn),
+      el("div", { class: "row" }, el("label", { for: "clock-timeout-bot" }, CLOCK_TEXT.timeoutBotLabel), bot,
+        el("span", { class: "muted" }, CLOCK_TEXT.takeoverLabel), num("clock-takeover", 3, 0, takeover),
         el("span", { class: "muted" }, CLOCK_TEXT.takeoverSuffix)));
     function showFields() {
       real.classList.toggle("hidden", kind.value !== "realtime");

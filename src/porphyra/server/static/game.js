@@ -5,6 +5,42 @@
 
 const GAME_ID = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const TOKEN = new URLSearchParams(location.hash.slice(1)).get("token");
+/* The replay viewer (/replay/{id}) renders frames with this page's code (replay.js). */
+const REPLAY = location.pathname.startsWith("/replay/");
+
+/* The strings this page's newer parts show (the older ones call t() inline), read in the
+   page's language (I18N.table). */
+const GAME_STRINGS = I18N.table({
+  hint: N_("Hint"),
+  hintLabel: N_("Ask the strong bot for a suggestion (it sees only what you see)"),
+  thinking: N_("thinking…"),
+  hintText: N_("Hint ({0}): {1}"),
+  chance: N_(" — estimated chance to win: {0}%"),
+  hintPick: N_("Pick these cards"),
+  yourTurn: N_("Your turn"),
+  card: N_("{0}, {1}, force {2}, ages {3}"),
+  selected: N_(", selected"),
+  lord: N_("{0} {1} lord, {2} IP"),
+  crest: N_("crest: the best lord of its colour in this chamber, the one that scores"),
+  revealedHand: N_("{0}'s hand (revealed in the replay)"),
+  drawOrder: N_("{0} draw pile, next card first (revealed in the replay)"),
+  loTakes: N_("On its turn it takes the whole discard pile that meets the first of these conditions:"),
+  loTie: N_("If several piles meet the same condition, you choose which one it takes."),
+});
+
+/* A Byzantium card in words (for screen readers and the tooltip). */
+function cardLabel(c, selected) {
+  return GAME_STRINGS.card(term(c.name), term(c.type), c.force, c.ages) + (selected ? GAME_STRINGS.selected : "");
+}
+
+/* A Conspiracy lord in words: colour, symbol, IP, key, pearls. */
+function lordLabel(info, symbol) {
+  return GAME_STRINGS.lord(term(info.colour), symbol, info.ip)
+    + (info.key ? ", " + (info.key === "gold" ? t("gold key") : t("silver key")) : "")
+    + (info.pearls ? ", " + t("{0} pearl(s)", info.pearls) : "");
+}
+/* Conspiracy's colours also have a symbol each (colour-blind players, monochrome screens). */
+const COLOUR_SYMBOLS = { yellow: "▲", red: "■", green: "●", blue: "◆", purple: "★" };
 
 let M = null;          // the last snapshot/update
 let DEAL = null;       // "secret" | "chosen" | "legacy" (snapshots carry it)
@@ -18,6 +54,14 @@ let finalDismissed = false;
 let stopReconnect = false;
 let retryDelay = 500;
 let inbox = Promise.resolve();
+let TABLE = null;      // the table's choices (hints, spectator_chat)
+let REMATCH = null;    // the rematch's game id, once started
+let HINT = null;       // {seq, action, chance, bot} or {seq, pending: true}
+let PREV_OBS = null;   // the observation rendered before (for the last-move highlight)
+let PREV_LOG = 0;      // log lines rendered before
+let LAST_LINES = [];   // the last move's log lines
+let refusal = null;    // the server's message before it refused this page's socket
+let CHAT = null;       // the chat panel
 
 /* ------------------------------------------------------------------ connection */
 function connect() {
@@ -32,7 +76,13 @@ function connect() {
   };
   ws.onclose = (ev) => {
     setConn(t("offline"), false);
-    if ([4403, 4404, 4410, 4429].includes(ev.code)) stopReconnect = true;
+    if ([4403, 4404, 4410, 4429].includes(ev.code)) {
+      stopReconnect = true;
+      if (!M) {
+        const kind = { 4403: TOKEN ? "token" : "missing", 4404: "missing", 4410: "damaged", 4429: "limit" }[ev.code];
+        showProblem(kind, refusal, GAME_ID);
+      }
+    }
     if (!stopReconnect) setTimeout(connect, retryDelay);
     retryDelay = Math.min(retryDelay * 2, 8000);
   };
@@ -68,6 +118,11 @@ async function onMessage(msg) {
     }
     if (msg.seats) SEATS = msg.seats;
     if (msg.deal) DEAL = msg.deal;
+    if (msg.type === "snapshot") {
+      TABLE = msg.table || TABLE;
+      REMATCH = msg.rematch || null;
+      if (typeof chatReset === "function" && msg.chat) chatReset(msg.chat);
+    }
     if (!CARDS || (M && M.game !== msg.game)) CARDS = await api(`/api/cards/${msg.game}`);
     if (msg.type === "snapshot" || (M && msg.seq !== M.seq)) { sel = []; swapSel = []; }
     M = msg;
@@ -78,9 +133,19 @@ async function onMessage(msg) {
   } else if (msg.type === "presence") {
     SEATS = msg.seats;
     renderSeats();
+  } else if (msg.type === "chat") {
+    if (typeof chatAdd === "function") chatAdd(msg.lines);
+  } else if (msg.type === "hint") {
+    HINT = msg;
+    if (M) render();
+  } else if (msg.type === "rematch") {
+    REMATCH = msg.game_id;
+    if (M) render();
   } else if (msg.type === "error") {
+    if (!M) refusal = msg.message;
+    if (HINT && HINT.pending) HINT = null;
     busy = false;
-    toast(t(msg.message));
+    toast(nameSeats(t(msg.message)));
     if (msg.code === "stale") send({ type: "snapshot" });
     if (M) render();
   }
@@ -133,7 +198,10 @@ function render() {
   document.body.dataset.status = M.status;
   document.body.dataset.seq = String(M.seq);
   document.body.dataset.myturn = String(M.legal.length > 0);
-  document.title = `porphyra — ${M.game === "byzantium" ? t("Byzantium") : t("Conspiracy")}`;
+  const gameName = M.game === "byzantium" ? t("Byzantium") : t("Conspiracy");
+  const myTurn = M.legal.length > 0 && M.status !== "over" && !REPLAY;
+  if (REPLAY) document.title = `porphyra — ${t("replay")} — ${gameName}`;
+  else notifyTurn(myTurn, `porphyra — ${gameName}`, gameName);
   document.getElementById("title").textContent = M.game === "byzantium" ? t("Byzantium") : t("Conspiracy: Abyss Universe");
   document.getElementById("whoami").textContent = M.seat === null ? t("spectating") : t("you are {0}", displayName(M.seat));
   const deal = document.getElementById("deal");
@@ -144,10 +212,13 @@ function render() {
   renderSeats();
   const board = document.getElementById("board");
   board.innerHTML = "";
+  board.append(el("div", { id: "lastmove", class: "lastmove", role: "status", "aria-live": "polite" }));
   const actions = document.getElementById("actions");
   actions.innerHTML = "";
+  if (myTurn) actions.append(el("div", { class: "your-turn", "data-testid": "your-turn" }, GAME_STRINGS.yourTurn));
   if (M.game === "byzantium") byzRender(obs, board, actions);
   else consRender(obs, board, actions);
+  hintBox(actions);
   if (M.can_undo) {
     actions.append(el("div", { class: "row" }, el("button", {
       class: "small", "data-testid": "undo", disabled: busy,
@@ -155,7 +226,51 @@ function render() {
     }, t("↶ Undo my last decision"))));
   }
   renderLog(obs.log || []);
+  const log = obs.log || [];
+  if (obs !== PREV_OBS) {  // a new view (not a click in a builder): what the last move did
+    const fresh = PREV_OBS && log.length > PREV_LOG ? log.slice(PREV_LOG) : log.slice(-1);
+    LAST_LINES = fresh.map(nameSeats);
+    showLastMove(PREV_OBS, obs, LAST_LINES);
+  } else {
+    showLastMove(null, obs, LAST_LINES);
+  }
+  PREV_OBS = obs;
+  PREV_LOG = log.length;
+  if (CHAT) CHAT.refresh();
   renderFinal(obs);
+}
+
+/* The hint button (where the table allows hints) and the last hint. */
+function hintBox(actions) {
+  if (HINT && HINT.seq !== M.seq) HINT = null;
+  if (!M.hints || !M.legal.length || M.status === "over" || REPLAY) return;
+  const box = el("div", { class: "hint", "data-testid": "hint-box" });
+  box.append(el("button", {
+    class: "small", "data-testid": "hint", "aria-label": GAME_STRINGS.hintLabel, disabled: busy || (HINT && HINT.pending),
+    onclick: () => { HINT = { seq: M.seq, pending: true }; send({ type: "hint", seq: M.seq }); render(); },
+  }, HINT && HINT.pending ? GAME_STRINGS.thinking : GAME_STRINGS.hint));
+  if (HINT && !HINT.pending) {
+    const chance = HINT.chance === null || HINT.chance === undefined ? "" : GAME_STRINGS.chance(Math.round(100 * HINT.chance));
+    box.append(el("div", { role: "status", "data-testid": "hint-text" }, GAME_STRINGS.hintText(HINT.bot, HINT.action) + chance));
+    for (const b of actions.querySelectorAll("[data-action]")) {
+      if (b.dataset.action === HINT.action) b.classList.add("hinted");
+    }
+    // A hinted meld or redraw: pick its cards in the builder (the player still commits).
+    const verb = verbOf(HINT.action);
+    if (M.game === "byzantium" && (verb === "meld" || verb === "redraw")) {
+      const wanted = argOf(HINT.action) === "-" ? [] : argOf(HINT.action).split(",");
+      box.append(el("button", { class: "small", "data-testid": "hint-pick", onclick: () => {
+        const free = M.observation.hand.map((slug, i) => [slug, i]);
+        sel = [];
+        for (const slug of wanted) {
+          const at = free.findIndex(([s]) => s === slug);
+          if (at >= 0) { sel.push(free[at][1]); free.splice(at, 1); }
+        }
+        render();
+      } }, GAME_STRINGS.hintPick));
+    }
+  }
+  actions.append(box);
 }
 
 function renderSeats() {
@@ -187,7 +302,8 @@ function renderLog(lines) {
 
 function renderFinal(obs) {
   const box = document.getElementById("final");
-  if (M.status !== "over" || finalDismissed) { box.classList.add("hidden"); return; }
+  if (!box) return;
+  if (M.status !== "over" || finalDismissed || REPLAY) { box.classList.add("hidden"); return; }
   box.classList.remove("hidden");
   box.innerHTML = "";
   const panel = el("div", { class: "panel", id: "final-score" });
@@ -203,15 +319,19 @@ function renderFinal(obs) {
     panel.append(el("table", { class: "scoretable" },
       el("tr", {}, el("th", {}, t("Player")), el("th", { class: "num" }, t("Legacy Tokens"))),
       ...lt.map((v, i) => el("tr", { class: winners.includes(i) ? "winner" : "" }, el("td", {}, seatName(i)), el("td", { class: "num" }, String(v))))));
+    panel.append(byzantiumCourse(M.summary, seatName));
   } else {
     const winners = obs.winners || [];
     panel.append(el("p", {}, winners.length > 1 ? t("Shared victory: {0}.", winners.map(seatName).join(", ")) : t("{0} wins.", seatName(winners[0]))));
     panel.append(scoreTable(obs, (M.derived && M.derived.scores) || obs.scores || []));
   }
+  panel.append(endActions(GAME_ID, M.seat, TOKEN, REMATCH));
   panel.append(el("div", { class: "row", style: "margin-top:14px" },
-    el("a", { href: "/" }, el("button", { class: "primary" }, t("Back to the lobby"))),
+    el("a", { class: "button primary", href: "/" }, t("Back to the lobby")),
     el("button", { onclick: () => { finalDismissed = true; renderFinal(obs); } }, t("Look at the table"))));
   box.append(panel);
+  panel.setAttribute("role", "dialog");
+  panel.setAttribute("aria-label", t("Game over"));
 }
 
 /* ================================================================== Byzantium */
@@ -237,13 +357,30 @@ function byzCard(slug, opts) {
     title: t("{0} — {1}, force {2}, ages {3}", term(c.name), term(c.type), c.force, c.ages) + (flags.length ? ", " + flags.join(", ") : ""),
     "data-slug": slug,
     onclick: opts.onclick || null,
+    role: opts.onclick ? "button" : null,
+    tabindex: opts.onclick && opts.selectable ? "0" : null,
+    "aria-pressed": opts.onclick ? String(Boolean(opts.selected)) : null,
+    "aria-label": cardLabel(c, opts.selected),
   },
   el("div", { class: "force" }, String(c.force)),
   el("div", { class: "name" }, term(c.name)),
   el("div", { class: `type t-${String(c.type).replace(/ /g, "-")}` }, term(c.type)),
   opts.mini ? null : el("div", { class: "flags" }, flags.join(" · ")),
   el("div", { class: "ages" }, ...AGE_LETTERS.map((a) => el("span", { class: on.includes(a) ? "on" : "" }, a))));
+  if (opts.onclick) keyboardClick(node, opts.onclick);
   return node;
+}
+
+/* Enter and Space act on a focusable non-button element (a card or lord to pick); the
+   focus stays on the same card after the page re-renders. */
+function keyboardClick(node, onclick) {
+  node.addEventListener("keydown", (ev) => {
+    if (ev.key !== "Enter" && ev.key !== " ") return;
+    ev.preventDefault();
+    const key = node.dataset.focusKey;
+    onclick(ev);
+    if (key) { const again = document.querySelector(`[data-focus-key="${key}"]`); if (again) again.focus(); }
+  });
 }
 
 function forceOf(slugs) {
@@ -269,7 +406,7 @@ function byzRender(obs, board, actions) {
     track.append(el("span", { class: (i === Math.max(0, tt) ? "mark" : i < tt ? "fill" : "") + (i <= 3 ? " danger" : "") }, String(i)));
   }
   const maxLt = Math.max(20, ...obs.legacy);
-  const lt = el("div", { class: "lt" }, ...obs.legacy.flatMap((v, i) => [
+  const lt = el("div", { class: "lt", "data-testid": "lt" }, ...obs.legacy.flatMap((v, i) => [
     el("span", {}, seatName(i)), el("div", { class: "bar" }, el("div", { style: `width:${(100 * v) / maxLt}%` })), el("strong", {}, String(v)),
   ]));
   board.append(el("div", { class: "panel section" }, el("h3", {}, t("Territory Tokens: {0} (collapse at 0)", tt)), track,
@@ -281,8 +418,10 @@ function byzRender(obs, board, actions) {
   for (const s of seatsToShow) {
     const role = s === obs.emperor ? t("Byzantine Emperor") : t("Foe");
     const backs = el("div", { class: "flexwrap" });
-    for (let i = 0; i < obs.hand_sizes[s]; i++) backs.append(el("div", { class: "card back" }));
-    hands.append(el("h3", {}, t("{0} — {1} — {2} card(s) in hand", seatName(s), role, obs.hand_sizes[s])), backs);
+    const shown = obs.seat_views && obs.seat_views[s] ? obs.seat_views[s].hand : null;
+    if (shown) backs.append(...shown.map((slug) => byzCard(slug, { mini: true })));
+    else for (let i = 0; i < obs.hand_sizes[s]; i++) backs.append(el("div", { class: "card back" }));
+    hands.append(el("h3", {}, shown ? GAME_STRINGS.revealedHand(seatName(s)) : t("{0} — {1} — {2} card(s) in hand", seatName(s), role, obs.hand_sizes[s])), backs);
   }
   if (me !== null && obs.known_opponent_cards && obs.known_opponent_cards.length) {
     hands.append(el("div", { class: "muted", style: "margin-top:6px" }, t("You know these cards in their hand:")),
@@ -323,11 +462,13 @@ function byzRender(obs, board, actions) {
     hand.append(el("h3", {}, t("Your hand ({0})", obs.hand.length)));
     const row = el("div", { class: "flexwrap" });
     obs.hand.forEach((slug, i) => {
-      row.append(byzCard(slug, {
+      const card = byzCard(slug, {
         selectable: builder && !busy,
         selected: sel.includes(i),
         onclick: builder ? () => { sel = sel.includes(i) ? sel.filter((x) => x !== i) : [...sel, i]; render(); } : null,
-      }));
+      });
+      card.dataset.focusKey = `hand-${i}`;
+      row.append(card);
     });
     hand.append(row);
     if (obs.pending_choice) {
@@ -344,6 +485,12 @@ function byzRender(obs, board, actions) {
     decks.append(el("details", {},
       el("summary", {}, t("{0} deck: {1} to draw · discard pile {2} · {3} set aside for later Ages", deck === "byzantine" ? t("Byzantine") : t("Foe"), obs.deck_sizes[deck], pile.length, obs.set_aside[deck].length)),
       el("div", { class: "flexwrap" }, pile.map((s) => byzCard(s, { mini: true })))));
+  }
+  if (obs.hidden && obs.hidden.draw_piles) {
+    for (const [deck, order] of Object.entries(obs.hidden.draw_piles)) {
+      decks.append(el("details", {}, el("summary", {}, GAME_STRINGS.drawOrder(deck === "byzantine" ? t("Byzantine") : t("Foe"))),
+        el("div", { class: "flexwrap" }, order.map((s) => byzCard(s, { mini: true })))));
+    }
   }
   decks.append(el("details", {}, el("summary", {}, t("Removed from play: {0}", obs.removed.length)),
     el("div", { class: "flexwrap" }, obs.removed.map((s) => byzCard(s, { mini: true })))));
@@ -420,11 +567,12 @@ const KEY_COLOURS = { silver: "#e8e8ee", gold: "#f2c230" };
 
 function keySvg(metal) {
   const c = KEY_COLOURS[metal] || "#ccc";
-  return `<svg width="15" height="12" viewBox="0 0 30 24" aria-label="${metal === "gold" ? t("gold key") : t("silver key")}"><circle cx="8" cy="12" r="6" fill="none" stroke="${c}" stroke-width="3.5"/><path d="M14 12h14M24 12v6M28 12v5" stroke="${c}" stroke-width="3.5" fill="none"/></svg>`;
+  return `<svg width="15" height="12" viewBox="0 0 30 24" role="img" aria-label="${metal === "gold" ? t("gold key") : t("silver key")}"><circle cx="8" cy="12" r="6" fill="none" stroke="${c}" stroke-width="3.5"/><path d="M14 12h14M24 12v6M28 12v5" stroke="${c}" stroke-width="3.5" fill="none"/></svg>`;
 }
 function pearlSvg(size) {
   const s = size || 11;
-  return `<svg width="${s}" height="${s}" viewBox="0 0 12 12" aria-label="${t("pearl")}"><circle cx="6" cy="6" r="5" fill="#fbfbff" stroke="#8a8aa0"/><circle cx="4.3" cy="4.2" r="1.6" fill="#fff"/></svg>`;
+  // A filled, shaded pearl (an outlined circle read as an unchecked radio button).
+  return `<svg width="${s}" height="${s}" viewBox="0 0 12 12" role="img" aria-label="${t("pearl")}"><circle cx="6" cy="6" r="5.5" fill="#c9bfd8"/><circle cx="5.3" cy="5.3" r="4.4" fill="#f4eefa"/><circle cx="4" cy="3.9" r="1.5" fill="#ffffff"/></svg>`;
 }
 
 function lordInfo(name) {
@@ -439,14 +587,26 @@ function lordEl(name, opts) {
   for (let i = 0; i < info.pearls; i++) icons.append(el("span", { html: pearlSvg(10) }));
   if (info.effect === "swap") icons.append(el("span", { title: t("swap two lords") }, "⇄"));
   if (info.effect === "reveal") icons.append(el("span", { title: t("reveals the top lord") }, "◉"));
+  const symbol = COLOUR_SYMBOLS[info.colour] || "";
+  const label = lordLabel(info, symbol) + (opts.crest ? ", " + GAME_STRINGS.crest : "") + (opts.location ? ", " + t("under Location {0}", opts.location) : "");
   const node = el("div", {
     class: `lord c-${info.colour}${opts.small ? " small" : ""}${opts.extra ? " " + opts.extra : ""}`,
-    title: t("{0} lord, {1} IP", term(info.colour), info.ip) + (info.key ? ", " + (info.key === "gold" ? t("gold key") : t("silver key")) : "") + (info.pearls ? ", " + t("{0} pearl(s)", info.pearls) : "") + (opts.location ? ", " + t("under Location {0}", opts.location) : ""),
+    title: label,
     "data-lord": name, onclick: opts.onclick || null,
+    "data-slot": opts.slot ? String(opts.slot) : null,
+    role: opts.onclick ? "button" : "img",
+    tabindex: opts.onclick ? "0" : null,
+    "aria-pressed": opts.onclick ? String((opts.extra || "").includes("picked")) : null,
+    "aria-label": label,
   },
-  opts.crest ? el("span", { class: "crest", title: t("coat of arms: best lord of this colour") }, "♛") : null,
+  el("span", { class: "sym", "aria-hidden": "true" }, symbol),
+  opts.crest ? el("span", { class: "crest", title: GAME_STRINGS.crest }, "♛") : null,
   el("div", { class: "ip" }, String(info.ip)), icons,
   opts.location ? el("div", { class: "loc" }, opts.faceDown ? `▼ ${opts.location === FACE_DOWN ? t("face down") : opts.location}` : opts.location) : null);
+  if (opts.onclick) {
+    if (opts.slot) node.dataset.focusKey = `slot-${opts.slot}`;
+    keyboardClick(node, opts.onclick);
+  }
   return node;
 }
 
@@ -482,12 +642,12 @@ function pyramidEl(chamber, swapping) {
       if (cell) {
         const pick = swapping && swapping.slots.has(n);
         row.append(lordEl(cell.lord, {
-          crest: crests.has(slot), location: cell.location, faceDown: cell.face_down,
+          crest: crests.has(slot), location: cell.location, faceDown: cell.face_down, slot: n,
           extra: pick ? (swapSel.includes(n) ? "pickable picked" : "pickable") : "",
           onclick: pick ? () => { swapSel = swapSel.includes(n) ? swapSel.filter((x) => x !== n) : [...swapSel, n].slice(-2); render(); } : null,
         }));
       } else {
-        row.append(el("div", { class: "lord empty" }, String(n)));
+        row.append(el("div", { class: "lord empty", "data-slot": String(n), "aria-label": `empty slot ${n}` }, String(n)));
       }
       slot += 1;
     }
@@ -535,7 +695,7 @@ function consRender(obs, board, actions) {
   court.append(el("div", { class: "flexwrap" }, lordDeck, locDeck,
     el("div", {}, el("h3", {}, t("Face-up Locations ({0})", obs.face_up_locations.length)), obs.face_up_locations.length ? faceUp : el("span", { class: "muted" }, t("none")))));
   const pm = obs.pearl_master;
-  court.append(el("div", { style: "margin-top:8px" }, el("span", { class: "pm", html: pearlSvg(14) }), " " + t("Pearl Master: "),
+  court.append(el("div", { style: "margin-top:8px", "data-testid": "pearl-master" }, el("span", { class: "pm", html: pearlSvg(14) }), " " + t("Pearl Master: "),
     el("strong", {}, pm === null ? t("nobody yet") : seatName(pm))));
 
   const pending = el("div", { class: "flexwrap", style: "margin-top:8px" });
@@ -558,6 +718,10 @@ function consRender(obs, board, actions) {
       ...obs.location_deck.map((s) => locationEl(s, (byVerb.locpick || []).includes(`locpick ${s}`) ? actionButton(`locpick ${s}`, t("Take")) : null)))));
   }
   if (pending.childNodes.length) court.append(pending);
+  if (obs.hidden && obs.hidden.lord_deck) {
+    court.append(el("details", {}, el("summary", {}, GAME_STRINGS.drawOrder(t("Lord"))),
+      el("div", { class: "flexwrap" }, ...obs.hidden.lord_deck.map((l) => lordEl(l, { small: true })))));
+  }
   board.append(court);
 
   // Discard piles.
@@ -566,7 +730,8 @@ function consRender(obs, board, actions) {
   for (const colour of CARDS.colours) {
     const pile = obs.piles[colour] || [];
     piles.append(el("div", { class: "pile", "data-pile": colour },
-      el("h4", {}, `${term(colour)} (${pile.length})`, take.has(colour) ? actionButton(`take ${colour}`, t("Take all")) : null),
+      el("h4", {}, el("span", {}, el("span", { class: `sym-chip c-${colour}`, "aria-hidden": "true" }, COLOUR_SYMBOLS[colour] || ""), ` ${term(colour)} (${pile.length})`),
+        take.has(colour) ? actionButton(`take ${colour}`, t("Take all")) : null),
       el("div", { class: "stack" }, ...pile.map((l) => lordEl(l, { small: true })))));
   }
   board.append(el("div", { class: "panel section" }, el("h3", {}, t("Discard piles")), piles));
@@ -598,7 +763,7 @@ function consRender(obs, board, actions) {
       p.legendary_opponent ? el("span", { class: "badge gold" }, t("Legendary Opponent")) : null,
       i === M.seat && obs.replay_token ? el("span", { class: "badge gold", title: t("spend it at the end of a turn to play again") }, t("Replay token")) : null,
       i === M.seat && obs.forced_draw_one ? el("span", { class: "badge" }, t("Military: you must draw exactly 1")) : null,
-      p.locations.length ? el("div", {}, el("h3", { style: "margin-top:6px" }, t("Locations")), locs) : null));
+      p.locations.length ? el("div", { class: "player-locations" }, el("h3", { style: "margin-top:6px" }, t("Locations")), locs) : null));
   });
   board.append(players);
   if (obs.legendary_opponent) board.insertBefore(loCard(obs.legendary_opponent, obs.lo_choice), board.children[1] || null);
@@ -612,8 +777,10 @@ function loCard(lo, choice) {
   if (typeof lo !== "object" || lo === null) { box.append(el("div", {}, String(lo))); return box; }
   box.append(el("div", { class: "big" }, el("strong", {}, term(lo.title || lo.name))));
   const conds = lo.conditions || [];
-  box.append(el("div", {}, t("Takes the first pile meeting, in order: "),
-    ...conds.map((c, i) => el("span", { class: "badge", title: c.text ? term(c.text) : "" }, `${i + 1}. ${c.name || c}`))));
+  box.append(el("div", {}, GAME_STRINGS.loTakes),
+    el("ol", { class: "lo-conditions", "data-testid": "lo-conditions" }, ...conds.map((c) => el("li", {},
+      el("strong", {}, helpCondition(c.name || c, c.text)), el("span", { class: "muted" }, ` (${c.name || c})`)))),
+    el("div", { class: "muted" }, GAME_STRINGS.loTie));
   if (lo.bonus) box.append(el("div", {}, el("strong", {}, t("End bonus: ")), term(String(lo.bonus))));
   if (lo.ability) box.append(el("div", {}, el("strong", {}, t("Ability: ")), term(String(lo.ability))));
   if (choice) box.append(el("div", { class: "muted", style: "margin-top:4px" }, t("Pending: "), typeof choice === "object" ? Object.entries(choice).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(", ") : v}`).join("; ") : String(choice)));
@@ -656,4 +823,18 @@ function consActions(obs, box, byVerb, swapping) {
   }
 }
 
-I18N.ready.then(connect);
+/* The page's fixed parts: the rules button, then (not in the replay viewer) the chat and
+   the alerts, and the connection. */
+function initPage() {
+  const bar = document.querySelector(".topbar");
+  bar.insertBefore(helpButton(() => (M ? M.game : "byzantium")), document.getElementById("whoami"));
+  if (REPLAY) return;
+  const side = document.querySelector(".side");
+  CHAT = chatPanel((text) => send({ type: "chat", text }),
+    () => Boolean(M) && (M.seat !== null || Boolean(TABLE && TABLE.spectator_chat)));
+  side.append(CHAT, notifySettings());
+  CHAT.refresh();
+  connect();
+}
+
+I18N.ready.then(initPage);

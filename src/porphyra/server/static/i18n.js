@@ -5,7 +5,7 @@
    server's gettext catalogues (GET /api/i18n/LANG: {messages, terms}); English is the
    source text itself.  t("Seat {0}", 2) translates interface text and fills {0}, {1}...;
    term("Archers") translates a game term (card names, colours...).  Elements marked
-   data-i18n show their English text translated; data-i18n-placeholder / data-i18n-title
+   data-i18n show their English text translated; data-i18n-placeholder / data-i18n-title / data-i18n-aria-label
    translate those attributes.  Log lines arrive from the server already translated
    (the websocket's lang parameter), and action notation is never translated. */
 "use strict";
@@ -46,7 +46,7 @@ const I18N = (() => {
       if (!node.dataset.i18nSource) node.dataset.i18nSource = node.textContent.trim();
       node.textContent = t(node.dataset.i18nSource);
     }
-    for (const attr of ["placeholder", "title"]) {
+    for (const attr of ["placeholder", "title", "aria-label"]) {
       for (const node of (root || document).querySelectorAll(`[data-i18n-${attr}]`)) {
         node.setAttribute(attr, t(node.getAttribute(`data-i18n-${attr}`)));
       }
@@ -90,7 +90,20 @@ const I18N = (() => {
     if (slot) slot.append(switcher());
   }
 
-  return { lang, t, term, translatePage, ready: load() };
+  /* A module's table of strings (its English texts marked N_), read in the page's
+     language at each use: a text reads translated; a text with {0}, {1}... reads as a
+     function of those values; nested tables and lists read the same way. */
+  function table(source) {
+    const read = (value) => {
+      if (typeof value === "string") return /\{\d+\}/.test(value) ? (...args) => t(value, ...args) : t(value);
+      if (Array.isArray(value)) return value.map(read);
+      if (value && typeof value === "object") return table(value);
+      return value;
+    };
+    return new Proxy(source, { get: (target, key) => read(target[key]) });
+  }
+
+  return { lang, t, term, table, translatePage, ready: load() };
 })();
 const t = I18N.t;
 const term = I18N.term;

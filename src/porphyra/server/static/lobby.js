@@ -76,7 +76,7 @@ function renderOptions() {
   for (const opt of declaredOptions()) {
     if (opt.name in preset().fixed || !applies(opt, values)) continue;
     box.append(el("div", { class: "row" },
-      el("label", {}, opt.type === "bool" ? t("Variant") : t(opt.label)),
+      el("label", { for: opt.type === "bool" && !opt.choices.length ? null : "opt-" + opt.name }, opt.type === "bool" ? t("Variant") : t(opt.label)),
       optionControl(opt, values[opt.name], seats)));
   }
   renderSeats();
@@ -93,12 +93,13 @@ function renderSeats() {
     const prev = old[i] || { name: "", kind: i === 0 ? "human" : "easy" };
     const kind = el("select", { "data-seat": String(i) },
       el("option", { value: "human" }, t("Human")),
-      ...bots.map((b) => el("option", { value: "bot:" + b }, t("Bot — {0}", b))));
+      ...bots.map((b) => el("option", { value: "bot:" + b }, t("Bot — {0}", (META && META.bot_text && META.bot_text[b]) ? t(META.bot_text[b]) : b))));
     kind.value = prev.kind === "human" ? "human" : (prev.kind.startsWith("bot:") ? prev.kind : "bot:" + prev.kind);
     if (!kind.value) kind.value = "bot:easy";
+    kind.setAttribute("aria-label", t("Seat {0}: who plays", i + 1));
     box.append(el("div", { class: "row seatrow" },
       el("label", {}, t("Seat {0}", i + 1)),
-      el("input", { type: "text", placeholder: t("name"), value: prev.name, maxlength: "40" }),
+      el("input", { type: "text", placeholder: t("name"), value: prev.name, maxlength: "40", "aria-label": t("Seat {0}: name", i + 1) }),
       kind));
   }
   if (selectedGame() === "solo") {
@@ -117,7 +118,10 @@ function collectRequest() {
     const name = row.querySelector("input").value.trim() || null;
     return kind === "human" ? { kind: "human", name } : { kind: "bot", bot: kind.slice(4), name };
   });
-  const body = { game: preset().game, options, seats, ...PorphyraClock.request() };
+  const body = { game: preset().game, options, seats, ...PorphyraClock.request(), table: {
+    hints: document.getElementById("opt-hints").checked,
+    spectator_chat: document.getElementById("opt-spectator-chat").checked,
+  } };
   const seed = document.getElementById("seed").value.trim();
   if (seed) body.seed = seed;  // as text: seeds may exceed JavaScript's exact integers (the server parses it)
   return body;
@@ -145,20 +149,19 @@ async function createGame() {
     rememberToken(info.id, inv.seat, inv.token);
     const seat = info.seats[inv.seat];
     const url = origin + inv.url;
-    const input = el("input", { type: "text", readonly: true, value: url });
+    const input = el("input", { type: "text", readonly: true, value: url, "aria-label": t("Invite link for seat {0}", inv.seat + 1) });
     box.append(el("div", { class: "section" },
       el("div", {}, t("Invite for seat {0} ({1}) — keep it secret, it opens that seat:", inv.seat + 1, seat.name)),
       input,
       el("div", { class: "row" },
         el("button", { class: "small", onclick: () => copy(url) }, t("Copy")),
-        el("a", { href: inv.url, "data-testid": `play-seat-${inv.seat}` },
-          el("button", { class: "small primary" }, t("Play as {0}", seat.name))))));
+        el("a", { class: "button small primary", href: inv.url, "data-testid": `play-seat-${inv.seat}` }, t("Play as {0}", seat.name)))));
   }
   const spect = origin + info.spectate_url;
   box.append(el("div", { class: "section" }, el("div", {}, t("Spectator link (public view only):")),
-    el("input", { type: "text", readonly: true, value: spect }),
+    el("input", { type: "text", readonly: true, value: spect, "aria-label": t("Spectator link") }),
     el("div", { class: "row" }, el("button", { class: "small", onclick: () => copy(spect) }, t("Copy")),
-      el("a", { href: info.spectate_url, "data-testid": "spectate" }, el("button", { class: "small" }, t("Watch"))))));
+      el("a", { class: "button small", href: info.spectate_url, "data-testid": "spectate" }, t("Watch")))));
   loadGames();
 }
 
@@ -187,10 +190,12 @@ async function loadGames() {
     const buttons = el("div", { class: "row" });
     for (const [seat, token] of Object.entries(mine)) {
       const s = row.seats[Number(seat)];
-      buttons.append(el("a", { href: `/game/${row.id}#token=${token}` },
-        el("button", { class: "small primary" }, (row.status === "over" ? t("Open as {0}", s ? s.name : t("Seat {0}", Number(seat) + 1)) : t("Play as {0}", s ? s.name : t("Seat {0}", Number(seat) + 1))))));
+      const who = s ? s.name : t("Seat {0}", Number(seat) + 1);
+      buttons.append(el("a", { class: "button small primary", href: `/game/${row.id}#token=${token}` },
+        row.status === "over" ? t("Open as {0}", who) : t("Play as {0}", who)));
     }
-    buttons.append(el("a", { href: `/game/${row.id}` }, el("button", { class: "small" }, t("Watch"))));
+    buttons.append(el("a", { class: "button small", href: `/game/${row.id}` }, t("Watch")));
+    if (row.status === "over") buttons.append(el("a", { class: "button small", href: `/replay/${row.id}?view=public` }, t("Replay")));
     let status = row.status === "over" ? t("finished") : row.status === "broken" ? t("cannot be replayed: {0}", t(row.problem)) : t("in play");
     if (row.status === "over" && row.result && row.result.returns) {
       const best = Math.max(...row.result.returns);

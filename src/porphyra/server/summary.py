@@ -1,0 +1,176 @@
+"""A finished web game's course: the end screen's turn-by-turn summary and the replay
+viewer's frames.
+
+Both are built by replaying the game's record, and both are for **finished games only**
+(the server refuses them before the end; a finished game's record, with its seed, is public
+anyway).  The summary reads public observations only; a replay frame shows one seat's
+observation at each step, the public one, or everything (``"all"``: every seat's view and
+the draw piles' order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from porphyra import record as records
+from porphyra.clocks import event_text, with_notes
+from porphyra.core.game import Game, State
+from porphyra.server.gamedata import derived
+from porphyra.server.replay import shared_game
+
+#: The views of :func:`replay_frames`.
+PUBLIC_VIEW = "public"
+ALL_VIEW = "all"
+
+
+def _game_of(rec: dict[str, Any]) -> Game:
+    return shared_game(rec["game"], rec["options"], rec["version"])
+
+
+def _states(rec: dict[str, Any]) -> Iterator[tuple[int | None, str | None, State]]:
+    """Every state of ``rec`` in order: ``(player, action text, state)`` after each action,
+    the first with ``(None, None, initial state)``.  The same state object is advanced."""
+    rec = records.validate(rec)
+    game = _game_of(rec)
+    state = game.new_initial_state(seed=rec["seed"])
+    yield None, None, state
+    for entry in rec["actions"]:
+        player, text = entry["player"], entry["action"]
+        state.apply_action(game.parse_action(state, text, player), player)
+        yield player, text, state
+
+
+def _force(game: Game, slugs: list[str]) -> int:
+    cards = game.card_data().get("cards", {})
+    return sum(int((cards.get(s) or {}).get("force") or 0) for s in slugs)
+
+
+def byzantium_summary(rec: dict[str, Any]) -> dict[str, Any]:
+    """Byzantium's turn-by-turn course from public observations: per turn the Emperor, the
+    Territory and Legacy Tokens at its end, and both melds (cards and force as revealed,
+    and after the negotiation).
+
+    Returns:
+        ``{"turns": [{"turn", "emperor", "territory", "legacy", "melds": {"byzantine" |
+        "foe": {"cards", "force", "revealed", "revealed_force"}}, "negotiation"}],
+        "start": {"territory", "legacy"}}``.
+    """
+    game = _game_of(rec)
+    turns: dict[int, dict[str, Any]] = {}
+    start: dict[str, Any] = {}
+    for _player, _text, state in _states(rec):
+        obs = state.public_observation()
+        if not start:
+            start = {"territory": obs["territory"], "legacy": list(obs["legacy"])}
+        turn = int(obs["turn"])
+        entry = turns.setdefault(
+            turn, {"turn": turn, "emperor": obs["emperor"], "melds": {}, "negotiation": None}
+        )
+        entry["territory"] = obs["territory"]
+        entry["legacy"] = list(obs["legacy"])
+        if obs.get("melds_turn") == turn:
+            for deck, cards in obs["melds"].items():
+                meld = entry["melds"].setdefault(
+                    deck, {"revealed": list(cards), "revealed_force": _force(game, cards)}
+                )
+                meld["cards"] = list(cards)
+                meld["force"] = _force(game, cards)
+            if obs.get("negotiation"):
+                entry["negotiation"] = dict(obs["negotiation"])
+    return {"start": start, "turns": [turns[t] for t in sorted(turns)]}
+
+
+def game_summary(rec: dict[str, Any]) -> dict[str, Any]:
+    """The end screen's course of a finished game (``{}`` for a game without one:
+    Conspiracy's end screen is its category table)."""
+    if rec["game"] == "byzantium":
+        return byzantium_summary(rec)
+    return {}
+
+
+def _hidden(state: State) -> dict[str, Any]:
+    """Everything a finished game's ``"all"`` view adds to the public one: the draw piles
+    in order (next card first).  Only ever called for finished games."""
+    name = state.game.info.name
+    s: Any = state
+    if name == "byzantium":
+        cards = s._cs.cards
+        decks = ("byzantine", "foe")
+        return {
+            "draw_piles": {decks[d]: [cards[k].slug for k in reversed(s.draw[d])] for d in (0, 1)}
+        }
+    if name == "conspiracy":
+        t = s.t
+        return {
+            "lord_deck": [t.name[k] for k in reversed(s.deck)],
+            "location_deck": [t.slug[i] for i in reversed(s.loc_deck)],
+        }
+    return {}
+
+
+def parse_view(view: str, players: int) -> int | str:
+    """A replay view's name: ``"public"``, ``"all"`` or a seat as a number (people count
+    seats from 1 in every message, so ``"1"`` is the first seat).
+
+    Raises:
+        ValueError: anything else (the message lists the choices).
+    """
+    if view in (PUBLIC_VIEW, ALL_VIEW):
+        return view
+    if view.isdigit() and 1 <= int(view) <= players:
+        return int(view) - 1
+    raise ValueError(f"view must be public, all or a seat from 1 to {players}")
+
+
+def replay_frames(rec: dict[str, Any], view: int | str) -> list[dict[str, Any]]:
+    """One frame per state of finished game ``rec``, as seen in ``view`` (a seat index,
+    :data:`PUBLIC_VIEW` or :data:`ALL_VIEW`).
+
+    Returns:
+        ``[{"index", "player", "observation", "derived", "log_start"}]``: ``index``
+        actions applied, ``player`` the seat of the last one (None first); in the
+        ``"all"`` view the observation is the public one plus ``seat_views`` (each seat's
+        observation without its log) and ``hidden`` (see :func:`_hidden`).  As in the
+        websocket's updates, a frame's ``observation.log`` holds only the lines after the
+        previous frame's: the full log is the first ``log_start`` lines followed by these.
+        The record's clock events (timeouts, takeovers, returns) are log lines too, where
+        they happened (before the action they name).
+    """
+    game = _game_of(rec)
+    frames: list[dict[str, Any]] = []
+    shown = 0
+    events = [e for e in rec.get("clock_events") or [] if isinstance(e, dict)]
+    notes: list[tuple[int, str]] = []
+    for index, (player, _text, state) in enumerate(_states(rec)):
+        public = state.public_observation()
+        if isinstance(view, int):
+            obs = state.observation(view)
+        else:
+            obs = dict(public)
+            if view == ALL_VIEW:
+                seat_views = []
+                for seat in range(game.num_players):
+                    mine = dict(state.observation(seat))
+                    mine.pop("log", None)
+                    seat_views.append(mine)
+                obs["seat_views"] = seat_views
+                obs["hidden"] = _hidden(state)
+        log = obs.get("log")
+        start = 0
+        if isinstance(log, list):
+            notes += [(len(log), event_text(e)) for e in events if e.get("action") == index]
+            log = with_notes(log, notes)
+            start = shown if shown <= len(log) else 0
+            obs = {**obs, "log": log[start:]}
+            shown = len(log)
+        frames.append(
+            {
+                "index": index,
+                "player": player,
+                "observation": obs,
+                "derived": derived(game, public),
+                "log_start": start,
+            }
+        )
+    return frames
