@@ -30,6 +30,17 @@ class _SharedCloneState(ByzantiumState):
         return new
 
 
+#: A list that outlives every observation (as a state's own list would).
+_KEPT: list[int] = [0]
+
+
+class _SharingViewState(ByzantiumState):
+    def observation(self, player: int) -> dict[str, Any]:
+        obs = super().observation(player)
+        obs["tokens"] = _KEPT  # bug: kept data in the view, not a new list
+        return obs
+
+
 class _LooseState(ByzantiumState):
     def _listed(self, action: Action, seat: int) -> tuple[int, ...] | None:
         # bug: accepts any cards in hand, whatever the meld limits, B-R10 or the phase
@@ -53,6 +64,13 @@ class _SharedCloneGame(ByzantiumGame):
     def new_initial_state(self, seed: int = 0) -> ByzantiumState:
         state = super().new_initial_state(seed)
         state.__class__ = _SharedCloneState
+        return state
+
+
+class _SharingViewGame(ByzantiumGame):
+    def new_initial_state(self, seed: int = 0) -> ByzantiumState:
+        state = super().new_initial_state(seed)
+        state.__class__ = _SharingViewState
         return state
 
 
@@ -81,6 +99,15 @@ def test_suite_catches_a_clone_that_shares_state(monkeypatch: pytest.MonkeyPatch
 
 def test_suite_passes_the_real_game() -> None:
     conformance.check_clone_independence("byzantium", {}, games=1)
+    conformance.check_observations_are_owned("byzantium", {}, games=1)
+
+
+def test_suite_catches_an_observation_that_shares_the_states_data(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _register(monkeypatch, "sharing-view", _SharingViewGame)
+    with pytest.raises(AssertionError, match=r"an observation (shares|changed)"):
+        conformance.check_observations_are_owned("sharing-view", {}, games=1)
 
 
 def test_suite_catches_an_accepted_action_that_is_not_listed(

@@ -17,6 +17,7 @@ until all are in.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections.abc import Hashable, Iterator
@@ -110,6 +111,38 @@ def check_clone_independence(name: str, options: dict[str, Any], games: int = 3)
             assert fingerprint(copy) == before, f"{name}: clone differs from its original"
             _ = list(_states_along(copy, random.Random(i)))
             assert fingerprint(s) == before, f"{name}: playing a clone changed the original"
+
+
+def _scribble(value: Any) -> None:
+    """Change every container inside JSON data ``value`` in place."""
+    if isinstance(value, dict):
+        for v in list(value.values()):
+            _scribble(v)
+        value["__scribbled__"] = True
+    elif isinstance(value, list):
+        for v in value:
+            _scribble(v)
+        value.append("__scribbled__")
+
+
+def check_observations_are_owned(name: str, options: dict[str, Any], games: int = 2) -> None:
+    """Every observation is the caller's own data: changing anything inside it changes
+    neither the state nor the next observation (wrappers hand observations out without
+    copying them)."""
+    game = _game(name, options)
+    for g in range(games):
+        state = game.new_initial_state(seed=4000 + g)
+        rng = random.Random(g)
+        for i, s in enumerate(_states_along(state, rng)):
+            if i % 5:
+                continue
+            before = fingerprint(s)
+            for p in [*range(game.num_players), None]:
+                view = s.public_observation if p is None else functools.partial(s.observation, p)
+                clean = view()
+                _scribble(view())
+                assert view() == clean, f"{name}: an observation shares data with the state"
+            assert fingerprint(s) == before, f"{name}: changing an observation changed the state"
 
 
 def check_resample(name: str, options: dict[str, Any], games: int = 5, samples: int = 8) -> None:
@@ -375,6 +408,7 @@ def run_all(name: str, options: dict[str, Any] | None = None, games: int = 5) ->
     check_determinism(name, opts, games)
     check_record_roundtrip(name, opts, games)
     check_clone_independence(name, opts, max(1, games // 2))
+    check_observations_are_owned(name, opts, max(1, games // 2))
     check_resample(name, opts, games)
     check_resample_canonical(name, opts, max(1, games // 2))
     check_actions(name, opts, max(1, games // 2))

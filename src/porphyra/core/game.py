@@ -129,11 +129,14 @@ class State(abc.ABC):
 
     @abc.abstractmethod
     def observation(self, player: int) -> JSONDict:
-        """JSON-ready view of ``player``: exactly what that seat may know, nothing more."""
+        """JSON-ready view of ``player``: exactly what that seat may know, nothing more.
+        A new object on every call that shares nothing with the state (the caller may keep
+        or change it; ``conformance.check_observations_are_owned``)."""
 
     @abc.abstractmethod
     def public_observation(self) -> JSONDict:
-        """JSON-ready view of a spectator: only public information."""
+        """JSON-ready view of a spectator: only public information (a new object on every
+        call, as :meth:`observation`)."""
 
     @abc.abstractmethod
     def clone(self) -> State:

@@ -186,9 +186,11 @@ class EnvCore:
 
     def observation(self, player: int) -> JSONDict:
         """The engine's JSON observation of ``player`` plus ``"selection"``: the cards
-        (or action) chosen so far in its current decision, as labels.  A fresh copy on
-        every call (callers may keep or change it)."""
-        obs: JSONDict = _copy(self._engine_obs(player))
+        (or action) chosen so far in its current decision, as labels.  A new object on
+        every call (callers may keep or change it): the engine builds one afresh, which
+        costs less than copying the cached one (the game contract: an observation
+        shares nothing with the state)."""
+        obs: JSONDict = self.state.observation(player)
         obs["selection"] = [self.codec.token_label(t) for t in self.selections[player]]
         return obs
 
@@ -276,16 +278,6 @@ def next_game_seed(seeds: random.Random, seed: int | None) -> tuple[random.Rando
     if seed is not None:
         return random.Random(seed), int(seed)
     return seeds, seeds.getrandbits(31)
-
-
-def _copy(value: Any) -> Any:
-    """A deep copy of JSON data (dicts, lists, scalars)."""
-    nested = (dict, list)
-    if isinstance(value, dict):
-        return {k: _copy(v) if isinstance(v, nested) else v for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) if isinstance(v, nested) else v for v in value]
-    return value
 
 
 def counts(out: Tensor, where: slice, index: dict[str, int], names: Sequence[Any]) -> None:
