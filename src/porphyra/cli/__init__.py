@@ -34,7 +34,7 @@ from porphyra.cli.common import (
     make_seats,
     parse_seat_kinds,
 )
-from porphyra.cli.lang import set_language
+from porphyra.cli.lang import argv_language, set_language, tr
 from porphyra.cli.options import game_options, with_game_options
 from porphyra.cli.play import Outcome, PlaySession
 from porphyra.cli.replay import record_labels, run_replay
@@ -46,9 +46,14 @@ from porphyra.cli.views import view_for
 from porphyra.core.registry import load_game, registered_games
 from porphyra.server.cli import serve_command
 
+# --help is read before a command runs: its texts take the language of --lang in the
+# command line, else of LANG (a bad --lang is reported by the command itself).
+with contextlib.suppress(ValueError):
+    set_language(argv_language(sys.argv[1:]))
+
 app = typer.Typer(
     name="porphyra",
-    help=(
+    help=tr(
         "Byzantium and Conspiracy (Abyss universe) at the terminal: play against bots or "
         "friends, replay saved games, list the cards, simulate bot games."
     ),
@@ -70,13 +75,15 @@ def _flag_type(self: TyperOption, ctx: Any) -> str | None:
 _SHOWN_TYPE = TyperOption.display_type_rich
 TyperOption.display_type_rich = _flag_type  # type: ignore[method-assign]
 
-GAMES_HELP = "The game: " + ", ".join(registered_games()) + "."
+GAMES_HELP = tr("The game: {0}.", ", ".join(registered_games()))
 
 SeedOpt = Annotated[
     int | None,
     typer.Option(
         "--seed",
-        help="Game seed (default: a fresh one, shown at the end; at the start if only bots play).",
+        help=tr(
+            "Game seed (default: a fresh one, shown at the end; at the start if only bots play)."
+        ),
     ),
 ]
 SeatsOpt = Annotated[
@@ -84,29 +91,35 @@ SeatsOpt = Annotated[
     typer.Option(
         "--seats",
         "--bots",
-        help="Comma-separated seat kinds: 'human' or a bot name (see 'porphyra bots'). "
-        "Default: you against bot(s).  --bots is the same flag (as in simulate).",
+        help=tr(
+            "Comma-separated seat kinds: 'human' or a bot name (see 'porphyra bots'). "
+            "Default: you against bot(s).  --bots is the same flag (as in simulate)."
+        ),
     ),
 ]
 HintOpt = Annotated[
     str | None,
-    typer.Option("--hint-bot", help="Bot that answers 'hint' at the prompt (default: hard)."),
+    typer.Option("--hint-bot", help=tr("Bot that answers 'hint' at the prompt (default: hard).")),
 ]
 DelayOpt = Annotated[
     float | None,
     typer.Option(
         "--delay",
         metavar="SECONDS",
-        help="Pause after each bot move.  Default: 0.6 when every seat is a bot and the "
-        "output is a terminal, else 0.",
+        help=tr(
+            "Pause after each bot move.  Default: 0.6 when every seat is a bot and the "
+            "output is a terminal, else 0."
+        ),
     ),
 ]
 ConfirmOpt = Annotated[
     bool | None,
     typer.Option(
         "--confirm/--no-confirm",
-        help="Ask before a secret choice (a meld, a redraw, a pass) is locked in, showing it "
-        "as it was read.  Default: on when you type at a terminal, off for piped input.",
+        help=tr(
+            "Ask before a secret choice (a meld, a redraw, a pass) is locked in, showing it "
+            "as it was read.  Default: on when you type at a terminal, off for piped input."
+        ),
         show_default=False,
     ),
 ]
@@ -114,11 +127,13 @@ ConfirmOpt = Annotated[
 WATCH_DELAY = 0.6
 SaveOpt = Annotated[
     Path | None,
-    typer.Option("--save", help="Write the record here at the end, on quit and on Ctrl-C."),
+    typer.Option("--save", help=tr("Write the record here at the end, on quit and on Ctrl-C.")),
 ]
 SoloOpt = Annotated[
     bool,
-    typer.Option("--solo", help="Conspiracy: solo against a Legendary Opponent (rules section 4)."),
+    typer.Option(
+        "--solo", help=tr("Conspiracy: solo against a Legendary Opponent (rules section 4).")
+    ),
 ]
 
 
@@ -126,7 +141,7 @@ LangOpt = Annotated[
     str | None,
     typer.Option(
         "--lang",
-        help="Language of the screen: en, ja or ko (default: from LANG, else English).",
+        help=tr("Language of the screen: en, ja or ko (default: from LANG, else English)."),
         show_default=False,
     ),
 ]
@@ -207,7 +222,23 @@ def _run_session(
         raise typer.Exit(130)
 
 
-@app.command()
+PLAY_HELP = tr(
+    """Play at this terminal: you against bots, friends on one screen, or bots only.
+
+Friends on one screen (hot seat) pass the device between turns; hands stay hidden.
+
+At the prompt type a menu number or an action in the notation; [cyan]help[/],
+[cyan]log[/], [cyan]menu[/], [cyan]board[/] and [cyan]quit[/] also work.
+
+Examples: [green]porphyra play byzantium --seats human,random --save game.json[/];
+[green]porphyra play conspiracy --players 3 --seats human,random,random[/];
+solo against a Legendary Opponent: [green]porphyra play conspiracy --solo --opponent
+military[/]."""
+)
+RECORD_HELP = tr("A record saved with --save.")
+
+
+@app.command(help=PLAY_HELP)
 @with_game_options()
 def play(
     game: Annotated[str | None, typer.Argument(help=GAMES_HELP, show_default=False)] = None,
@@ -215,7 +246,8 @@ def play(
     seed: SeedOpt = None,
     save: SaveOpt = None,
     resume: Annotated[
-        Path | None, typer.Option("--resume", help="Continue the unfinished game saved here.")
+        Path | None,
+        typer.Option("--resume", help=tr("Continue the unfinished game saved here.")),
     ] = None,
     hint_bot: HintOpt = None,
     solo: SoloOpt = False,
@@ -225,18 +257,8 @@ def play(
     *,
     options: dict[str, Any],
 ) -> None:
-    """Play at this terminal: you against bots, friends on one screen, or bots only.
-
-    Friends on one screen (hot seat) pass the device between turns; hands stay hidden.
-
-    At the prompt type a menu number or an action in the notation; [cyan]help[/],
-    [cyan]log[/], [cyan]menu[/], [cyan]board[/] and [cyan]quit[/] also work.
-
-    Examples: [green]porphyra play byzantium --seats human,random --save game.json[/];
-    [green]porphyra play conspiracy --players 3 --seats human,random,random[/];
-    solo against a Legendary Opponent: [green]porphyra play conspiracy --solo --opponent
-    military[/].
-    """
+    """Play at this terminal (:data:`PLAY_HELP`, shown by ``--help`` in the terminal's
+    language)."""
     console = _console()
     with handle_errors(console):
         set_language(lang)
@@ -278,12 +300,14 @@ def _resume(
     _run_session(console, state, seats, state.seed, save or path, hint_bot, delay, confirm)
 
 
-@app.command()
+@app.command(
+    help=tr("Continue a saved unfinished game (saved back into FILE unless --save is given).")
+)
 def resume(
-    file: Annotated[Path, typer.Argument(help="A record saved with --save.")],
+    file: Annotated[Path, typer.Argument(help=RECORD_HELP)],
     seats: SeatsOpt = None,
     save: Annotated[
-        Path | None, typer.Option("--save", help="Save here instead of back into FILE.")
+        Path | None, typer.Option("--save", help=tr("Save here instead of back into FILE."))
     ] = None,
     hint_bot: HintOpt = None,
     delay: DelayOpt = None,
@@ -297,27 +321,31 @@ def resume(
         _resume(console, file, seats, save, hint_bot, delay, confirm)
 
 
-@app.command()
+@app.command(help=tr("Step through a saved game, action by action, with the log of what changed."))
 def replay(
-    file: Annotated[Path, typer.Argument(help="A record saved with --save.")],
+    file: Annotated[Path, typer.Argument(help=RECORD_HELP)],
     seat: Annotated[
         int | None,
         typer.Option(
             "--seat",
-            help="Show this seat's view (its hand) instead of the public one: 1 is the "
-            "first seat, as everywhere people see seats.",
+            help=tr(
+                "Show this seat's view (its hand) instead of the public one: 1 is the "
+                "first seat, as everywhere people see seats."
+            ),
         ),
     ] = None,
     pause: Annotated[
-        bool, typer.Option("--pause/--no-pause", help="Wait for Enter after each action.")
+        bool, typer.Option("--pause/--no-pause", help=tr("Wait for Enter after each action."))
     ] = True,
     reveal: Annotated[
         bool,
         typer.Option(
             "--reveal",
             "--all",
-            help="Show every action as recorded, also the private ones (the card each "
-            "Byzantium player passes).",
+            help=tr(
+                "Show every action as recorded, also the private ones (the card each "
+                "Byzantium player passes)."
+            ),
         ),
     ] = False,
     lang: LangOpt = None,
@@ -340,7 +368,9 @@ def replay(
         )
 
 
-@app.command()
+@app.command(
+    help=tr("List the card set with totals per deck and age (Conspiracy: lords and Locations).")
+)
 @with_game_options(only=("deck", "cards"))
 def cards(
     game: Annotated[str, typer.Argument(help=GAMES_HELP)],
@@ -358,7 +388,12 @@ def cards(
             console.print(renderable)
 
 
-@app.command()
+@app.command(
+    help=tr(
+        "How to play GAME: the goal, a turn, scoring and the action notation (in English, "
+        "Japanese or Korean: --lang, else LANG)."
+    )
+)
 def rules(game: Annotated[str, typer.Argument(help=GAMES_HELP)], lang: LangOpt = None) -> None:
     """How to play GAME: the goal, a turn, scoring and the action notation (in English,
     Japanese or Korean: --lang, else LANG)."""

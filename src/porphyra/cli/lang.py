@@ -83,3 +83,14 @@ def people(text: str, names: Sequence[str] | None = None) -> str:
     """A text already in the current language (a translated log line or refusal) with
     its seats counted from 1, or named by ``names`` (:func:`porphyra.core.seats.for_people`)."""
     return for_people(text, names, tr(ENGLISH_SEAT))
+
+
+def argv_language(argv: Sequence[str]) -> str | None:
+    """The value of a ``--lang`` option in command-line arguments ``argv`` (``--lang ja``
+    or ``--lang=ja``), or None; read before the arguments are parsed, for ``--help``."""
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--lang="):
+            return arg.split("=", 1)[1]
+    return None

@@ -17,6 +17,7 @@ from typing import Annotated, Any
 import typer
 
 from porphyra.cli.common import CliError
+from porphyra.cli.lang import tr
 from porphyra.core.options import GameOption, options_of
 from porphyra.core.registry import game_info, registered_games
 
@@ -38,15 +39,15 @@ def cli_options(
 def _help(owners: list[tuple[str, GameOption]]) -> str:
     parts = []
     for game, option in owners:
-        text = f"{game_info(game).long_name.split(':')[0]}: {option.help}"
+        text = f"{tr(game_info(game).long_name.split(':')[0])}: {tr(option.help)}"
         if option.choices:
             # A seat's value is its player index; say which seat people call it.
             labels = option.choice_labels or tuple(str(c) for c in option.choices)
             shown = [
-                f"{c} ({label})" if label.startswith("Seat") and str(c) != label else str(c)
+                f"{c} ({tr(label)})" if label.startswith("Seat") and str(c) != label else str(c)
                 for c, label in zip(option.choices, labels, strict=True)
             ]
-            text += " One of: " + ", ".join(shown) + "."
+            text += " " + tr("One of: {0}.", ", ".join(shown))
         parts.append(text)
     return "  ".join(parts)
 

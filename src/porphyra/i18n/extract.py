@@ -82,15 +82,18 @@ class _Marked(html.parser.HTMLParser):
 
 
 def option_messages() -> set[Message]:
-    """Every game's long name, and the labels, help texts and choice labels of its lobby
-    options (the page shows them as ``/api/meta`` gives them, translated)."""
+    """Every game's long name and short name, and the labels, help texts and choice labels
+    of its lobby and command-line options (the page shows them as ``/api/meta`` gives
+    them, translated; ``porphyra play --help`` shows the command-line ones)."""
     from porphyra.core import registry
     from porphyra.core.options import options_of
 
     found: set[Message] = set()
     for name in registry.registered_games():
-        found.add((None, registry.game_info(name).long_name))
-        for option in options_of(registry.game_info(name).options, "lobby"):
+        long_name = registry.game_info(name).long_name
+        found.update({(None, long_name), (None, long_name.split(":")[0])})
+        declared = registry.game_info(name).options
+        for option in [*options_of(declared, "lobby"), *options_of(declared, "cli")]:
             data = option.to_json()
             for text in (data.get("label"), data.get("help"), *data.get("choice_labels", [])):
                 if isinstance(text, str) and text and not text.isdigit():
