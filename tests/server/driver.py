@@ -72,3 +72,24 @@ def record_of(server: Any, game_id: str) -> dict[str, Any]:
     assert r.status_code == 200, r.text
     rec: dict[str, Any] = r.json()
     return rec
+
+
+def play_to_a_mixed_pile(me: SeatClient, limit: int = 300) -> str:
+    """Play Conspiracy seat ``me`` (drawing 3 where it can, else its first legal action)
+    until it may take a discard pile of at least two different lords; returns that pile's
+    colour.  Fails the test if none comes within ``limit`` decisions (it depends on the
+    seed)."""
+    import pytest
+
+    for _ in range(limit):
+        obs = me.last["observation"]
+        piles = [c for c, pile in obs["piles"].items() if len(set(pile)) >= 2]
+        if obs["phase"] == "recruit" and piles and f"take {piles[0]}" in me.last["legal"]:
+            return str(piles[0])
+        legal = me.last["legal"]
+        me.act("draw 3" if "draw 3" in legal else legal[0])
+        update = me.recv_until(
+            lambda m: m["type"] == "update" and (bool(m["legal"]) or m["status"] == "over")
+        )
+        assert update["status"] == "active", "the game ended before a mixed pile came"
+    pytest.fail("no pile of different lords to take")

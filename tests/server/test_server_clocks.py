@@ -15,7 +15,7 @@ import pytest
 from porphyra import record as records
 from porphyra.server.match import MatchRunner
 
-from .driver import sync
+from .driver import play_to_a_mixed_pile, sync
 from .live import LiveServer, SeatClient, connect_seats
 
 #: Guard against a hang while waiting for the server (seconds; never a speed check).
@@ -355,18 +355,9 @@ def test_an_undo_against_a_bot_keeps_the_clock_running(live: LiveServer, fake: F
         }
     )
     me = connect_seats(live, info)[0][0]
-    for _ in range(300):  # as in test_server_ws: take a pile of different lords
-        obs = me.last["observation"]
-        piles = [c for c, pile in obs["piles"].items() if len(set(pile)) >= 2]
-        if obs["phase"] == "recruit" and piles and f"take {piles[0]}" in me.last["legal"]:
-            break
-        legal = me.last["legal"]
-        me.act("draw 3" if "draw 3" in legal else legal[0])
-        me.recv_until(lambda m: m["type"] == "update" and bool(m["legal"]))
-    else:  # pragma: no cover - depends on the seed
-        pytest.fail("no pile of different lords to take")
+    pile = play_to_a_mixed_pile(me)
     fake.advance(5)
-    me.act(f"take {piles[0]}")
+    me.act(f"take {pile}")
     after = me.recv_until(lambda m: m["type"] == "update" and bool(m["legal"]))
     assert after["can_undo"] is True
     spent = clock_of(live, info["id"])["seats"][0]["remaining_s"]

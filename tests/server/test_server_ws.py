@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from .driver import sync
+from .driver import play_to_a_mixed_pile, sync
 from .live import LiveServer, SeatClient, connect_seats
 
 
@@ -209,18 +209,9 @@ def test_undo_against_bots_only_without_new_information(server: LiveServer) -> N
     assert _error(me)["code"] == "undo"
     # Taking a pile of several different lords reveals nothing and leaves me to decide
     # the order: undo is allowed and restores exactly the view before.
-    for _ in range(300):
-        obs = me.last["observation"]
-        piles = [c for c, pile in obs["piles"].items() if len(set(pile)) >= 2]
-        if obs["phase"] == "recruit" and piles and f"take {piles[0]}" in me.last["legal"]:
-            break
-        legal = me.last["legal"]
-        me.act("draw 3" if "draw 3" in legal else legal[0])
-        assert me.recv_until(_recruited)["status"] == "active"
-    else:  # pragma: no cover - depends on the seed
-        pytest.fail("no pile of different lords to take")
+    pile = play_to_a_mixed_pile(me)
     before = me.last
-    me.act(f"take {piles[0]}")
+    me.act(f"take {pile}")
     after = me.recv_until(_recruited)
     assert after["observation"]["phase"] == "place" and after["can_undo"] is True
     me.send({"type": "undo", "seq": after["seq"]})
