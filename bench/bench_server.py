@@ -273,6 +273,8 @@ def main() -> None:
                 "none",  # the benchmark creates its games at once from one address
                 "--message-limit",
                 "none",
+                "--max-client-connections",
+                "0",  # and opens every seat's socket from that one address
             ],
             env=env,
             stdout=subprocess.DEVNULL,
