@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from porphyra.core.errors import IllegalActionError
 from porphyra.core.game import TERMINAL_PLAYER, Action, State
+from porphyra.core.logcache import FormattedLog, carried
 from porphyra.games.byzantium import melds as M
 from porphyra.games.byzantium import turn, view
 from porphyra.games.byzantium.actions import ByzantiumAction
@@ -122,9 +123,8 @@ class ByzantiumState(State):
         self.events: list[tuple[int, str, tuple[Any, ...]]] = []
         #: Formatted log lines by viewer: ``seats -> (events list, events formatted, lines)``
         #: (see :meth:`log_lines`); a copy or a resampled state starts its own.
-        self._log_cache: dict[
-            tuple[int, ...], tuple[list[tuple[int, str, tuple[Any, ...]]], int, list[str]]
-        ] = {}
+        #: Per reader (a tuple of seats): the log lines formatted so far.
+        self._log_cache: dict[tuple[int, ...], FormattedLog] = {}
         self._history: list[tuple[int, Action]] = []
         self.result: dict[str, Any] | None = None
         #: The last legal actions handed out, and to which seat, while nothing changed
@@ -170,19 +170,18 @@ class ByzantiumState(State):
         kept and only the events since are formatted (observations are asked for often)."""
         events = self.events
         cached = self._log_cache.get(seats)
-        if cached is not None and cached[0] is events:
-            start, out = cached[1], cached[2]
-        else:
-            start, out = 0, []
-        for who, text, args in events[start:]:
-            if who in seats:
-                if args:
-                    text = text.format(
-                        *(self._names(a) if isinstance(a, Cards) else a for a in args)
-                    )
-                out.append(text)
-        self._log_cache[seats] = (events, len(events), out)
-        return list(out)
+        if cached is None or cached.events is not events:
+            cached = self._log_cache[seats] = FormattedLog(events)
+
+        def line(event: tuple[int, str, tuple[Any, ...]]) -> str | None:
+            who, text, args = event
+            if who not in seats:
+                return None
+            if args:
+                return text.format(*(self._names(a) if isinstance(a, Cards) else a for a in args))
+            return text
+
+        return cached.read(events, line)
 
     def _role(self, seat: int) -> str:
         return "Byzantine" if seat == self.emperor else "Foe"
@@ -500,7 +499,7 @@ class ByzantiumState(State):
         new.redrawn = None if self.redrawn is None else list(self.redrawn)
         new.known = [list(k) for k in self.known]
         new.events = list(self.events)
-        new._log_cache = {}
+        new._log_cache = carried(self._log_cache, self.events, new.events)
         new._history = list(self._history)
         new.result = None if self.result is None else dict(self.result)
         new._offered = None

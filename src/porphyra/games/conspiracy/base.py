@@ -14,6 +14,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from porphyra.core.game import Action, State
+from porphyra.core.logcache import FormattedLog
 from porphyra.games.conspiracy import solo
 from porphyra.games.conspiracy.cards import COLOURS
 from porphyra.games.conspiracy.notation import ConspiracyAction
@@ -31,6 +32,11 @@ class Listed(tuple[str, ...]):
 
 #: A log line: its text, or a ``(template, args)`` pair formatted when read (:func:`log_text`).
 LogEntry = str | tuple[str, tuple[Any, ...]]
+
+
+def _entry_text(entry: LogEntry) -> str:
+    """A log entry's line (a text is its own line)."""
+    return entry if isinstance(entry, str) else log_text(entry)
 
 
 def log_text(entry: tuple[str, tuple[Any, ...]]) -> str:
@@ -87,8 +93,8 @@ class StateBase(State):
         self._history: list[tuple[int, Action]] = []
         #: The log as data (:data:`LogEntry`), formatted only when read (:attr:`log`).
         self._events: list[LogEntry] = []
-        #: The formatted log: ``(the events list, its lines so far)`` (see :attr:`log`).
-        self._log_cache: tuple[list[LogEntry], list[str]] | None = None
+        #: The formatted log so far (see :attr:`log`); None: nothing formatted yet.
+        self._log_cache: FormattedLog | None = None
         #: The legal actions handed out last, while nothing changed since (see
         #: ``check_legal``); cleared by every change and in copies.
         self._offered: list[ConspiracyAction] | None = None
@@ -100,15 +106,9 @@ class StateBase(State):
         the entries since are formatted (observations are asked for often)."""
         events = self._events
         cached = self._log_cache
-        if cached is not None and cached[0] is events:
-            lines = cached[1]
-        else:
-            lines = []
-            self._log_cache = (events, lines)
-        lines.extend(
-            entry if isinstance(entry, str) else log_text(entry) for entry in events[len(lines) :]
-        )
-        return list(lines)
+        if cached is None or cached.events is not events:
+            cached = self._log_cache = FormattedLog(events)
+        return cached.read(events, _entry_text)
 
     def _say(self, template: str, *args: Any) -> None:
         """Log ``template`` (``{}`` fields filled with ``args``, :class:`Listed` joined by

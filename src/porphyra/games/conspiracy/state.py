@@ -233,7 +233,11 @@ class ConspiracyState(TurnMixin):
         d["lo_hidden"] = self.lo_hidden[:]
         d["_history"] = self._history[:]
         d["_events"] = self._events[:]
-        d["_log_cache"] = None
+        d["_log_cache"] = (
+            None
+            if self._log_cache is None or self._log_cache.events is not self._events
+            else self._log_cache.for_copy(d["_events"])
+        )
         d["_offered"] = None
         return c
 

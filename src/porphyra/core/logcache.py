@@ -1,0 +1,73 @@
+"""The formatted lines of an engine's log, kept between reads and handed to copies.
+
+Engines keep their log as data (events) and format it only when it is read; the log only
+grows, so the lines already formatted are kept and only the events since are formatted.
+A copy of a state (``clone``, which the web server makes for every move it stores, and
+search makes all the time) takes its original's formatted lines along without copying
+them: it copies the list only when it first adds a line of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+
+class FormattedLog:
+    """Lines formatted from the first :attr:`count` events of :attr:`events`.
+
+    Args:
+        events: the event list (the state's own; a cache of another list is stale).
+        lines: the formatted lines so far (shared with the original's until :meth:`own`).
+        count: how many events they were formatted from.
+        size: how many of ``lines`` are this cache's (a shared list may have grown since).
+        owned: False while ``lines`` is shared with the cache it was copied from.
+    """
+
+    __slots__ = ("count", "events", "lines", "owned", "size")
+
+    def __init__(
+        self,
+        events: Sequence[Any],
+        lines: list[str] | None = None,
+        count: int = 0,
+        size: int | None = None,
+        owned: bool = True,
+    ) -> None:
+        self.events = events
+        self.lines: list[str] = [] if lines is None else lines
+        self.count = count
+        self.size = len(self.lines) if size is None else size
+        self.owned = owned
+
+    def for_copy(self, events: Sequence[Any]) -> FormattedLog:
+        """This cache for a copy of the state whose event list is ``events`` (a copy of
+        :attr:`events`): it shares the lines, and copies them when it first extends them."""
+        return FormattedLog(events, self.lines, self.count, self.size, owned=False)
+
+    def read(self, events: Sequence[Any], line: Callable[[Any], str | None]) -> list[str]:
+        """The lines of every event of ``events`` (a new list): those formatted before, and
+        ``line(event)`` for each event since (None: not a line for this reader).
+
+        Must be called on a cache whose :attr:`events` is ``events``."""
+        if self.count > len(events):  # the list was cut in place: format it again
+            self.lines, self.count, self.size, self.owned = [], 0, 0, True
+        if self.count < len(events):
+            if not self.owned:
+                self.lines = self.lines[: self.size]
+                self.owned = True
+            add = self.lines.append
+            for event in events[self.count :]:
+                text = line(event)
+                if text is not None:
+                    add(text)
+            self.count = len(events)
+            self.size = len(self.lines)
+        return self.lines[: self.size]
+
+
+def carried(
+    caches: dict[Any, FormattedLog], old: Sequence[Any], new: Sequence[Any]
+) -> dict[Any, FormattedLog]:
+    """The caches of a state whose events were ``old``, for its copy with events ``new``."""
+    return {k: c.for_copy(new) for k, c in caches.items() if c.events is old} if caches else {}
