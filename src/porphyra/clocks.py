@@ -31,6 +31,7 @@ the new start, so the time the server was down is charged to nobody.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -116,19 +117,29 @@ class ClockSettings:
         )
         return settings
 
-    def describe(self) -> str:
-        """A short English line (for replays): ``real time, 300 s + 10 s a move; a seat
-        out of time is played by the easy bot, taken over after 3 timeouts``."""
+    def describe(self, tr: Callable[..., str] | None = None) -> str:
+        """A short line (for replays): ``real time, 300 s + 10 s a move; a seat out of
+        time is played by the easy bot, taken over after 3 timeouts``.
+
+        Args:
+            tr: translates and formats each part (``porphyra.cli.lang.tr``); default:
+                English.
+        """
+        tr = tr or _english
         if self.kind == "realtime":
-            text = f"real time, {self.base_s} s + {self.increment_s} s a move"
+            text = tr("real time, {0} s + {1} s a move", self.base_s, self.increment_s)
         elif self.kind == "turn":
-            text = f"turn-based, {self.per_move_s} s a move"
+            text = tr("turn-based, {0} s a move", self.per_move_s)
         else:
-            text = "no clock"
-        text += f"; a seat out of time is played by the {self.timeout_bot} bot"
+            text = tr("no clock")
+        text += tr("; a seat out of time is played by the {0} bot", self.timeout_bot)
         if self.takeover_after:
-            text += f", taken over after {self.takeover_after} timeouts"
+            text += tr(", taken over after {0} timeouts", self.takeover_after)
         return text
+
+
+def _english(message: str, *args: object) -> str:
+    return message.format(*args)
 
 
 @dataclass

@@ -15,6 +15,7 @@ optional and never change a replay: records without them replay as before.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,10 @@ def save(state: State, path: str | Path) -> None:
         OSError: the file cannot be written.
     """
     Path(path).write_text(dumps(state), encoding="utf-8")
+
+
+#: A bot spec as a clock event may name it (``easy``, ``ismcts:iterations=100``).
+_BOT_NAME = re.compile(r"[a-z][a-z0-9_:=.,-]{0,59}")
 
 
 def validate(record: Any) -> dict[str, Any]:
@@ -118,13 +123,19 @@ def _validate_clock(record: dict[str, Any]) -> None:
             not isinstance(e, dict)
             or e.get("event") not in CLOCK_EVENTS
             or not isinstance(e.get("player"), int)
+            or isinstance(e.get("player"), bool)
+            or not 0 <= e["player"] < 8
             or not isinstance(e.get("action"), int)
             or isinstance(e.get("action"), bool)
             or not 0 <= e["action"] <= total
+            or not isinstance(e.get("bot", ""), str)
+            or not isinstance(e.get("reason", ""), str)
+            or not _BOT_NAME.fullmatch(e.get("bot", "easy"))
         ):
             raise RecordError(
                 f"record clock event #{i + 1} must be {{'event': one of "
-                f"{', '.join(CLOCK_EVENTS)}, 'player': int, 'action': 0..{total}}}"
+                f"{', '.join(CLOCK_EVENTS)}, 'player': a seat, 'action': 0..{total}, "
+                "'bot'?: a bot name}"
             )
 
 

@@ -430,3 +430,36 @@ def test_seats_count_from_1_in_every_language(lang: str, word: str) -> None:
     out = runner.invoke(app, play).output
     assert f"{word}1" in out and f"{word}2" in out
     assert f"{word}0" not in out, out
+
+
+def test_a_huge_number_at_the_prompt_is_refused_and_the_game_goes_on(tmp_path: Path) -> None:
+    """A number of thousands of digits is not a menu entry (and Python refuses to read
+    it); the session explains, asks again, and keeps the game."""
+    from porphyra.cli.views import ascii_number
+
+    assert ascii_number("9" * 5000) is None and ascii_number("123456789") == 123456789
+    save = tmp_path / "g.json"
+    play = ["play", "byzantium", "--seats", "human,easy", "--seed", "5", "--save", str(save)]
+    result = runner.invoke(app, play, input="redraw -\n" + "9" * 5000 + "\nquit\n")
+    assert "Traceback" not in result.output and "4300" not in result.output, result.output
+    assert records.load(save)["actions"]  # saved, with the redraw
+
+
+def test_replay_shows_a_records_seat_names_safely(tmp_path: Path) -> None:
+    """A record file may hold anything: control and format characters in a seat name are
+    dropped, and the web server's default names are not repeated after the label."""
+    from porphyra.cli.replay import record_labels
+
+    rec = {
+        "seats": [
+            {"name": "\x1b[31mred\x1b[0m\x1b]0;pwned\x07"},
+            {"name": "Seat 2"},
+        ]
+    }
+    labels = record_labels(rec, 3)
+    assert labels == ["Seat 1 ([31mred[0m]0;pwned)", "Seat 2", "Seat 3"]
+    assert not any(ch in "".join(labels) for ch in "\x1b\x07\u202e\n")
+    assert record_labels({"seats": [{"name": "Easy bot 1"}, {"name": "a\u202eb\nc"}]}, 2) == [
+        "Seat 1",
+        "Seat 2 (abc)",
+    ]

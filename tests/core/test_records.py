@@ -170,6 +170,17 @@ def test_records_without_clock_fields_are_as_before_and_clock_fields_change_no_r
         ({"clock_events": {}}, "'clock_events' must be a list"),
         ({"clock_events": [{"event": "flag", "player": 0, "action": 0}]}, "clock event #1"),
         ({"clock_events": [{"event": "timeout", "player": 0, "action": 10**6}]}, "clock event #1"),
+        ({"clock_events": [{"event": "return", "player": True, "action": 0}]}, "clock event #1"),
+        ({"clock_events": [{"event": "return", "player": -7, "action": 0}]}, "clock event #1"),
+        ({"clock_events": [{"event": "return", "player": 10**30, "action": 0}]}, "clock event #1"),
+        (
+            {"clock_events": [{"event": "timeout", "player": 0, "action": 0, "bot": {"a": 1}}]},
+            "clock event #1",
+        ),
+        (
+            {"clock_events": [{"event": "timeout", "player": 0, "action": 0, "bot": "[red]x[/]"}]},
+            "clock event #1",
+        ),
     ],
 )
 def test_bad_clock_fields_are_refused(change: dict[str, Any], message: str) -> None:

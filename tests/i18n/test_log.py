@@ -148,3 +148,24 @@ def test_every_refusal_of_bad_input_is_translated(
             message = str(caught.value)
             for lang in ("ja", "ko"):
                 assert translate_error(message, lang) != message, (text, seat, message)
+
+
+@pytest.mark.parametrize("lang", ["ja", "ko"])
+def test_clock_event_lines_are_translated_with_their_seat(lang: str) -> None:
+    """Timeouts, takeovers and returns are log lines of every page and replay: they are
+    translated, and their seat reads as people count it in that language."""
+    from porphyra.clocks import event_text
+    from porphyra.core.seats import for_people
+
+    word = {"ja": "席{0}", "ko": "좌석 {0}"}[lang]
+    events = [
+        {"event": "timeout", "player": 1, "bot": "easy"},
+        {"event": "takeover", "player": 1, "bot": "hard", "reason": "left"},
+        {"event": "takeover", "player": 1, "bot": "easy", "reason": "timeouts"},
+        {"event": "return", "player": 1},
+    ]
+    for e in events:
+        english = event_text(e)
+        line = translate_line(english, lang)
+        assert line != english and is_translated(english, lang), english
+        assert word.format(2) in for_people(line, None, word), line  # player 1 is Seat 2

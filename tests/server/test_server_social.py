@@ -144,6 +144,9 @@ def test_a_hint_depends_on_the_seats_view_only() -> None:
 
 
 def test_replays_rematch_and_summary_of_a_finished_game(server: LiveServer) -> None:
+    for loose in ("yes", 1):  # a table's choices are true or false, nothing that reads so
+        body = {"game": "byzantium", "seats": VS_BOT, "table": {"hints": loose}}
+        assert httpx_post(server, "/api/games", body).status_code == 422
     day = {"kind": "turn", "per_move_s": 86400}
     info = server.create({"game": "byzantium", "seats": VS_BOT, "seed": 21, "clock": day})
     gid = info["id"]
@@ -185,6 +188,9 @@ def test_replays_rematch_and_summary_of_a_finished_game(server: LiveServer) -> N
     assert len(everything[0]["observation"]["seat_views"]) == 2
     assert everything[0]["observation"]["hidden"]["draw_piles"]["byzantine"]
     assert server.get(f"/api/games/{gid}/replay?view=3").status_code == 400
+    for odd in ("%C2%B2", "%E2%91%A0", "9" * 5000):  # "²", "①": digits only to Python
+        r = server.get(f"/api/games/{gid}/replay?view={odd}")
+        assert r.status_code == 400 and "view must be public" in r.json()["detail"], r.text
     # The frames' log lines in the reader's language (the same lines, translated).
     import httpx
 

@@ -202,6 +202,10 @@ class PlaySession:
         except KeyboardInterrupt:
             outcome = Outcome.INTERRUPTED
             self.console.print("\n" + styled("yellow", "Interrupted."))
+        except Exception:
+            # Whatever went wrong, the game so far is kept before the error is reported.
+            self._save(Outcome.INTERRUPTED)
+            raise
         self._save(outcome)
         return outcome
 

@@ -9,6 +9,8 @@ end without stopping), ``q`` (quit).
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -95,17 +97,30 @@ def record_labels(record: dict[str, Any], players: int) -> list[str]:
     labels = []
     for i in range(players):
         entry = named[i] if isinstance(named, list) and i < len(named) else None
-        name = entry.get("name") if isinstance(entry, dict) else None
-        labels.append(
-            f"{seat_label(i)} ({name})" if isinstance(name, str) and name else seat_label(i)
-        )
+        name = _shown_name(entry.get("name") if isinstance(entry, dict) else None)
+        labels.append(f"{seat_label(i)} ({name})" if name else seat_label(i))
     return labels
+
+
+#: The web server's default seat names (``Seat 2``, ``Easy bot 2``).
+_DEFAULT_NAME = re.compile(r"(?:Seat|[A-Z][a-z]+ bot) \d+")
+
+
+def _shown_name(name: object) -> str | None:
+    """A record's seat name as the terminal may show it: None for no name or the web
+    server's default one (the label says it already), else the name without control,
+    format or line-break characters (a record file may hold anything) and cut to 40."""
+    if not isinstance(name, str):
+        return None
+    clean = "".join(c for c in name if unicodedata.category(c) not in ("Cc", "Cf", "Zl", "Zp"))
+    clean = clean.strip()[:40]
+    return None if not clean or _DEFAULT_NAME.fullmatch(clean) else clean
 
 
 def describe_clock(clock: dict[str, Any]) -> str:
     """A record's ``clock`` settings in words (:meth:`ClockSettings.describe`)."""
     try:
-        return ClockSettings.from_json(clock).describe()
+        return ClockSettings.from_json(clock).describe(tr)
     except ClockError:
         return f"{clock.get('kind')} (settings unreadable)"
 

@@ -129,9 +129,10 @@ def ascii_number(text: str) -> int | None:
     """The number ``text`` spells in ASCII digits only, else ``None``.
 
     ``str.isdigit()`` is also true for ``"²"`` or ``"١"``, which ``int()`` rejects or
-    reads unexpectedly; input numbers must be plain ``0-9``.
+    reads unexpectedly; input numbers must be plain ``0-9``, and at most 9 digits (no menu
+    is longer; Python refuses to read a number of thousands of digits).
     """
-    if text and text.isascii() and text.isdigit():
+    if text and len(text) <= 9 and text.isascii() and text.isdigit():
         return int(text)
     return None
 

@@ -61,7 +61,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.websockets import WebSocketState
@@ -228,9 +228,9 @@ class TableIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     #: Every seat may ask for hints (they always may when every other seat is a bot).
-    hints: bool = TABLE_DEFAULTS["hints"]
+    hints: StrictBool = TABLE_DEFAULTS["hints"]
     #: Spectators may write in the chat (they always read it).
-    spectator_chat: bool = TABLE_DEFAULTS["spectator_chat"]
+    spectator_chat: StrictBool = TABLE_DEFAULTS["spectator_chat"]
 
 
 class RematchIn(BaseModel):

@@ -118,7 +118,7 @@ def parse_view(view: str, players: int) -> int | str:
     """
     if view in (PUBLIC_VIEW, ALL_VIEW):
         return view
-    if view.isdigit() and 1 <= int(view) <= players:
+    if len(view) <= 2 and view.isascii() and view.isdigit() and 1 <= int(view) <= players:
         return int(view) - 1
     raise ValueError(f"view must be public, all or a seat from 1 to {players}")
 

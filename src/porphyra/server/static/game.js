@@ -3,7 +3,12 @@
    they build in the server's legal list. */
 "use strict";
 
-const GAME_ID = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+/* The game id of the address (a malformed escape is kept as typed: the server then says
+   there is no such game, and the page shows it). */
+const GAME_ID = (() => {
+  const raw = location.pathname.split("/").filter(Boolean).pop() || "";
+  try { return decodeURIComponent(raw); } catch (e) { return raw; }
+})();
 const TOKEN = new URLSearchParams(location.hash.slice(1)).get("token");
 /* The replay viewer (/replay/{id}) renders frames with this page's code (replay.js). */
 const REPLAY = location.pathname.startsWith("/replay/");
