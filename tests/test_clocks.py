@@ -79,6 +79,26 @@ def test_turn_clock_gives_each_decision_its_time_afresh() -> None:
     assert clock.next_deadline() == 7100.0
 
 
+def test_leaving_and_coming_back_never_gives_a_turn_clock_more_time() -> None:
+    """A turn clock stopped within a decision (the seat left, no bot moved for it) goes on
+    from where it stopped; a decision made (by the seat or its bot) starts the next one
+    with its whole time."""
+    clock = TableClock.new(ClockSettings("turn", per_move_s=60), 2)
+    clock.update({0}, None, 0.0)
+    clock.update(set(), None, 50.0)  # seat 0 leaves: its clock stops with 10 s left
+    assert clock.seats[0].remaining_s == 10.0 and clock.seats[0].paused
+    clock.update({0}, None, 80.0)  # ... and comes back before the bot moved
+    assert clock.deadline(0) == 90.0
+    clock.update({0}, 0, 85.0)  # it decides; its next decision has the whole minute
+    assert clock.deadline(0) == 145.0 and not clock.seats[0].paused
+    clock.update(set(), None, 100.0)  # leaves again; the bot decides for it
+    clock.update(set(), 0, 101.0)
+    clock.update({0}, None, 200.0)
+    assert clock.deadline(0) == 260.0
+    again = TableClock.loads(clock.dumps(), 2)
+    assert [c.paused for c in again.seats] == [c.paused for c in clock.seats]
+
+
 def test_no_clock_never_runs() -> None:
     clock = TableClock.new(ClockSettings(), 2)
     clock.update({0, 1}, None, 5.0)

@@ -152,12 +152,17 @@ class SeatClock:
         since: epoch seconds when it started running, or None while stopped.
         timeouts: how many times the seat ran out of time.
         takeover: ``"left"`` or ``"timeouts"`` while a bot plays the seat, else None.
+        paused: stopped in the middle of the seat's decision (it left, and a bot has not
+            moved for it yet): a ``turn`` clock goes on from ``remaining_s`` when it starts
+            again, instead of with a whole ``per_move_s`` (leaving and coming back never
+            gives more time).
     """
 
     remaining_s: float = 0.0
     since: float | None = None
     timeouts: int = 0
     takeover: str | None = None
+    paused: bool = False
 
     def left(self, now: float) -> float:
         """Seconds left at ``now`` (never below 0)."""
@@ -194,7 +199,9 @@ class TableClock:
     def copy(self) -> TableClock:
         """An independent copy (to change, then keep once stored); events are shared, as
         an event is never changed once the copy holding it is kept."""
-        seats = [SeatClock(c.remaining_s, c.since, c.timeouts, c.takeover) for c in self.seats]
+        seats = [
+            SeatClock(c.remaining_s, c.since, c.timeouts, c.takeover, c.paused) for c in self.seats
+        ]
         return TableClock(self.settings, seats, list(self.events), self.epoch)
 
     @property
@@ -218,14 +225,19 @@ class TableClock:
         if not self.timed:
             return
         for seat, clock in enumerate(self.seats):
+            if seat == moved:
+                clock.paused = False  # its decision is made: the next one is a new one
             if clock.since is not None and (seat == moved or seat not in waiting):
                 clock.remaining_s = clock.left(now)
                 clock.since = None
                 if seat == moved and self.settings.kind == "realtime":
                     clock.remaining_s += self.settings.increment_s
+                elif seat != moved:
+                    clock.paused = True  # stopped within its decision (it left)
             if seat in waiting and clock.since is None:
-                if self.settings.kind == "turn":
+                if self.settings.kind == "turn" and not clock.paused:
                     clock.remaining_s = float(self.settings.per_move_s)
+                clock.paused = False
                 clock.since = now
 
     def deadline(self, seat: int) -> float | None:
@@ -338,6 +350,7 @@ class TableClock:
                         "since": c.since,
                         "timeouts": c.timeouts,
                         "takeover": c.takeover,
+                        "paused": c.paused,
                     }
                     for c in self.seats
                 ],
@@ -378,7 +391,10 @@ class TableClock:
                 raise ClockError("a stored seat clock has a bad timeouts count")
             if takeover is not None and takeover not in TAKEOVER_REASONS:
                 raise ClockError("a stored seat clock has a bad takeover reason")
-            out.append(SeatClock(float(remaining), since, timeouts, takeover))
+            paused = s.get("paused", False)  # absent in clocks stored before it
+            if not isinstance(paused, bool):
+                raise ClockError("a stored seat clock has a bad paused flag")
+            out.append(SeatClock(float(remaining), since, timeouts, takeover, paused))
         events = data.get("events", [])
         if not isinstance(events, list) or not all(_is_event(e, players) for e in events):
             raise ClockError("the stored clock's events are not a list of events")

@@ -268,6 +268,19 @@ def test_a_seat_that_leaves_is_played_by_the_bot_until_it_returns(live: LiveServ
     assert any("seat 1 left the table" in line for line in one.last["observation"]["log"])
     two.send({"type": "return"})
     wait_for(lambda: clock_of(live, gid)["seats"][1]["takeover"] is None, "given back")
+    # Once per decision: a second leave before seat 1 decided again is refused (no log
+    # flood, no handing the decision to the bot and back at will).
+    moves = sum(1 for p, _ in runner_of(live, gid).state.history if p == 1)
+    two.send({"type": "leave"})
+    wait_for(lambda: clock_of(live, gid)["seats"][1]["takeover"] == "left", "left again")
+    two.send({"type": "return"})
+    wait_for(lambda: clock_of(live, gid)["seats"][1]["takeover"] is None, "back again")
+    if sum(1 for p, _ in runner_of(live, gid).state.history if p == 1) == moves:
+        two.send({"type": "leave"})  # the same decision: refused
+        refusal = two.recv_until(lambda m: m["type"] == "error")
+        assert refusal["code"] == "takeover" and "once" in refusal["message"]
+    else:  # pragma: no cover - the bot decided for seat 1 in between: a new decision
+        pytest.fail("seat 1 moved while it was away; the test needs a quiet moment")
     # "Your games": the lobby asks with the seats this browser holds.
     tokens = {inv["seat"]: inv["token"] for inv in info["invites"]}
     mine = httpx.post(

@@ -159,15 +159,26 @@ class ClockedRunner:
         until they return (:meth:`give_back`).
 
         Raises:
-            SubmitError: ``over``, ``takeover`` (a bot already plays it), ``unavailable``.
+            SubmitError: ``over``, ``takeover`` (a bot already plays it, or the seat left
+                once already during this decision), ``unavailable``.
         """
         async with self.lock:
             if self.over:
                 raise SubmitError("over", "the game is over")
             if self.clock.seats[seat].takeover is not None:
                 raise SubmitError("takeover", "a bot already plays your seat")
+            moves = self._moves_of(seat)
+            if any(
+                e["event"] == "takeover" and e["player"] == seat and e["move"] == moves
+                for e in self.clock.events
+            ):
+                # Once per decision: leaving and coming back again and again would fill
+                # everyone's log, and hand the decision to the bot and back at will.
+                raise SubmitError(
+                    "takeover", "you already left once during this decision: play it first"
+                )
             clock = self.clock.copy()
-            clock.take_over(seat, self._moves_of(seat), "left")
+            clock.take_over(seat, moves, "left")
             clock.events[-1]["at"] = self._log_anchor()
             clock.update(self._waiting(self.state, clock), None, self.hub.now())
             await self._store_clock(clock, self.seq + 1)
