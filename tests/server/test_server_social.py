@@ -101,6 +101,22 @@ def test_hints_only_where_allowed_and_for_the_seat_that_asks(server: LiveServer)
     hint = ann.recv_until(lambda m: m["type"] in ("hint", "error"))
     assert hint["type"] == "hint", hint
     assert hint["action"] in ann.last["legal"] and 0.0 <= hint["chance"] <= 1.0
+    # Asking again for the same decision (any tab of the seat) searches no more.
+    pool = server.app.state.hub.bots
+    searches: list[int] = []
+    real_hint = pool.hint
+
+    async def counting(*args: Any, **kwargs: Any) -> Any:
+        searches.append(1)
+        return await real_hint(*args, **kwargs)
+
+    pool.hint = counting
+    for _ in range(5):
+        ann.send({"type": "hint", "seq": ann.last["seq"]})
+        again = ann.recv_until(lambda m: m["type"] in ("hint", "error"))
+        assert again == hint
+    assert searches == []
+    pool.hint = real_hint
     sync([watcher])
     assert all(m["type"] != "hint" for m in watcher.messages)
     watcher.send({"type": "hint", "seq": watcher.last["seq"]})

@@ -103,6 +103,9 @@ class MatchRunner(ClockedRunner):
         #: Per seat: the seq its current decision began at, and its legal action texts.
         self._decisions: dict[int, tuple[int, list[str]]] = {}
         self._track_decisions()
+        #: The hint searches of the current decisions, by ``(seat, seq)`` (shared by every
+        #: request for the same decision).
+        self._hints: dict[tuple[int, int], asyncio.Future[tuple[str, float | None]]] = {}
         #: One rematch is made at a time (a second request gets the first one).
         self.rematch_lock = asyncio.Lock()
         #: The table's chat (loaded from the database on first use).
@@ -511,8 +514,20 @@ class MatchRunner(ClockedRunner):
         if not self._legal(seat):
             raise SubmitError("turn", "a hint is for your own decision: it is not your turn")
         spec = self.hub.hint_bot
-        seed = decision_seed(self.state.seed, seat, len(self.state.history)) ^ 0x5EED
-        action, chance = await self.hub.bots.hint(self.state, seat, spec, seed)
+        # One search per seat and decision, whoever asks and how often (every tab of the
+        # seat shares it): hints are served ahead of bot-only games, so a flood of them
+        # must not become a flood of searches.
+        task = self._hints.get((seat, seq))
+        if task is None:
+            self._hints = {k: t for k, t in self._hints.items() if k[1] == self.seq}
+            seed = decision_seed(self.state.seed, seat, len(self.state.history)) ^ 0x5EED
+            task = asyncio.ensure_future(self.hub.bots.hint(self.state, seat, spec, seed))
+            self._hints[seat, seq] = task
+        try:
+            action, chance = await asyncio.shield(task)
+        except Exception:
+            self._hints.pop((seat, seq), None)  # a failed search may be asked for again
+            raise
         return {"type": "hint", "seq": seq, "action": action, "chance": chance, "bot": spec}
 
     def detach(self, client: Client) -> None:
