@@ -381,3 +381,25 @@ def test_an_undo_against_a_bot_keeps_the_clock_running(live: LiveServer, fake: F
     # Time spent stays spent (no refund); the clock runs on for the decision again.
     assert mine["running"] is True and mine["remaining_s"] == spent - 7
     assert snap["clock"]["seats"][1]["running"] is False  # a bot seat's never runs
+
+
+def test_a_table_whose_people_are_away_waits_like_a_bot_only_game(live: LiveServer) -> None:
+    """Its bots are served first only while a person who plays a seat has the page open,
+    and a table whose every human seat a bot has taken over counts as bot-only (tables of
+    absent players with tiny clocks must not crowd out the bots facing people)."""
+    hub = live.app.state.hub
+    before = hub.active_bot_only_games()
+    info = live.create(two_humans("conspiracy"))
+    runner = runner_of(live, info["id"])
+    assert not runner.person_waiting() and runner.has_player()
+    seats = connect_seats(live, info)
+    one, two = seats[0][0], seats[1][0]
+    assert runner.person_waiting()
+    one.send({"type": "leave"})
+    two.send({"type": "leave"})
+    wait_for(lambda: not runner.has_player(), "both seats taken over")
+    assert not runner.person_waiting()  # both pages open, but bots play both seats
+    # (the two bots may finish the game at once; until then it counts as bot-only)
+    assert runner.over or hub.active_bot_only_games() == before + 1
+    for c in (one, two):
+        c.close()

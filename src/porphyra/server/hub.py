@@ -231,9 +231,10 @@ class Hub:
                 log.debug("released %d idle games from memory", released)
 
     def active_bot_only_games(self) -> int:
-        """Games in memory that are not over and have no human seat (their bots are
-        deciding, so they stay in memory while active), plus those being created."""
-        running = sum(1 for r in self.runners.values() if not r.over and not r.has_human())
+        """Games in memory that are not over and in which no person plays (no human seat,
+        or every human seat taken over by a bot: their bots are deciding, so they stay in
+        memory while active), plus those being created."""
+        running = sum(1 for r in self.runners.values() if not r.over and not r.has_player())
         return running + self._bot_only_reserved
 
     def reserve_bot_only(self, limit: int | None) -> bool:

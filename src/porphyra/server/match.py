@@ -182,8 +182,25 @@ class MatchRunner(ClockedRunner):
         return {"deal": self.row.deal, "rated": is_rated(self.row.deal)}
 
     def has_human(self) -> bool:
-        """True if a seat is human (its bots are served first, see ``FairGate``)."""
+        """True if a seat is human (bot moves are then paced so that a person can follow)."""
         return any(s.kind == "human" for s in self.seats)
+
+    def has_player(self) -> bool:
+        """True if a person plays a seat: a human seat that no bot has taken over (a game
+        without one counts as a bot-only game, see ``Hub.active_bot_only_games``)."""
+        return any(
+            s.kind == "human" and self.clock.seats[s.seat].takeover is None for s in self.seats
+        )
+
+    def person_waiting(self) -> bool:
+        """True if a person is at the table now: a human seat that no bot plays, with a
+        page open.  Its bots are served first (``FairGate``); tables whose people are
+        away (or taken over) wait their turn like bot-only games."""
+        online = {c.seat for c in self.clients if c.seat is not None}
+        return any(
+            s.kind == "human" and s.seat in online and self.clock.seats[s.seat].takeover is None
+            for s in self.seats
+        )
 
     def idle(self) -> bool:
         """True if nothing holds this runner in memory: no client and no bot deciding
@@ -755,7 +772,7 @@ class MatchRunner(ClockedRunner):
             seed = decision_seed(self.state.seed, current, len(self.state.history))
             try:
                 text = await self.hub.bots.choose(
-                    self.state, current, spec, seed, urgent=self.has_human()
+                    self.state, current, spec, seed, urgent=self.person_waiting()
                 )
             except asyncio.CancelledError:
                 raise
