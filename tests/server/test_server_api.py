@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -328,6 +329,32 @@ def test_undo_rule_on_engine_states() -> None:
     s = cons.new_initial_state(seed=2)
     s.apply_action(cons.parse_action(s, "draw 1"))
     assert undo_target(s, 0) is None
+
+
+def test_undo_never_lets_the_emperor_try_targets_against_the_foes_hidden_hand() -> None:
+    """The Foe's answer to a negotiation target depends on its hidden hand ("no
+    replacement" says what it lacks): once it answered, the Emperor cannot undo and try
+    another target.  Before it answers, taking the target back reveals nothing."""
+    game = load_game("byzantium")
+    rng = random.Random(11)
+    answered = open_before = 0
+    for seed in range(40):
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal() and answered < 12:
+            if state.observation(0)["phase"] == "replace":
+                foe = state.current_player()
+                emperor = 1 - foe
+                open_before += undo_target(state, emperor) is not None
+                options = state.legal_actions(foe)
+                state.apply_action(options[rng.randrange(len(options))], foe)
+                if len(options) > 1:
+                    assert undo_target(state, emperor) is None, (seed, len(state.history))
+                answered += 1
+                continue
+            player = state.active_players()[0]
+            actions = state.legal_actions(player)
+            state.apply_action(actions[rng.randrange(len(actions))], player)
+    assert answered >= 12 and open_before  # the rule was met both ways
 
 
 def test_derived_scores_come_from_the_observation() -> None:

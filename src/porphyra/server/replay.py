@@ -59,6 +59,24 @@ def replay(rec: dict[str, Any], upto: int | None = None) -> State:
 
 
 # ---------------------------------------------------------------------------- undo
+def _informed_choice(state: State, samples: list[State], player: int) -> bool:
+    """True if ``player``'s decision now could depend on what only it knows: its view
+    differs in one of ``samples`` (resampled for another seat) and it has several options
+    or, in that sample, other options than here."""
+    view = state.observation(player)
+    legal: list[str] | None = None
+    for sample in samples:
+        if sample.observation(player) == view:
+            continue
+        if legal is None:
+            legal = [str(a) for a in state.legal_actions(player)]
+            if len(legal) > 1:
+                return True
+        if [str(a) for a in sample.legal_actions(player)] != legal:
+            return True
+    return False
+
+
 def undo_target(state: State, seat: int) -> int | None:
     """The history length to go back to when ``seat`` asks to undo, or None if refused.
 
@@ -71,7 +89,13 @@ def undo_target(state: State, seat: int) -> int | None:
        was drawn, no deck shuffled, no hidden choice committed by another seat;
     2. replaying the same actions on :data:`UNDO_RESAMPLES` resampled copies of the target
        state (``resample(seat, rng)``: all the hidden parts redrawn) gives ``seat`` exactly
-       the same observation at every step, so nothing seat saw depended on hidden facts.
+       the same observation at every step, so nothing seat saw depended on hidden facts;
+    3. no other seat that knows something ``seat`` does not (its own view differs in a
+       resampled copy) made a choice in between: a choice among several options, or one
+       forced only by what it holds (it had more options in a resampled copy), tells
+       ``seat`` about that seat's hidden cards (a bot's "no replacement" after a
+       negotiation target says what its hand lacks), and undoing would let ``seat`` try
+       every option against it.
 
     The caller checks the other condition: every other seat is a bot.
     """
@@ -91,6 +115,8 @@ def undo_target(state: State, seat: int) -> int | None:
     walk = base.clone()
     for player, action in history[target:]:
         text = str(action)
+        if player != seat and _informed_choice(walk, samples, player):
+            return None
         walk.apply_action(game.parse_action(walk, text, player), player)
         if walk.hidden_from(seat) != fingerprint:
             return None
