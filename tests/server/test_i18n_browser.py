@@ -85,7 +85,11 @@ def test_every_page_in_every_language(sqlite_url: str, tmp_path: Path) -> None:
                     page.goto(server.base + "/")
                     wait_until(page, f"document.documentElement.lang === '{lang}'", 30_000)
                     wait_until(page, "document.querySelector('#langswitch') !== null", 30_000)
-                    assert EXPECT["lobby"][lang] in page.evaluate("document.body.textContent")
+                    lobby = page.evaluate("document.body.textContent")
+                    assert EXPECT["lobby"][lang] in lobby
+                    if lang != "en":  # the server's default seat names and the bots' texts
+                        for english in ("Seat 1", "Easy bot", "rules of thumb"):
+                            assert english not in lobby, (lang, english)
                     assert page.locator("#langswitch").input_value() == lang
                     assert page.screenshot(path=str(out / f"lobby-{lang}.png"), full_page=True)
                     for name, info in games.items():
@@ -98,7 +102,7 @@ def test_every_page_in_every_language(sqlite_url: str, tmp_path: Path) -> None:
                         assert first.startswith(LOG_START[name][lang]), (name, lang, first)
                         if lang != "en":
                             # The marked texts are all translated.
-                            for english in ("Game log", "Players", "Your decision"):
+                            for english in ("Game log", "Players", "Your decision", "Seat 1"):
                                 assert english not in text, (name, lang, english)
                         page.screenshot(path=str(out / f"{name}-{lang}.png"), full_page=True)
                     assert errors == []

@@ -16,6 +16,7 @@ from porphyra.bots import bot_names
 from porphyra.core.errors import PorphyraError
 from porphyra.core.game import Game
 from porphyra.core.registry import load_game
+from porphyra.i18n import N_
 
 #: Bot difficulties offered first in the lobby (others from ``bot_names()`` follow).
 PREFERRED_BOTS = ("easy", "medium", "hard", "random")
@@ -24,12 +25,12 @@ PREFERRED_BOTS = ("easy", "medium", "hard", "random")
 BOT_ALIASES = {"bot": "random", "heuristic": "easy"}
 #: What each lobby bot is, in plain words (the lobby's seat menus show these).
 LOBBY_BOT_TEXT = {
-    "easy": "Easy: plays by rules of thumb, at once",
-    "medium": "Medium: thinks half a second a move",
-    "hard": "Hard: thinks 2 seconds a move, the strongest",
-    "random": "Random: any legal move (for trying things out)",
-    "greedy": "Greedy: tries each move one step ahead on sampled deals",
-    "ismcts": "Steady: searches 1000 positions a move, the same moves for the same deal",
+    "easy": N_("Easy: plays by rules of thumb, at once"),
+    "medium": N_("Medium: thinks half a second a move"),
+    "hard": N_("Hard: thinks 2 seconds a move, the strongest"),
+    "random": N_("Random: any legal move (for trying things out)"),
+    "greedy": N_("Greedy: tries each move one step ahead on sampled deals"),
+    "ismcts": N_("Steady: searches 1000 positions a move, the same moves for the same deal"),
 }
 
 

@@ -16,7 +16,7 @@ const CHAT_MAX = 300;
 let chatLines = [];
 
 function chatLineEl(line) {
-  const who = line.seat === null || line.seat === undefined ? CHAT_STRINGS.spectator : line.name;
+  const who = line.seat === null || line.seat === undefined ? CHAT_STRINGS.spectator : shownName(line.name);
   return el("li", { "data-chat": String(line.n) },
     el("span", { class: "chat-who" }, who + ": "), el("span", { class: "chat-text" }, line.text));
 }

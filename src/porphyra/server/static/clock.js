@@ -199,7 +199,7 @@ const PorphyraClock = (() => {
       const time = mine && mine.remaining_s !== null ? CLOCK_TEXT.timeLeft(fmtClock(mine.remaining_s)) : "";
       const status = r.status === "over" ? CLOCK_TEXT.finished : r.your_turn ? CLOCK_TEXT.yourTurn : CLOCK_TEXT.waiting;
       list.append(el("tr", { "data-game": r.id, "data-seat": String(r.seat), "data-your-turn": String(r.your_turn) },
-        el("td", {}, el("strong", {}, r.long_name), el("div", { class: "muted" }, r.name)),
+        el("td", {}, el("strong", {}, t(r.long_name)), el("div", { class: "muted" }, shownName(r.name))),
         el("td", {}, el("span", { class: "badge" + (r.your_turn ? " turn" : "") }, status)),
         el("td", { class: "muted" }, describeClock(r.clock), time ? el("div", {}, time) : null),
         el("td", {}, el("a", { href: `/game/${r.id}#token=${token}` }, el("button", { class: "small primary" }, CLOCK_TEXT.open)))));

@@ -57,3 +57,13 @@ function ago(iso) {
   if (s < 86400) return I18N.t("{0} h ago", Math.floor(s / 3600));
   return new Date(t).toLocaleDateString(I18N.lang);
 }
+
+/* A seat's name as the server gives it, in the page's language: the server's default
+   names ("Seat 2", "Easy bot 2") are translated, a chosen name is shown as chosen. */
+function shownName(name) {
+  const seatDefault = /^Seat (\d+)$/.exec(name || "");
+  if (seatDefault) return t("Seat {0}", seatDefault[1]);
+  const botDefault = /^([A-Z][a-z]+) bot (\d+)$/.exec(name || "");
+  if (botDefault) return t("{0} bot {1}", botDefault[1].toLowerCase(), botDefault[2]);
+  return name;
+}

@@ -161,12 +161,7 @@ async function onMessage(msg) {
    page's language. */
 function displayName(i) {
   const s = SEATS[i];
-  if (!s) return t("Seat {0}", i + 1);
-  const seatDefault = /^Seat (\d+)$/.exec(s.name);
-  if (seatDefault) return t("Seat {0}", seatDefault[1]);
-  const botDefault = /^([A-Z][a-z]+) bot (\d+)$/.exec(s.name);
-  if (botDefault) return t("{0} bot {1}", botDefault[1].toLowerCase(), botDefault[2]);
-  return s.name;
+  return s ? shownName(s.name) : t("Seat {0}", i + 1);
 }
 
 function seatName(i) {

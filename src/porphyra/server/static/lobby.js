@@ -151,11 +151,11 @@ async function createGame() {
     const url = origin + inv.url;
     const input = el("input", { type: "text", readonly: true, value: url, "aria-label": t("Invite link for seat {0}", inv.seat + 1) });
     box.append(el("div", { class: "section" },
-      el("div", {}, t("Invite for seat {0} ({1}) — keep it secret, it opens that seat:", inv.seat + 1, seat.name)),
+      el("div", {}, t("Invite for seat {0} ({1}) — keep it secret, it opens that seat:", inv.seat + 1, shownName(seat.name))),
       input,
       el("div", { class: "row" },
         el("button", { class: "small", onclick: () => copy(url) }, t("Copy")),
-        el("a", { class: "button small primary", href: inv.url, "data-testid": `play-seat-${inv.seat}` }, t("Play as {0}", seat.name)))));
+        el("a", { class: "button small primary", href: inv.url, "data-testid": `play-seat-${inv.seat}` }, t("Play as {0}", shownName(seat.name))))));
   }
   const spect = origin + info.spectate_url;
   box.append(el("div", { class: "section" }, el("div", {}, t("Spectator link (public view only):")),
@@ -190,7 +190,7 @@ async function loadGames() {
     const buttons = el("div", { class: "row" });
     for (const [seat, token] of Object.entries(mine)) {
       const s = row.seats[Number(seat)];
-      const who = s ? s.name : t("Seat {0}", Number(seat) + 1);
+      const who = s ? shownName(s.name) : t("Seat {0}", Number(seat) + 1);
       buttons.append(el("a", { class: "button small primary", href: `/game/${row.id}#token=${token}` },
         row.status === "over" ? t("Open as {0}", who) : t("Play as {0}", who)));
     }
@@ -200,14 +200,14 @@ async function loadGames() {
     if (row.status === "over" && row.result && row.result.returns) {
       const best = Math.max(...row.result.returns);
       const winners = row.result.returns.map((r, i) => r === best ? i : -1).filter((i) => i >= 0);
-      status = row.result.returns.every((r) => r === 0) ? t("draw / shared") : t("won by {0}", winners.map((i) => (row.seats[i] || {}).name || t("Seat {0}", i + 1)).join(", "));
+      status = row.result.returns.every((r) => r === 0) ? t("draw / shared") : t("won by {0}", winners.map((i) => shownName((row.seats[i] || {}).name) || t("Seat {0}", i + 1)).join(", "));
     }
     const deal = row.deal === "secret" ? null : el("span", { class: "badge warn", "data-deal": row.deal },
       row.deal === "chosen" ? t("chosen seed · unrated") : t("weak seed · unrated"));
     body.append(el("tr", {},
       el("td", {}, el("strong", {}, row.game === "byzantium" ? t("Byzantium") : t("Conspiracy")), el("div", { class: "muted" }, describeOptions(row)), deal),
       el("td", {}, ...row.seats.map((s) => el("div", {},
-        el("span", { class: "dot" + (s.connected ? " on" : "") }), s.name,
+        el("span", { class: "dot" + (s.connected ? " on" : "") }), shownName(s.name),
         el("span", { class: "muted" }, s.kind === "bot" ? ` (${s.bot})` : "")))),
       el("td", {}, status), el("td", {}, String(row.actions)), el("td", {}, ago(row.updated)),
       el("td", {}, buttons)));
