@@ -84,6 +84,8 @@ def validate(record: Any) -> dict[str, Any]:
     seed = record.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise RecordError("record field 'seed' is missing or not an integer")
+    if not -(2**256) < seed < 2**256:
+        raise RecordError("record field 'seed' is too large (at most 256 bits)")
     for i, entry in enumerate(record["actions"]):
         if (
             not isinstance(entry, dict)
@@ -149,6 +151,8 @@ def loads(text: str) -> dict[str, Any]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"record is not valid JSON: {exc}") from None
+    except ValueError:  # e.g. a number of thousands of digits, which Python refuses
+        raise RecordError("record holds a number too long to read") from None
     except RecursionError:
         raise RecordError("record JSON is nested too deeply") from None
     return validate(data)

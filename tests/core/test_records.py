@@ -206,3 +206,12 @@ def test_replay_shows_the_clock_and_its_events() -> None:
     total = len(rec["actions"])
     back = text.index("⏱ Seat 2 is back")
     assert text.index(f"{total:>3}. Seat") < back < text.index("End of record")
+
+
+def test_a_record_with_a_huge_number_is_a_clear_error() -> None:
+    text = json.dumps({**records.to_record(_game_state()), "seed": 123456789})
+    with pytest.raises(RecordError, match="too long to read"):
+        records.loads(text.replace("123456789", "9" * 5000))
+    rec = {**records.to_record(_game_state()), "seed": 2**300}
+    with pytest.raises(RecordError, match="too large"):
+        records.validate(rec)
