@@ -784,7 +784,9 @@ def create_app(
             async with runner.lock:
                 runner.attach(client)
         messages = quotas.connection_key()
-        chat_key = messages if seat is None else f"{game_id}/{seat}"
+        # Chat is rate-limited per seat, and per address for spectators (however many
+        # sockets an address opens, they share one rate).
+        chat_key = f"{game_id}/spectators/{peer}" if seat is None else f"{game_id}/{seat}"
         try:
             while True:
                 message = await websocket.receive()

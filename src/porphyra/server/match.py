@@ -66,6 +66,8 @@ log = logging.getLogger("porphyra.server")
 
 #: Chat lines one game keeps (then the table's chat is full).
 MAX_CHAT_LINES = 1000
+#: Of those, the most spectators may write (the seats can always go on talking).
+MAX_SPECTATOR_CHAT_LINES = 300
 #: Chat lines sent with a snapshot (the latest ones).
 CHAT_HISTORY = 200
 
@@ -485,6 +487,10 @@ class MatchRunner(ClockedRunner):
             lines = await self._store("a chat line", self._load_chat)
             if len(lines) >= MAX_CHAT_LINES:
                 raise SubmitError("limit", "this table's chat is full")
+            if seat is None and (
+                sum(1 for x in lines if x["seat"] == SPECTATOR_SEAT) >= MAX_SPECTATOR_CHAT_LINES
+            ):
+                raise SubmitError("limit", "the spectators' share of this table's chat is full")
             line = {
                 "n": len(lines),
                 "seat": SPECTATOR_SEAT if seat is None else seat,
