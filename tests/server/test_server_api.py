@@ -153,6 +153,27 @@ def test_seat_names_refuse_control_and_bidi_characters(client: TestClient, name:
     assert client.get("/api/games").json() == []
 
 
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("\u0301\u0301\u0301", "visible"),  # combining marks only
+        ("\u3164", "visible"),  # the Hangul filler, a letter that shows nothing
+        ("   ", "visible"),
+        ("Seat 2", "seat number"),
+        ("player 1", "seat number"),
+        ("席2", "seat number"),
+        ("Spectator", "seat number"),
+    ],
+)
+def test_seat_names_refuse_blank_names_and_other_seats_names(
+    client: TestClient, name: str, why: str
+) -> None:
+    body = {"game": "byzantium", "seats": [{"kind": "human", "name": name}, {"kind": "human"}]}
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 422 and why in r.text, r.text
+    assert client.get("/api/games").json() == []
+
+
 def test_seat_names_keep_ordinary_text(client: TestClient) -> None:
     names = ["Zoë <b>", "👨\u200d👩\u200d👧 family", "  Ann  "]
     body = {

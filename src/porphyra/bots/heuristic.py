@@ -100,8 +100,8 @@ class GreedyBot:
             total = 0.0
             for _ in range(self.samples):
                 state = view.sample(rng)
-                mine = next(a for a in state.legal_actions() if str(a) == key)
-                state.apply_action(mine)
+                mine = next(a for a in state.legal_actions(view.player) if str(a) == key)
+                state.apply_action(mine, view.player)  # also early in a simultaneous choice
                 while not state.is_terminal():
                     state.apply_action(random_policy(state, rng))
                 total += (state.returns()[view.player] - lo) / span

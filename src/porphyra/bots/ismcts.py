@@ -240,6 +240,12 @@ class ISMCTSBot:
             state = view.sample(rng)
             if refine is not None:
                 refine(state, view.player, rng)
+            # A seat deciding early in a secret simultaneous choice (B-R3: the Foe before
+            # the Emperor): the canonical seat's pending choice is hidden from it, so the
+            # opponent model makes it in this world, and the search goes on from the
+            # observer's own decision (the order of the two choices changes nothing).
+            while not state.is_terminal() and state.current_player() != view.player:
+                state.apply_action(search.policy(state, rng))
             if rows is not None:
                 # Paired root: every root candidate on this same world, with the same random
                 # numbers (common random numbers), so candidates are compared on equal luck.

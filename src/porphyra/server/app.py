@@ -219,7 +219,26 @@ class SeatIn(BaseModel):
                     f"a seat name may not contain control or formatting characters "
                     f"(U+{ord(ch):04X}, e.g. a bidi override, NUL or a line break)"
                 )
+        if not any(_visible(ch) for ch in name):
+            raise ValueError("a seat name needs a visible letter, digit or sign")
+        if _RESERVED_NAME.fullmatch(name.strip()):
+            raise ValueError(
+                "a seat name may not look like a seat number or the word Spectator "
+                "(names such as 'Seat 2' would stand for another seat)"
+            )
         return name
+
+
+#: Names that would read as another seat's or a spectator's (the server's defaults).
+_RESERVED_NAME = re.compile(r"(?i)(seat|player)\s*\d+|spectator|席\s*\d+|좌석\s*\d+|観戦者|관전자")
+#: Letters the Unicode data calls letters but that show nothing (Hangul fillers).
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
+
+
+def _visible(ch: str) -> bool:
+    """True if ``ch`` shows on its own: a letter, digit, punctuation or symbol (not a
+    space, a combining mark or a blank filler)."""
+    return unicodedata.category(ch)[0] in "LNPS" and ch not in _BLANK_LETTERS
 
 
 class TableIn(BaseModel):

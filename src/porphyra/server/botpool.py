@@ -22,6 +22,7 @@ import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -69,6 +70,16 @@ def hint_from_record(
 ) -> tuple[str, float | None]:
     """Process-pool entry point of :func:`hint_on_state` (the state rebuilt from its record)."""
     return hint_on_state(replay(rec), seat, spec, seed)
+
+
+def _guarded(entry: Callable[..., Any], *args: Any) -> Any:
+    """``entry(*args)`` in a worker, with a ``StopIteration`` turned into a
+    ``RuntimeError``: asyncio cannot carry a ``StopIteration`` out of an executor (the
+    awaiting future would never complete and the bot slot never be given back)."""
+    try:
+        return entry(*args)
+    except StopIteration as exc:
+        raise RuntimeError(f"a bot failed: StopIteration {exc}") from None
 
 
 def _watch_parent(parent: int, every: float = 0.5) -> None:
@@ -207,7 +218,9 @@ class BotPool:
             entry = hint_from_record if hint else choose_from_record
             for attempt in (1, 2):
                 try:
-                    return await loop.run_in_executor(self._executor, entry, rec, seat, spec, seed)
+                    return await loop.run_in_executor(
+                        self._executor, _guarded, entry, rec, seat, spec, seed
+                    )
                 except BrokenProcessPool:
                     if attempt == 2:
                         raise
@@ -216,7 +229,7 @@ class BotPool:
                     self._executor = self._new_executor()
         frozen = state.clone()
         local = hint_on_state if hint else choose_on_state
-        return await loop.run_in_executor(self._executor, local, frozen, seat, spec, seed)
+        return await loop.run_in_executor(self._executor, _guarded, local, frozen, seat, spec, seed)
 
     def shutdown(self) -> None:
         """Stop the workers (pending decisions are abandoned; they rerun on restart)."""
