@@ -143,6 +143,12 @@ def test_byzantium_hot_seat_through_the_command() -> None:
     assert "Game over" in out
 
 
+def test_quit_at_the_hot_seat_prompt_stops_before_a_hand_is_shown() -> None:
+    out = _invoke(["play", "byzantium", "--seed", "2", "--seats", "human,human"], "quit\n")
+    assert PASS_DEVICE in out and "Game stopped" in out
+    assert "Your hand" not in out
+
+
 # ---------------------------------------------------------------- save and replay
 def test_save_and_replay_round_trip(tmp_path: Path) -> None:
     save = tmp_path / "g.json"

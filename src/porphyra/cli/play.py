@@ -267,9 +267,11 @@ class PlaySession:
                 highlight=False,
             )
             try:
-                self._read_line("")
+                answer = self._read_line("")
             except EOFError:
                 raise _Quit from None
+            if answer.strip().lower() in ("quit", "q"):
+                raise _Quit  # stop here, before a hand is shown
         self.viewer = player
 
     def _human_turn(self, player: int, again: bool = False) -> None:
