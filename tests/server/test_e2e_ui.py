@@ -162,6 +162,14 @@ def test_every_page_fits_phones_and_desktops_and_passes_axe(
         page.goto(live.base + "/")
         wait_until(page, "document.querySelectorAll('#seats .seatrow').length >= 2", 20_000)
         check_page(page, f"lobby-{form}", errors)
+        # Every seat control stays inside the "New game" panel (a long bot description
+        # pushed its menu under the saved games at 1024-1366 px).
+        outside = page.evaluate(
+            """() => { const panel = document.getElementById('create').getBoundingClientRect();
+              return [...document.querySelectorAll('#seats select, #seats input')]
+                .filter((e) => e.getBoundingClientRect().right > panel.right + 1).length; }"""
+        )
+        assert outside == 0, form
 
         pages = {
             "byzantium": human_vs_bots(live, "byzantium", {}, 2, 7),

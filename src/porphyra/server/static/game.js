@@ -35,7 +35,7 @@ const GAME_STRINGS = I18N.table({
 
 /* A Byzantium card in words (for screen readers and the tooltip). */
 function cardLabel(c, selected) {
-  return GAME_STRINGS.card(term(c.name), term(c.type), c.force, c.ages) + (selected ? GAME_STRINGS.selected : "");
+  return GAME_STRINGS.card(term(c.name), term(c.type), c.force, agesText(c.ages)) + (selected ? GAME_STRINGS.selected : "");
 }
 
 /* A Conspiracy lord in words: colour, symbol, IP, key, pearls. */
@@ -337,6 +337,12 @@ function renderFinal(obs) {
 /* ================================================================== Byzantium */
 const AGE_LETTERS = ["E", "M", "L"];
 
+/* A card's Ages ("all", "early-middle"...) in words of the page's language. */
+function agesText(ages) {
+  if (ages === "all") return t("all Ages");
+  return String(ages).split("-").map((a) => term(a)).join("–");
+}
+
 function agesOn(ages) {
   if (ages === "all") return ["E", "M", "L"];
   const [a, b] = ages.split("-");
@@ -354,7 +360,7 @@ function byzCard(slug, opts) {
   if (c.natural) flags.push(term("natural"));
   const node = el("div", {
     class: `card ${c.deck === "foe" ? "foe" : "byz"}${opts.mini ? " mini" : ""}${opts.selectable ? " selectable" : ""}${opts.selected ? " selected" : ""}`,
-    title: t("{0} — {1}, force {2}, ages {3}", term(c.name), term(c.type), c.force, c.ages) + (flags.length ? ", " + flags.join(", ") : ""),
+    title: t("{0} — {1}, force {2}, ages {3}", term(c.name), term(c.type), c.force, agesText(c.ages)) + (flags.length ? ", " + flags.join(", ") : ""),
     "data-slug": slug,
     onclick: opts.onclick || null,
     role: opts.onclick ? "button" : null,
@@ -647,7 +653,7 @@ function pyramidEl(chamber, swapping) {
           onclick: pick ? () => { swapSel = swapSel.includes(n) ? swapSel.filter((x) => x !== n) : [...swapSel, n].slice(-2); render(); } : null,
         }));
       } else {
-        row.append(el("div", { class: "lord empty", "data-slot": String(n), "aria-label": `empty slot ${n}` }, String(n)));
+        row.append(el("div", { class: "lord empty", "data-slot": String(n), "aria-label": t("empty slot {0}", n) }, String(n)));
       }
       slot += 1;
     }
@@ -805,7 +811,10 @@ function consActions(obs, box, byVerb, swapping) {
   for (const [verb, list] of Object.entries(byVerb)) {
     if (verb === "swap" && swapping) continue;
     for (const a of list) {
-      let label = labels[verb] ? `${labels[verb]} ${argOf(a)}` : a;
+      // The argument is notation (a lord such as red4, a colour): a colour reads in the
+      // page's language, a lord as it is printed.
+      const arg = argOf(a);
+      let label = labels[verb] ? `${labels[verb]} ${CARDS && CARDS.colours && CARDS.colours.includes(arg) ? term(arg) : arg}` : a;
       if (verb === "swap") label = t("Do not swap");
       if (verb === "replay") label = a === "replay" ? t("Play again (spend the token)") : t("Keep the token");
       box.append(actionButton(a, label));

@@ -58,7 +58,7 @@ const I18N = (() => {
   function switcher() {
     const select = document.createElement("select");
     select.id = "langswitch";
-    select.setAttribute("aria-label", "Language");
+    select.setAttribute("aria-label", t("Language"));
     for (const code of SUPPORTED) {
       const option = document.createElement("option");
       option.value = code;
