@@ -105,3 +105,22 @@ def test_cards_in_korean_name_the_cards_and_keep_the_slugs() -> None:
     assert "리더" in result.output and not re.search(r"│\s*Leader\s*│", result.output)
     result = CliRunner().invoke(app, ["cards", "conspiracy", "--lang", "ja"], terminal_width=200)
     assert "鍵のない貴族2人を入れ替え" in result.output and "count-blue" in result.output
+
+
+def test_every_rules_text_is_markdown_without_stray_emphasis_marks() -> None:
+    """A ``**`` that Markdown cannot close (in Japanese and Korean, right after a closing
+    bracket and before a letter) is printed as two asterisks; every rules text parses
+    without one (markdown-it, the parser Rich renders the terminal's rules with)."""
+    from pathlib import Path
+
+    from markdown_it import MarkdownIt
+
+    import porphyra
+
+    texts = sorted(Path(porphyra.__file__).parent.glob("games/*/RULES*.md"))
+    assert len(texts) == 6
+    md = MarkdownIt()
+    for path in texts:
+        for token in md.parse(path.read_text(encoding="utf-8")):
+            for child in token.children or []:
+                assert not (child.type == "text" and "**" in child.content), (path, child.content)
