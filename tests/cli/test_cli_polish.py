@@ -463,3 +463,15 @@ def test_replay_shows_a_records_seat_names_safely(tmp_path: Path) -> None:
         "Seat 1",
         "Seat 2 (abc)",
     ]
+
+
+def test_a_card_name_of_several_words_is_one_card_without_commas() -> None:
+    """'redraw Imperial Fleet' names one card as printed (it was read as two words, and
+    refused as two arguments); words go to the longest printed name first."""
+    view = ByzantiumView()
+    obs = {"hand": ["imperial-fleet", "heraclius", "archers", "basil-ii"]}
+    assert view.expand_input("redraw Imperial Fleet", obs) == "redraw imperial-fleet"
+    assert view.expand_input("redraw imperial fleet 3", obs) == "redraw imperial-fleet,archers"
+    assert view.expand_input("meld Basil II heraclius", obs) == "meld basil-ii,heraclius"
+    assert view.expand_input("meld Basil II, Archers", obs) == "meld basil-ii,archers"
+    assert view.expand_input("redraw arch", obs) == "redraw archers"

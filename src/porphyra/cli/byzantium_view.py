@@ -89,6 +89,26 @@ def card_name(game: Game, slug: str) -> str:
     return term(str(card.name)) if card is not None else slug
 
 
+def _card_words(words: list[str], candidates: Sequence[str]) -> list[str]:
+    """``words`` grouped into cards: at each word the longest run of words whose slug is
+    one of ``candidates`` ("Imperial Fleet"), else the word alone (a number, a slug or a
+    prefix)."""
+    known = set(candidates)
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        for j in range(len(words), i + 1, -1):
+            run = " ".join(words[i:j])
+            if slugify(run.replace("'", "").replace("’", "")) in known:
+                out.append(run)
+                i = j
+                break
+        else:
+            out.append(words[i])
+            i += 1
+    return out
+
+
 def _grouped(action: Action) -> bool:
     """A meld or redraw: one of many card combinations."""
     return str(action).split(" ")[0] in ("meld", "redraw")
@@ -354,17 +374,21 @@ class ByzantiumView(GameView):
             InvalidActionError: a hand number beyond the hand (``redraw 99``).
         """
         head, _, rest = text.strip().partition(" ")
-        # Commas separate cards, so a part may be a printed name ("Basil II", "Rus'");
-        # without commas every word is one card (a number, slug or prefix).
-        parts = rest.split(",") if "," in rest else rest.split()
-        args = [p.strip() for p in parts if p.strip()]
-        if not args:
-            return text
         verb = head.lower()
         hand: list[str] = list(obs.get("hand") or [])
         candidates = list(hand)
         if verb == "target":
             candidates = list((obs.get("melds") or {}).get("foe", []))
+        # Commas separate cards, so a part may be a printed name ("Basil II", "Rus'");
+        # without commas the words are read as cards from left to right, the longest run
+        # of words that names a card as printed first ("Imperial Fleet 3": two cards).
+        args = (
+            [p.strip() for p in rest.split(",") if p.strip()]
+            if "," in rest
+            else _card_words(rest.split(), candidates)
+        )
+        if not args:
+            return text
         if args == ["-"]:
             return f"{verb} -"
         out = []
