@@ -475,3 +475,17 @@ def test_a_card_name_of_several_words_is_one_card_without_commas() -> None:
     assert view.expand_input("meld Basil II heraclius", obs) == "meld basil-ii,heraclius"
     assert view.expand_input("meld Basil II, Archers", obs) == "meld basil-ii,archers"
     assert view.expand_input("redraw arch", obs) == "redraw archers"
+
+
+def test_conspiracy_phases_are_named_in_words_in_every_language() -> None:
+    from porphyra.cli.conspiracy_view import PHASE_LABEL, _phase_label
+    from porphyra.cli.lang import set_language
+    from porphyra.games.conspiracy.tables import PHASES
+
+    assert set(PHASE_LABEL) == set(PHASES)  # a new engine phase needs its words
+    try:
+        set_language("ja")
+        assert _phase_label("recruit") == "雇う：貴族を引くか捨て札の山を取る"
+        assert _phase_label("no-such-phase") == "no-such-phase"
+    finally:
+        set_language("en")

@@ -51,6 +51,26 @@ from porphyra.cli.views import GameView, Obs, ascii_number
 from porphyra.core.game import Action, Game, State
 from porphyra.i18n import N_
 
+#: Each phase of a turn in words (the engine names them ``recruit``, ``keep``...).
+PHASE_LABEL = {
+    "recruit": N_("recruit: draw lords or take a pile"),
+    "keep": N_("keep one drawn lord"),
+    "place": N_("place lords"),
+    "swap": N_("swap two lords"),
+    "location": N_("take a Location"),
+    "lockeep": N_("keep one drawn Location"),
+    "over": N_("Game over"),
+    "lopile": N_("the Legendary Opponent's pile"),
+    "loplace": N_("the Legendary Opponent places"),
+    "replay": N_("play again or keep the token"),
+}
+
+
+def _phase_label(phase: object) -> str:
+    """The phase ``phase`` in the terminal's language (itself if unknown)."""
+    label = PHASE_LABEL.get(str(phase))
+    return tr(label) if label else str(phase)
+
 
 class ConspiracyView(GameView):
     """Rendering and input helpers for Conspiracy."""
@@ -108,7 +128,7 @@ class ConspiracyView(GameView):
             styled("bold", "Turn {0}", obs.get("turn"))
             + " · "
             + escape(tr("phase"))
-            + f" [bold]{obs.get('phase')}[/] · "
+            + f" [bold]{escape(_phase_label(obs.get('phase')))}[/] · "
             + escape(tr("to act:"))
             + f" [bold]{who}[/]",
             escape(
