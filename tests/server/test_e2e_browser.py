@@ -40,17 +40,22 @@ READY = """() => document.body.dataset.status === 'over'
     || document.querySelector('[data-action]:not([disabled])') !== null"""
 
 
-def open_checked_page(browser: Any) -> tuple[Any, list[str]]:
-    """A new desktop-sized page of ``browser`` and the list its script errors and
-    Content-Security-Policy refusals (issue 13, item 4) are collected into."""
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+def collect_errors(page: Any) -> list[str]:
+    """The list that ``page``'s script errors and Content-Security-Policy refusals (issue
+    13, item 4) are collected into from now on."""
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on(
         "console",
         lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
     )
-    return page, errors
+    return errors
+
+
+def open_checked_page(browser: Any) -> tuple[Any, list[str]]:
+    """A new desktop-sized page of ``browser`` and its :func:`collect_errors` list."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    return page, collect_errors(page)
 
 
 def wait_until(page: Any, expression: str, timeout: int) -> None:

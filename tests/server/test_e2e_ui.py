@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 from .live import LiveServer
-from .test_e2e_browser import CHROMIUM, CHROMIUM_ARGS, READY, wait_until
+from .test_e2e_browser import CHROMIUM, CHROMIUM_ARGS, READY, collect_errors, wait_until
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="/usr/bin/chromium is not installed (apt-get install chromium)"
@@ -105,13 +105,7 @@ def new_page(browser: Any, size: tuple[int, int]) -> tuple[Any, list[str]]:
     context = browser.new_context(viewport={"width": size[0], "height": size[1]})
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on(
-        "console",
-        lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
-    )
-    return page, errors
+    return page, collect_errors(page)
 
 
 def game_with(
