@@ -489,3 +489,12 @@ def test_conspiracy_phases_are_named_in_words_in_every_language() -> None:
         assert _phase_label("no-such-phase") == "no-such-phase"
     finally:
         set_language("en")
+
+
+@pytest.mark.parametrize("lang", ["ja", "ko"])
+def test_the_card_listing_speaks_the_terminals_language(lang: str) -> None:
+    result = runner.invoke(app, ["cards", "byzantium", "--lang", lang], env={"COLUMNS": "120"})
+    assert result.exit_code == 0, result.output
+    # (each deck's provenance note is English prose, docs/i18n.md)
+    for english in ("qty", "Totals", "In actions", "all ages", "Default deck", "│ Byzantine"):
+        assert english not in result.output, english

@@ -222,7 +222,7 @@ class ByzantiumView(GameView):
                 card_label(card),
                 term(card.type),
                 str(card.force),
-                card.ages,
+                _ages_text(card.ages),
                 card_notes(card),
             )
         hand = obs.get("hand") or []
@@ -485,8 +485,8 @@ class ByzantiumView(GameView):
         cardset = getattr(game, "cardset", None)
         out: list[RenderableType] = []
         if cardset is not None:
-            deck = f" — deck {cardset.version}" if cardset.version else ""
-            out.append(Text(f"{cardset.name}{deck}", style="bold"))
+            deck = " — " + tr("deck {0}", cardset.version) if cardset.version else ""
+            out.append(Text(f"{term(cardset.name)}{deck}", style="bold"))
             if cardset.about:
                 out.append(Text(cardset.about, style="dim"))
         totals: dict[str, Counter[str]] = {}
@@ -502,7 +502,7 @@ class ByzantiumView(GameView):
             table.add_column(tr("force"), justify="right", no_wrap=True)
             table.add_column(tr("ages"), no_wrap=True)
             table.add_column(tr("notes"), max_width=9)  # "unique," over "+2 LT": room for slugs
-            table.add_column("qty", justify="right", no_wrap=True)
+            table.add_column(tr("qty"), justify="right", no_wrap=True)
             counts: Counter[str] = Counter()
             for card in all_cards:
                 if card.deck != deck:
@@ -512,7 +512,7 @@ class ByzantiumView(GameView):
                     card_label(card, always_slug=True),
                     term(card.type),
                     str(card.force),
-                    card.ages,
+                    _ages_text(card.ages),
                     card_notes(card),
                     str(card.copies),
                 )
@@ -520,23 +520,34 @@ class ByzantiumView(GameView):
             out.append(table)
         out.append(
             Text(
-                "In actions, name a card by its slug, shown in brackets where it differs from "
-                "the name (Rus' → rus), or by its number in your hand.  At the prompt a name "
-                "as printed works too: 'meld Basil II, Rus''.",
+                tr(
+                    "In actions, name a card by its slug, shown in brackets where it differs "
+                    "from the name (Rus' → rus), or by its number in your hand.  At the prompt "
+                    "a name as printed works too: 'meld Basil II, Rus''."
+                ),
                 style="dim",
             )
         )
-        summary = Table(title="Totals (cards, by the age they enter)", box=box.ROUNDED)
-        for col in ("deck", "all ages", "Early", "Middle", "Late", "total"):
-            summary.add_column(col, justify="left" if col == "deck" else "right")
+        summary = Table(title=tr("Totals (cards, by the age they enter)"), box=box.ROUNDED)
+        columns = (tr("deck"), tr("all Ages"), term("Early"), term("Middle"), term("Late"))
+        for i, col in enumerate((*columns, tr("total"))):
+            summary.add_column(col, justify="left" if i == 0 else "right")
         for deck, counts in totals.items():
             summary.add_row(
-                deck.capitalize(),
+                term(deck.capitalize()),
                 *(str(counts[b]) for b in ("all", "E", "M", "L")),
                 str(sum(counts.values())),
             )
         out.append(summary)
         return out
+
+
+def _ages_text(ages: str) -> str:
+    """A card's Ages (``all``, ``E``, ``E-M``...) in the terminal's language, short for a
+    table column."""
+    if ages == "all":
+        return tr("all")
+    return "–".join(term(a) for a in ages.split("-"))
 
 
 def slugify(name: str) -> str:

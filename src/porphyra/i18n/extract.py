@@ -110,7 +110,9 @@ def term_messages() -> set[Message]:
     terms: set[str] = {"Byzantine", "Foe", "byzantine", "foe", "natural", "nothing", "none"}
     terms.update({"Early", "Middle", "Late", "early", "middle", "late", "the LO", "no pile"})
     for deck in sorted((GAMES / "byzantium" / "data").glob("deck-*.json")):
-        for card in json.loads(deck.read_text(encoding="utf-8"))["cards"]:
+        data = json.loads(deck.read_text(encoding="utf-8"))
+        terms.add(data["name"])  # the deck's own name (its provenance note stays English)
+        for card in data["cards"]:
             terms.update((card["name"], card["type"]))
     data = GAMES / "conspiracy" / "data"
     for lord in json.loads((data / "lords.json").read_text(encoding="utf-8"))["lords"]:
