@@ -498,3 +498,14 @@ def test_the_card_listing_speaks_the_terminals_language(lang: str) -> None:
     # (each deck's provenance note is English prose, docs/i18n.md)
     for english in ("qty", "Totals", "In actions", "all ages", "Default deck", "│ Byzantine"):
         assert english not in result.output, english
+
+
+def test_the_commands_errors_speak_the_terminals_language() -> None:
+    cases = [
+        (["play", "byzantium", "--first-emperor", "2"], "のいずれかです"),
+        (["play", "byzantium", "--seats", "foo,easy"], "席の種類 'foo' がわかりません"),
+        (["replay", "/no/such/record.json"], "アクセスできません"),
+    ]
+    for args, japanese in cases:
+        result = runner.invoke(app, [*args, "--lang", "ja"])
+        assert result.exit_code == 2 and japanese in result.output, result.output

@@ -62,9 +62,9 @@ def handle_errors(console: Console) -> Iterator[None]:
         raise typer.Exit(EXIT_ERROR) from None
     except OSError as exc:
         where = f" {exc.filename}" if exc.filename else ""
+        message = f"cannot access{where}: {exc.strerror or exc}"
         console.print(
-            f"[bold red]error:[/] cannot access{escape(where)}: {escape(exc.strerror or str(exc))}",
-            soft_wrap=True,
+            styled("bold red", "error:") + f" {escape(error_text(message))}", soft_wrap=True
         )
         raise typer.Exit(EXIT_ERROR) from None
 
