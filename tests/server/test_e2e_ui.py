@@ -362,3 +362,27 @@ def test_conspiracy_colours_have_symbols_and_the_opponent_card_speaks_plainly(
         assert errors == []
     finally:
         page.context.close()
+
+
+def test_both_seats_show_as_choosing_in_a_secret_simultaneous_choice(
+    live: LiveServer, browser: Any
+) -> None:
+    """In Byzantium's Redraw both seats choose at once: the Players panel shows both as
+    to act until this page's seat has chosen (whether the other has is hidden, so it
+    stays shown as choosing)."""
+    page, errors = new_page(browser, VIEWPORTS["desktop"])
+    try:
+        seats = [{"kind": "human", "name": "Theodora"}, {"kind": "human", "name": "Belisarius"}]
+        info = game_with(live, "byzantium", {"first_emperor": 1}, seats, 3)
+        page.goto(live.base + f"/game/{info['id']}#token={info['invites'][0]['token']}")
+        wait_until(page, READY, 20_000)
+        turn = "document.querySelectorAll('#seats .badge.turn').length"
+        assert page.evaluate("document.body.dataset.myturn") == "true"
+        assert page.evaluate(turn) == 2  # the Foe's (this page's) and the Emperor's
+        page.click("[data-action='redraw -']")
+        wait_until(page, "document.body.dataset.myturn === 'false'", 20_000)
+        assert page.evaluate(turn) == 1  # this seat has chosen; the other is still shown
+        assert page.evaluate("document.querySelector('[data-seat-row=\"1\"] .badge.turn') !== null")
+        assert errors == []
+    finally:
+        page.context.close()

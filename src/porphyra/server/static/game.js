@@ -278,12 +278,18 @@ function renderSeats() {
   if (!box) return;
   box.innerHTML = "";
   const current = M ? M.observation.current_player : -1;
+  // Byzantium's secret choices (B-R3) are both seats' at once. Whether the other seat has
+  // chosen yet is hidden, so it is shown as choosing until the choices are revealed; this
+  // page's own seat, as it is.
+  const together = Boolean(M) && M.game === "byzantium" && M.status !== "over"
+    && ["redraw", "meld", "pass"].includes(M.observation.phase);
+  const toAct = (i) => (together ? (i === M.seat ? M.legal.length > 0 : true) : current === i);
   SEATS.forEach((s, i) => {
-    box.append(el("div", {},
+    box.append(el("div", { "data-seat-row": String(i) },
       el("span", { class: "dot" + (s.connected ? " on" : "") }),
       seatName(i),
       s.kind === "bot" ? el("span", { class: "badge" }, t("bot: {0}", s.bot)) : null,
-      current === i ? el("span", { class: "badge turn" }, t("to act")) : null));
+      toAct(i) ? el("span", { class: "badge turn" }, t("to act")) : null));
   });
   const lo = M && M.observation.legendary_opponent;
   if (lo && typeof lo === "object") {
