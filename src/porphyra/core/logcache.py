@@ -40,6 +40,12 @@ class FormattedLog:
         self.size = len(self.lines) if size is None else size
         self.owned = owned
 
+    @classmethod
+    def current(cls, cache: FormattedLog | None, events: Sequence[Any]) -> FormattedLog:
+        """``cache`` if it was formatted from ``events`` (the state's event list now), else
+        a new, empty cache of ``events`` (a stale one is dropped)."""
+        return cache if cache is not None and cache.events is events else cls(events)
+
     def for_copy(self, events: Sequence[Any]) -> FormattedLog:
         """This cache for a copy of the state whose event list is ``events`` (a copy of
         :attr:`events`): it shares the lines, and copies them when it first extends them."""
@@ -49,7 +55,7 @@ class FormattedLog:
         """The lines of every event of ``events`` (a new list): those formatted before, and
         ``line(event)`` for each event since (None: not a line for this reader).
 
-        Must be called on a cache whose :attr:`events` is ``events``."""
+        Must be called on a cache whose :attr:`events` is ``events`` (:meth:`current`)."""
         if self.count > len(events):  # the list was cut in place: format it again
             self.lines, self.count, self.size, self.owned = [], 0, 0, True
         if self.count < len(events):
@@ -66,8 +72,21 @@ class FormattedLog:
         return self.lines[: self.size]
 
 
+def carry(
+    cache: FormattedLog | None, old: Sequence[Any], new: Sequence[Any]
+) -> FormattedLog | None:
+    """The cache of a state whose events are ``old``, for its copy with events ``new``
+    (None: there is none, or it is stale)."""
+    return cache.for_copy(new) if cache is not None and cache.events is old else None
+
+
 def carried(
     caches: dict[Any, FormattedLog], old: Sequence[Any], new: Sequence[Any]
 ) -> dict[Any, FormattedLog]:
-    """The caches of a state whose events were ``old``, for its copy with events ``new``."""
-    return {k: c.for_copy(new) for k, c in caches.items() if c.events is old} if caches else {}
+    """:func:`carry` for each reader's cache of a state."""
+    out = {}
+    for reader, cache in caches.items():
+        copied = carry(cache, old, new)
+        if copied is not None:
+            out[reader] = copied
+    return out

@@ -121,9 +121,8 @@ class ByzantiumState(State):
         #: The log as data: ``(who, template, args)``, formatted only when viewed
         #: (:meth:`log_lines`); ``who`` is a seat or ``PUBLIC``.
         self.events: list[tuple[int, str, tuple[Any, ...]]] = []
-        #: Formatted log lines by viewer: ``seats -> (events list, events formatted, lines)``
-        #: (see :meth:`log_lines`); a copy or a resampled state starts its own.
-        #: Per reader (a tuple of seats): the log lines formatted so far.
+        #: Per reader (a tuple of seats): the log lines formatted so far (see
+        #: :meth:`log_lines`); a copy takes them along, a resampled state starts its own.
         self._log_cache: dict[tuple[int, ...], FormattedLog] = {}
         self._history: list[tuple[int, Action]] = []
         self.result: dict[str, Any] | None = None
@@ -169,9 +168,7 @@ class ByzantiumState(State):
         new list).  The log only grows, so the lines already formatted for ``seats`` are
         kept and only the events since are formatted (observations are asked for often)."""
         events = self.events
-        cached = self._log_cache.get(seats)
-        if cached is None or cached.events is not events:
-            cached = self._log_cache[seats] = FormattedLog(events)
+        cached = self._log_cache[seats] = FormattedLog.current(self._log_cache.get(seats), events)
 
         def line(event: tuple[int, str, tuple[Any, ...]]) -> str | None:
             who, text, args = event

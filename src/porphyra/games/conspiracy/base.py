@@ -105,9 +105,7 @@ class StateBase(State):
         the text).  The log only grows, so the lines already formatted are kept and only
         the entries since are formatted (observations are asked for often)."""
         events = self._events
-        cached = self._log_cache
-        if cached is None or cached.events is not events:
-            cached = self._log_cache = FormattedLog(events)
+        cached = self._log_cache = FormattedLog.current(self._log_cache, events)
         return cached.read(events, _entry_text)
 
     def _say(self, template: str, *args: Any) -> None:

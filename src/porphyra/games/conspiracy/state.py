@@ -51,6 +51,7 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
 from porphyra.core.game import TERMINAL_PLAYER, Action, JSONDict
+from porphyra.core.logcache import carry
 from porphyra.core.randomness import shuffle
 from porphyra.games.conspiracy import solo, view
 from porphyra.games.conspiracy.scoring import ScoreDict, returns_for, score_player
@@ -233,11 +234,7 @@ class ConspiracyState(TurnMixin):
         d["lo_hidden"] = self.lo_hidden[:]
         d["_history"] = self._history[:]
         d["_events"] = self._events[:]
-        d["_log_cache"] = (
-            None
-            if self._log_cache is None or self._log_cache.events is not self._events
-            else self._log_cache.for_copy(d["_events"])
-        )
+        d["_log_cache"] = carry(self._log_cache, self._events, d["_events"])
         d["_offered"] = None
         return c
 
