@@ -9,8 +9,6 @@ end without stopping), ``q`` (quit).
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -25,6 +23,7 @@ from porphyra.cli.views import GameView, Obs, ascii_number, log_entry, log_lines
 from porphyra.clocks import ClockError, ClockSettings, event_text
 from porphyra.core.errors import RecordError
 from porphyra.core.game import State
+from porphyra.core.seats import hidden_character, is_default_name
 from porphyra.i18n import N_
 
 ReadLine = Callable[[str], str]
@@ -102,19 +101,14 @@ def record_labels(record: dict[str, Any], players: int) -> list[str]:
     return labels
 
 
-#: The web server's default seat names (``Seat 2``, ``Easy bot 2``).
-_DEFAULT_NAME = re.compile(r"(?:Seat|[A-Z][a-z]+ bot) \d+")
-
-
 def _shown_name(name: object) -> str | None:
     """A record's seat name as the terminal may show it: None for no name or the web
-    server's default one (the label says it already), else the name without control,
-    format or line-break characters (a record file may hold anything) and cut to 40."""
+    server's default one (the label says it already), else the name without the
+    characters a name may not show (a record file may hold anything) and cut to 40."""
     if not isinstance(name, str):
         return None
-    clean = "".join(c for c in name if unicodedata.category(c) not in ("Cc", "Cf", "Zl", "Zp"))
-    clean = clean.strip()[:40]
-    return None if not clean or _DEFAULT_NAME.fullmatch(clean) else clean
+    clean = "".join(c for c in name if not hidden_character(c)).strip()[:40]
+    return None if not clean or is_default_name(clean) else clean
 
 
 def describe_clock(clock: dict[str, Any]) -> str:

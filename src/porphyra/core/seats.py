@@ -12,15 +12,43 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from collections.abc import Sequence
 
 #: The English form of a seat in the engines' texts (N: the player index, from 0).
 ENGLISH_SEAT = "seat {0}"
 
+#: Unicode categories never shown in a name or a chat line that other people read:
+#: controls (NUL, line breaks), format characters (bidi overrides and isolates, zero-width
+#: marks), separators of lines and paragraphs, surrogates, private use, unassigned.
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
+#: Allowed although a format character: it joins emoji sequences.
+ZERO_WIDTH_JOINER = "\u200d"
+#: The web server's default seat names (:func:`default_name`).
+_DEFAULT_NAME = re.compile(r"(?:Seat|[A-Z][a-z]+ bot) \d+")
+
 
 def seat_label(player: int) -> str:
     """The people's name of player index ``player``: ``"Seat 1"`` for player 0."""
     return f"Seat {player + 1}"
+
+
+def hidden_character(ch: str) -> bool:
+    """True if ``ch`` must not reach other people's screens (:data:`HIDDEN_CATEGORIES`,
+    the zero-width joiner excepted)."""
+    return ch != ZERO_WIDTH_JOINER and unicodedata.category(ch) in HIDDEN_CATEGORIES
+
+
+def default_name(player: int, bot: str | None = None) -> str:
+    """The name a seat gets when its player gives none: ``Seat 1`` for a person,
+    ``Easy bot 2`` for a bot (the pages translate these, a record keeps them)."""
+    return seat_label(player) if bot is None else f"{bot.capitalize()} bot {player + 1}"
+
+
+def is_default_name(name: str) -> bool:
+    """True if ``name`` has the form of a :func:`default_name` (it says nothing more than
+    the seat's label)."""
+    return _DEFAULT_NAME.fullmatch(name) is not None
 
 
 @functools.cache

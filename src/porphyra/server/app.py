@@ -79,7 +79,7 @@ from porphyra.core import registry
 from porphyra.core.errors import UnknownGameError
 from porphyra.core.options import options_of
 from porphyra.core.registry import registered_games
-from porphyra.core.seats import seat_label
+from porphyra.core.seats import default_name, hidden_character
 from porphyra.i18n import DEFAULT as DEFAULT_LANGUAGE
 from porphyra.i18n import LANGUAGES, catalogue_json, from_accept_language
 from porphyra.i18n import normalize as normalize_language
@@ -107,12 +107,6 @@ log = logging.getLogger("porphyra.server")
 
 STATIC_DIR = Path(__file__).parent / "static"
 MAX_NAME = 40
-#: Unicode categories refused in seat names: controls (NUL, line breaks), format characters
-#: (bidi overrides and isolates, zero-width marks), separators of lines and paragraphs,
-#: surrogates, private use and unassigned code points.
-REFUSED_IN_NAMES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
-#: Allowed although a format character: it joins emoji sequences.
-ZERO_WIDTH_JOINER = "\u200d"
 #: Longest echo of a refused input in a 422 reply, in characters.
 MAX_ECHO = 200
 #: Most seats one ``POST /api/mine`` may ask about.
@@ -214,7 +208,7 @@ class SeatIn(BaseModel):
         if name is None:
             return None
         for ch in name:
-            if ch != ZERO_WIDTH_JOINER and unicodedata.category(ch) in REFUSED_IN_NAMES:
+            if hidden_character(ch):
                 raise ValueError(
                     f"a seat name may not contain control or formatting characters "
                     f"(U+{ord(ch):04X}, e.g. a bidi override, NUL or a line break)"
@@ -593,7 +587,7 @@ def create_app(
             if s.kind == "bot" and (s.bot or "random") not in bots:
                 raise HTTPException(400, f"Seat {i + 1}: unknown bot {s.bot!r}")
             bot = s.bot or "random"
-            default = seat_label(i) if s.kind == "human" else f"{bot.capitalize()} bot {i + 1}"
+            default = default_name(i, None if s.kind == "human" else bot)
             name = (s.name or "").strip() or default
             seats.append(
                 {

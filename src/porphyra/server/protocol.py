@@ -58,11 +58,12 @@ Server → client (every message carries ``seq``, the number of the latest state
 from __future__ import annotations
 
 import json
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
+
+from porphyra.core.seats import hidden_character
 
 #: Largest accepted client message, in bytes of text.
 MAX_MESSAGE_BYTES = 16 * 1024
@@ -72,9 +73,6 @@ MAX_SEQ = 2**53 - 1
 MAX_ACTION_CHARS = 1000
 #: Longest chat line, in characters.
 MAX_CHAT_CHARS = 300
-#: Unicode categories refused in chat lines (as in seat names: controls, bidi overrides,
-#: zero-width marks, line separators, private use, unassigned).
-REFUSED_IN_CHAT = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
 
 
 #: The fields of each client message type (any other field is refused).
@@ -191,7 +189,7 @@ def chat_text(text: Any) -> str:
     if len(line) > MAX_CHAT_CHARS:
         raise ProtocolError(f"chat line too long ({len(line)} characters; limit {MAX_CHAT_CHARS})")
     for ch in line:
-        if ch != "\u200d" and unicodedata.category(ch) in REFUSED_IN_CHAT:
+        if hidden_character(ch):  # as in seat names
             raise ProtocolError(
                 f"a chat line may not contain control or formatting characters (U+{ord(ch):04X})"
             )
