@@ -187,22 +187,25 @@ class MatchRunner(ClockedRunner):
         """True if a seat is human (bot moves are then paced so that a person can follow)."""
         return any(s.kind == "human" for s in self.seats)
 
+    def _people_seats(self) -> set[int]:
+        """The seats a person plays: human seats that no bot has taken over."""
+        return {
+            s.seat
+            for s in self.seats
+            if s.kind == "human" and self.clock.seats[s.seat].takeover is None
+        }
+
     def has_player(self) -> bool:
-        """True if a person plays a seat: a human seat that no bot has taken over (a game
-        without one counts as a bot-only game, see ``Hub.active_bot_only_games``)."""
-        return any(
-            s.kind == "human" and self.clock.seats[s.seat].takeover is None for s in self.seats
-        )
+        """True if a person plays a seat (a game without one counts as a bot-only game,
+        see ``Hub.active_bot_only_games``)."""
+        return bool(self._people_seats())
 
     def person_waiting(self) -> bool:
-        """True if a person is at the table now: a human seat that no bot plays, with a
-        page open.  Its bots are served first (``FairGate``); tables whose people are
-        away (or taken over) wait their turn like bot-only games."""
+        """True if a person is at the table now: a seat a person plays, with a page open.
+        Its bots are served first (``FairGate``); tables whose people are away (or taken
+        over) wait their turn like bot-only games."""
         online = {c.seat for c in self.clients if c.seat is not None}
-        return any(
-            s.kind == "human" and s.seat in online and self.clock.seats[s.seat].takeover is None
-            for s in self.seats
-        )
+        return not online.isdisjoint(self._people_seats())
 
     def idle(self) -> bool:
         """True if nothing holds this runner in memory: no client and no bot deciding
