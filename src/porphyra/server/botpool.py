@@ -181,8 +181,23 @@ class BotPool:
         replaced once.
 
         Args:
-            urgent: the game has a human seat (served before bot-only games).
+            urgent: a person is at the table (served before other games' bots).
         """
+        text: str = await self._gated(urgent, state, seat, spec, seed, hint=False)
+        return text
+
+    async def hint(self, state: State, seat: int, spec: str, seed: int) -> tuple[str, float | None]:
+        """:func:`hint_on_state` off the event loop (served like a game with a person)."""
+        result: tuple[str, float | None] = await self._gated(
+            True, state, seat, spec, seed, hint=True
+        )
+        return result
+
+    async def _gated(
+        self, urgent: bool, state: State, seat: int, spec: str, seed: int, hint: bool
+    ) -> Any:
+        """:meth:`_run` once :class:`FairGate` admits it, its slot given back however it
+        ends (also when the wait for a slot is cancelled after the slot was granted)."""
         admitted = self.gate.enqueue(urgent)
         try:
             await admitted
@@ -191,25 +206,9 @@ class BotPool:
                 self.gate.release(urgent)
             raise
         try:
-            text: str = await self._run(state, seat, spec, seed)
-            return text
+            return await self._run(state, seat, spec, seed, hint=hint)
         finally:
             self.gate.release(urgent)
-
-    async def hint(self, state: State, seat: int, spec: str, seed: int) -> tuple[str, float | None]:
-        """:func:`hint_on_state` off the event loop (served like a game with a human)."""
-        admitted = self.gate.enqueue(True)
-        try:
-            await admitted
-        except asyncio.CancelledError:
-            if admitted.done() and not admitted.cancelled():
-                self.gate.release(True)
-            raise
-        try:
-            result: tuple[str, float | None] = await self._run(state, seat, spec, seed, hint=True)
-            return result
-        finally:
-            self.gate.release(True)
 
     async def _run(self, state: State, seat: int, spec: str, seed: int, hint: bool = False) -> Any:
         loop = asyncio.get_running_loop()
