@@ -90,3 +90,9 @@ def carried(
         if copied is not None:
             out[reader] = copied
     return out
+
+
+class Listed(tuple[str, ...]):
+    """Names that a log line shows as ``a, b, c`` (joined only when the line is read)."""
+
+    __slots__ = ()

@@ -300,3 +300,10 @@ def load_cards(path: str | Path | None = None) -> CardSet:
             if file.resolve() == deck_path(version).resolve():
                 return replace(cardset, version=version)
     return cardset
+
+
+class Cards(tuple[int, ...]):
+    """Card kinds that a log line shows by name, named only when it is viewed (see
+    :meth:`~porphyra.games.byzantium.state.ByzantiumState.log_lines`)."""
+
+    __slots__ = ()

@@ -12,7 +12,8 @@ import random
 from typing import TYPE_CHECKING
 
 from porphyra.core.randomness import shuffle as shuffle_with
-from porphyra.games.byzantium.rules import DECK_NAMES, PUBLIC, Cards
+from porphyra.games.byzantium.cards import Cards
+from porphyra.games.byzantium.rules import DECK_NAMES, PUBLIC
 
 if TYPE_CHECKING:
     from porphyra.games.byzantium.state import ByzantiumState

@@ -36,13 +36,6 @@ PHASES: dict[str, tuple[str, int]] = {
 SIMULTANEOUS = frozenset({"redraw_byz", "meld_byz", "pass_byz"})
 
 
-class Cards(tuple[int, ...]):
-    """Card kinds that a log line shows by name, named only when it is viewed (see
-    :meth:`~porphyra.games.byzantium.state.ByzantiumState.log_lines`)."""
-
-    __slots__ = ()
-
-
 def minus(items: list[int], remove: Sequence[int]) -> list[int]:
     """Multiset difference ``items - remove`` (missing items are ignored)."""
     out = list(items)

@@ -34,13 +34,15 @@ from collections.abc import Hashable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import mypyc_attr
+
 from porphyra.core.errors import IllegalActionError
 from porphyra.core.game import TERMINAL_PLAYER, Action, State
 from porphyra.core.logcache import FormattedLog, carried
 from porphyra.games.byzantium import melds as M
 from porphyra.games.byzantium import turn, view
 from porphyra.games.byzantium.actions import ByzantiumAction
-from porphyra.games.byzantium.cards import Card
+from porphyra.games.byzantium.cards import Card, Cards
 from porphyra.games.byzantium.legal import LegalActions, option_set
 from porphyra.games.byzantium.ranked import meld_fits, melds_of_hand
 from porphyra.games.byzantium.rules import (
@@ -58,7 +60,6 @@ from porphyra.games.byzantium.rules import (
     START_LT,
     START_TT,
     TURNS,
-    Cards,
 )
 
 if TYPE_CHECKING:
@@ -82,8 +83,38 @@ __all__ = [
 ]
 
 
-#: Entries kept in a game's cache of redraw and meld tables by hand (cleared when full).
-_OPTION_CACHE_LIMIT = 4_000
+#: Every attribute of a :class:`ByzantiumState`, which :meth:`~ByzantiumState.clone` copies
+#: one by one (the engine may be compiled with mypyc, whose native classes have no
+#: ``__dict__``; test ``test_clone_copies_every_attribute`` keeps this list complete).
+STATE_FIELDS: tuple[str, ...] = (
+    "_cs",
+    "_history",
+    "_log_cache",
+    "_offered",
+    "_rng_key",
+    "_seed",
+    "_shuffles",
+    "discard",
+    "draw",
+    "emperor",
+    "events",
+    "game",
+    "hands",
+    "known",
+    "lt",
+    "melds",
+    "melds_turn",
+    "negotiation",
+    "pending",
+    "phase",
+    "redrawn",
+    "removed",
+    "result",
+    "set_aside",
+    "tt",
+    "tt_before",
+    "turn",
+)
 
 
 @lru_cache(maxsize=64)
@@ -92,6 +123,7 @@ def _singles(n: int, with_none: bool) -> tuple[tuple[int, ...], ...]:
     return (((),) if with_none else ()) + tuple((i,) for i in range(n))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ByzantiumState(State):
     """A position of Byzantium.  Create it with ``ByzantiumGame.new_initial_state``."""
 
@@ -220,22 +252,15 @@ class ByzantiumState(State):
         phase = self.phase
         hand = self.hands[seat]
         verb = PHASES[phase][0]
-        if verb == "redraw" or verb == "meld":
-            key = (verb, self._deck_of_seat(seat), tuple(hand))
-            cache = self.game.option_cache
-            found = cache.get(key)
-            if found is None:
-                if len(cache) > _OPTION_CACHE_LIMIT:
-                    cache.clear()
-                if verb == "redraw":
-                    kinds, counts = M.hand_shape(hand)
-                    found = cache[key] = (kinds, M.redraw_table(counts))
-                else:
-                    deck = key[1]
-                    found = cache[key] = melds_of_hand(
-                        hand, self.game.meld_traits[deck], DECK_NAMES[deck]
-                    )
-            return found
+        # The tables are cached by hand shape (hands of one shape share one), not by hand:
+        # random playouts rarely meet a hand twice, and a per-hand cache only fed the
+        # garbage collector.
+        if verb == "redraw":
+            kinds, counts = M.hand_shape(hand)
+            return kinds, M.redraw_table(counts)
+        if verb == "meld":
+            deck = self._deck_of_seat(seat)
+            return melds_of_hand(hand, self.game.meld_traits[deck], DECK_NAMES[deck])
         cards = self._cs.cards
         if verb == "target":
             kinds = sorted({k for k in self.melds[FOE] if cards[k].type in M.FOE_PEOPLES})
@@ -482,8 +507,9 @@ class ByzantiumState(State):
     # ----------------------------------------------------------------- search support
     def clone(self) -> ByzantiumState:
         """An independent copy (shallow copies of the small int lists; cheap)."""
-        new = object.__new__(ByzantiumState)
-        new.__dict__.update(self.__dict__)
+        new = type(self)(self.game, self._seed)  # (a native class has no bare __new__)
+        for name in STATE_FIELDS:
+            setattr(new, name, getattr(self, name))
         new.lt = list(self.lt)
         new.hands = [list(h) for h in self.hands]
         new.draw = [list(d) for d in self.draw]

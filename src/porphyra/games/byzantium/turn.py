@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from porphyra.core.outcome import returns_from_keys
 from porphyra.games.byzantium import melds as M
-from porphyra.games.byzantium.cards import AGES
+from porphyra.games.byzantium.cards import AGES, Cards
 from porphyra.games.byzantium.decks import discard_card, draw, shuffle
 from porphyra.games.byzantium.rules import (
     BYZ,
@@ -29,7 +29,6 @@ from porphyra.games.byzantium.rules import (
     START_LT,
     START_TT,
     TURNS,
-    Cards,
     minus,
 )
 

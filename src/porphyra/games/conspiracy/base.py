@@ -14,7 +14,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from porphyra.core.game import Action, State
-from porphyra.core.logcache import FormattedLog
+from porphyra.core.logcache import FormattedLog, Listed
 from porphyra.games.conspiracy import solo
 from porphyra.games.conspiracy.cards import COLOURS
 from porphyra.games.conspiracy.notation import ConspiracyAction
@@ -22,12 +22,6 @@ from porphyra.games.conspiracy.tables import RECRUIT
 
 if TYPE_CHECKING:
     from porphyra.games.conspiracy.game import ConspiracyGame
-
-
-class Listed(tuple[str, ...]):
-    """Names that a log line shows as ``a, b, c`` (joined only when the line is read)."""
-
-    __slots__ = ()
 
 
 #: A log line: its text, or a ``(template, args)`` pair formatted when read (:func:`log_text`).

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
+from porphyra.core.logcache import Listed
 from porphyra.core.randomness import shuffle
 from porphyra.games.conspiracy import solo
-from porphyra.games.conspiracy.base import Listed, StateBase
 from porphyra.games.conspiracy.cards import KEY_GOLD, KEY_SILVER
+from porphyra.games.conspiracy.legal import LegalMixin
 from porphyra.games.conspiracy.tables import (
     LE_ANY_KEYS,
     LE_DECK_SEARCH,
@@ -30,13 +31,20 @@ if TYPE_CHECKING:
     from porphyra.games.conspiracy.state import ConspiracyState
 
 
-class LocationsMixin(StateBase):
-    """Key checks and Locations of :class:`~.state.ConspiracyState`."""
+class LocationsMixin(LegalMixin):
+    """Key checks and Locations of :class:`~.state.ConspiracyState`.
 
-    if TYPE_CHECKING:
+    The mixins form one chain (``StateBase`` < ``LegalMixin`` < ``LocationsMixin`` <
+    ``TurnMixin``): the engine is compiled with mypyc, whose native classes take single
+    inheritance only."""
 
-        def _run(self) -> None:
-            """Continue the placements (:meth:`~.turn.TurnMixin._run`)."""
+    def _run(self) -> None:
+        """Continue the placements (:meth:`~.turn.TurnMixin._run`, which overrides this).
+
+        Raises:
+            NotImplementedError: always; a state is always a ``TurnMixin``.
+        """
+        raise NotImplementedError
 
     def unspent_keys(self, p: int) -> tuple[int, int]:
         """``(silver, gold)`` unspent keys of seat ``p``: keys in slots after the latest

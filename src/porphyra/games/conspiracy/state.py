@@ -107,6 +107,56 @@ __all__ = [
 ]
 
 
+#: Every attribute of a :class:`ConspiracyState`, which :meth:`~ConspiracyState.clone`
+#: copies one by one (the engine may be compiled with mypyc, whose native classes have no
+#: ``__dict__``; test ``test_clone_copies_every_attribute`` keeps this list complete).
+STATE_FIELDS: tuple[str, ...] = (
+    "_events",
+    "_history",
+    "_log_cache",
+    "_offered",
+    "_seed",
+    "acts",
+    "any_keys",
+    "cards",
+    "chambers",
+    "current",
+    "deck",
+    "deck_search",
+    "drawn",
+    "drawn_locs",
+    "end_trigger",
+    "face_up",
+    "first",
+    "force_draw",
+    "game",
+    "lo_candidates",
+    "lo_hidden",
+    "lo_reason",
+    "loc_deck",
+    "loc_slots",
+    "locs",
+    "n",
+    "opponent",
+    "pearls",
+    "pending",
+    "phase",
+    "piles",
+    "placed",
+    "pm",
+    "replay_token",
+    "restr_count",
+    "restr_loc",
+    "restr_owner",
+    "rng_base",
+    "rng_counter",
+    "solo",
+    "t",
+    "turn",
+    "who",
+)
+
+
 class ConspiracyState(TurnMixin):
     """A Conspiracy position (see the module docstring for phases and automation).
 
@@ -214,28 +264,28 @@ class ConspiracyState(TurnMixin):
     # ------------------------------------------------------- copies and hidden info
     def clone(self) -> ConspiracyState:
         """An independent copy (lists copied shallowly; ints and tuples shared)."""
-        c = object.__new__(ConspiracyState)
-        d = self.__dict__.copy()
-        c.__dict__ = d
-        d["deck"] = self.deck[:]
-        d["loc_deck"] = self.loc_deck[:]
-        d["piles"] = [p[:] for p in self.piles]
-        d["face_up"] = self.face_up[:]
-        d["chambers"] = [x[:] for x in self.chambers]
-        d["locs"] = [x[:] for x in self.locs]
-        d["loc_slots"] = [x[:] for x in self.loc_slots]
-        d["pearls"] = self.pearls[:]
-        d["any_keys"] = self.any_keys[:]
-        d["deck_search"] = self.deck_search[:]
-        d["drawn"] = self.drawn[:]
-        d["pending"] = self.pending[:]
-        d["drawn_locs"] = self.drawn_locs[:]
-        d["lo_candidates"] = self.lo_candidates[:]
-        d["lo_hidden"] = self.lo_hidden[:]
-        d["_history"] = self._history[:]
-        d["_events"] = self._events[:]
-        d["_log_cache"] = carry(self._log_cache, self._events, d["_events"])
-        d["_offered"] = None
+        c = ConspiracyState(self.game)  # (a native class has no bare __new__)
+        for name in STATE_FIELDS:
+            setattr(c, name, getattr(self, name))
+        c.deck = self.deck[:]
+        c.loc_deck = self.loc_deck[:]
+        c.piles = [p[:] for p in self.piles]
+        c.face_up = self.face_up[:]
+        c.chambers = [x[:] for x in self.chambers]
+        c.locs = [x[:] for x in self.locs]
+        c.loc_slots = [x[:] for x in self.loc_slots]
+        c.pearls = self.pearls[:]
+        c.any_keys = self.any_keys[:]
+        c.deck_search = self.deck_search[:]
+        c.drawn = self.drawn[:]
+        c.pending = self.pending[:]
+        c.drawn_locs = self.drawn_locs[:]
+        c.lo_candidates = self.lo_candidates[:]
+        c.lo_hidden = self.lo_hidden[:]
+        c._history = self._history[:]
+        c._events = self._events[:]
+        c._log_cache = carry(self._log_cache, self._events, c._events)
+        c._offered = None
         return c
 
     def resample(self, player: int, rng: random.Random) -> ConspiracyState:

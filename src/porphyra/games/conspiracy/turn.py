@@ -12,11 +12,10 @@ from typing import TYPE_CHECKING, cast
 
 from porphyra.core.errors import IllegalActionError
 from porphyra.core.game import Action
+from porphyra.core.logcache import Listed
 from porphyra.games.conspiracy import replay_token, solo
-from porphyra.games.conspiracy.base import Listed
 from porphyra.games.conspiracy.cards import COLOURS, EFFECT_REVEAL, EFFECT_SWAP
 from porphyra.games.conspiracy.chamber import SLOTS
-from porphyra.games.conspiracy.legal import LegalMixin
 from porphyra.games.conspiracy.locations import LocationsMixin
 from porphyra.games.conspiracy.notation import (
     DRAW,
@@ -47,7 +46,7 @@ if TYPE_CHECKING:
     from porphyra.games.conspiracy.state import ConspiracyState
 
 
-class TurnMixin(LegalMixin, LocationsMixin):
+class TurnMixin(LocationsMixin):
     """``apply_action`` and the turn machinery of :class:`~.state.ConspiracyState`."""
 
     # ------------------------------------------------------------------------- applying
