@@ -12,7 +12,9 @@ Engines, each playing complete games with uniformly random legal actions:
 The engines run in alternating rounds (the order rotated each round) on one core pinned
 with ``os.sched_setaffinity``, so that a busy machine slows them all alike and the ratios
 hold even when the absolute figures do not.  Prints each engine's steps/s and its ratio to
-UNO's.  Needs the ``bench`` extra: ``pip install -e '.[bench]'``.
+UNO's, and whether the engine under test is compiled (``porphyra.core.build``: a regular
+install compiles it with mypyc, an editable one does not).  Needs the ``bench`` extra:
+``pip install '.[bench]'`` (compiled) or ``pip install -e '.[bench]'`` (interpreted).
 
 Usage::
 
@@ -30,6 +32,7 @@ import time
 from collections.abc import Callable
 
 import porphyra
+from porphyra.core.build import engine_build
 
 #: One game: ``play(seed) -> steps``.
 Play = Callable[[int], int]
@@ -145,6 +148,7 @@ def main() -> None:
     players = {name: make() for name, make in makers.items()}
     rates = measure(players, args.rounds, args.seconds)
     print(f"pinned to CPU {cpu}; {args.rounds} rounds of {args.seconds:g} s per engine")
+    print(f"porphyra engine: {engine_build()}")
     for name, rate in rates.items():
         print(f"{name:>11}: {rate:>9,.0f} steps/s  {rate / rates['uno']:5.2f}x UNO")
 

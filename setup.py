@@ -1,0 +1,50 @@
+"""Build porphyra, with the engines' hot modules compiled by mypyc.
+
+The metadata lives in ``pyproject.toml``; this file only adds the compiled modules.  The
+modules are ordinary, ``mypy --strict`` clean Python: mypyc (from the pinned mypy) turns
+them into C extensions that behave the same (the test suite runs on the compiled build
+in CI) and run the random playouts, search and server several times faster
+(``docs/results/speed.md``).
+
+- A regular install (``pip install .``, a wheel) compiles them; it needs a C compiler and
+  the Python headers.
+- An editable install (``pip install -e .``) does not: compiled files would shadow the
+  sources being edited.
+- ``PORPHYRA_PURE_PYTHON=1`` builds a pure-Python package (no compiler needed).
+"""
+
+from __future__ import annotations
+
+import os
+import runpy
+import sys
+from pathlib import Path
+
+from setuptools import Extension, setup
+
+#: The modules to compile (``porphyra.core.build.COMPILED``, read without importing porphyra).
+HERE = Path(__file__).resolve().parent
+COMPILED: tuple[str, ...] = runpy.run_path(str(HERE / "src/porphyra/core/build.py"))["COMPILED"]
+
+
+def _compiled_modules() -> list[Extension]:
+    """The mypyc extensions, or none (editable install, or ``PORPHYRA_PURE_PYTHON=1``)."""
+    if os.environ.get("PORPHYRA_PURE_PYTHON", "") not in ("", "0"):
+        return []
+    if any(
+        command.startswith(("editable", "develop", "dist_info", "egg_info", "sdist"))
+        for command in sys.argv[1:]
+    ):
+        return []
+    from mypyc.build import mypycify
+
+    # The build environment holds only the build requirements: the compiled modules'
+    # third-party imports (none today) are typed as Any rather than failing the build.
+    return mypycify(
+        ["--ignore-missing-imports", "--config-file", str(HERE / "pyproject.toml")]
+        + ["src/" + name.replace(".", "/") + ".py" for name in COMPILED],
+        opt_level="3",
+    )
+
+
+setup(ext_modules=_compiled_modules())
