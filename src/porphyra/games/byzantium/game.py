@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from porphyra.core.errors import IllegalActionError, UnknownGameError
 from porphyra.core.game import Action, Game, GameInfo, JSONDict, State
 from porphyra.core.options import GameOption, check_options
 from porphyra.games.byzantium import melds
-from porphyra.games.byzantium.actions import ByzantiumAction, make_action, parse
+from porphyra.games.byzantium.actions import make_action, parse
 from porphyra.games.byzantium.cards import (
     DECKS_SHIPPED,
     DEFAULT_DECK,
@@ -35,6 +35,7 @@ from porphyra.games.byzantium.cards import (
     load_cards,
     load_deck,
 )
+from porphyra.games.byzantium.legal import ActionBuilder
 from porphyra.games.byzantium.ranked import meld_traits
 from porphyra.games.byzantium.state import DECK_NAMES, ByzantiumState
 
@@ -137,7 +138,7 @@ class ByzantiumGame(Game):
         }
         if deck is None:
             del self.options["deck"]
-        self._actions: dict[tuple[str, tuple[int, ...]], ByzantiumAction] = {}
+        self._actions: dict[tuple[str, tuple[int, ...]], Action] = {}
         self._builders: dict[str, Callable[[tuple[int, ...]], Action]] = {}
         #: The sorted card kinds of every action the builders made, by ``id``: the interned
         #: actions stay alive in ``_actions`` (both are cleared together), so an id here is
@@ -149,11 +150,6 @@ class ByzantiumGame(Game):
         )
         #: Per deck, ``(type index, natural)`` of each card kind, for the meld tables.
         self.meld_traits = [meld_traits(self.cardset, deck) for deck in DECK_NAMES]
-        #: Redraw and meld option tables by ``(verb, deck, hand)``, shared by this game's
-        #: states (read-only; see ``ByzantiumState._table``).
-        self.option_cache: dict[
-            tuple[str, int, tuple[int, ...]], tuple[list[int], Sequence[tuple[int, ...]]]
-        ] = {}
 
     @property
     def rules_version(self) -> str:
@@ -283,22 +279,13 @@ class ByzantiumGame(Game):
         """A function from sorted card kinds to the interned action ``verb`` on them (one
         function per verb, made once)."""
         made = self._builders.get(verb)
-        if made is not None:
-            return made
-        table = self._actions
-        kinds_of = self.kinds_of
-        cardset = self.cardset
+        if made is None:
+            cardset = self.cardset
 
-        def build(kinds: tuple[int, ...]) -> Action:
-            key = (verb, kinds)
-            action = table.get(key)
-            if action is None:
-                if len(table) > _CACHE_LIMIT:
-                    table.clear()
-                    kinds_of.clear()
-                action = table[key] = make_action(verb, kinds, cardset)
-                kinds_of[id(action)] = kinds
-            return action
+            def make(verb: str, kinds: tuple[int, ...]) -> Action:
+                return make_action(verb, kinds, cardset)
 
-        self._builders[verb] = build
-        return build
+            made = self._builders[verb] = ActionBuilder(
+                verb, make, self._actions, self.kinds_of, _CACHE_LIMIT
+            )
+        return made

@@ -28,6 +28,44 @@ def option_set(table: Sequence[tuple[int, ...]]) -> frozenset[tuple[int, ...]]:
     return entry[1]
 
 
+class ActionBuilder:
+    """Makes the interned action ``verb`` on sorted card kinds: called with a tuple of
+    kinds, returns the one action object for it (made with ``make`` on first use).
+
+    Args:
+        verb: the decision's verb (``redraw``, ``meld``, ...).
+        make: ``make(verb, kinds)``, the new action.
+        actions: the interned actions by ``(verb, kinds)`` (shared by every verb's builder).
+        kinds_of: the kinds of each interned action by ``id`` (cleared with ``actions``).
+        limit: how many actions ``actions`` may hold before it is cleared.
+    """
+
+    def __init__(
+        self,
+        verb: str,
+        make: Callable[[str, tuple[int, ...]], Action],
+        actions: dict[tuple[str, tuple[int, ...]], Action],
+        kinds_of: dict[int, tuple[int, ...]],
+        limit: int,
+    ) -> None:
+        self.verb = verb
+        self.make = make
+        self.actions = actions
+        self.kinds_of = kinds_of
+        self.limit = limit
+
+    def __call__(self, kinds: tuple[int, ...]) -> Action:
+        key = (self.verb, kinds)
+        action = self.actions.get(key)
+        if action is None:
+            if len(self.actions) > self.limit:
+                self.actions.clear()
+                self.kinds_of.clear()
+            action = self.actions[key] = self.make(self.verb, kinds)
+            self.kinds_of[id(action)] = kinds
+        return action
+
+
 class LegalActions(Sequence[Action]):
     """The legal actions of one decision, in a fixed order.
 

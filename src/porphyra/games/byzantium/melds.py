@@ -110,8 +110,17 @@ def meld_table(shape: tuple[tuple[int, str, bool], ...], deck: str) -> tuple[tup
 
 def hand_shape(hand: Sequence[int]) -> tuple[list[int], tuple[int, ...]]:
     """The distinct kinds of ``hand`` in card-list order and their copy counts."""
-    kinds = sorted(set(hand))
-    return kinds, tuple(map(hand.count, kinds))
+    kinds: list[int] = []
+    counts: list[int] = []
+    last = -1
+    for k in sorted(hand):  # (hands are kept sorted: a sorted list sorts in one pass)
+        if k == last:
+            counts[-1] += 1
+        else:
+            kinds.append(k)
+            counts.append(1)
+            last = k
+    return kinds, tuple(counts)
 
 
 def _order(option: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:

@@ -91,9 +91,11 @@ class MeldTable(Sequence[tuple[int, ...]]):
     def __init__(
         self, copies: Sequence[int], types: Sequence[int], naturals: Sequence[bool], deck: str
     ) -> None:
-        self._copies = copies
-        self._types = types
-        self._naturals = naturals
+        # Tuples all through: once a collection has seen them, tuples of ints leave the
+        # garbage collector's lists, and cached tables are many and long-lived.
+        self._copies = tuple(copies)
+        self._types = tuple(types)
+        self._naturals = tuple(naturals)
         self._deck = deck
         limits = _DECK_LIMITS[deck]
         subs: list[list[tuple[int, bool]]] = [[] for _ in limits]
@@ -106,9 +108,9 @@ class MeldTable(Sequence[tuple[int, ...]]):
             rows, ways = _type_rows(tuple(sub), cap)
             rows_of.append(rows)
             count *= ways
-        self._rows = rows_of
+        self._rows = tuple(rows_of)
         self._len = count
-        self._by_size: list[int] | None = None  # melds of each size, on first index
+        self._by_size: tuple[int, ...] | None = None  # melds of each size, on first index
         self._full: tuple[tuple[int, ...], ...] | None = None
 
     @classmethod
@@ -156,7 +158,7 @@ class MeldTable(Sequence[tuple[int, ...]]):
             for rows in self._rows:
                 whole *= rows[0][M.MAX_NATURAL_DISASTERS]
             top = sum(_DECK_LIMITS[self._deck])
-            by_size = self._by_size = [_coef(whole, s) for s in range(top + 1)]
+            by_size = self._by_size = tuple([_coef(whole, s) for s in range(top + 1)])
         for size, ways in enumerate(by_size):
             if index < ways:
                 return self._unrank(size, index)
@@ -248,7 +250,20 @@ def melds_of_hand(
             raise ValueError(f"card kind {k} is not a {deck} card")
         types.append(t)
         naturals.append(natural)
-    return kinds, MeldTable(copies, types, naturals, deck)
+    # Hands of one shape (copies, type and natural disaster per position) share a table,
+    # and shapes repeat far more often than hands do.
+    key = (deck, copies, tuple(types), tuple(naturals))
+    table = _TABLES.get(key)
+    if table is None:
+        if len(_TABLES) >= _TABLES_LIMIT:
+            _TABLES.clear()
+        table = _TABLES[key] = MeldTable(copies, key[2], key[3], deck)
+    return kinds, table
+
+
+#: Meld tables by hand shape, for :func:`melds_of_hand` (cleared when full).
+_TABLES: dict[tuple[str, tuple[int, ...], tuple[int, ...], tuple[bool, ...]], MeldTable] = {}
+_TABLES_LIMIT = 20_000
 
 
 def meld_fits(
