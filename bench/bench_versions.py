@@ -12,10 +12,17 @@ Workloads (``--workload``):
   version ships; seeded random play, a few steps in, mid-game and late);
 - ``playout``: random Byzantium playouts (``legal_actions`` / ``apply_action``), deck v1.
 
+Each tree is a checkout (its ``src`` is imported) or an install directory: to measure the
+compiled engine (``setup.py``), install it with ``pip install --no-deps --target DIR .`` and
+pass ``--tree DIR``.
+
 Usage::
 
     git worktree add /tmp/porphyra-before c4feeb8   # the commit before engine v2
     .venv/bin/python bench/bench_versions.py --baseline /tmp/porphyra-before [--rounds 5]
+    .venv/bin/pip install -q --no-deps --target /tmp/porphyra-compiled .
+    .venv/bin/python bench/bench_versions.py --tree /tmp/porphyra-compiled \
+        --baseline /tmp/porphyra-before
 """
 
 from __future__ import annotations
@@ -70,8 +77,10 @@ print(time.process_time() - start)
 
 
 def run(tree: Path, code: str, cpu: int) -> float:
-    """CPU seconds of ``code`` run with ``tree``'s sources, pinned to ``cpu``."""
-    env = {**os.environ, "PYTHONPATH": str(tree / "src")}
+    """CPU seconds of ``code`` run with ``tree``'s package (its ``src``, if it is a
+    checkout), pinned to ``cpu``."""
+    path = tree / "src" if (tree / "src").is_dir() else tree
+    env = {**os.environ, "PYTHONPATH": str(path)}
     out = subprocess.run(
         ["taskset", "-c", str(cpu), sys.executable, "-c", code],
         env=env,
@@ -84,7 +93,8 @@ def run(tree: Path, code: str, cpu: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--baseline", type=Path, required=True, help="another porphyra checkout")
+    parser.add_argument("--baseline", type=Path, required=True, help="another porphyra tree")
+    parser.add_argument("--tree", type=Path, default=HERE, help="the tree under test")
     parser.add_argument("--workload", choices=sorted(WORKLOADS), default="ismcts")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--iterations", type=int, default=300, help="ismcts: per search")
@@ -96,7 +106,7 @@ def main() -> None:
         .replace("ITERATIONS", str(args.iterations))
         .replace("GAMES", str(args.games))
     )
-    trees = {"this tree": HERE, "baseline": args.baseline.resolve()}
+    trees = {"this tree": args.tree.resolve(), "baseline": args.baseline.resolve()}
     times: dict[str, list[float]] = {name: [] for name in trees}
     for r in range(args.rounds):
         order = list(trees) if r % 2 == 0 else list(reversed(trees))
