@@ -7,7 +7,8 @@ in CI) and run the random playouts, search and server several times faster
 (``docs/results/speed.md``).
 
 - A regular install (``pip install .``, a wheel) compiles them; it needs a C compiler and
-  the Python headers.
+  the Python headers.  Without them the build says so and falls back to the sources (the
+  same behaviour, slower); ``porphyra.core.build.engine_build()`` tells which was built.
 - An editable install (``pip install -e .``) does not: compiled files would shadow the
   sources being edited.
 - ``PORPHYRA_PURE_PYTHON=1`` builds a pure-Python package (no compiler needed).
@@ -21,6 +22,7 @@ import sys
 from pathlib import Path
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 #: The modules to compile (``porphyra.core.build.COMPILED``, read without importing porphyra).
 HERE = Path(__file__).resolve().parent
@@ -47,4 +49,22 @@ def _compiled_modules() -> list[Extension]:
     )
 
 
-setup(ext_modules=_compiled_modules())
+class _BuildOrFallBack(build_ext):
+    """``build_ext`` that leaves the modules interpreted when they cannot be compiled (no
+    compiler or headers): the package works the same from its sources, only slower."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as error:  # a missing compiler surfaces as several error types
+            for built in self.get_outputs():  # no half-built engine: all or nothing
+                Path(built).unlink(missing_ok=True)
+            print(
+                f"warning: porphyra's engine could not be compiled ({error}); installing "
+                "it as pure Python (the same behaviour, slower)",
+                file=sys.stderr,
+            )
+            self.extensions = []
+
+
+setup(ext_modules=_compiled_modules(), cmdclass={"build_ext": _BuildOrFallBack})
