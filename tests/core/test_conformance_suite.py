@@ -53,6 +53,19 @@ class _LooseState(ByzantiumState):
         return None if Counter(chosen) - Counter(self.hands[seat]) else chosen
 
 
+class _MislabelledState(ByzantiumState):
+    def legal_action_texts(self, player: int | None = None) -> list[str]:
+        texts = super().legal_action_texts(player)
+        return texts[::-1]  # bug: not in legal_actions' order
+
+
+class _MislabelledGame(ByzantiumGame):
+    def new_initial_state(self, seed: int = 0) -> ByzantiumState:
+        state = super().new_initial_state(seed)
+        state.__class__ = _MislabelledState
+        return state
+
+
 class _LeakyGame(ByzantiumGame):
     def new_initial_state(self, seed: int = 0) -> ByzantiumState:
         state = super().new_initial_state(seed)
@@ -95,6 +108,12 @@ def test_suite_catches_a_clone_that_shares_state(monkeypatch: pytest.MonkeyPatch
     _register(monkeypatch, "sharing", _SharedCloneGame)
     with pytest.raises(AssertionError, match="clone"):
         conformance.check_clone_independence("sharing", {}, games=1)
+
+
+def test_suite_catches_legal_texts_out_of_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    _register(monkeypatch, "mislabelled", _MislabelledGame)
+    with pytest.raises(AssertionError, match="legal_action_texts"):
+        conformance.check_actions("mislabelled", {}, games=1)
 
 
 def test_suite_passes_the_real_game() -> None:

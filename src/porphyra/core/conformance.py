@@ -9,10 +9,10 @@ Each ``check_*`` function raises ``AssertionError`` with a message naming the fa
 Checks: determinism (same seed + actions = identical record); record round-trip;
 ``clone()`` independence; ``resample`` keeps the seat's observation and really varies what
 the seat cannot see (so nothing hidden can show in the observation); every legal action
-applies and round-trips through its text; illegal and malformed actions raise the typed
-errors and change nothing; whatever is accepted (as text or as an action) is listed by
-``legal_actions``; simultaneous choices give the same game in either order and stay hidden
-until all are in.
+applies and round-trips through its text, and ``legal_action_texts`` lists those texts;
+illegal and malformed actions raise the typed errors and change nothing; whatever is
+accepted (as text or as an action) is listed by ``legal_actions``; simultaneous choices
+give the same game in either order and stay hidden until all are in.
 """
 
 from __future__ import annotations
@@ -223,6 +223,8 @@ def check_actions(name: str, options: dict[str, Any], games: int = 3, per_state:
             for p in range(game.num_players):
                 if p not in active:
                     assert not s.legal_actions(p), f"{name}: seat {p} has actions off turn"
+                texts = [str(a) for a in s.legal_actions(p)]
+                assert s.legal_action_texts(p) == texts, f"{name}: legal_action_texts({p})"
             step = max(1, len(legal) // per_state)
             for a in legal[::step]:
                 assert game.parse_action(s, str(a)) == a, f"{name}: {a} does not round-trip"

@@ -101,6 +101,13 @@ class State(abc.ABC):
         Returns an empty sequence for a seat not in :meth:`active_players` and at the end.
         """
 
+    def legal_action_texts(self, player: int | None = None) -> list[str]:
+        """The notation (``str(action)``) of every action of :meth:`legal_actions`, in the
+        same order: what a client is shown.  A game may list them without making the
+        action objects (Byzantium's meld decisions have hundreds); the conformance suite
+        checks that both agree."""
+        return [str(a) for a in self.legal_actions(player)]
+
     @abc.abstractmethod
     def apply_action(self, action: Action, player: int | None = None) -> None:
         """Apply ``player``'s ``action`` (default: the current player's).

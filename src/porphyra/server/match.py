@@ -281,7 +281,7 @@ class MatchRunner(ClockedRunner):
         """``seat``'s legal action texts now (``[]`` unless the engine waits for it)."""
         if self.over or seat not in self.state.active_players():
             return []
-        return list(map(str, self.state.legal_actions(seat)))
+        return self.state.legal_action_texts(seat)
 
     def _track_decisions(self) -> None:
         """After a change: a seat whose legal actions changed starts a new decision at

@@ -41,9 +41,14 @@ def _states(rec: dict[str, Any]) -> Iterator[tuple[int | None, str | None, State
         yield player, text, state
 
 
-def _force(game: Game, slugs: list[str]) -> int:
+def _forces(game: Game) -> dict[str, int]:
+    """Each card's force by slug, from ``game.card_data()`` (built once per summary)."""
     cards = game.card_data().get("cards", {})
-    return sum(int((cards.get(s) or {}).get("force") or 0) for s in slugs)
+    return {slug: int((card or {}).get("force") or 0) for slug, card in cards.items()}
+
+
+def _force(forces: dict[str, int], slugs: list[str]) -> int:
+    return sum(forces.get(s, 0) for s in slugs)
 
 
 def byzantium_summary(rec: dict[str, Any]) -> dict[str, Any]:
@@ -57,6 +62,7 @@ def byzantium_summary(rec: dict[str, Any]) -> dict[str, Any]:
         "start": {"territory", "legacy"}}``.
     """
     game = _game_of(rec)
+    forces = _forces(game)
     turns: dict[int, dict[str, Any]] = {}
     start: dict[str, Any] = {}
     for _player, _text, state in _states(rec):
@@ -72,10 +78,10 @@ def byzantium_summary(rec: dict[str, Any]) -> dict[str, Any]:
         if obs.get("melds_turn") == turn:
             for deck, cards in obs["melds"].items():
                 meld = entry["melds"].setdefault(
-                    deck, {"revealed": list(cards), "revealed_force": _force(game, cards)}
+                    deck, {"revealed": list(cards), "revealed_force": _force(forces, cards)}
                 )
                 meld["cards"] = list(cards)
-                meld["force"] = _force(game, cards)
+                meld["force"] = _force(forces, cards)
             if obs.get("negotiation"):
                 entry["negotiation"] = dict(obs["negotiation"])
     return {"start": start, "turns": [turns[t] for t in sorted(turns)]}

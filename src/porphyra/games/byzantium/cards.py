@@ -108,6 +108,11 @@ class CardSet:
         """Each card kind's force, by ``Card.index``."""
         return tuple(c.force for c in self.cards)
 
+    @cached_property
+    def slugs(self) -> tuple[str, ...]:
+        """Each card kind's slug (its name in the action notation), by ``Card.index``."""
+        return tuple(c.slug for c in self.cards)
+
     def deck_cards(self, deck: str) -> list[Card]:
         """The card kinds of ``deck`` (``"byzantine"`` or ``"foe"``), in file order."""
         return [c for c in self.cards if c.deck == deck]

@@ -105,6 +105,18 @@ class LegalActions(Sequence[Action]):
         self._last = (action, chosen)
         return action
 
+    def texts(self, verb: str, slugs: Sequence[str]) -> list[str]:
+        """The notation of every action, in order, without making the actions:
+        ``"<verb> <slug>,<slug>"`` (``"<verb> -"`` for no card), ``slugs`` by card kind (the
+        same text as ``str(action)``: kinds in card-list order, copies repeated)."""
+        kinds = self._kinds
+        names = [slugs[k] for k in kinds]
+        out: list[str] = []
+        prefix = verb + " "
+        for option in self._table:
+            out.append(prefix + (",".join([names[p] for p in option]) if option else "-"))
+        return out
+
     def kinds_if_last(self, action: Action) -> tuple[int, ...] | None:
         """The card kinds of ``action`` if it is the very object this sequence built last
         (an identity check: a state trusts the action it just offered), else None."""

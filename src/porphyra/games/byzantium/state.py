@@ -294,6 +294,14 @@ class ByzantiumState(State):
         self._offered = (seat, offer)
         return offer
 
+    def legal_action_texts(self, player: int | None = None) -> list[str]:
+        """The texts of :meth:`legal_actions`, in its order, listed straight from the
+        option table (no action objects: a meld decision has hundreds)."""
+        offer = self.legal_actions(player)
+        if not isinstance(offer, LegalActions):
+            return [str(a) for a in offer]
+        return offer.texts(PHASES[self.phase][0], self._cs.slugs)
+
     def _listed(self, action: Action, seat: int) -> tuple[int, ...] | None:
         """The sorted card kinds of ``action`` if it is one of ``seat``'s options in the
         current decision's option table (the one source of legality), else None."""
