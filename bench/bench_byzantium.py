@@ -12,6 +12,7 @@ import random
 import time
 
 import porphyra
+from porphyra.core.build import engine_build
 from porphyra.core.playout import random_playout
 
 
@@ -57,6 +58,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--samples", type=int, default=20000, help="clone/resample calls")
     args = parser.parse_args()
+    print(f"porphyra engine: {engine_build()}")
     gps, sps = playouts(args.games, args.seed)
     print(f"random playouts: {gps:,.0f} games/s, {sps:,.0f} steps/s ({args.games} games)")
     print(f"clone():    {per_call_us('clone', args.samples, args.seed):7.1f} µs")

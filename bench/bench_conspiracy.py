@@ -18,6 +18,7 @@ import random
 import time
 
 import porphyra
+from porphyra.core.build import engine_build
 from porphyra.core.game import State
 from porphyra.core.playout import random_playout
 
@@ -75,6 +76,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="time per seat count")
     parser.add_argument("--players", type=int, nargs="+", default=[1, 2, 4])
     args = parser.parse_args()
+    print(f"porphyra engine: {engine_build()}")
     for players in args.players:
         games, steps = playouts(players, args.seconds)
         clone_us, resample_us = per_call_us(players)

@@ -26,6 +26,7 @@ import sys
 from typing import Any
 
 from porphyra.bots import ISMCTS_PRESETS, ISMCTSBot, ISMCTSSettings, parse_spec, seat_view
+from porphyra.core.build import engine_build
 from porphyra.core.game import State
 from porphyra.core.registry import load_game
 
@@ -85,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     config = settings(args.preset, args.config)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"ISMCTS benchmark ({note}, load average {load:.1f}); settings: {config}")
+    print(f"porphyra engine: {engine_build()}")
     print(f"target: {TARGET:.0f} iterations/s per decision, {args.seconds:g} s per position")
     ok = True
     for label, name, options in GAMES:
