@@ -15,10 +15,11 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, SupportsIndex
 
 from porphyra.core.errors import IllegalActionError, InvalidActionError
 from porphyra.core.game import TERMINAL_PLAYER, Action, Game, GameInfo, JSONDict, State
+from porphyra.core.seatarg import as_optional_seat, as_seat
 
 CARDS = "JQKA"
 VERBS = ("check", "bet", "call", "fold")
@@ -71,17 +72,19 @@ class KuhnState(State):
         first_bet = next(i for i, (_, a) in enumerate(self._history) if str(a) == "bet")
         return len(self._history) - first_bet == n
 
-    def legal_actions(self, player: int | None = None) -> Sequence[Action]:
+    def legal_actions(self, player: SupportsIndex | None = None) -> Sequence[Action]:
+        seat = as_optional_seat(player)
         if self.is_terminal():
             return []
-        if player is not None and player != self.current_player():
+        if seat is not None and seat != self.current_player():
             return []
         if self._bettor() is None:
             return [KuhnAction("check"), KuhnAction("bet")]
         return [KuhnAction("call"), KuhnAction("fold")]
 
-    def apply_action(self, action: Action, player: int | None = None) -> None:
-        if player not in (None, self.current_player()):
+    def apply_action(self, action: Action, player: SupportsIndex | None = None) -> None:
+        seat = as_optional_seat(player)
+        if seat not in (None, self.current_player()):
             raise IllegalActionError(f"not your turn: seat {self.current_player()} decides")
         if str(action) not in {str(a) for a in self.legal_actions()}:
             raise IllegalActionError(f"{action} is not legal now")
@@ -108,10 +111,11 @@ class KuhnState(State):
     def scores(self) -> list[Any]:
         return self.returns()
 
-    def observation(self, player: int) -> JSONDict:
+    def observation(self, player: SupportsIndex) -> JSONDict:
+        seat = as_seat(player)
         obs: JSONDict = {
-            "player": player,
-            "card": CARDS[self.cards[player]],
+            "seat": seat,
+            "card": CARDS[self.cards[seat]],
             "actions": self._verbs(),
         }
         if self.is_terminal():
@@ -126,12 +130,13 @@ class KuhnState(State):
         other._history = list(self._history)
         return other
 
-    def resample(self, player: int, rng: random.Random) -> KuhnState:
+    def resample(self, player: SupportsIndex, rng: random.Random) -> KuhnState:
+        seat = as_seat(player)
         n = self.game.num_players
-        fixed = {player: self.cards[player]}
+        fixed = {seat: self.cards[seat]}
         if self.is_terminal():
             fixed.update({p: self.cards[p] for p in self._in_play()})
-        # Canonical: the pool depends only on what ``player`` sees, never on hidden cards.
+        # Canonical: the pool depends only on what ``seat`` sees, never on hidden cards.
         pool = sorted(set(range(n + 1)) - set(fixed.values()))
         rng.shuffle(pool)
         cards = [fixed[p] if p in fixed else pool.pop() for p in range(n)]
@@ -139,8 +144,9 @@ class KuhnState(State):
         other._history = list(self._history)
         return other
 
-    def hidden_from(self, player: int) -> Hashable:
-        return tuple(c for p, c in enumerate(self.cards) if p != player)
+    def hidden_from(self, player: SupportsIndex) -> Hashable:
+        seat = as_seat(player)
+        return tuple(c for p, c in enumerate(self.cards) if p != seat)
 
     @property
     def history(self) -> list[tuple[int, Action]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import SupportsIndex
 
 import pytest
 from hypothesis import given, settings
@@ -20,6 +21,7 @@ from porphyra.bots.base import SeatView
 from porphyra.core.errors import UnknownGameError
 from porphyra.core.game import Action, Game, State
 from porphyra.core.registry import load_game
+from porphyra.core.seatarg import as_seat
 from tests.bots.kuhn import KuhnGame, KuhnState, deal
 
 #: Bots under test, with small budgets so the suite stays fast.
@@ -173,13 +175,14 @@ def test_canonical_check_catches_a_truth_dependent_resample() -> None:
             return LeakyState(self, seed, super().new_initial_state(seed).cards)
 
     class LeakyState(KuhnState):
-        def resample(self, player: int, rng: random.Random) -> KuhnState:
+        def resample(self, player: SupportsIndex, rng: random.Random) -> KuhnState:
+            seat = as_seat(player)
             # Shuffles the other cards in their true order: right distribution, leaky draws.
-            others = [c for p, c in enumerate(self.cards) if p != player]
+            others = [c for p, c in enumerate(self.cards) if p != seat]
             rng.shuffle(others)
             cards = list(self.cards)
             for p in range(len(cards)):
-                if p != player:
+                if p != seat:
                     cards[p] = others.pop()
             out = LeakyState(self.kgame, self.seed, tuple(cards))
             out._history = list(self._history)

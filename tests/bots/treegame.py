@@ -9,10 +9,11 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any, SupportsIndex, TypeAlias
 
 from porphyra.core.errors import IllegalActionError, InvalidActionError
 from porphyra.core.game import TERMINAL_PLAYER, Action, Game, GameInfo, JSONDict, State
+from porphyra.core.seatarg import as_optional_seat, as_seat
 
 #: ``tuple[float, ...]`` (a leaf) or ``tuple[int, dict[str, Tree]]`` (a decision).
 Tree: TypeAlias = tuple[Any, ...]
@@ -44,13 +45,15 @@ class TreeState(State):
     def current_player(self) -> int:
         return TERMINAL_PLAYER if _is_leaf(self.node) else int(self.node[0])
 
-    def legal_actions(self, player: int | None = None) -> Sequence[Action]:
-        if _is_leaf(self.node) or (player is not None and player != self.current_player()):
+    def legal_actions(self, player: SupportsIndex | None = None) -> Sequence[Action]:
+        seat = as_optional_seat(player)
+        if _is_leaf(self.node) or (seat is not None and seat != self.current_player()):
             return []
         return [TreeAction(t) for t in self.node[1]]
 
-    def apply_action(self, action: Action, player: int | None = None) -> None:
-        if player not in (None, self.current_player()):
+    def apply_action(self, action: Action, player: SupportsIndex | None = None) -> None:
+        seat = as_optional_seat(player)
+        if seat not in (None, self.current_player()):
             raise IllegalActionError(f"not your turn: seat {self.current_player()} decides")
         if str(action) not in {str(a) for a in self.legal_actions()}:
             raise IllegalActionError(f"{action} is not legal now")
@@ -67,7 +70,8 @@ class TreeState(State):
     def scores(self) -> list[Any]:
         return self.returns()
 
-    def observation(self, player: int) -> JSONDict:
+    def observation(self, player: SupportsIndex) -> JSONDict:
+        as_seat(player)  # (checked; every seat sees the whole path)
         return {"path": list(self.path)}
 
     def public_observation(self) -> JSONDict:
@@ -76,10 +80,12 @@ class TreeState(State):
     def clone(self) -> TreeState:
         return TreeState(self.tgame, self.path)
 
-    def resample(self, player: int, rng: random.Random) -> TreeState:
+    def resample(self, player: SupportsIndex, rng: random.Random) -> TreeState:
+        as_seat(player)  # (nothing is hidden)
         return self.clone()
 
-    def hidden_from(self, player: int) -> Hashable:
+    def hidden_from(self, player: SupportsIndex) -> Hashable:
+        as_seat(player)  # (nothing is hidden)
         return ()
 
     @property

@@ -10,10 +10,11 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, SupportsIndex
 
 from porphyra.core.errors import IllegalActionError, InvalidActionError
 from porphyra.core.game import TERMINAL_PLAYER, Action, Game, GameInfo, State
+from porphyra.core.seatarg import as_optional_seat, as_seat
 
 WORDS = [
     "apple",
@@ -63,15 +64,17 @@ class FakeState(State):
             return TERMINAL_PLAYER
         return len(self._history) % 2
 
-    def legal_actions(self, player: int | None = None) -> Sequence[Action]:
-        p = self.current_player() if player is None else player
+    def legal_actions(self, player: SupportsIndex | None = None) -> Sequence[Action]:
+        seat = as_optional_seat(player)
+        p = self.current_player() if seat is None else seat
         if self.is_terminal() or p != self.current_player():
             return []
         return [Play(w) for w in self.hands[p]]
 
-    def apply_action(self, action: Action, player: int | None = None) -> None:
+    def apply_action(self, action: Action, player: SupportsIndex | None = None) -> None:
+        seat = as_optional_seat(player)
         p = self.current_player()
-        if player not in (None, p):
+        if seat not in (None, p):
             raise IllegalActionError(f"not your turn: seat {p} decides")
         if not isinstance(action, Play) or action not in self.legal_actions():
             raise IllegalActionError(f"{action} is not legal now")
@@ -104,11 +107,12 @@ class FakeState(State):
             "log": list(self.public_log),
         }
 
-    def observation(self, player: int) -> dict[str, Any]:
+    def observation(self, player: SupportsIndex) -> dict[str, Any]:
+        seat = as_seat(player)
         obs = self.public_observation()
-        obs["seat"] = player
-        obs["hand"] = list(self.hands[player])
-        obs["log"] = self.private_log[player] + list(self.public_log)
+        obs["seat"] = seat
+        obs["hand"] = list(self.hands[seat])
+        obs["log"] = self.private_log[seat] + list(self.public_log)
         return obs
 
     def clone(self) -> FakeState:
@@ -122,17 +126,19 @@ class FakeState(State):
         other.private_log = [list(x) for x in self.private_log]
         return other
 
-    def resample(self, player: int, rng: random.Random) -> State:
+    def resample(self, player: SupportsIndex, rng: random.Random) -> State:
+        seat = as_seat(player)
         other = self.clone()
-        seen = set(self.hands[player]) | {w for p in self.played for w in p}
+        seen = set(self.hands[seat]) | {w for p in self.played for w in p}
         pool = [w for w in WORDS if w not in seen]
         rng.shuffle(pool)
-        opp = 1 - player
+        opp = 1 - seat
         other.hands[opp] = sorted(pool[: len(self.hands[opp])])
         return other
 
-    def hidden_from(self, player: int) -> Hashable:
-        return tuple(self.hands[1 - player])
+    def hidden_from(self, player: SupportsIndex) -> Hashable:
+        seat = as_seat(player)
+        return tuple(self.hands[1 - seat])
 
     @property
     def history(self) -> list[tuple[int, Action]]:

@@ -9,12 +9,16 @@ tests walk random games and compare every attribute of each clone with its origi
 
 from __future__ import annotations
 
+import copy as copy_module
+import pickle
 import random
 from typing import Any
 
 import pytest
 
 import porphyra
+from porphyra.core.conformance import fingerprint
+from porphyra.core.errors import IllegalActionError
 from porphyra.core.game import State
 from porphyra.games.byzantium import state as byzantium_state
 from porphyra.games.conspiracy import state as conspiracy_state
@@ -88,3 +92,60 @@ def test_a_field_left_out_of_state_fields_is_caught(
     left_out = tuple(f for f in module.STATE_FIELDS if f != "turn")
     monkeypatch.setattr(module, "STATE_FIELDS", left_out)
     assert "turn" in _differences(late, late.clone())
+
+
+def _same_game_on(original: State, copy: State) -> None:
+    """``copy`` shows what ``original`` shows and plays on exactly like it."""
+    assert fingerprint(copy) == fingerprint(original)
+    mirror = original.clone()
+    while not copy.is_terminal():
+        assert [str(a) for a in copy.legal_actions()] == [str(a) for a in mirror.legal_actions()]
+        copy.apply_action(copy.legal_actions()[0])
+        mirror.apply_action(mirror.legal_actions()[0])
+    assert copy.returns() == mirror.returns()
+
+
+@pytest.mark.parametrize(("name", "options", "fields"), GAMES)
+@pytest.mark.parametrize("how", ["copy", "deepcopy", "pickle"])
+def test_copy_deepcopy_and_pickle_give_the_same_position(
+    name: str, options: dict[str, Any], fields: tuple[str, ...], how: str
+) -> None:
+    def make(state: State) -> State:
+        if how == "copy":
+            return copy_module.copy(state)
+        if how == "deepcopy":
+            return copy_module.deepcopy(state)
+        restored: State = pickle.loads(pickle.dumps(state))
+        return restored
+
+    for seed in range(2):
+        positions = _positions(name, options, seed)
+        for original in positions[:: max(1, len(positions) // 5)]:
+            before = fingerprint(original)
+            _same_game_on(original, make(original))
+            assert fingerprint(original) == before
+
+
+@pytest.mark.parametrize(("name", "options"), [(n, o) for n, o, _ in GAMES])
+def test_a_game_pickles_by_its_options(name: str, options: dict[str, Any]) -> None:
+    game = porphyra.load_game(name, **options)
+    game.new_initial_state(seed=1).legal_actions()  # (caches filled)
+    again = pickle.loads(pickle.dumps(game))
+    assert type(again) is type(game) and again.record_options() == game.record_options()
+    assert fingerprint(again.new_initial_state(seed=4)) == fingerprint(game.new_initial_state(4))
+
+
+def test_changing_a_handed_out_legal_list_changes_nothing() -> None:
+    state = porphyra.load_game("conspiracy", players=2).new_initial_state(seed=2)
+    legal = state.legal_actions()
+    other = porphyra.load_game("conspiracy", players=2).new_initial_state(seed=3)
+    rng = random.Random(0)
+    while (foreign := other.legal_actions()[0]) in legal:  # an action not legal here
+        actions = other.legal_actions()
+        other.apply_action(actions[rng.randrange(len(actions))])
+    assert isinstance(legal, list)
+    legal.append(foreign)  # the caller's list: the state does not trust what it holds now
+    before = fingerprint(state)
+    with pytest.raises(IllegalActionError):
+        state.apply_action(foreign)
+    assert fingerprint(state) == before

@@ -5,7 +5,7 @@ whose order matters."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, SupportsIndex
 
 import pytest
 
@@ -17,7 +17,7 @@ from porphyra.games.byzantium.state import ByzantiumState
 
 
 class _LeakyState(ByzantiumState):
-    def observation(self, player: int) -> dict[str, Any]:
+    def observation(self, player: SupportsIndex) -> dict[str, Any]:
         obs = super().observation(player)
         obs["peek"] = len(self.draw[0]) and self._cs.cards[self.draw[0][-1]].slug
         return obs
@@ -35,7 +35,7 @@ _KEPT: list[int] = [0]
 
 
 class _SharingViewState(ByzantiumState):
-    def observation(self, player: int) -> dict[str, Any]:
+    def observation(self, player: SupportsIndex) -> dict[str, Any]:
         obs = super().observation(player)
         obs["tokens"] = _KEPT  # bug: kept data in the view, not a new list
         return obs
@@ -54,7 +54,7 @@ class _LooseState(ByzantiumState):
 
 
 class _MislabelledState(ByzantiumState):
-    def legal_action_texts(self, player: int | None = None) -> list[str]:
+    def legal_action_texts(self, player: SupportsIndex | None = None) -> list[str]:
         texts = super().legal_action_texts(player)
         return texts[::-1]  # bug: not in legal_actions' order
 

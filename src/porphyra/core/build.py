@@ -15,6 +15,7 @@ import importlib
 #: interpreted.
 COMPILED = (
     "porphyra.core.randomness",
+    "porphyra.core.seatarg",
     "porphyra.games.byzantium.decks",
     "porphyra.games.byzantium.legal",
     "porphyra.games.byzantium.melds",

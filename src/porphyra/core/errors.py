@@ -19,6 +19,11 @@ class IllegalActionError(PorphyraError, ValueError):
     """A well-formed action that is not legal now (wrong phase, not your turn, over a limit)."""
 
 
+class SeatError(PorphyraError, ValueError):
+    """A seat argument that is not a seat number (``"1"``, ``True``, ``None``, ``1.5``) or is
+    not a seat of this game."""
+
+
 class CardDataError(PorphyraError, ValueError):
     """A card-data file that cannot be loaded; the message names the file and the entry."""
 

@@ -12,7 +12,7 @@ import abc
 import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, SupportsIndex
 
 from porphyra.core.options import GameOption
 
@@ -95,13 +95,13 @@ class State(abc.ABC):
         return [] if player < 0 else [player]
 
     @abc.abstractmethod
-    def legal_actions(self, player: int | None = None) -> Sequence[Action]:
+    def legal_actions(self, player: SupportsIndex | None = None) -> Sequence[Action]:
         """Every legal action of ``player`` (default: the current player), in a fixed order.
 
         Returns an empty sequence for a seat not in :meth:`active_players` and at the end.
         """
 
-    def legal_action_texts(self, player: int | None = None) -> list[str]:
+    def legal_action_texts(self, player: SupportsIndex | None = None) -> list[str]:
         """The notation (``str(action)``) of every action of :meth:`legal_actions`, in the
         same order: what a client is shown.  A game may list them without making the
         action objects (Byzantium's meld decisions have hundreds); the conformance suite
@@ -109,7 +109,7 @@ class State(abc.ABC):
         return [str(a) for a in self.legal_actions(player)]
 
     @abc.abstractmethod
-    def apply_action(self, action: Action, player: int | None = None) -> None:
+    def apply_action(self, action: Action, player: SupportsIndex | None = None) -> None:
         """Apply ``player``'s ``action`` (default: the current player's).
 
         ``player`` may be any seat of :meth:`active_players`; simultaneous choices may
@@ -135,7 +135,7 @@ class State(abc.ABC):
         """Per seat, game points (final once terminal)."""
 
     @abc.abstractmethod
-    def observation(self, player: int) -> JSONDict:
+    def observation(self, player: SupportsIndex) -> JSONDict:
         """JSON-ready view of ``player``: exactly what that seat may know, nothing more.
         A new object on every call that shares nothing with the state (the caller may keep
         or change it; ``conformance.check_observations_are_owned``)."""
@@ -150,7 +150,7 @@ class State(abc.ABC):
         """An independent copy: applying actions to it never changes ``self``."""
 
     @abc.abstractmethod
-    def resample(self, player: int, rng: random.Random) -> State:
+    def resample(self, player: SupportsIndex, rng: random.Random) -> State:
         """A full state drawn at random among those consistent with ``observation(player)``.
 
         Everything ``player`` cannot see (other hands, deck orders, the future of the
@@ -159,7 +159,7 @@ class State(abc.ABC):
         """
 
     @abc.abstractmethod
-    def hidden_from(self, player: int) -> Hashable:
+    def hidden_from(self, player: SupportsIndex) -> Hashable:
         """A fingerprint of what ``player`` cannot see (for the conformance suite's
         check that ``resample`` really varies hidden information)."""
 
@@ -243,3 +243,13 @@ class Game(abc.ABC):
 
     def __repr__(self) -> str:
         return f"load_game({self.info.name!r}, **{self.record_options()!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (and deep-copied) by what rebuilds it: its rules version and options (a
+        # card file named by an option is read again); caches start afresh.
+        return (_rebuild_game, (type(self), self.rules_version, self.record_options()))
+
+
+def _rebuild_game(cls: type[Game], version: str, options: dict[str, Any]) -> Game:
+    """The game :meth:`Game.__reduce__` pickled."""
+    return cls.for_version(version, options)

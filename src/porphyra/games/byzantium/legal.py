@@ -9,7 +9,7 @@ on a list, and an action is only built (and interned) when it is looked at.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import overload
+from typing import Any, overload
 
 from porphyra.core.game import Action
 
@@ -130,6 +130,13 @@ class LegalActions(Sequence[Action]):
             action = build(chosen)
             self._last = (action, chosen)
             yield action
+
+    def __copy__(self) -> LegalActions:
+        return LegalActions(self._build, self._kinds, self._table)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> LegalActions:
+        # The same actions (the table and the interned actions are shared and read-only).
+        return LegalActions(self._build, self._kinds, self._table)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sequence):

@@ -32,13 +32,14 @@ import random
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, SupportsIndex
 
 from mypy_extensions import mypyc_attr
 
-from porphyra.core.errors import IllegalActionError
+from porphyra.core.errors import IllegalActionError, SeatError
 from porphyra.core.game import TERMINAL_PLAYER, Action, State
 from porphyra.core.logcache import FormattedLog, carried
+from porphyra.core.seatarg import as_optional_seat, as_seat
 from porphyra.games.byzantium import melds as M
 from porphyra.games.byzantium import turn, view
 from porphyra.games.byzantium.actions import ByzantiumAction
@@ -115,6 +116,19 @@ STATE_FIELDS: tuple[str, ...] = (
     "tt_before",
     "turn",
 )
+
+
+#: The fields a state takes from its game when made (not pickled: the game is) and its
+#: caches (a restored state starts them afresh).
+_FROM_GAME = frozenset({"game", "_cs", "_offered", "_log_cache"})
+
+
+def _restore(cls: type[ByzantiumState], game: ByzantiumGame, fields: dict[str, Any]) -> Any:
+    """The state ``ByzantiumState.__reduce__`` pickled (for ``pickle``)."""
+    state = cls(game, fields["_seed"])
+    for name, value in fields.items():
+        setattr(state, name, value)
+    return state
 
 
 @lru_cache(maxsize=64)
@@ -280,13 +294,17 @@ class ByzantiumState(State):
             return current
         return player if player == 1 - current and self._foe_early() else None
 
-    def legal_actions(self, player: int | None = None) -> Sequence[Action]:
+    def legal_actions(self, player: SupportsIndex | None = None) -> Sequence[Action]:
         """Legal actions of ``player`` (default: the current player), in a fixed order:
         ``-`` first, then fewer cards first, then card-list order.  Empty for a seat that
         is not active (:meth:`active_players`) and at the end.  The result is a lazy
         :class:`~porphyra.games.byzantium.legal.LegalActions` sequence (index, ``len`` and
-        iterate it like a list)."""
-        seat = self._decides(player)
+        iterate it like a list).
+
+        Raises:
+            SeatError: ``player`` is not a seat number.
+        """
+        seat = self._decides(as_optional_seat(player))
         if seat is None:
             return []
         kinds, table = self._table(seat)
@@ -294,7 +312,7 @@ class ByzantiumState(State):
         self._offered = (seat, offer)
         return offer
 
-    def legal_action_texts(self, player: int | None = None) -> list[str]:
+    def legal_action_texts(self, player: SupportsIndex | None = None) -> list[str]:
         """The texts of :meth:`legal_actions`, in its order, listed straight from the
         option table (no action objects: a meld decision has hundreds)."""
         offer = self.legal_actions(player)
@@ -327,7 +345,9 @@ class ByzantiumState(State):
             return None
         return chosen if option in option_set(table) else None
 
-    def check_legal(self, action: Action, player: int | None = None) -> tuple[int, tuple[int, ...]]:
+    def check_legal(
+        self, action: Action, player: SupportsIndex | None = None
+    ) -> tuple[int, tuple[int, ...]]:
         """Accept ``action`` of ``player`` (default: the current player) if and only if it
         is listed by :meth:`legal_actions` (the option table), and return ``(seat, sorted
         card kinds)``.
@@ -338,8 +358,10 @@ class ByzantiumState(State):
 
         Raises:
             IllegalActionError: not listed; the message says why (:meth:`illegal_reason`).
+            SeatError: ``player`` is not a seat number.
         """
-        seat = self._decides(player)
+        who = as_optional_seat(player)
+        seat = self._decides(who)
         if seat is not None:
             offered = self._offered
             if offered is not None and offered[0] == seat:
@@ -349,7 +371,7 @@ class ByzantiumState(State):
             kinds = self._listed(action, seat)
             if kinds is not None:
                 return seat, kinds
-        reason = self.illegal_reason(action, player)
+        reason = self.illegal_reason(action, who)
         raise IllegalActionError(reason or f"{action} is not a legal choice now")
 
     def _missing_text(self, kinds: Sequence[int], missing: Counter[int], seat: int) -> str:
@@ -367,17 +389,22 @@ class ByzantiumState(State):
                 parts.append(f"card not in hand: {slug}")
         return "; ".join(parts)
 
-    def illegal_reason(self, action: Action, player: int | None = None) -> str | None:
+    def illegal_reason(self, action: Action, player: SupportsIndex | None = None) -> str | None:
         """Why ``action`` is not legal now for ``player`` (default: current), or ``None``.
 
         Only explains a refusal: whether an action is legal is decided by the option table
-        alone (:meth:`check_legal`)."""
+        alone (:meth:`check_legal`).
+
+        Raises:
+            SeatError: ``player`` is not a seat number.
+        """
+        who = as_optional_seat(player)
         if self.phase == "over":
             return "the game is over"
-        seat = self._decides(player)
+        seat = self._decides(who)
         if seat is None:
-            assert player is not None
-            if player in (0, 1) and self.pending[player] is not None:
+            assert who is not None
+            if who in (0, 1) and self.pending[who] is not None:
                 return (
                     f"you have already chosen; waiting for seat {self.current_player()} "
                     f"({PHASES[self.phase][0]} phase)"
@@ -427,7 +454,7 @@ class ByzantiumState(State):
             f"card that keeps the Foe meld within its limits (B-R4)"
         )
 
-    def apply_action(self, action: Action, player: int | None = None) -> None:
+    def apply_action(self, action: Action, player: SupportsIndex | None = None) -> None:
         """Apply the decision of ``player`` (default: the current player), any seat of
         :meth:`active_players`, and run the game on to the next decision.
 
@@ -437,6 +464,7 @@ class ByzantiumState(State):
 
         Raises:
             IllegalActionError: not legal now (the message says why); the state is unchanged.
+            SeatError: ``player`` is not a seat number.
         """
         seat, kinds = self.check_legal(action, player)
         self._offered = None
@@ -507,10 +535,25 @@ class ByzantiumState(State):
         :func:`porphyra.games.byzantium.view.public`."""
         return view.public(self)
 
-    def observation(self, player: int) -> dict[str, Any]:
+    def _seat(self, player: SupportsIndex) -> int:
+        """``player`` as one of this game's seats (0 or 1).
+
+        Raises:
+            SeatError: not a seat number, or not 0 or 1.
+        """
+        seat = as_seat(player)
+        if not 0 <= seat < 2:
+            raise SeatError(f"no seat {seat} in this game: its seats are 0 and 1")
+        return seat
+
+    def observation(self, player: SupportsIndex) -> dict[str, Any]:
         """``public_observation`` plus what seat ``player`` alone knows: its hand, its own
-        pending choice, the cards it knows in the other hand, and its private log."""
-        return view.seat(self, player)
+        pending choice, the cards it knows in the other hand, and its private log.
+
+        Raises:
+            SeatError: ``player`` is not a seat of this game.
+        """
+        return view.seat(self, self._seat(player))
 
     # ----------------------------------------------------------------- search support
     def clone(self) -> ByzantiumState:
@@ -536,12 +579,29 @@ class ByzantiumState(State):
         new._offered = None
         return new
 
-    def resample(self, player: int, rng: random.Random) -> ByzantiumState:
+    def __copy__(self) -> ByzantiumState:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ByzantiumState:
+        # An independent position on the same (immutable) game, as clone() gives.
+        return self.clone()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled field by field (a compiled state has no __dict__); the game is pickled by
+        # its options (Game.__reduce__) and the caches start afresh.
+        fields = {n: getattr(self, n) for n in STATE_FIELDS if n not in _FROM_GAME}
+        return (_restore, (type(self), self.game, fields))
+
+    def resample(self, player: SupportsIndex, rng: random.Random) -> ByzantiumState:
         """A state consistent with ``observation(player)``: the other hand (beyond the cards
         ``player`` knows in it), both draw-pile orders, the other seat's pending hidden
         choice and the generator's future are redrawn with ``rng`` (see
-        :func:`porphyra.games.byzantium.view.resample`)."""
-        return view.resample(self, player, rng)
+        :func:`porphyra.games.byzantium.view.resample`).
+
+        Raises:
+            SeatError: ``player`` is not a seat of this game.
+        """
+        return view.resample(self, self._seat(player), rng)
 
     def pending_choice(self, seat: int) -> tuple[int, ...] | None:
         """``seat``'s secret choice (sorted card kinds) in the current simultaneous decision,
@@ -578,10 +638,14 @@ class ByzantiumState(State):
         self.pending[seat] = choice
         self._offered = None
 
-    def hidden_from(self, player: int) -> Hashable:
+    def hidden_from(self, player: SupportsIndex) -> Hashable:
         """Fingerprint of what ``player`` cannot see: the other hand, the draw-pile orders,
-        the other seat's pending choice and the generator key."""
-        return view.hidden_from(self, player)
+        the other seat's pending choice and the generator key.
+
+        Raises:
+            SeatError: ``player`` is not a seat of this game.
+        """
+        return view.hidden_from(self, self._seat(player))
 
     def card(self, slug: str) -> Card:
         """The card ``slug`` of this game's card set."""

@@ -11,10 +11,12 @@ subclasses: :mod:`~porphyra.games.conspiracy.legal` (legal actions),
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, SupportsIndex
 
+from porphyra.core.errors import SeatError
 from porphyra.core.game import Action, State
 from porphyra.core.logcache import FormattedLog, Listed
+from porphyra.core.seatarg import as_seat
 from porphyra.games.conspiracy import solo
 from porphyra.games.conspiracy.cards import COLOURS
 from porphyra.games.conspiracy.notation import ConspiracyAction
@@ -101,6 +103,19 @@ class StateBase(State):
         events = self._events
         cached = self._log_cache = FormattedLog.current(self._log_cache, events)
         return cached.read(events, _entry_text)
+
+    def _seat(self, player: SupportsIndex) -> int:
+        """``player`` as one of this game's seats (solo: 0 you, 1 the Legendary Opponent).
+
+        Raises:
+            SeatError: not a seat number, or not a seat of this game.
+        """
+        seat = as_seat(player)
+        if not 0 <= seat < len(self.chambers):
+            raise SeatError(
+                f"no seat {seat} in this game: its seats are 0 to {len(self.chambers) - 1}"
+            )
+        return seat
 
     def _say(self, template: str, *args: Any) -> None:
         """Log ``template`` (``{}`` fields filled with ``args``, :class:`Listed` joined by

@@ -8,8 +8,11 @@ choice by a pick from the deck (C-R9).
 
 from __future__ import annotations
 
+from typing import SupportsIndex
+
 from porphyra.core.errors import IllegalActionError
 from porphyra.core.game import Action
+from porphyra.core.seatarg import as_seat
 from porphyra.games.conspiracy.base import StateBase
 from porphyra.games.conspiracy.notation import ConspiracyAction
 from porphyra.games.conspiracy.tables import (
@@ -29,18 +32,22 @@ from porphyra.games.conspiracy.tables import (
 class LegalMixin(StateBase):
     """``legal_actions`` and ``check_legal`` of :class:`~.state.ConspiracyState`."""
 
-    def legal_actions(self, player: int | None = None) -> list[ConspiracyAction]:
+    def legal_actions(self, player: SupportsIndex | None = None) -> list[ConspiracyAction]:
         """The legal actions of ``player`` (default: current) in a fixed order; [] off turn.
 
         Order: recruit ``draw 1..3`` then ``take`` by colour order; ``keep``/``place``/
         ``lockeep``/``locpick`` by card order; ``swap -`` then pairs by slot;
-        ``locdraw 1..3`` then ``loctake`` by card order.
+        ``locdraw 1..3`` then ``loctake`` by card order.  The list is the caller's own
+        (changing it changes nothing here).
+
+        Raises:
+            SeatError: ``player`` is not a seat number.
         """
-        if self.phase == OVER or (player is not None and player != self.current_player()):
+        if self.phase == OVER or (player is not None and as_seat(player) != self.current_player()):
             return []
         offered = self._options()
         self._offered = offered
-        return offered
+        return offered[:]  # (the state trusts its own copy's actions by identity)
 
     def _options(self) -> list[ConspiracyAction]:
         """The current seat's legal actions (see :meth:`legal_actions`)."""

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, SupportsIndex
 
 from porphyra.core.game import TERMINAL_PLAYER, Action, JSONDict
 from porphyra.core.logcache import carry
@@ -157,6 +157,19 @@ STATE_FIELDS: tuple[str, ...] = (
 )
 
 
+#: The fields a state takes from its game when made (not pickled: the game is) and its
+#: caches (a restored state starts them afresh).
+_FROM_GAME = frozenset({"game", "cards", "t", "acts", "n", "solo", "_offered", "_log_cache"})
+
+
+def _restore(game: ConspiracyGame, fields: dict[str, Any]) -> Any:
+    """The state ``ConspiracyState.__reduce__`` pickled (for ``pickle``)."""
+    state = ConspiracyState(game)
+    for name, value in fields.items():
+        setattr(state, name, value)
+    return state
+
+
 class ConspiracyState(TurnMixin):
     """A Conspiracy position (see the module docstring for phases and automation).
 
@@ -262,6 +275,19 @@ class ConspiracyState(TurnMixin):
         return result[:1] if self.solo else result
 
     # ------------------------------------------------------- copies and hidden info
+    def __copy__(self) -> ConspiracyState:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ConspiracyState:
+        # An independent position on the same (immutable) game, as clone() gives.
+        return self.clone()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled field by field (a compiled state has no __dict__); the game is pickled by
+        # its options (Game.__reduce__), and what the state takes from it is taken again.
+        fields = {n: getattr(self, n) for n in STATE_FIELDS if n not in _FROM_GAME}
+        return (_restore, (self.game, fields))
+
     def clone(self) -> ConspiracyState:
         """An independent copy (lists copied shallowly; ints and tuples shared)."""
         c = ConspiracyState(self.game)  # (a native class has no bare __new__)
@@ -288,7 +314,7 @@ class ConspiracyState(TurnMixin):
         c._offered = None
         return c
 
-    def resample(self, player: int, rng: random.Random) -> ConspiracyState:
+    def resample(self, player: SupportsIndex, rng: random.Random) -> ConspiracyState:
         """A copy with both deck orders reshuffled and the future generator reseeded from
         ``rng`` (C-R12: only the deck orders are hidden, from every seat alike).
 
@@ -297,12 +323,17 @@ class ConspiracyState(TurnMixin):
 
         Solo (S-R2): the LO's unseen face-down Locations are redrawn together with the
         Location deck (pooled and sorted), except while a deck-search pick shows the
-        deck's contents: then only the deck order and the unseen ones' order vary."""
+        deck's contents: then only the deck order and the unseen ones' order vary.
+
+        Raises:
+            SeatError: ``player`` is not a seat of this game.
+        """
+        seat = self._seat(player)
         c = self.clone()
         c.deck.sort()
         rng.shuffle(c.deck)
         if any(self.lo_hidden):
-            solo.redraw_unseen(c, self._deck_shown(player), rng)
+            solo.redraw_unseen(c, self._deck_shown(seat), rng)
         else:
             c.loc_deck.sort()
             rng.shuffle(c.loc_deck)
@@ -322,9 +353,14 @@ class ConspiracyState(TurnMixin):
             and bool(self.loc_deck)
         )
 
-    def hidden_from(self, player: int) -> Hashable:
+    def hidden_from(self, player: SupportsIndex) -> Hashable:
         """Deck orders, the LO's unseen Locations (solo, S-R2) and generator state (the
-        same for every seat, C-R12)."""
+        same for every seat, C-R12).
+
+        Raises:
+            SeatError: ``player`` is not a seat of this game.
+        """
+        self._seat(player)
         unseen = tuple(loc for loc, h in zip(self.locs[-1], self.lo_hidden, strict=False) if h)
         return (tuple(self.deck), tuple(self.loc_deck), unseen, self.rng_base, self.rng_counter)
 
@@ -333,12 +369,10 @@ class ConspiracyState(TurnMixin):
         """The spectator view (see :func:`porphyra.games.conspiracy.view.public`)."""
         return view.public(self)
 
-    def observation(self, player: int) -> JSONDict:
+    def observation(self, player: SupportsIndex) -> JSONDict:
         """Seat ``player``'s view (see :func:`porphyra.games.conspiracy.view.seat`).
 
         Raises:
-            ValueError: no such seat (solo: seat 1 is the Legendary Opponent).
+            SeatError: no such seat (solo: seat 1 is the Legendary Opponent).
         """
-        if type(player) is not int or not 0 <= player < len(self.chambers):
-            raise ValueError(f"no seat {player!r} in this game")
-        return view.seat(self, player)
+        return view.seat(self, self._seat(player))

@@ -8,11 +8,12 @@ Rules sections 3.1 (recruit: C-R1, C-R4, C-R7), 3.2 (placement: C-R3 to C-R6, ov
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, SupportsIndex, cast
 
 from porphyra.core.errors import IllegalActionError
 from porphyra.core.game import Action
 from porphyra.core.logcache import Listed
+from porphyra.core.seatarg import as_seat
 from porphyra.games.conspiracy import replay_token, solo
 from porphyra.games.conspiracy.cards import COLOURS, EFFECT_REVEAL, EFFECT_SWAP
 from porphyra.games.conspiracy.chamber import SLOTS
@@ -50,15 +51,16 @@ class TurnMixin(LocationsMixin):
     """``apply_action`` and the turn machinery of :class:`~.state.ConspiracyState`."""
 
     # ------------------------------------------------------------------------- applying
-    def apply_action(self, action: Action, player: int | None = None) -> None:
+    def apply_action(self, action: Action, player: SupportsIndex | None = None) -> None:
         """Apply ``action`` of ``player`` (default and only choice: the current seat;
         Conspiracy is sequential), then every automatic step after it.
 
         Raises:
             IllegalActionError: ``action`` is not legal now or ``player`` does not decide
                 now; nothing changes.
+            SeatError: ``player`` is not a seat number.
         """
-        if player is not None and player != self.current_player():
+        if player is not None and as_seat(player) != self.current_player():
             raise IllegalActionError(f"not your turn: seat {self.current_player()} decides now")
         self.check_legal(action)
         assert isinstance(action, ConspiracyAction)

@@ -1,0 +1,39 @@
+"""Seat arguments of the engine API: what counts as a seat number.
+
+The engines number seats from 0 (``shared/DESIGN.md``).  A seat argument may be an ``int``
+or any integer type that supports ``__index__`` (numpy's integers, which RL code hands in
+all the time); anything else (``bool``, ``str``, ``float``, ``None`` where a seat is
+required) is refused with :class:`~porphyra.core.errors.SeatError`.  The engine modules
+are compiled (``porphyra.core.build``), whose typed arguments would otherwise refuse a
+numpy integer with a raw ``TypeError``, so their public methods take ``SupportsIndex``
+and pass it through here.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import SupportsIndex
+
+from porphyra.core.errors import SeatError
+
+
+def as_seat(player: SupportsIndex | None) -> int:
+    """``player`` as a seat number.
+
+    Raises:
+        SeatError: ``player`` is not an integer (a ``bool``, ``None``, ``str``, ``float``...).
+    """
+    if type(player) is int:
+        return player
+    if player is None or isinstance(player, bool) or not hasattr(type(player), "__index__"):
+        raise SeatError(f"{player!r} is not a seat: seats are numbered 0, 1, ...")
+    return operator.index(player)
+
+
+def as_optional_seat(player: SupportsIndex | None) -> int | None:
+    """``player`` as a seat number, or None (the default seat) for None.
+
+    Raises:
+        SeatError: as :func:`as_seat`.
+    """
+    return None if player is None else as_seat(player)
