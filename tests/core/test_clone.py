@@ -149,3 +149,11 @@ def test_changing_a_handed_out_legal_list_changes_nothing() -> None:
     with pytest.raises(IllegalActionError):
         state.apply_action(foreign)
     assert fingerprint(state) == before
+
+
+def test_a_legal_action_list_pickles_as_the_list_of_its_actions() -> None:
+    state = porphyra.load_game("byzantium").new_initial_state(seed=1)
+    legal = state.legal_actions()
+    restored = pickle.loads(pickle.dumps(legal))
+    assert isinstance(restored, list) and restored == list(legal)
+    assert [str(a) for a in copy_module.deepcopy(legal)] == [str(a) for a in legal]

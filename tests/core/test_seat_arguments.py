@@ -11,9 +11,11 @@ import numpy as np
 import pytest
 
 import porphyra
+from porphyra.bots import make_bot, seat_view
 from porphyra.core.conformance import fingerprint
 from porphyra.core.errors import SeatError
 from porphyra.core.game import State
+from porphyra.games.byzantium.state import ByzantiumState
 
 GAMES: list[tuple[str, dict[str, Any]]] = [
     ("byzantium", {}),
@@ -21,7 +23,21 @@ GAMES: list[tuple[str, dict[str, Any]]] = [
     ("conspiracy", {"players": 1}),
     ("conspiracy", {"players": 4}),
 ]
-NOT_SEATS: list[Any] = ["0", "1", 0.0, 1.5, True, False, [0], b"0", object()]
+NOT_SEATS: list[Any] = [
+    "0",
+    "1",
+    0.0,
+    1.5,
+    True,
+    False,
+    [0],
+    b"0",
+    object(),
+    np.bool_(True),
+    np.float64(1.0),
+    np.array(1.0),
+    np.array([1]),
+]
 
 
 def _positions(name: str, options: dict[str, Any], games: int = 3) -> list[State]:
@@ -74,6 +90,7 @@ def _calls(state: State, seat: Any, with_actions: bool) -> list[tuple[str, tuple
             ("legal_actions", (seat,)),
             ("legal_action_texts", (seat,)),
             ("apply_action", (action, seat)),
+            ("parse_action", (str(action), seat)),
         ]
     return calls
 
@@ -86,8 +103,10 @@ def test_what_is_not_a_seat_is_refused_and_changes_nothing(
         before = fingerprint(state)
         for bad in NOT_SEATS:
             for method, args in _calls(state, bad, with_actions=True):
+                owner = state.game if method == "parse_action" else state
+                call = getattr(owner, method)
                 with pytest.raises(SeatError, match="not a seat"):
-                    getattr(state, method)(*args)
+                    call(state, *args) if method == "parse_action" else call(*args)
         for missing in (None, len(state.returns()) + 1, -1, 2**70):
             for method, args in _calls(state, missing, with_actions=False):
                 with pytest.raises(SeatError):
@@ -99,3 +118,35 @@ def test_a_seat_error_is_a_value_error_with_the_seat_in_its_message() -> None:
     state = porphyra.load_game("conspiracy", players=2).new_initial_state(seed=1)
     with pytest.raises(ValueError, match="no seat 5 in this game: its seats are 0 to 1"):
         state.observation(5)
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES)
+def test_a_finished_game_refuses_what_is_not_a_seat_too(name: str, options: dict[str, Any]) -> None:
+    game = porphyra.load_game(name, **options)
+    state = game.new_initial_state(seed=7)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    assert list(state.legal_actions(0)) == [] and state.legal_action_texts(np.int64(0)) == []
+    for bad in NOT_SEATS:
+        with pytest.raises(SeatError):
+            state.legal_actions(bad)
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES[:2])
+@pytest.mark.parametrize("spec", ["easy", "ismcts:iterations=20"])
+def test_bots_take_a_numpy_seat(name: str, options: dict[str, Any], spec: str) -> None:
+    state = porphyra.load_game(name, **options).new_initial_state(seed=11)
+    seat = state.current_player()
+    chosen = make_bot(spec, seed=1).choose(seat_view(state, np.int64(seat)))
+    assert chosen == make_bot(spec, seed=1).choose(seat_view(state, seat))
+
+
+def test_a_pending_choice_is_read_for_a_numpy_seat_and_refused_for_a_bad_one() -> None:
+    state = porphyra.load_game("byzantium").new_initial_state(seed=11)
+    assert isinstance(state, ByzantiumState)
+    state.apply_action(state.legal_actions(1)[0], 1)  # the Foe's secret choice first (B-R3)
+    assert state.pending_choice(np.int64(1)) == state.pending_choice(1) is not None
+    bad: Any
+    for bad in (None, 1.0, "1", 2, -1):
+        with pytest.raises(SeatError):
+            state.pending_choice(bad)

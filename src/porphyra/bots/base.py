@@ -11,9 +11,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, SupportsIndex
 
 from porphyra.core.game import Action, Game, State
+from porphyra.core.seatarg import as_seat
 
 
 @dataclass(frozen=True)
@@ -39,13 +40,16 @@ class SeatView:
         return self._sampler(rng)
 
 
-def seat_view(state: State, player: int | None = None) -> SeatView:
+def seat_view(state: State, player: SupportsIndex | None = None) -> SeatView:
     """The view of ``player`` (default: the current player) on ``state``.
 
     The sampler closes over a private clone, so later changes to ``state`` do not reach the
     bot, and the bot only ever gets resampled copies of it.
+
+    Raises:
+        SeatError: ``player`` is not a seat number.
     """
-    seat = state.current_player() if player is None else player
+    seat = state.current_player() if player is None else as_seat(player)
     frozen = state.clone()
     return SeatView(
         game=state.game,

@@ -27,7 +27,10 @@ def as_seat(player: SupportsIndex | None) -> int:
         return player
     if player is None or isinstance(player, bool) or not hasattr(type(player), "__index__"):
         raise SeatError(f"{player!r} is not a seat: seats are numbered 0, 1, ...")
-    return operator.index(player)
+    try:
+        return operator.index(player)
+    except (TypeError, ValueError):  # e.g. numpy arrays of floats, or of several numbers
+        raise SeatError(f"{player!r} is not a seat: seats are numbered 0, 1, ...") from None
 
 
 def as_optional_seat(player: SupportsIndex | None) -> int | None:

@@ -138,6 +138,10 @@ class LegalActions(Sequence[Action]):
         # The same actions (the table and the interned actions are shared and read-only).
         return LegalActions(self._build, self._kinds, self._table)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as the plain list of its actions (the builder closes over the game).
+        return (list, (list(self),))
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sequence):
             return list(self) == list(other)

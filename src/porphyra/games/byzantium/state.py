@@ -603,11 +603,15 @@ class ByzantiumState(State):
         """
         return view.resample(self, self._seat(player), rng)
 
-    def pending_choice(self, seat: int) -> tuple[int, ...] | None:
+    def pending_choice(self, seat: SupportsIndex) -> tuple[int, ...] | None:
         """``seat``'s secret choice (sorted card kinds) in the current simultaneous decision,
         once made and until every seat has chosen (B-R3); else None.  Hidden from the other
-        seat: for search on determinized states (see :meth:`resample`)."""
-        return self.pending[seat]
+        seat: for search on determinized states (see :meth:`resample`).
+
+        Raises:
+            SeatError: ``seat`` is not a seat of this game.
+        """
+        return self.pending[self._seat(seat)]
 
     def redecide(self, seat: int, kinds: Sequence[int]) -> None:
         """Replace ``seat``'s pending secret choice with ``kinds`` (an opponent model on a

@@ -43,7 +43,8 @@ class LegalMixin(StateBase):
         Raises:
             SeatError: ``player`` is not a seat number.
         """
-        if self.phase == OVER or (player is not None and as_seat(player) != self.current_player()):
+        seat = None if player is None else as_seat(player)
+        if self.phase == OVER or (seat is not None and seat != self.current_player()):
             return []
         offered = self._options()
         self._offered = offered
