@@ -94,3 +94,31 @@ def test_byzantium_fast_token_reading_matches_the_actions() -> None:
             assert fast == [at.codec.tokens(a) for a in legal]
             seen += len(fast)
     assert seen > 500
+
+
+def test_byzantium_prefix_table_answers_as_the_trie_of_every_option() -> None:
+    # Byzantium's OptionTable asks the engine whether a selection is listed instead of
+    # building a trie of hundreds of melds; both must give the same next tokens and the
+    # same complete action for every prefix of every option, and refuse the rest alike.
+    from porphyra.envs.encoding import Codec, _Table
+
+    seen = 0
+    for seed in (8, 9, 10):
+        core = new_core("byzantium", {}, seed=seed)
+        rng = random.Random(seed)
+        for at in random_walk(core, rng):
+            for seat in at.active():
+                legal = at.state.legal_actions(seat)
+                fast = at.codec.table(legal)
+                trie = Codec.table(at.codec, legal)
+                assert isinstance(trie, _Table) and type(fast) is not _Table
+                prefixes = {toks[:i] for toks in trie.full for i in range(len(toks) + 1)}
+                extra = {(*p, t) for p in prefixes for t in range(1, at.codec.num_actions)}
+                for sel in prefixes | set(rng.sample(sorted(extra), min(60, len(extra)))):
+                    assert fast.next_tokens(sel) == trie.next_tokens(sel), sel
+                    made, expected = fast.action(sel), trie.action(sel)
+                    assert (made is None) == (expected is None), sel
+                    if made is not None:
+                        assert str(made) == str(expected)
+                    seen += 1
+    assert seen > 5000

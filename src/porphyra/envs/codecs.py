@@ -11,7 +11,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from porphyra.core.game import Action, Game, JSONDict
-from porphyra.envs.encoding import Codec, Layout, Tensor, counts, one_hot
+from porphyra.envs.encoding import Codec, Layout, OptionTable, Tensor, counts, one_hot
+from porphyra.games.byzantium.legal import LegalActions
 
 BYZ_PHASES = ("redraw", "meld", "target", "replace", "pass", "over")
 AGES = ("early", "middle", "late")
@@ -86,6 +87,15 @@ class ByzantiumCodec(Codec):
         plus = [k + 1 for k in kinds]
         return (tuple([plus[p] for p in option]) for option in table)
 
+    def table(self, legal: Sequence[Action]) -> OptionTable:
+        # Byzantium's options are closed under taking a prefix (every prefix of a redraw or
+        # a meld, kinds in card-list order, is one too; single-card decisions have no
+        # longer options), so the next tokens are the kinds whose addition is still listed:
+        # asked of the engine's own table, without listing hundreds of melds.
+        if isinstance(legal, LegalActions):
+            return _PrefixClosedTable(legal)
+        return super().table(legal)
+
     def encode(self, obs: JSONDict, selection: tuple[int, ...], out: Tensor) -> None:
         me = obs["seat"]
         other = 1 - me
@@ -128,6 +138,25 @@ class ByzantiumCodec(Codec):
         else:
             one_hot(out, self.f_tgt, none)
             one_hot(out, self.f_rep, none)
+
+
+class _PrefixClosedTable(OptionTable):
+    """A Byzantium decision's tokens (``1 + kind``, ascending), answered by
+    ``LegalActions.listed``; the same answers as the trie of every option (a test checks
+    both on every decision of many games)."""
+
+    def __init__(self, legal: LegalActions) -> None:
+        self.legal = legal
+        self.kinds = list(legal.kinds)
+
+    def next_tokens(self, selection: tuple[int, ...]) -> set[int]:
+        chosen = [t - 1 for t in selection]
+        last = chosen[-1] if chosen else -1
+        return {k + 1 for k in self.kinds if k >= last and self.legal.listed([*chosen, k])}
+
+    def action(self, selection: tuple[int, ...]) -> Action | None:
+        kinds = tuple(t - 1 for t in selection)  # (listed only if in card-list order)
+        return self.legal.action_of(kinds) if self.legal.listed(kinds) else None
 
 
 def _byz_tokens(codec: ByzantiumCodec, action: Action) -> tuple[int, ...]:

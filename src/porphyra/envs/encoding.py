@@ -91,6 +91,11 @@ class Codec(abc.ABC):
         faster than one :meth:`tokens` call per action)."""
         return (self.tokens(a) for a in legal)
 
+    def table(self, legal: Sequence[Action]) -> OptionTable:
+        """The token table of one seat's legal actions (default: a trie of
+        :meth:`all_tokens`; a codec may answer from the engine's own table instead)."""
+        return _Table(self, legal)
+
     @abc.abstractmethod
     def encode(self, obs: JSONDict, selection: tuple[int, ...], out: Tensor) -> None:
         """Write seat observation ``obs`` and the seat's ``selection`` into zeroed ``out``."""
@@ -100,8 +105,20 @@ class Codec(abc.ABC):
         """Human-readable meaning of action id ``token``."""
 
 
-class _Table:
-    """The legal actions of one seat at one engine position, as a token trie.
+class OptionTable(abc.ABC):
+    """The legal actions of one seat at one engine position, by their tokens."""
+
+    @abc.abstractmethod
+    def next_tokens(self, selection: tuple[int, ...]) -> set[int]:
+        """The tokens that extend ``selection`` towards a legal action (a new set)."""
+
+    @abc.abstractmethod
+    def action(self, selection: tuple[int, ...]) -> Action | None:
+        """The legal action whose tokens are exactly ``selection``, or None."""
+
+
+class _Table(OptionTable):
+    """The legal actions as a token trie.
 
     ``full`` maps each action's tokens to its index in ``legal`` (the action object is
     only built when it is played)."""
@@ -123,6 +140,13 @@ class _Table:
                 else:
                     nxt.add(toks[i])
 
+    def next_tokens(self, selection: tuple[int, ...]) -> set[int]:
+        return set(self.nexts.get(selection, ()))
+
+    def action(self, selection: tuple[int, ...]) -> Action | None:
+        index = self.full.get(selection)
+        return None if index is None else self.legal[index]
+
 
 class EnvCore:
     """An engine state plus each seat's selection in its current decision.
@@ -141,7 +165,7 @@ class EnvCore:
         self.state = state
         n = len(state.returns())
         self.selections: list[tuple[int, ...]] = selections or [()] * n
-        self._tables: dict[int, _Table] = {}
+        self._tables: dict[int, OptionTable] = {}
         self._obs: dict[int, JSONDict] = {}  # per seat: the engine observation
         self._ids: dict[int, list[int]] = {}  # per seat: its legal ids now
 
@@ -150,10 +174,10 @@ class EnvCore:
         """Seats whose decision the game waits for now (``[]`` at the end)."""
         return self.state.active_players()
 
-    def _table(self, player: int) -> _Table:
+    def _table(self, player: int) -> OptionTable:
         table = self._tables.get(player)
         if table is None:
-            table = self._tables[player] = _Table(self.codec, self.state.legal_actions(player))
+            table = self._tables[player] = self.codec.table(self.state.legal_actions(player))
         return table
 
     def legal_ids(self, player: int) -> list[int]:
@@ -165,8 +189,8 @@ class EnvCore:
             else:
                 table = self._table(player)
                 sel = self.selections[player]
-                found = set(table.nexts.get(sel, ()))
-                if self.codec.end is not None and sel in table.full:
+                found = table.next_tokens(sel)
+                if self.codec.end is not None and table.action(sel) is not None:
                     found.add(self.codec.end)
                 ids = sorted(found)
             self._ids[player] = ids
@@ -223,11 +247,13 @@ class EnvCore:
         sel = self.selections[player]
         if action_id != self.codec.end:
             sel = (*sel, action_id)
-            if sel not in table.full or sel in table.nexts:
+            completed = table.action(sel)
+            if completed is None or table.next_tokens(sel):
                 self.selections[player] = sel
                 self._ids.pop(player, None)
                 return None
-        action = table.legal[table.full[sel]]
+        action = table.action(sel)
+        assert action is not None  # (END is legal only after a complete selection)
         self.apply(player, action)
         return action
 
@@ -248,7 +274,7 @@ class EnvCore:
         """The ids that play engine ``action`` for ``player`` from an empty selection."""
         toks = list(self.codec.tokens(action))
         table = self._table(player)
-        if self.codec.end is not None and tuple(toks) in table.nexts:
+        if self.codec.end is not None and table.next_tokens(tuple(toks)):
             toks.append(self.codec.end)
         return toks
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, overload
 
 from porphyra.core.game import Action
+from porphyra.games.byzantium.ranked import MeldTable
 
 _SETS: dict[int, tuple[Sequence[tuple[int, ...]], frozenset[tuple[int, ...]]]] = {}
 _SETS_LIMIT = 50_000
@@ -75,7 +76,7 @@ class LegalActions(Sequence[Action]):
         table: each option as a tuple of positions into ``kinds``.
     """
 
-    __slots__ = ("_build", "_kinds", "_last", "_table")
+    __slots__ = ("_build", "_kinds", "_last", "_positions", "_table")
 
     def __init__(
         self,
@@ -87,6 +88,34 @@ class LegalActions(Sequence[Action]):
         self._kinds = kinds
         self._table = table
         self._last: tuple[Action, tuple[int, ...]] | None = None
+        self._positions: dict[int, int] | None = None
+
+    @property
+    def kinds(self) -> Sequence[int]:
+        """The distinct card kinds the options are made of, in card-list order."""
+        return self._kinds
+
+    def listed(self, kinds: Sequence[int]) -> bool:
+        """Whether the sorted card kinds ``kinds`` are one of the options (without
+        listing them: a meld table answers by counting)."""
+        positions = self._positions
+        if positions is None:
+            positions = self._positions = {k: i for i, k in enumerate(self._kinds)}
+        option = []
+        for k in kinds:
+            p = positions.get(k)
+            if p is None:
+                return False
+            option.append(p)
+        table = self._table
+        if isinstance(table, MeldTable):
+            return table.contains(option)
+        return tuple(option) in option_set(table)
+
+    def action_of(self, kinds: tuple[int, ...]) -> Action:
+        """The action on the sorted card kinds ``kinds`` (one of the options: see
+        :meth:`listed`)."""
+        return self._build(kinds)
 
     def __len__(self) -> int:
         return len(self._table)

@@ -216,6 +216,29 @@ class MeldTable(Sequence[tuple[int, ...]]):
             product = others * new
         return tuple(meld)
 
+    def contains(self, option: Sequence[int]) -> bool:
+        """Whether the sorted positions ``option`` are a meld of this table: within each
+        position's copies, each type's limit and the natural-disaster limit (section 3
+        phase 4), the same test as :func:`meld_fits` (a test checks them against the
+        listed table)."""
+        room = list(_DECK_LIMITS[self._deck])
+        copies, types, naturals = self._copies, self._types, self._naturals
+        naturals_in = 0
+        last, run = -1, 0
+        for pos in option:
+            if not 0 <= pos < len(copies) or pos < last:
+                return False
+            run = run + 1 if pos == last else 1
+            last = pos
+            if run > copies[pos]:
+                return False
+            t = types[pos]
+            room[t] -= 1
+            if room[t] < 0:
+                return False
+            naturals_in += naturals[pos]
+        return naturals_in <= M.MAX_NATURAL_DISASTERS
+
     def __iter__(self) -> Iterator[tuple[int, ...]]:
         if self._full is None:
             self._full = M.meld_table(self.shape, self._deck)
