@@ -122,3 +122,21 @@ def test_byzantium_prefix_table_answers_as_the_trie_of_every_option() -> None:
                         assert str(made) == str(expected)
                     seen += 1
     assert seen > 5000
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_conspiracy_one_token_table_answers_as_the_trie(players: int) -> None:
+    from porphyra.envs.encoding import Codec
+
+    seen = 0
+    core = new_core("conspiracy", {"players": players}, seed=3)
+    for at in random_walk(core, random.Random(3)):
+        for seat in at.active():
+            legal = at.state.legal_actions(seat)
+            fast, trie = at.codec.table(legal), Codec.table(at.codec, legal)
+            tokens = range(at.codec.num_actions)
+            for sel in [(), *((t,) for t in tokens), (0, 0)]:
+                assert fast.next_tokens(sel) == trie.next_tokens(sel)
+                assert fast.action(sel) == trie.action(sel)
+                seen += 1
+    assert seen > 1000

@@ -159,6 +159,20 @@ class _PrefixClosedTable(OptionTable):
         return self.legal.action_of(kinds) if self.legal.listed(kinds) else None
 
 
+class _OneTokenTable(OptionTable):
+    """A decision whose every action is one token (Conspiracy): ``by_token`` maps each
+    legal action's token to it."""
+
+    def __init__(self, by_token: dict[int, Action]) -> None:
+        self.by_token = by_token
+
+    def next_tokens(self, selection: tuple[int, ...]) -> set[int]:
+        return set(self.by_token) if not selection else set()
+
+    def action(self, selection: tuple[int, ...]) -> Action | None:
+        return self.by_token.get(selection[0]) if len(selection) == 1 else None
+
+
 def _byz_tokens(codec: ByzantiumCodec, action: Action) -> tuple[int, ...]:
     kinds = codec.kinds_of.get(action)
     if kinds is None:
@@ -257,6 +271,10 @@ class ConspiracyCodec(Codec):
 
     def tokens(self, action: Action) -> tuple[int, ...]:
         return (self.ids[action],)
+
+    def table(self, legal: Sequence[Action]) -> OptionTable:
+        # One token per action: a dictionary from token to action is the whole trie.
+        return _OneTokenTable({self.ids[a]: a for a in legal})
 
     def token_label(self, token: int) -> str:
         return str(self.actions[token])

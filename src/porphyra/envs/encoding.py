@@ -308,9 +308,18 @@ def next_game_seed(seeds: random.Random, seed: int | None) -> tuple[random.Rando
 
 def counts(out: Tensor, where: slice, index: dict[str, int], names: Sequence[Any]) -> None:
     """Add 1 at ``out[where][index[name]]`` for each name of ``names`` (a count vector)."""
+    if not names:
+        return
     base = where.start
-    for name in names:
-        out[base + index[name]] += 1.0
+    if len(names) == 1:
+        out[base + index[names[0]]] += 1.0
+        return
+    seen: dict[int, int] = {}
+    for name in names:  # (one write per distinct entry: numpy item writes are the cost)
+        at = base + index[name]
+        seen[at] = seen.get(at, 0) + 1
+    for at, n in seen.items():
+        out[at] += n
 
 
 def one_hot(out: Tensor, where: slice, i: int) -> None:
