@@ -149,6 +149,14 @@ class State(abc.ABC):
     def clone(self) -> State:
         """An independent copy: applying actions to it never changes ``self``."""
 
+    def __copy__(self) -> State:
+        # ``copy.copy`` and ``copy.deepcopy`` give an independent position, as clone()
+        # does, on the same game (a game is configuration and caches; it is not copied).
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        return self.clone()
+
     @abc.abstractmethod
     def resample(self, player: SupportsIndex, rng: random.Random) -> State:
         """A full state drawn at random among those consistent with ``observation(player)``.

@@ -579,13 +579,6 @@ class ByzantiumState(State):
         new._offered = None
         return new
 
-    def __copy__(self) -> ByzantiumState:
-        return self.clone()
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> ByzantiumState:
-        # An independent position on the same (immutable) game, as clone() gives.
-        return self.clone()
-
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled field by field (a compiled state has no __dict__); the game is pickled by
         # its options (Game.__reduce__) and the caches start afresh.

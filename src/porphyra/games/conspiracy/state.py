@@ -275,13 +275,6 @@ class ConspiracyState(TurnMixin):
         return result[:1] if self.solo else result
 
     # ------------------------------------------------------- copies and hidden info
-    def __copy__(self) -> ConspiracyState:
-        return self.clone()
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> ConspiracyState:
-        # An independent position on the same (immutable) game, as clone() gives.
-        return self.clone()
-
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled field by field (a compiled state has no __dict__); the game is pickled by
         # its options (Game.__reduce__), and what the state takes from it is taken again.
