@@ -25,12 +25,24 @@ def as_seat(player: SupportsIndex | None) -> int:
     """
     if type(player) is int:
         return player
-    if player is None or isinstance(player, bool) or not hasattr(type(player), "__index__"):
-        raise SeatError(f"{player!r} is not a seat: seats are numbered 0, 1, ...")
-    try:
-        return operator.index(player)
-    except (TypeError, ValueError):  # e.g. numpy arrays of floats, or of several numbers
-        raise SeatError(f"{player!r} is not a seat: seats are numbered 0, 1, ...") from None
+    if player is not None and not isinstance(player, bool):
+        try:
+            return operator.index(player)
+        except (TypeError, ValueError):  # no __index__, or e.g. an array of floats
+            pass
+    raise SeatError(f"{player!r} is not a seat: seats are numbered 0, 1, ...")
+
+
+def seat_of(player: SupportsIndex, seats: int) -> int:
+    """``player`` as one of ``seats`` seats (``0`` to ``seats - 1``).
+
+    Raises:
+        SeatError: not a seat number (:func:`as_seat`), or not one of the game's seats.
+    """
+    seat = as_seat(player)
+    if not 0 <= seat < seats:
+        raise SeatError(f"no seat {seat} in this game: its seats are 0 to {seats - 1}")
+    return seat
 
 
 def as_optional_seat(player: SupportsIndex | None) -> int | None:

@@ -247,12 +247,11 @@ class EnvCore:
         sel = self.selections[player]
         if action_id != self.codec.end:
             sel = (*sel, action_id)
-            completed = table.action(sel)
-            if completed is None or table.next_tokens(sel):
-                self.selections[player] = sel
-                self._ids.pop(player, None)
-                return None
         action = table.action(sel)
+        if action_id != self.codec.end and (action is None or table.next_tokens(sel)):
+            self.selections[player] = sel
+            self._ids.pop(player, None)
+            return None
         assert action is not None  # (END is legal only after a complete selection)
         self.apply(player, action)
         return action

@@ -165,7 +165,7 @@ class LegalActions(Sequence[Action]):
 
     def __deepcopy__(self, memo: dict[int, Any]) -> LegalActions:
         # The same actions (the table and the interned actions are shared and read-only).
-        return LegalActions(self._build, self._kinds, self._table)
+        return self.__copy__()
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled as the plain list of its actions (the builder closes over the game).

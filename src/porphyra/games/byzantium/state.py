@@ -36,10 +36,10 @@ from typing import TYPE_CHECKING, Any, SupportsIndex
 
 from mypy_extensions import mypyc_attr
 
-from porphyra.core.errors import IllegalActionError, SeatError
+from porphyra.core.errors import IllegalActionError
 from porphyra.core.game import TERMINAL_PLAYER, Action, State
 from porphyra.core.logcache import FormattedLog, carried
-from porphyra.core.seatarg import as_optional_seat, as_seat
+from porphyra.core.seatarg import as_optional_seat, seat_of
 from porphyra.games.byzantium import melds as M
 from porphyra.games.byzantium import turn, view
 from porphyra.games.byzantium.actions import ByzantiumAction
@@ -541,10 +541,7 @@ class ByzantiumState(State):
         Raises:
             SeatError: not a seat number, or not 0 or 1.
         """
-        seat = as_seat(player)
-        if not 0 <= seat < 2:
-            raise SeatError(f"no seat {seat} in this game: its seats are 0 and 1")
-        return seat
+        return seat_of(player, 2)
 
     def observation(self, player: SupportsIndex) -> dict[str, Any]:
         """``public_observation`` plus what seat ``player`` alone knows: its hand, its own

@@ -13,10 +13,9 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
-from porphyra.core.errors import SeatError
 from porphyra.core.game import Action, State
 from porphyra.core.logcache import FormattedLog, Listed
-from porphyra.core.seatarg import as_seat
+from porphyra.core.seatarg import seat_of
 from porphyra.games.conspiracy import solo
 from porphyra.games.conspiracy.cards import COLOURS
 from porphyra.games.conspiracy.notation import ConspiracyAction
@@ -110,12 +109,7 @@ class StateBase(State):
         Raises:
             SeatError: not a seat number, or not a seat of this game.
         """
-        seat = as_seat(player)
-        if not 0 <= seat < len(self.chambers):
-            raise SeatError(
-                f"no seat {seat} in this game: its seats are 0 to {len(self.chambers) - 1}"
-            )
-        return seat
+        return seat_of(player, len(self.chambers))
 
     def _say(self, template: str, *args: Any) -> None:
         """Log ``template`` (``{}`` fields filled with ``args``, :class:`Listed` joined by

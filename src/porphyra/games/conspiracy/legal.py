@@ -12,7 +12,7 @@ from typing import SupportsIndex
 
 from porphyra.core.errors import IllegalActionError
 from porphyra.core.game import Action
-from porphyra.core.seatarg import as_seat
+from porphyra.core.seatarg import as_optional_seat
 from porphyra.games.conspiracy.base import StateBase
 from porphyra.games.conspiracy.notation import ConspiracyAction
 from porphyra.games.conspiracy.tables import (
@@ -43,7 +43,7 @@ class LegalMixin(StateBase):
         Raises:
             SeatError: ``player`` is not a seat number.
         """
-        seat = None if player is None else as_seat(player)
+        seat = as_optional_seat(player)
         if self.phase == OVER or (seat is not None and seat != self.current_player()):
             return []
         offered = self._options()
