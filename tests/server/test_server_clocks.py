@@ -269,7 +269,16 @@ def test_a_seat_that_leaves_is_played_by_the_bot_until_it_returns(live: LiveServ
     two.send({"type": "return"})
     wait_for(lambda: clock_of(live, gid)["seats"][1]["takeover"] is None, "given back")
     # Once per decision: a second leave before seat 1 decided again is refused (no log
-    # flood, no handing the decision to the bot and back at will).
+    # flood, no handing the decision to the bot and back at will).  Tested while seat 0
+    # decides: were it seat 1's turn, the bot would move for it the moment it left (the
+    # game's seed, drawn by the server, decides whose turn it is here).
+    for _ in range(50):
+        sync([one, two])
+        if one.last["legal"]:
+            break
+        if two.last["legal"]:
+            act_and_wait(two)
+    assert one.last["legal"], "seat 0 never came to decide"
     moves = sum(1 for p, _ in runner_of(live, gid).state.history if p == 1)
     two.send({"type": "leave"})
     wait_for(lambda: clock_of(live, gid)["seats"][1]["takeover"] == "left", "left again")
