@@ -13,7 +13,9 @@ as a multiple of the raw engine's time per game (1.0x: no overhead):
 - ``gymnasium``: seat 0 against ``random`` bots, ``step(id)`` returning tensor and mask.
 
 A Byzantium card list takes several ids (one per card kind, then END), so a wrapper game
-has more steps than the engine game; games per second compare like with like.
+has more steps than the engine game; games per second compare like with like.  The last
+column is the wrapper's own time per engine action (``1/rate - 1/raw``, in microseconds,
+over the raw games' mean number of actions).
 
 Usage::
 
@@ -36,8 +38,13 @@ import porphyra
 Play = Callable[[int], None]
 
 
+#: Per game name: ``[games, engine actions]`` the raw player played.
+ACTIONS: dict[str, list[int]] = {}
+
+
 def raw(name: str, **options: object) -> Play:
     game = porphyra.load_game(name, **options)
+    tally = ACTIONS.setdefault(name, [0, 0])
 
     def play(seed: int) -> None:
         state = game.new_initial_state(seed=seed)
@@ -45,6 +52,8 @@ def raw(name: str, **options: object) -> Play:
         while not state.is_terminal():
             actions = state.legal_actions()
             state.apply_action(actions[rng.randrange(len(actions))])
+        tally[0] += 1
+        tally[1] += len(state.history)
 
     return play
 
@@ -164,8 +173,14 @@ def main() -> None:
     }
     for game, players in suites.items():
         rates = measure(players, args.rounds, args.seconds)
+        games, actions = ACTIONS[game]
+        per_game = actions / games
         for name, rate in rates.items():
-            print(f"{game:>10} {name:>10}: {rate:>8,.1f} games/s  {rates['raw'] / rate:5.1f}x raw")
+            extra = (1 / rate - 1 / rates["raw"]) / per_game * 1e6
+            print(
+                f"{game:>10} {name:>10}: {rate:>8,.1f} games/s  {rates['raw'] / rate:5.1f}x raw"
+                f"  {extra:+6.1f} us per engine action"
+            )
 
 
 if __name__ == "__main__":

@@ -140,3 +140,52 @@ def test_conspiracy_one_token_table_answers_as_the_trie(players: int) -> None:
                 assert fast.action(sel) == trie.action(sel)
                 seen += 1
     assert seen > 1000
+
+
+def test_byzantium_extensions_are_the_kinds_whose_addition_is_listed() -> None:
+    # LegalActions.extensions answers in one pass what listed() answers kind by kind.
+    seen = 0
+    for seed in (4, 5):
+        core = new_core("byzantium", {}, seed=seed)
+        rng = random.Random(seed)
+        for at in random_walk(core, rng):
+            for seat in at.active():
+                legal = at.state.legal_actions(seat)
+                kinds = list(legal.kinds)  # type: ignore[attr-defined]
+                chosen = [t - 1 for t in at.selections[seat]]
+                for prefix in (chosen, [], [*chosen, rng.choice(kinds)]):
+                    last = prefix[-1] if prefix else -1
+                    expected = [k for k in kinds if k >= last and legal.listed([*prefix, k])]  # type: ignore[attr-defined]
+                    assert legal.extensions(prefix) == expected, prefix  # type: ignore[attr-defined]
+                    seen += 1
+                assert legal.extensions([10_000]) == []  # type: ignore[attr-defined]
+    assert seen > 300
+
+
+@pytest.mark.parametrize(("game", "options"), CONFIGS)
+def test_changing_a_handed_out_observation_changes_nothing(
+    game: str, options: dict[str, Any]
+) -> None:
+    # The first observation after a change is the very one the tensor was encoded from;
+    # a caller may keep and change it without changing later tensors or observations.
+    steps = 0
+    for seed in (6, 7, 8):
+        rng = random.Random(seed)
+        core = new_core(game, options, seed=seed)
+        while not core.state.is_terminal():
+            seat = core.active()[0]
+            twin = core.clone()  # (no cached view: built afresh)
+            if steps % 2:
+                core.tensor(seat)  # the tensor first (as Gymnasium asks), or the JSON first
+            obs = core.observation(seat)
+            assert obs == twin.observation(seat)
+            obs.clear()
+            again = core.observation(seat)
+            assert again == twin.observation(seat)
+            again["selection"].append("x")
+            assert np.array_equal(core.tensor(seat), twin.tensor(seat))
+            assert core.tensor(seat) is not core.tensor(seat)
+            ids = core.legal_ids(seat)
+            core.step(seat, ids[rng.randrange(len(ids))])
+            steps += 1
+    assert steps > 40

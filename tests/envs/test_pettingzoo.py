@@ -91,3 +91,21 @@ def test_illegal_actions_raise_and_change_nothing() -> None:
     assert not par.core.selections[0] and par.core.active() == [0, 1]
     with pytest.raises(ValueError, match="byzantium only"):
         pz.parallel_env(game="conspiracy")
+
+
+def test_last_before_reset_is_refused_as_by_pettingzoo() -> None:
+    # env() wraps raw_env in an order-enforcing wrapper whose last() is one call; it
+    # keeps the wrapper's check.
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    from porphyra.envs.pettingzoo import env
+
+    e = env("conspiracy", players=2)
+    assert isinstance(e, OrderEnforcingWrapper)
+    with pytest.raises(AttributeError, match="before reset"):
+        e.last()
+    e.reset(seed=2)
+    obs, reward, terminated, truncated, info = e.last()
+    assert obs is not None and reward == 0.0 and not terminated and not truncated
+    assert info == e.unwrapped.infos[e.agent_selection]
+    assert e.last(observe=False)[0] is None

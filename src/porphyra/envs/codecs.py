@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from porphyra.core.game import Action, Game, JSONDict
-from porphyra.envs.encoding import Codec, Layout, OptionTable, Tensor, counts, one_hot
+from porphyra.envs.encoding import Canvas, Codec, Layout, OptionTable
 from porphyra.games.byzantium.legal import LegalActions
 
 BYZ_PHASES = ("redraw", "meld", "target", "replace", "pass", "over")
@@ -96,48 +96,50 @@ class ByzantiumCodec(Codec):
             return _PrefixClosedTable(legal)
         return super().table(legal)
 
-    def encode(self, obs: JSONDict, selection: tuple[int, ...], out: Tensor) -> None:
+    def encode(self, obs: JSONDict, out: Canvas) -> None:
         me = obs["seat"]
         other = 1 - me
         idx = self.index
-        out[self.f_role.start] = 1.0 if obs["emperor"] == me else 0.0
-        out[self.f_turn.start] = obs["turn"]
-        one_hot(out, self.f_age, AGES.index(obs["age"]))
-        one_hot(out, self.f_phase, BYZ_PHASES.index(obs["phase"]))
+        out.set(self.f_role.start, 1.0 if obs["emperor"] == me else 0.0)
+        out.set(self.f_turn.start, obs["turn"])
+        out.one_hot(self.f_age, AGES.index(obs["age"]))
+        out.one_hot(self.f_phase, BYZ_PHASES.index(obs["phase"]))
         phase = obs["phase"]
         if phase in ("redraw", "meld"):
-            out[self.f_act.start] = obs["pending_choice"] is None
+            out.set(self.f_act.start, obs["pending_choice"] is None)
         else:
-            out[self.f_act.start] = obs["current_player"] == me
-        out[self.f_tt.start] = obs["territory"]
-        out[self.f_lt] = (obs["legacy"][me], obs["legacy"][other])
-        out[self.f_hs] = (obs["hand_sizes"][me], obs["hand_sizes"][other])
-        out[self.f_ds] = (obs["deck_sizes"]["byzantine"], obs["deck_sizes"]["foe"])
-        out[self.f_mt.start] = 1.0 if obs["melds_turn"] == obs["turn"] else 0.0
+            out.set(self.f_act.start, obs["current_player"] == me)
+        out.set(self.f_tt.start, obs["territory"])
+        out.fill(self.f_lt, (obs["legacy"][me], obs["legacy"][other]))
+        out.fill(self.f_hs, (obs["hand_sizes"][me], obs["hand_sizes"][other]))
+        out.fill(self.f_ds, (obs["deck_sizes"]["byzantine"], obs["deck_sizes"]["foe"]))
+        out.set(self.f_mt.start, 1.0 if obs["melds_turn"] == obs["turn"] else 0.0)
         if obs["redrawn"] is not None:
-            out[self.f_rd] = (1.0, obs["redrawn"][me], obs["redrawn"][other])
-        counts(out, self.f_hand, idx, obs["hand"])
-        counts(out, self.f_known, idx, obs["known_opponent_cards"])
-        counts(out, self.f_pend, idx, obs["pending_choice"] or ())
-        sel = self.f_sel.start - 1
-        for t in selection:
-            out[sel + t] += 1.0
-        counts(out, self.f_mb, idx, obs["melds"]["byzantine"])
-        counts(out, self.f_mf, idx, obs["melds"]["foe"])
+            out.fill(self.f_rd, (1.0, obs["redrawn"][me], obs["redrawn"][other]))
+        out.counts(self.f_hand, idx, obs["hand"])
+        out.counts(self.f_known, idx, obs["known_opponent_cards"])
+        out.counts(self.f_pend, idx, obs["pending_choice"] or ())
+        out.counts(self.f_mb, idx, obs["melds"]["byzantine"])
+        out.counts(self.f_mf, idx, obs["melds"]["foe"])
         for deck in ("byzantine", "foe"):
-            counts(out, self.f_disc, idx, obs["discards"][deck])
-            counts(out, self.f_aside, idx, obs["set_aside"][deck])
-        counts(out, self.f_rem, idx, obs["removed"])
+            out.counts(self.f_disc, idx, obs["discards"][deck])
+            out.counts(self.f_aside, idx, obs["set_aside"][deck])
+        out.counts(self.f_rem, idx, obs["removed"])
         neg = obs["negotiation"]
         none = len(self.slugs)
         if neg is not None:
-            out[self.f_neg.start] = 1.0
+            out.set(self.f_neg.start, 1.0)
             t, r = neg["target"], neg["replacement"]
-            one_hot(out, self.f_tgt, none if t is None else idx[t])
-            one_hot(out, self.f_rep, none if r is None else idx[r])
+            out.one_hot(self.f_tgt, none if t is None else idx[t])
+            out.one_hot(self.f_rep, none if r is None else idx[r])
         else:
-            one_hot(out, self.f_tgt, none)
-            one_hot(out, self.f_rep, none)
+            out.one_hot(self.f_tgt, none)
+            out.one_hot(self.f_rep, none)
+
+    def encode_selection(self, selection: tuple[int, ...], out: Canvas) -> None:
+        sel = self.f_sel.start - 1  # (token 1 + k is card kind k)
+        for t in selection:
+            out.add(sel + t)
 
 
 class _PrefixClosedTable(OptionTable):
@@ -147,12 +149,9 @@ class _PrefixClosedTable(OptionTable):
 
     def __init__(self, legal: LegalActions) -> None:
         self.legal = legal
-        self.kinds = list(legal.kinds)
 
     def next_tokens(self, selection: tuple[int, ...]) -> set[int]:
-        chosen = [t - 1 for t in selection]
-        last = chosen[-1] if chosen else -1
-        return {k + 1 for k in self.kinds if k >= last and self.legal.listed([*chosen, k])}
+        return {k + 1 for k in self.legal.extensions([t - 1 for t in selection])}
 
     def action(self, selection: tuple[int, ...]) -> Action | None:
         kinds = tuple(t - 1 for t in selection)  # (listed only if in card-list order)
@@ -196,6 +195,10 @@ class ConspiracyCodec(Codec):
         table += [t.replay, t.replay_none, *t.lopile, *t.loplace]
         self.actions = table
         self.ids = {a: i for i, a in enumerate(table)}
+        # The engine hands out these very objects: look them up by identity first (a
+        # dataclass hash costs more than the rest of the look-up); the table keeps them
+        # alive, so an id() here is never reused.
+        self._by_identity = {id(a): i for i, a in enumerate(table)}
         self.num_actions = len(table)
         self.end = None
         self.phases = PHASES
@@ -269,17 +272,30 @@ class ConspiracyCodec(Codec):
             "solo: replay token, forced draw one, lopile piles (5), LO card one-hot",
         )
 
+    def _id(self, action: Action) -> int:
+        i = self._by_identity.get(id(action))
+        return self.ids[action] if i is None else i
+
     def tokens(self, action: Action) -> tuple[int, ...]:
-        return (self.ids[action],)
+        return (self._id(action),)
 
     def table(self, legal: Sequence[Action]) -> OptionTable:
         # One token per action: a dictionary from token to action is the whole trie.
-        return _OneTokenTable({self.ids[a]: a for a in legal})
+        by_identity, ids = self._by_identity, self.ids
+        by_token = {}
+        for a in legal:
+            i = by_identity.get(id(a))
+            by_token[ids[a] if i is None else i] = a
+        return _OneTokenTable(by_token)
 
     def token_label(self, token: int) -> str:
         return str(self.actions[token])
 
-    def encode(self, obs: JSONDict, selection: tuple[int, ...], out: Tensor) -> None:
+    def encode_selection(self, selection: tuple[int, ...], out: Canvas) -> None:
+        # Every action is one token: a selection is never left open (nothing to write).
+        assert not selection, selection
+
+    def encode(self, obs: JSONDict, out: Canvas) -> None:
         me = obs["seat"]
         rows = self.rows
         n_l = len(self.lords)
@@ -291,54 +307,54 @@ class ConspiracyCodec(Codec):
             f_ch, f_cov, f_locs, f_sc = self.f_players[rel(r)]
             for i, cell in enumerate(player["chamber"]):
                 if cell is not None:
-                    out[f_ch.start + i * n_l + self.lords[cell["lord"]]] = 1.0
+                    out.set(f_ch.start + i * n_l + self.lords[cell["lord"]], 1.0)
                     if cell["location"] is not None:
-                        out[f_cov.start + i] = 1.0
-            counts(out, f_locs, self.locs, player["locations"])
+                        out.set(f_cov.start + i, 1.0)
+            out.counts(f_locs, self.locs, player["locations"])
             keys = player["unspent_keys"]
-            out[f_sc] = (
+            out.fill(f_sc, (
                 player["pearls"], keys["silver"], keys["gold"], player["any_keys"],
                 player["deck_search"], player.get("legendary_opponent", False),
-            )  # fmt: skip
+            ))  # fmt: skip
         pm = obs["pearl_master"]
-        one_hot(out, self.f_pm, rows if pm is None else rel(pm))
+        out.one_hot(self.f_pm, rows if pm is None else rel(pm))
         for c, colour in enumerate(COLOURS):
             base = self.f_piles.start + c * n_l
             for name in obs["piles"][colour]:
-                out[base + self.lords[name]] += 1.0
-        counts(out, self.f_face, self.locs, obs["face_up_locations"])
-        out[self.f_scal] = (
+                out.add(base + self.lords[name])
+        out.counts(self.f_face, self.locs, obs["face_up_locations"])
+        out.fill(self.f_scal, (
             obs["lord_deck_size"], obs["location_deck_size"], obs["turn"], obs["end_triggered"],
-        )  # fmt: skip
-        one_hot(out, self.f_phase, self.phases.index(obs["phase"]))
-        one_hot(out, self.f_first, rel(obs["first_player"]))
+        ))  # fmt: skip
+        out.one_hot(self.f_phase, self.phases.index(obs["phase"]))
+        out.one_hot(self.f_first, rel(obs["first_player"]))
         cur = obs["current_player"]
-        one_hot(out, self.f_cur, rows if cur < 0 else rel(cur))
+        out.one_hot(self.f_cur, rows if cur < 0 else rel(cur))
         etp = obs["end_trigger_player"]
-        one_hot(out, self.f_end, rows if etp is None else rel(etp))
+        out.one_hot(self.f_end, rows if etp is None else rel(etp))
         restriction = obs["restriction"]
         if restriction is not None:
             base = self.f_restr.start
-            out[base] = 1.0
-            out[base + 1] = restriction["count"]
-            out[base + 2 + rel(restriction["owner"])] = 1.0
-            out[base + 2 + rows + self.locs[restriction["location"]]] = 1.0
-        counts(out, self.f_drawn, self.lords, obs["drawn_lords"])
-        counts(out, self.f_place, self.lords, obs["to_place"])
-        counts(out, self.f_dlocs, self.locs, obs["drawn_locations"])
+            out.set(base, 1.0)
+            out.set(base + 1, restriction["count"])
+            out.set(base + 2 + rel(restriction["owner"]), 1.0)
+            out.set(base + 2 + rows + self.locs[restriction["location"]], 1.0)
+        out.counts(self.f_drawn, self.lords, obs["drawn_lords"])
+        out.counts(self.f_place, self.lords, obs["to_place"])
+        out.counts(self.f_dlocs, self.locs, obs["drawn_locations"])
         if obs["location_deck"] is not None:
-            out[self.f_deck.start] = 1.0
+            out.set(self.f_deck.start, 1.0)
             base = self.f_deck.start + 1
             for slug in obs["location_deck"]:
-                out[base + self.locs[slug]] += 1.0
+                out.add(base + self.locs[slug])
         if self.solo:
             base = self.f_solo.start
-            out[base] = obs["replay_token"]
-            out[base + 1] = obs["forced_draw_one"]
+            out.set(base, obs["replay_token"])
+            out.set(base + 1, obs["forced_draw_one"])
             if obs["lo_choice"] is not None:
                 for colour in obs["lo_choice"]["piles"]:
-                    out[base + 2 + COLOURS.index(colour)] = 1.0
-            out[base + 7 + self.opponents[obs["legendary_opponent"]["name"]]] = 1.0
+                    out.set(base + 2 + COLOURS.index(colour), 1.0)
+            out.set(base + 7 + self.opponents[obs["legendary_opponent"]["name"]], 1.0)
 
 
 @functools.cache

@@ -67,6 +67,59 @@ class Layout:
         return "\n".join(rows)
 
 
+class Canvas:
+    """A tensor being written, as ``{position: value}``; :meth:`write` puts it into a numpy
+    array in one indexed assignment (item by item, numpy writes cost most of an encoding).
+
+    Args:
+        cells: the values so far (default: none; a caller's dict is used, not copied).
+    """
+
+    __slots__ = ("cells",)
+
+    def __init__(self, cells: dict[int, float] | None = None) -> None:
+        self.cells: dict[int, float] = {} if cells is None else cells
+
+    def set(self, at: int, value: float) -> None:
+        """``tensor[at] = value``."""
+        self.cells[at] = value
+
+    def add(self, at: int, value: float = 1.0) -> None:
+        """``tensor[at] += value``."""
+        cells = self.cells
+        cells[at] = cells.get(at, 0.0) + value
+
+    def fill(self, where: slice, values: Sequence[float]) -> None:
+        """``tensor[where] = values`` (``len(values)`` is the field's size)."""
+        cells = self.cells
+        for at, value in enumerate(values, where.start):
+            cells[at] = value
+
+    def counts(self, where: slice, index: dict[str, int], names: Sequence[Any]) -> None:
+        """Add 1 at ``tensor[where][index[name]]`` for each name of ``names`` (a count
+        vector).
+
+        Raises:
+            KeyError: a name not in ``index``.
+        """
+        base = where.start
+        cells = self.cells
+        for name in names:
+            at = base + index[name]
+            cells[at] = cells.get(at, 0.0) + 1.0
+
+    def one_hot(self, where: slice, i: int) -> None:
+        """``tensor[where][i] = 1``."""
+        self.cells[where.start + i] = 1.0
+
+    def write(self, out: Tensor) -> None:
+        """Put every value into ``out`` (a zeroed ``float32`` array of the layout size)."""
+        cells = self.cells
+        n = len(cells)
+        if n:
+            out[np.fromiter(cells.keys(), np.intp, n)] = np.fromiter(cells.values(), np.float32, n)
+
+
 class Codec(abc.ABC):
     """Action ids and observation tensors of one game object (see the module docstring).
 
@@ -97,8 +150,13 @@ class Codec(abc.ABC):
         return _Table(self, legal)
 
     @abc.abstractmethod
-    def encode(self, obs: JSONDict, selection: tuple[int, ...], out: Tensor) -> None:
-        """Write seat observation ``obs`` and the seat's ``selection`` into zeroed ``out``."""
+    def encode(self, obs: JSONDict, out: Canvas) -> None:
+        """Write seat observation ``obs`` (without the seat's selection) into ``out``."""
+
+    @abc.abstractmethod
+    def encode_selection(self, selection: tuple[int, ...], out: Canvas) -> None:
+        """Write the seat's ``selection`` (the tokens chosen so far in its current
+        decision) into ``out``."""
 
     @abc.abstractmethod
     def token_label(self, token: int) -> str:
@@ -166,13 +224,24 @@ class EnvCore:
         n = len(state.returns())
         self.selections: list[tuple[int, ...]] = selections or [()] * n
         self._tables: dict[int, OptionTable] = {}
-        self._obs: dict[int, JSONDict] = {}  # per seat: the engine observation
+        self._views: dict[int, _View] = {}  # per seat: its engine observation, encoded
         self._ids: dict[int, list[int]] = {}  # per seat: its legal ids now
+        self._active: list[int] | None = None
 
     # ------------------------------------------------------------------ queries
     def active(self) -> list[int]:
-        """Seats whose decision the game waits for now (``[]`` at the end)."""
-        return self.state.active_players()
+        """Seats whose decision the game waits for now (``[]`` at the end; a new list)."""
+        active = self._active
+        if active is None:  # (adapters ask several times a step; it changes on apply)
+            active = self._active = self.state.active_players()
+        return list(active)
+
+    def first_active(self) -> int:
+        """The canonical seat to act (the first of :meth:`active`), or -1 at the end."""
+        active = self._active
+        if active is None:
+            active = self._active = self.state.active_players()
+        return active[0] if active else -1
 
     def _table(self, player: int) -> OptionTable:
         table = self._tables.get(player)
@@ -202,26 +271,43 @@ class EnvCore:
         mask[self.legal_ids(player)] = 1
         return mask
 
-    def _engine_obs(self, player: int) -> JSONDict:
-        engine = self._obs.get(player)
-        if engine is None:  # the engine's part changes only when an action is applied
-            engine = self._obs[player] = self.state.observation(player)
-        return engine
+    def _view(self, player: int) -> _View:
+        view = self._views.get(player)
+        if view is None:  # the engine's part changes only when an action is applied
+            obs = self.state.observation(player)
+            canvas = Canvas()
+            self.codec.encode(obs, canvas)
+            view = self._views[player] = _View(obs, canvas.cells)
+        return view
 
     def observation(self, player: int) -> JSONDict:
         """The engine's JSON observation of ``player`` plus ``"selection"``: the cards
         (or action) chosen so far in its current decision, as labels.  A new object on
-        every call (callers may keep or change it): the engine builds one afresh, which
-        costs less than copying the cached one (the game contract: an observation
-        shares nothing with the state)."""
-        obs: JSONDict = self.state.observation(player)
+        every call, sharing nothing with the core or earlier calls (callers may keep or
+        change it; the game contract: an observation shares nothing with the state).
+
+        The first call after a change hands out the observation the tensor was encoded
+        from; later ones ask the engine again (which costs less than copying one)."""
+        view = self._view(player)
+        obs = view.obs
+        if obs is None:
+            obs = self.state.observation(player)
+        else:
+            view.obs = None  # (handed out: never read again)
         obs["selection"] = [self.codec.token_label(t) for t in self.selections[player]]
         return obs
 
     def tensor(self, player: int) -> Tensor:
-        """``float32[layout.size]``: the tensor of ``player`` (see ``docs/envs.md``)."""
+        """``float32[layout.size]``: the tensor of ``player`` (see ``docs/envs.md``), a new
+        array on every call."""
         out = np.zeros(self.codec.layout.size, dtype=np.float32)
-        self.codec.encode(self._engine_obs(player), self.selections[player], out)
+        cells = self._view(player).cells
+        selection = self.selections[player]
+        if selection:
+            canvas = Canvas(dict(cells))
+            self.codec.encode_selection(selection, canvas)
+            cells = canvas.cells
+        Canvas(cells).write(out)
         return out
 
     # ------------------------------------------------------------------ changes
@@ -266,8 +352,9 @@ class EnvCore:
         self.state.apply_action(action, player)
         self.selections[player] = ()
         self._tables.clear()
-        self._obs.clear()
+        self._views.clear()
         self._ids.clear()
+        self._active = None
 
     def ids_of(self, player: int, action: Action) -> list[int]:
         """The ids that play engine ``action`` for ``player`` from an empty selection."""
@@ -293,6 +380,17 @@ class EnvCore:
         return EnvCore(self.codec, self.state.resample(player, rng), selections)
 
 
+class _View:
+    """One seat's engine observation (until handed out by ``EnvCore.observation``) and
+    the tensor cells encoded from it."""
+
+    __slots__ = ("cells", "obs")
+
+    def __init__(self, obs: JSONDict | None, cells: dict[int, float]) -> None:
+        self.obs = obs
+        self.cells = cells
+
+
 def next_game_seed(seeds: random.Random, seed: int | None) -> tuple[random.Random, int]:
     """The seed of an environment's next game: ``seed`` itself when given (and the
     generator of later seeds restarts from it), else a draw from ``seeds``.
@@ -303,24 +401,3 @@ def next_game_seed(seeds: random.Random, seed: int | None) -> tuple[random.Rando
     if seed is not None:
         return random.Random(seed), int(seed)
     return seeds, seeds.getrandbits(31)
-
-
-def counts(out: Tensor, where: slice, index: dict[str, int], names: Sequence[Any]) -> None:
-    """Add 1 at ``out[where][index[name]]`` for each name of ``names`` (a count vector)."""
-    if not names:
-        return
-    base = where.start
-    if len(names) == 1:
-        out[base + index[names[0]]] += 1.0
-        return
-    seen: dict[int, int] = {}
-    for name in names:  # (one write per distinct entry: numpy item writes are the cost)
-        at = base + index[name]
-        seen[at] = seen.get(at, 0) + 1
-    for at, n in seen.items():
-        out[at] += n
-
-
-def one_hot(out: Tensor, where: slice, i: int) -> None:
-    """Set ``out[where][i] = 1``."""
-    out[where.start + i] = 1.0

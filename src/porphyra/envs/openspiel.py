@@ -39,6 +39,8 @@ from porphyra.core.registry import load_game
 from porphyra.envs.codecs import codec_for
 from porphyra.envs.encoding import Codec, EnvCore
 
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
 #: Upper bound on the moves of one card-list decision (a Byzantium hand plus END).
 _TOKENS_PER_DECISION = 12
 
@@ -125,8 +127,8 @@ class PorphyraState(pyspiel.State):
 
     def current_player(self) -> int:
         """The seat to act, or ``pyspiel.PlayerId.TERMINAL``."""
-        active = self.core.active()
-        return active[0] if active else int(pyspiel.PlayerId.TERMINAL)
+        seat = self.core.first_active()
+        return seat if seat >= 0 else _TERMINAL
 
     def _legal_actions(self, player: int) -> list[int]:
         return self.core.legal_ids(player)

@@ -159,10 +159,23 @@ class raw_env(_Base, AECEnv[str, dict[str, Any], int]):
         self._accumulate_rewards()
 
 
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper[str, dict[str, Any], int]):
+    """PettingZoo's order-enforcing wrapper, with ``last()`` asked of the environment in
+    one call: the inherited ``last()`` reads six attributes through the wrapper's
+    ``__getattr__``, which cost more than the rest of a step.  The same checks: before
+    ``reset()`` it raises the ``AttributeError`` the wrapper raises."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        last: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
+        return last
+
+
 def env(game: str = "byzantium", render_mode: str | None = None, **options: Any) -> Any:
     """The AEC environment of ``game`` inside PettingZoo's order-enforcing wrapper (see
     :class:`raw_env` for arguments and errors)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(game, render_mode=render_mode, **options))
+    return _OrderEnforcing(raw_env(game, render_mode=render_mode, **options))
 
 
 class parallel_env(_Base, ParallelEnv[str, dict[str, Any], int]):

@@ -112,6 +112,37 @@ class LegalActions(Sequence[Action]):
             return table.contains(option)
         return tuple(option) in option_set(table)
 
+    def extensions(self, kinds: Sequence[int]) -> list[int]:
+        """The card kinds ``k``, in card-list order, for which ``[*kinds, k]`` is one of the
+        options (``kinds`` sorted; ``k`` from the last of them on): the next cards of an
+        option built card kind by card kind (the research encoding), asked of the table
+        in one pass (see :meth:`listed`)."""
+        positions = self._positions
+        if positions is None:
+            positions = self._positions = {k: i for i, k in enumerate(self._kinds)}
+        option: list[int] = []
+        for k in kinds:
+            p = positions.get(k)
+            if p is None:
+                return []
+            option.append(p)
+        start = option[-1] if option else 0
+        option.append(0)
+        out: list[int] = []
+        table = self._table
+        if isinstance(table, MeldTable):
+            for p in range(start, len(self._kinds)):
+                option[-1] = p
+                if table.contains(option):
+                    out.append(self._kinds[p])
+        else:
+            listed = option_set(table)
+            for p in range(start, len(self._kinds)):
+                option[-1] = p
+                if tuple(option) in listed:
+                    out.append(self._kinds[p])
+        return out
+
     def action_of(self, kinds: tuple[int, ...]) -> Action:
         """The action on the sorted card kinds ``kinds`` (one of the options: see
         :meth:`listed`)."""
