@@ -28,3 +28,17 @@ def test_every_compiled_module_exists_as_source() -> None:
     for name in COMPILED:
         relative = name.removeprefix("porphyra.").replace(".", os.sep) + ".py"
         assert os.path.isfile(os.path.join(root, relative)), name
+
+
+def test_checking_the_build_imports_no_extra() -> None:
+    # engine_build() must work without the extras installed: it finds the compiled
+    # research encoding without importing it (and so numpy).
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from porphyra.core.build import engine_build; engine_build(); "
+        "print(sorted(m for m in ('numpy', 'porphyra.envs.encoding') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -8,11 +8,13 @@ porphyra, so that ``setup.py`` can read :data:`COMPILED` before anything is inst
 
 from __future__ import annotations
 
-import importlib
+import importlib.util
+import sys
 
-#: The modules compiled with mypyc: the two engines' rules and state, the shuffle, and the
-#: search bots' inner loops.  Everything else (CLI, server, research adapters) stays
-#: interpreted.
+#: The modules compiled with mypyc: the two engines' rules and state, the shuffle, the
+#: search bots' inner loops, and the research environments' encoding (action tables and
+#: tensors; it imports numpy, from the ``rl`` extra, only when used).  Everything else
+#: (CLI, server, the adapters themselves) stays interpreted.
 COMPILED = (
     "porphyra.core.randomness",
     "porphyra.core.seatarg",
@@ -35,15 +37,30 @@ COMPILED = (
     "porphyra.games.conspiracy.view",
     "porphyra.bots.heuristic_byzantium",
     "porphyra.bots.ismcts",
+    "porphyra.envs.codecs",
+    "porphyra.envs.encoding",
 )
 
 
 def compiled_modules() -> dict[str, bool]:
-    """Each module of :data:`COMPILED` (imported if it was not yet), and whether the one
-    loaded is a compiled extension (True) or its Python source (False)."""
+    """Each module of :data:`COMPILED`, and whether the one loaded (or, if it is not
+    imported yet, the one an import would load) is a compiled extension (True) or its
+    Python source (False).  Nothing is imported but the modules' packages, so the check
+    needs no extra's dependencies.
+
+    Raises:
+        ModuleNotFoundError: a module of :data:`COMPILED` is not installed.
+    """
     result = {}
     for name in COMPILED:
-        path = getattr(importlib.import_module(name), "__file__", None) or ""
+        module = sys.modules.get(name)
+        if module is not None:
+            path = getattr(module, "__file__", None) or ""
+        else:
+            spec = importlib.util.find_spec(name)
+            if spec is None:
+                raise ModuleNotFoundError(f"{name} is not installed", name=name)
+            path = spec.origin or ""
         result[name] = not path.endswith(".py")
     return result
 
