@@ -35,6 +35,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 #: Clock kinds.
 KINDS = ("none", "realtime", "turn")
 #: Bounds of the settings, in seconds (and timeouts for ``takeover_after``).
@@ -257,7 +259,10 @@ class TableClock:
         return out
 
     def next_deadline(self) -> float | None:
-        """The earliest deadline of any running clock, or None."""
+        """The earliest deadline of any running clock, or None (always None untimed:
+        the server asks every game several times a second)."""
+        if not self.timed:
+            return None
         ends = [d for d in map(self.deadline, range(len(self.seats))) if d is not None]
         return min(ends) if ends else None
 
@@ -340,8 +345,8 @@ class TableClock:
         return {**self.settings.to_json(), "seats": seats}
 
     def dumps(self) -> str:
-        """The stored form (JSON text)."""
-        return json.dumps(
+        """The stored form (JSON text; orjson: a server stores it with every move)."""
+        return orjson.dumps(
             {
                 "settings": self.settings.to_json(),
                 "seats": [
@@ -356,9 +361,8 @@ class TableClock:
                 ],
                 "events": self.events,
                 "epoch": self.epoch,
-            },
-            separators=(",", ":"),
-        )
+            }
+        ).decode()
 
     @classmethod
     def loads(cls, text: str, players: int) -> TableClock:

@@ -97,3 +97,23 @@ def test_illegal_apply_changes_nothing() -> None:
     with pytest.raises(IllegalActionError):
         s.apply_action(ByzantiumAction("redraw", ("dragons",)))
     assert before == (s.public_observation(), s.observation(0), s.observation(1), len(s.history))
+
+
+def test_section_7_legal_texts_asked_again_are_the_same_and_owned_by_the_caller() -> None:
+    # The texts of a hand's options are kept between calls (a server asks after every
+    # change); each call hands out its own list, in legal_actions' order.
+    import porphyra
+
+    game = porphyra.load_game("byzantium")
+    for seed in range(6):
+        state = game.new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            for seat in state.active_players():
+                first = state.legal_action_texts(seat)
+                first.append("meld nonsense")
+                again = state.legal_action_texts(seat)
+                assert again == [str(a) for a in state.legal_actions(seat)]
+            seat = state.active_players()[0]
+            legal = state.legal_actions(seat)
+            state.apply_action(legal[rng.randrange(len(legal))], seat)

@@ -16,6 +16,10 @@ from porphyra.games.byzantium.ranked import MeldTable
 
 _SETS: dict[int, tuple[Sequence[tuple[int, ...]], frozenset[tuple[int, ...]]]] = {}
 _SETS_LIMIT = 50_000
+#: The texts of a decision's options by (table id, verb, card slugs of the table's kinds),
+#: with the table (checked by identity, like ``_SETS``); cleared when full.
+_TEXTS: dict[tuple[int, str, tuple[str, ...]], tuple[Sequence[tuple[int, ...]], list[str]]] = {}
+_TEXTS_LIMIT = 1024
 
 
 def option_set(table: Sequence[tuple[int, ...]]) -> frozenset[tuple[int, ...]]:
@@ -169,13 +173,21 @@ class LegalActions(Sequence[Action]):
         """The notation of every action, in order, without making the actions:
         ``"<verb> <slug>,<slug>"`` (``"<verb> -"`` for no card), ``slugs`` by card kind (the
         same text as ``str(action)``: kinds in card-list order, copies repeated)."""
-        kinds = self._kinds
-        names = [slugs[k] for k in kinds]
-        out: list[str] = []
-        prefix = verb + " "
-        for option in self._table:
-            out.append(prefix + (",".join([names[p] for p in option]) if option else "-"))
-        return out
+        names = tuple([slugs[k] for k in self._kinds])
+        table = self._table
+        # The same hand is asked again and again (a server asks after every change of
+        # the game, also the seat whose hand did not change): made once per hand.
+        key = (id(table), verb, names)
+        entry = _TEXTS.get(key)
+        if entry is None or entry[0] is not table:
+            if len(_TEXTS) >= _TEXTS_LIMIT:
+                _TEXTS.clear()
+            out: list[str] = []
+            prefix = verb + " "
+            for option in table:
+                out.append(prefix + (",".join([names[p] for p in option]) if option else "-"))
+            entry = _TEXTS[key] = (table, out)
+        return list(entry[1])
 
     def kinds_if_last(self, action: Action) -> tuple[int, ...] | None:
         """The card kinds of ``action`` if it is the very object this sequence built last
