@@ -10,7 +10,9 @@ as a multiple of the raw engine's time per game (1.0x: no overhead):
 - ``pettingzoo``: the AEC environment, ``last()`` (tensor and mask) then ``step(id)``;
 - ``parallel`` (Byzantium): the parallel environment, every seat's tensor and mask each
   step;
-- ``gymnasium``: seat 0 against ``random`` bots, ``step(id)`` returning tensor and mask.
+- ``gymnasium``: seat 0 against ``random`` bots, ``step(id)`` returning tensor and mask;
+- ``pz-no-json``, ``gym-no-json``: the same with ``observation_json=False`` (no JSON
+  observation in the infos: what a training loop that reads only tensors needs).
 
 A Byzantium card list takes several ids (one per card kind, then END), so a wrapper game
 has more steps than the engine game; games per second compare like with like.  The last
@@ -75,10 +77,10 @@ def openspiel(name: str, **params: int) -> Play:
     return play
 
 
-def pettingzoo(name: str, **options: object) -> Play:
+def pettingzoo(name: str, with_json: bool = True, **options: object) -> Play:
     from porphyra.envs.pettingzoo import env as make_env
 
-    env = make_env(name, None, **options)
+    env = make_env(name, None, with_json, **options)
 
     def play(seed: int) -> None:
         env.reset(seed=seed)
@@ -112,10 +114,10 @@ def parallel(name: str) -> Play:
     return play
 
 
-def gymnasium(name: str, **options: int) -> Play:
+def gymnasium(name: str, with_json: bool = True, **options: int) -> Play:
     from porphyra.envs.gymnasium import PorphyraEnv
 
-    env = PorphyraEnv(name, "random", 0, "lose", None, **options)
+    env = PorphyraEnv(name, "random", 0, "lose", None, with_json, **options)
 
     def play(seed: int) -> None:
         _, info = env.reset(seed=seed)
@@ -161,14 +163,18 @@ def main() -> None:
             "raw": raw("byzantium"),
             "openspiel": openspiel("byzantium"),
             "pettingzoo": pettingzoo("byzantium"),
+            "pz-no-json": pettingzoo("byzantium", False),
             "parallel": parallel("byzantium"),
             "gymnasium": gymnasium("byzantium"),
+            "gym-no-json": gymnasium("byzantium", False),
         },
         "conspiracy": {
             "raw": raw("conspiracy", players=2),
             "openspiel": openspiel("conspiracy", players=2),
             "pettingzoo": pettingzoo("conspiracy", players=2),
+            "pz-no-json": pettingzoo("conspiracy", False, players=2),
             "gymnasium": gymnasium("conspiracy", players=2),
+            "gym-no-json": gymnasium("conspiracy", False, players=2),
         },
     }
     for game, players in suites.items():

@@ -86,3 +86,17 @@ def test_make_by_module_path_registers_on_demand() -> None:
     env = gymnasium.make("porphyra.envs.gymnasium:porphyra/Conspiracy-v0", players=4, seat=3)
     obs, _ = env.reset(seed=2)
     assert obs.shape == env.observation_space.shape and core(env).state.game.num_players == 4
+
+
+def test_without_observation_json_info_holds_the_mask_only() -> None:
+    lean = gymnasium.make("porphyra/Conspiracy-v0", observation_json=False, players=2)
+    full = gymnasium.make("porphyra/Conspiracy-v0", players=2)
+    assert _play(lean, 6) == _play(full, 6)
+    obs, info = lean.reset(seed=7)
+    obs_full, info_full = full.reset(seed=7)
+    assert set(info) == {"action_mask"} and "observation_json" in info_full
+    assert np.array_equal(obs, obs_full)
+    assert core(lean).observation(0) == info_full["observation_json"]
+    unwrapped = lean.unwrapped
+    assert isinstance(unwrapped, PorphyraEnv)
+    assert unwrapped.observation_json() == info_full["observation_json"]

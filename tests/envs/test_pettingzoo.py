@@ -109,3 +109,22 @@ def test_last_before_reset_is_refused_as_by_pettingzoo() -> None:
     assert obs is not None and reward == 0.0 and not terminated and not truncated
     assert info == e.unwrapped.infos[e.agent_selection]
     assert e.last(observe=False)[0] is None
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_without_observation_json_infos_are_empty_and_the_game_is_the_same() -> None:
+    lean = pz.env("conspiracy", observation_json=False, players=3)
+    api_test(lean, num_cycles=100)
+    full = pz.env("conspiracy", players=3)
+    assert _play_aec(lean, 4) == _play_aec(full, 4)
+    lean.reset(seed=5)
+    full.reset(seed=5)
+    agent = lean.agent_selection
+    assert lean.infos[agent] == {} and "observation_json" in full.infos[agent]
+    assert lean.unwrapped.observation_json(agent) == full.infos[agent]["observation_json"]
+    assert np.array_equal(lean.observe(agent)["observation"], full.observe(agent)["observation"])
+    par = pz.parallel_env(observation_json=False)
+    obs, infos = par.reset(seed=3)
+    assert infos == {"player_0": {}, "player_1": {}}
+    _, _, _, _, infos = par.step({a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in obs})
+    assert all(info == {} for info in infos.values())

@@ -15,6 +15,9 @@ Observations are the seat's float32 tensor (``docs/envs.md``); the action space 
 observation.  The reward is the seat's return (+1 win, -1 loss, 0 draw) at the end, 0
 before.  The other seats are played by ``make_bot(opponent, seed)`` bots, each seeded from
 the reset seed, so ``reset(seed=s)`` replays the same game for the same actions.
+``observation_json=False`` leaves the JSON out of ``info`` (a training loop that reads
+only tensors saves a third of each step; ``env.unwrapped.observation_json()`` still
+gives it).
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ class PorphyraEnv(gymnasium.Env[Tensor, np.int64]):
             with reward -1, the engine state untouched and the reason in
             ``info["illegal_action"]``; ``"raise"``: it raises ``IllegalActionError``.
         render_mode: None or ``"ansi"``.
+        observation_json: put the JSON observation in ``info`` (default True).
         **options: engine options (e.g. ``players=3``; ``players=1`` is solo, no bot).
 
     Raises:
@@ -63,11 +67,13 @@ class PorphyraEnv(gymnasium.Env[Tensor, np.int64]):
         seat: int = 0,
         illegal_action: str = "lose",
         render_mode: str | None = None,
+        observation_json: bool = True,
         **options: Any,
     ) -> None:
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', not {illegal_action!r}")
         self.illegal_action = illegal_action
+        self.with_json = bool(observation_json)
         self._forfeit = False
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
@@ -112,10 +118,15 @@ class PorphyraEnv(gymnasium.Env[Tensor, np.int64]):
                 core.apply(p, self._bots[p].choose(seat_view(core.state, p)))
 
     def _info(self) -> dict[str, Any]:
-        return {
-            "action_mask": self.core.mask(self.seat),
-            "observation_json": self.core.observation(self.seat),
-        }
+        info: dict[str, Any] = {"action_mask": self.core.mask(self.seat)}
+        if self.with_json:
+            info["observation_json"] = self.core.observation(self.seat)
+        return info
+
+    def observation_json(self) -> dict[str, Any]:
+        """The engine's JSON observation of the agent's seat plus its ``selection`` (a new
+        object on every call)."""
+        return self.core.observation(self.seat)
 
     def action_masks(self) -> Mask:
         """``int8[num_actions]``: the legal ids now (all zero once the game is over)."""

@@ -12,7 +12,9 @@ Agents are ``player_0`` ... (engine seats 0 ...).  Each observation is a dict
 ``{"observation": float32[layout size], "action_mask": int8[num_actions]}`` (the mask is
 all zeros for an agent not to act); the action space is ``Discrete(num_actions)`` (see
 :mod:`porphyra.envs.encoding` and ``docs/envs.md``).  ``infos[agent]["observation_json"]``
-holds the engine's JSON observation of the agent to act (with its ``selection``).
+holds the engine's JSON observation of the agent to act (with its ``selection``);
+``observation_json=False`` leaves it out (a training loop that reads only tensors saves a
+third of each step) and ``env.unwrapped.observation_json(agent)`` still gives it.
 Rewards are the engine's ``returns`` at the end, 0 before.  ``reset(seed=s)`` plays the
 engine game of seed ``s``; an illegal action raises
 :class:`~porphyra.core.errors.IllegalActionError` and changes nothing.
@@ -51,10 +53,13 @@ class _Base:
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": True}  # noqa: RUF012
 
-    def _setup(self, game: str, render_mode: str | None, options: dict[str, Any]) -> None:
+    def _setup(
+        self, game: str, render_mode: str | None, with_json: bool, options: dict[str, Any]
+    ) -> None:
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode
+        self.with_json = bool(with_json)
         self.game = load_game(game, **options)
         self.codec = codec_for(self.game)
         self.metadata = {**self.metadata, "name": f"porphyra_{game}_v0"}
@@ -102,15 +107,22 @@ class raw_env(_Base, AECEnv[str, dict[str, Any], int]):
     """The AEC environment of ``game`` (``"byzantium"`` or ``"conspiracy"``) with engine
     ``options`` (e.g. ``players=3``).  In Byzantium's simultaneous phases the seats choose
     one after the other (the Emperor first); the engine hides the first choice.
+    ``observation_json``: put the JSON observation of the agent to act in its infos.
 
     Raises:
         UnknownGameError: unknown game or invalid options.
         ValueError: a game without encoding, or a bad ``render_mode``.
     """
 
-    def __init__(self, game: str = "byzantium", render_mode: str | None = None, **options: Any):
+    def __init__(
+        self,
+        game: str = "byzantium",
+        render_mode: str | None = None,
+        observation_json: bool = True,
+        **options: Any,
+    ):
         super().__init__()
-        self._setup(game, render_mode, options)
+        self._setup(game, render_mode, observation_json, options)
         self.reset()
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -128,7 +140,7 @@ class raw_env(_Base, AECEnv[str, dict[str, Any], int]):
         if active:
             self.agent_selection = self.possible_agents[active[0]]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        if active:
+        if active and self.with_json:
             self.infos[self.agent_selection] = {
                 "observation_json": self.core.observation(active[0])
             }
@@ -172,26 +184,40 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper[str, dict[str, Any], int]):
         return last
 
 
-def env(game: str = "byzantium", render_mode: str | None = None, **options: Any) -> Any:
+def env(
+    game: str = "byzantium",
+    render_mode: str | None = None,
+    observation_json: bool = True,
+    **options: Any,
+) -> Any:
     """The AEC environment of ``game`` inside PettingZoo's order-enforcing wrapper (see
     :class:`raw_env` for arguments and errors)."""
-    return _OrderEnforcing(raw_env(game, render_mode=render_mode, **options))
+    return _OrderEnforcing(
+        raw_env(game, render_mode=render_mode, observation_json=observation_json, **options)
+    )
 
 
 class parallel_env(_Base, ParallelEnv[str, dict[str, Any], int]):
     """Byzantium as a parallel environment: in the secret simultaneous phases (Redraw,
     Meld, End) both seats choose at each step; elsewhere only the seat to act does (the
-    other's mask is all zeros and its action is ignored).  ``options`` are Byzantium's.
+    other's mask is all zeros and its action is ignored).  ``options`` are Byzantium's;
+    ``observation_json``: put each acting agent's JSON observation in its infos.
 
     Raises:
         ValueError: ``game`` is not Byzantium, or a bad ``render_mode``.
         UnknownGameError: invalid options.
     """
 
-    def __init__(self, game: str = "byzantium", render_mode: str | None = None, **options: Any):
+    def __init__(
+        self,
+        game: str = "byzantium",
+        render_mode: str | None = None,
+        observation_json: bool = True,
+        **options: Any,
+    ):
         if game != "byzantium":
             raise ValueError(f"parallel_env exists for byzantium only, not {game!r}")
-        self._setup(game, render_mode, options)
+        self._setup(game, render_mode, observation_json, options)
         self.agents: list[str] = []
 
     def reset(
@@ -209,7 +235,7 @@ class parallel_env(_Base, ParallelEnv[str, dict[str, Any], int]):
         active = self.core.active()
         return {
             a: {"observation_json": self.core.observation(self._seat(a))}
-            if self._seat(a) in active
+            if self.with_json and self._seat(a) in active
             else {}
             for a in self.agents
         }
