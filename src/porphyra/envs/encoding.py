@@ -156,7 +156,7 @@ class Codec(abc.ABC):
     @abc.abstractmethod
     def encode_selection(self, selection: tuple[int, ...], out: Canvas) -> None:
         """Write the seat's ``selection`` (the tokens chosen so far in its current
-        decision) into ``out``."""
+        decision) into an empty ``out``, in fields :meth:`encode` leaves at zero."""
 
     @abc.abstractmethod
     def token_label(self, token: int) -> str:
@@ -226,6 +226,7 @@ class EnvCore:
         self._tables: dict[int, OptionTable] = {}
         self._views: dict[int, _View] = {}  # per seat: its engine observation, encoded
         self._ids: dict[int, list[int]] = {}  # per seat: its legal ids now
+        self._masks: dict[int, Mask] = {}  # per seat: the mask of those ids
         self._active: list[int] | None = None
 
     # ------------------------------------------------------------------ queries
@@ -266,10 +267,14 @@ class EnvCore:
         return list(ids)
 
     def mask(self, player: int) -> Mask:
-        """``int8[num_actions]``: 1 for each legal id of ``player``, else 0."""
-        mask = np.zeros(self.codec.num_actions, dtype=np.int8)
-        mask[self.legal_ids(player)] = 1
-        return mask
+        """``int8[num_actions]``: 1 for each legal id of ``player``, else 0 (a new array
+        on every call)."""
+        mask = self._masks.get(player)
+        if mask is None:  # (made once per selection: adapters ask for it more than once)
+            mask = np.zeros(self.codec.num_actions, dtype=np.int8)
+            mask[self.legal_ids(player)] = 1
+            self._masks[player] = mask
+        return mask.copy()
 
     def _view(self, player: int) -> _View:
         view = self._views.get(player)
@@ -300,14 +305,17 @@ class EnvCore:
     def tensor(self, player: int) -> Tensor:
         """``float32[layout.size]``: the tensor of ``player`` (see ``docs/envs.md``), a new
         array on every call."""
-        out = np.zeros(self.codec.layout.size, dtype=np.float32)
-        cells = self._view(player).cells
+        view = self._view(player)
+        base = view.tensor
+        if base is None:  # (written once per change; each call copies it)
+            base = view.tensor = np.zeros(self.codec.layout.size, dtype=np.float32)
+            Canvas(view.cells).write(base)
+        out = base.copy()
         selection = self.selections[player]
         if selection:
-            canvas = Canvas(dict(cells))
+            canvas = Canvas()
             self.codec.encode_selection(selection, canvas)
-            cells = canvas.cells
-        Canvas(cells).write(out)
+            canvas.write(out)
         return out
 
     # ------------------------------------------------------------------ changes
@@ -337,6 +345,7 @@ class EnvCore:
         if action_id != self.codec.end and (action is None or table.next_tokens(sel)):
             self.selections[player] = sel
             self._ids.pop(player, None)
+            self._masks.pop(player, None)
             return None
         assert action is not None  # (END is legal only after a complete selection)
         self.apply(player, action)
@@ -354,6 +363,7 @@ class EnvCore:
         self._tables.clear()
         self._views.clear()
         self._ids.clear()
+        self._masks.clear()
         self._active = None
 
     def ids_of(self, player: int, action: Action) -> list[int]:
@@ -384,11 +394,12 @@ class _View:
     """One seat's engine observation (until handed out by ``EnvCore.observation``) and
     the tensor cells encoded from it."""
 
-    __slots__ = ("cells", "obs")
+    __slots__ = ("cells", "obs", "tensor")
 
     def __init__(self, obs: JSONDict | None, cells: dict[int, float]) -> None:
         self.obs = obs
         self.cells = cells
+        self.tensor: Tensor | None = None  # the cells as an array, once asked for
 
 
 def next_game_seed(seeds: random.Random, seed: int | None) -> tuple[random.Random, int]:
