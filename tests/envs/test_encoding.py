@@ -192,3 +192,30 @@ def test_changing_a_handed_out_observation_changes_nothing(
             core.step(seat, ids[rng.randrange(len(ids))])
             steps += 1
     assert steps > 40
+
+
+def test_the_encoding_classes_can_be_extended_by_interpreted_code() -> None:
+    # The encoding is compiled in a regular install; a researcher's own table, codec or
+    # core (plain Python subclasses) must still work there.
+    from porphyra.envs.encoding import EnvCore, OptionTable
+
+    class Nothing(OptionTable):
+        def next_tokens(self, selection: tuple[int, ...]) -> set[int]:
+            return set()
+
+        def action(self, selection: tuple[int, ...]) -> None:
+            return None
+
+    class Counting(EnvCore):
+        steps = 0
+
+        def step(self, player: int, action_id: int) -> Any:
+            type(self).steps += 1
+            return super().step(player, action_id)
+
+    assert Nothing().next_tokens(()) == set()
+    base = new_core("conspiracy", {}, seed=1)
+    core = Counting(base.codec, base.state)
+    seat = core.active()[0]
+    core.step(seat, core.legal_ids(seat)[0])
+    assert Counting.steps == 1 and len(core.state.history) == 1

@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from mypy_extensions import mypyc_attr
 
 from porphyra.core.errors import IllegalActionError
 from porphyra.core.game import Action, Game, JSONDict, State
@@ -120,6 +121,7 @@ class Canvas:
             out[np.fromiter(cells.keys(), np.intp, n)] = np.fromiter(cells.values(), np.float32, n)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (extended by interpreted code too)
 class Codec(abc.ABC):
     """Action ids and observation tensors of one game object (see the module docstring).
 
@@ -163,6 +165,7 @@ class Codec(abc.ABC):
         """Human-readable meaning of action id ``token``."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (extended by interpreted code too)
 class OptionTable(abc.ABC):
     """The legal actions of one seat at one engine position, by their tokens."""
 
@@ -206,6 +209,7 @@ class _Table(OptionTable):
         return None if index is None else self.legal[index]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (extended by interpreted code too)
 class EnvCore:
     """An engine state plus each seat's selection in its current decision.
 
