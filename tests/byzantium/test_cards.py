@@ -252,3 +252,27 @@ def test_section_6_shipped_decks_are_never_edited_in_place(deck: str) -> None:
 
 def test_section_6_every_shipped_deck_has_its_guard() -> None:
     assert set(DECKS_SHIPPED) == set(SHIPPED_CARD_LISTS)
+
+
+def test_a_game_of_a_relative_card_file_unpickles_in_another_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A tournament's worker processes may start elsewhere: the pickled game names the
+    # card file by its absolute path; records keep the path as given.
+    import pickle
+
+    def stronger_infantry(d: dict[str, Any]) -> None:
+        d["cards"][0]["force"] = 3
+        d["name"] = "variant"
+
+    path = _write(tmp_path, stronger_infantry)
+    monkeypatch.chdir(tmp_path)
+    game = porphyra.load_game("byzantium", cards=path.name)
+    data = pickle.dumps(game)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    again = pickle.loads(data)
+    assert again.card("infantry").force == 3
+    assert again.record_options() == {"cards": str(path)}
+    assert game.record_options() == {"cards": path.name}

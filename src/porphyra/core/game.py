@@ -252,10 +252,15 @@ class Game(abc.ABC):
     def __repr__(self) -> str:
         return f"load_game({self.info.name!r}, **{self.record_options()!r})"
 
+    def pickle_options(self) -> dict[str, Any]:
+        """The options a pickled copy of this game is rebuilt from (default:
+        :meth:`record_options`; a game whose options name files makes them absolute)."""
+        return self.record_options()
+
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled (and deep-copied) by what rebuilds it: its rules version and options (a
         # card file named by an option is read again); caches start afresh.
-        return (_rebuild_game, (type(self), self.rules_version, self.record_options()))
+        return (_rebuild_game, (type(self), self.rules_version, self.pickle_options()))
 
 
 def _rebuild_game(cls: type[Game], version: str, options: dict[str, Any]) -> Game:

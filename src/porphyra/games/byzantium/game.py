@@ -17,6 +17,7 @@ Rules versions (``GameInfo.version``; a record names the version it was played w
 
 from __future__ import annotations
 
+import os
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -125,6 +126,9 @@ class ByzantiumGame(Game):
         reveal: bool = values["reveal_first_draws"]
         self.deck: str | None = deck
         self.cardset: CardSet = load_cards(cards_path) if cards_path else load_deck(str(deck))
+        #: The card file as an absolute path: a pickled game (a worker process of a
+        #: tournament) reads it again from any working directory.
+        self.cards_file: str | None = os.path.abspath(cards_path) if cards_path else None
         self._rules_version = INFO.version
         #: B-R11: ask the Foe about a replacement even when no card fits (rules version 2).
         self.always_ask_replace = True
@@ -273,6 +277,14 @@ class ByzantiumGame(Game):
             "max_natural": melds.MAX_NATURAL_DISASTERS,
             "redraw_limit": melds.REDRAW_LIMIT,
         }
+
+    def pickle_options(self) -> dict[str, Any]:
+        """:meth:`record_options`, with a card file named by its absolute path (see
+        :attr:`cards_file`)."""
+        options = self.record_options()
+        if self.cards_file is not None:
+            options["cards"] = self.cards_file
+        return options
 
     # ---------------------------------------------------------- interning (performance)
     def action_builder(self, verb: str) -> Callable[[tuple[int, ...]], Action]:
