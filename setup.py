@@ -38,16 +38,24 @@ def _compiled_modules() -> list[Extension]:
         for command in sys.argv[1:]
     ):
         return []
-    from mypyc.build import mypycify
-
     # The build environment holds only the build requirements: the compiled modules'
     # third-party imports (numpy, in the research encoding) are typed as Any rather than
-    # failing the build.
-    return mypycify(
-        ["--ignore-missing-imports", "--config-file", str(HERE / "pyproject.toml")]
-        + ["src/" + name.replace(".", "/") + ".py" for name in COMPILED],
-        opt_level="3",
-    )
+    # failing the build (whether or not the target environment has them).
+    try:
+        from mypyc.build import mypycify
+
+        return mypycify(
+            ["--ignore-missing-imports", "--config-file", str(HERE / "pyproject.toml")]
+            + ["src/" + name.replace(".", "/") + ".py" for name in COMPILED],
+            opt_level="3",
+        )
+    except (Exception, SystemExit) as error:  # mypyc exits on a type error
+        print(
+            f"warning: porphyra's engine could not be prepared for compiling ({error!r}); "
+            "installing it as pure Python (the same behaviour, slower)",
+            file=sys.stderr,
+        )
+        return []
 
 
 class _BuildOrFallBack(build_ext):

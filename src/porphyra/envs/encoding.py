@@ -25,7 +25,7 @@ import abc
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -34,8 +34,9 @@ from mypy_extensions import mypyc_attr
 from porphyra.core.errors import IllegalActionError
 from porphyra.core.game import Action, Game, JSONDict, State
 
-Tensor = npt.NDArray[np.float32]
-Mask = npt.NDArray[np.int8]
+# (Explicit aliases: the compiled build type-checks without numpy, as Any.)
+Tensor: TypeAlias = npt.NDArray[np.float32]
+Mask: TypeAlias = npt.NDArray[np.int8]
 
 
 @dataclass(frozen=True, slots=True)
