@@ -184,7 +184,7 @@ def main() -> None:
         for name, rate in rates.items():
             extra = (1 / rate - 1 / rates["raw"]) / per_game * 1e6
             print(
-                f"{game:>10} {name:>10}: {rate:>8,.1f} games/s  {rates['raw'] / rate:5.1f}x raw"
+                f"{game:>10} {name:>11}: {rate:>8,.1f} games/s  {rates['raw'] / rate:5.1f}x raw"
                 f"  {extra:+6.1f} us per engine action"
             )
 

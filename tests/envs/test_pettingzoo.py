@@ -128,3 +128,17 @@ def test_without_observation_json_infos_are_empty_and_the_game_is_the_same() -> 
     assert infos == {"player_0": {}, "player_1": {}}
     _, _, _, _, infos = par.step({a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in obs})
     assert all(info == {} for info in infos.values())
+
+
+@pytest.mark.parametrize("bad", ["no", 0, None])
+def test_observation_json_must_be_a_bool(bad: Any) -> None:
+    import gymnasium
+
+    import porphyra.envs.gymnasium  # noqa: F401  (registers the ids)
+
+    with pytest.raises(ValueError, match="observation_json must be True or False"):
+        pz.env("conspiracy", observation_json=bad)
+    with pytest.raises(ValueError, match="observation_json must be True or False"):
+        pz.parallel_env(observation_json=bad)
+    with pytest.raises(ValueError, match="observation_json must be True or False"):
+        gymnasium.make("porphyra/Conspiracy-v0", observation_json=bad)

@@ -217,6 +217,11 @@ class PlaySession:
         seed = "" if self.humans else "  " + tr("seed {0}", self.state.seed)
         self.console.print(Rule(f"[bold]{escape(tr(info.long_name))}[/]{seed}"), highlight=False)
         self.console.print(escape(tr("Seats: {0}", seats)), highlight=False)
+        if self.humans:
+            self.console.print(
+                escape(tr("Type help for the commands (menu, hint, undo, log, board, quit).")),
+                highlight=False,
+            )
         if self.state.history:
             self.console.print(escape(tr("Resumed after {0} actions.", len(self.state.history))))
         if not self.humans:

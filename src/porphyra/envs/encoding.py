@@ -407,6 +407,18 @@ class _View:
         self.tensor: Tensor | None = None  # the cells as an array, once asked for
 
 
+def flag(name: str, value: object) -> bool:
+    """``value`` as an adapter's on/off option ``name``.
+
+    Raises:
+        ValueError: ``value`` is not a bool (``"no"`` or ``0`` would pass for true or
+            false without a word).
+    """
+    if isinstance(value, bool):
+        return value
+    raise ValueError(f"{name} must be True or False, not {value!r}")
+
+
 def next_game_seed(seeds: random.Random, seed: int | None) -> tuple[random.Random, int]:
     """The seed of an environment's next game: ``seed`` itself when given (and the
     generator of later seeds restarts from it), else a draw from ``seeds``.

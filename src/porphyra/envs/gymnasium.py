@@ -10,13 +10,13 @@ Importing this module registers ``porphyra/Byzantium-v0`` and ``porphyra/Conspir
 ('float32', True)
 
 Observations are the seat's float32 tensor (``docs/envs.md``); the action space is
-``Discrete(num_actions)``; the mask is ``info["action_mask"]`` and ``env.action_masks()``
+``Discrete(num_actions)``; the mask is ``info["action_mask"]`` and ``action_masks()``
 (sb3-contrib's MaskablePPO reads the latter); ``info["observation_json"]`` holds the JSON
 observation.  The reward is the seat's return (+1 win, -1 loss, 0 draw) at the end, 0
 before.  The other seats are played by ``make_bot(opponent, seed)`` bots, each seeded from
 the reset seed, so ``reset(seed=s)`` replays the same game for the same actions.
 ``observation_json=False`` leaves the JSON out of ``info`` (a training loop that reads
-only tensors saves a third of each step; ``env.unwrapped.observation_json()`` still
+only tensors saves an engine observation a step; ``env.unwrapped.observation_json()`` still
 gives it).
 """
 
@@ -33,7 +33,7 @@ from porphyra.bots import make_bot, seat_view
 from porphyra.core.errors import IllegalActionError
 from porphyra.core.registry import load_game
 from porphyra.envs.codecs import codec_for
-from porphyra.envs.encoding import EnvCore, Mask, Tensor, next_game_seed
+from porphyra.envs.encoding import EnvCore, Mask, Tensor, flag, next_game_seed
 
 BOUND = 1000.0
 
@@ -73,7 +73,7 @@ class PorphyraEnv(gymnasium.Env[Tensor, np.int64]):
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', not {illegal_action!r}")
         self.illegal_action = illegal_action
-        self.with_json = bool(observation_json)
+        self.with_json = flag("observation_json", observation_json)
         self._forfeit = False
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")

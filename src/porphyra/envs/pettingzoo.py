@@ -13,8 +13,8 @@ Agents are ``player_0`` ... (engine seats 0 ...).  Each observation is a dict
 all zeros for an agent not to act); the action space is ``Discrete(num_actions)`` (see
 :mod:`porphyra.envs.encoding` and ``docs/envs.md``).  ``infos[agent]["observation_json"]``
 holds the engine's JSON observation of the agent to act (with its ``selection``);
-``observation_json=False`` leaves it out (a training loop that reads only tensors saves a
-third of each step) and ``env.unwrapped.observation_json(agent)`` still gives it.
+``observation_json=False`` leaves it out (a training loop that reads only tensors saves an
+engine observation a step) and ``env.unwrapped.observation_json(agent)`` still gives it.
 Rewards are the engine's ``returns`` at the end, 0 before.  ``reset(seed=s)`` plays the
 engine game of seed ``s``; an illegal action raises
 :class:`~porphyra.core.errors.IllegalActionError` and changes nothing.
@@ -33,7 +33,7 @@ from pettingzoo.utils import wrappers
 from porphyra.core.errors import IllegalActionError
 from porphyra.core.registry import load_game
 from porphyra.envs.codecs import codec_for
-from porphyra.envs.encoding import Codec, EnvCore, next_game_seed
+from porphyra.envs.encoding import Codec, EnvCore, flag, next_game_seed
 
 BOUND = 1000.0
 
@@ -59,7 +59,7 @@ class _Base:
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode
-        self.with_json = bool(with_json)
+        self.with_json = flag("observation_json", with_json)
         self.game = load_game(game, **options)
         self.codec = codec_for(self.game)
         self.metadata = {**self.metadata, "name": f"porphyra_{game}_v0"}
