@@ -35,8 +35,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
-
 #: Clock kinds.
 KINDS = ("none", "realtime", "turn")
 #: Bounds of the settings, in seconds (and timeouts for ``takeover_after``).
@@ -345,8 +343,8 @@ class TableClock:
         return {**self.settings.to_json(), "seats": seats}
 
     def dumps(self) -> str:
-        """The stored form (JSON text; orjson: a server stores it with every move)."""
-        return orjson.dumps(
+        """The stored form (JSON text)."""
+        return json.dumps(
             {
                 "settings": self.settings.to_json(),
                 "seats": [
@@ -361,8 +359,9 @@ class TableClock:
                 ],
                 "events": self.events,
                 "epoch": self.epoch,
-            }
-        ).decode()
+            },
+            separators=(",", ":"),
+        )
 
     @classmethod
     def loads(cls, text: str, players: int) -> TableClock:

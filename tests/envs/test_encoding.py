@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, SupportsIndex
 
 import numpy as np
 import pytest
@@ -209,7 +209,7 @@ def test_the_encoding_classes_can_be_extended_by_interpreted_code() -> None:
     class Counting(EnvCore):
         steps = 0
 
-        def step(self, player: int, action_id: int) -> Any:
+        def step(self, player: SupportsIndex, action_id: SupportsIndex) -> Any:
             type(self).steps += 1
             return super().step(player, action_id)
 
@@ -219,3 +219,63 @@ def test_the_encoding_classes_can_be_extended_by_interpreted_code() -> None:
     seat = core.active()[0]
     core.step(seat, core.legal_ids(seat)[0])
     assert Counting.steps == 1 and len(core.state.history) == 1
+
+
+@pytest.mark.parametrize(("game", "options"), [CONFIGS[0], CONFIGS[1]])
+def test_a_core_pickles_and_deep_copies_mid_selection(game: str, options: dict[str, Any]) -> None:
+    import copy
+    import pickle
+
+    rng = random.Random(9)
+    core = new_core(game, options, seed=9)
+    for n, at in enumerate(random_walk(core, rng)):
+        if n in (3, 17, 40) or any(at.selections):
+            seat = at.active()[0]
+            for twin in (pickle.loads(pickle.dumps(at)), copy.deepcopy(at)):
+                assert twin.selections == at.selections
+                assert twin.state.history == at.state.history
+                assert np.array_equal(twin.tensor(seat), at.tensor(seat))
+                assert twin.legal_ids(seat) == at.legal_ids(seat)
+                assert twin.observation(seat) == at.observation(seat)
+        if n > 60:
+            break
+    layout = core.codec.layout
+    assert pickle.loads(pickle.dumps(layout)).fields == layout.fields
+
+
+def test_seats_and_ids_of_any_integer_type_and_clear_errors_for_the_rest() -> None:
+    from porphyra.core.errors import SeatError
+
+    core = new_core("conspiracy", {}, seed=4)
+    seat = core.active()[0]
+    ids = core.legal_ids(np.int64(seat))
+    assert ids == core.legal_ids(seat)
+    assert np.array_equal(core.mask(np.int32(seat)), core.mask(seat))
+    assert np.array_equal(core.tensor(np.int64(seat)), core.tensor(seat))
+    for bad in (True, "0", 0.0, None, -1, 2):
+        with pytest.raises(SeatError):
+            core.legal_ids(bad)  # type: ignore[arg-type]
+        with pytest.raises(SeatError):
+            core.mask(bad)  # type: ignore[arg-type]
+    before = (core.state.observation(seat), list(core.selections))
+    for bad_id in (1.0, "3", True, None):
+        with pytest.raises(IllegalActionError, match="an action id is an integer"):
+            core.step(seat, bad_id)  # type: ignore[arg-type]
+    assert before == (core.state.observation(seat), list(core.selections))
+    core.step(np.int64(seat), np.int64(ids[0]))
+    assert len(core.state.history) == 1
+
+
+def test_the_codecs_can_be_extended_and_fields_are_filled_whole() -> None:
+    from porphyra.core.registry import load_game
+    from porphyra.envs.codecs import ByzantiumCodec, ConspiracyCodec
+    from porphyra.envs.encoding import Canvas
+
+    for cls, name in ((ByzantiumCodec, "byzantium"), (ConspiracyCodec, "conspiracy")):
+        mine = type("Mine", (cls,), {})(load_game(name))
+        assert mine.num_actions == cls(load_game(name)).num_actions
+    canvas = Canvas()
+    canvas.fill(slice(2, 4), (1.0, 2.0))
+    assert canvas.cells == {2: 1.0, 3: 2.0}
+    with pytest.raises(ValueError, match="3 values for a field of 2"):
+        canvas.fill(slice(2, 4), (1.0, 2.0, 3.0))

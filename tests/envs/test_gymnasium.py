@@ -60,7 +60,7 @@ def test_full_games_against_easy_are_reproducible_by_seed() -> None:
 
 
 def test_bad_arguments_and_illegal_actions_are_refused() -> None:
-    with pytest.raises(ValueError, match="seat 2 out of range"):
+    with pytest.raises(ValueError, match="no seat 2 in this game"):
         gymnasium.make("porphyra/Byzantium-v0", seat=2)
     with pytest.raises(Exception, match="unknown"):
         gymnasium.make("porphyra/Byzantium-v0", opponent="nobody")
@@ -100,3 +100,25 @@ def test_without_observation_json_info_holds_the_mask_only() -> None:
     unwrapped = lean.unwrapped
     assert isinstance(unwrapped, PorphyraEnv)
     assert unwrapped.observation_json() == info_full["observation_json"]
+
+
+def test_environments_pickle_and_deep_copy_and_play_on_alike() -> None:
+    import copy
+    import pickle
+
+    from porphyra.envs import pettingzoo as pz
+
+    env = gymnasium.make("porphyra/Conspiracy-v0", seat=np.int64(1), players=2)
+    _, info = env.reset(seed=3)
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    for twin in (pickle.loads(pickle.dumps(env)), copy.deepcopy(env)):
+        assert _play(twin, 8) == _play(env, 8)
+    aec = pz.env("byzantium")
+    aec.reset(seed=2)
+    for twin in (pickle.loads(pickle.dumps(aec)), copy.deepcopy(aec)):
+        assert twin.unwrapped.core.state.history == aec.unwrapped.core.state.history
+        obs_a, obs_b = twin.observe(twin.agent_selection), aec.observe(aec.agent_selection)
+        assert np.array_equal(obs_a["observation"], obs_b["observation"])
+    par = pz.parallel_env()
+    par.reset(seed=1)
+    assert pickle.loads(pickle.dumps(par)).agents == par.agents

@@ -10,6 +10,8 @@ import functools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from porphyra.core.game import Action, Game, JSONDict
 from porphyra.envs.encoding import Canvas, Codec, Layout, OptionTable
 from porphyra.games.byzantium.legal import LegalActions
@@ -20,6 +22,7 @@ COLOURS = ("yellow", "red", "green", "blue", "purple")
 SLOTS = 15
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (extended by interpreted code too)
 class ByzantiumCodec(Codec):
     """Byzantium: id 0 is ``END`` (close the card list), id ``1 + k`` adds card kind ``k``
     (card-list order: each id is at least the previous one)."""
@@ -179,6 +182,7 @@ def _byz_tokens(codec: ByzantiumCodec, action: Action) -> tuple[int, ...]:
     return tuple(k + 1 for k in kinds)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (extended by interpreted code too)
 class ConspiracyCodec(Codec):
     """Conspiracy: id ``i`` is entry ``i`` of the game's full interned action table (every
     action of the card set, solo verbs included), one id per action."""

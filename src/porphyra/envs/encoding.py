@@ -22,10 +22,11 @@ layers over it.  Everything a seat's tensor, mask or JSON shows comes from that 
 from __future__ import annotations
 
 import abc
+import operator
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any, SupportsIndex, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -33,6 +34,7 @@ from mypy_extensions import mypyc_attr
 
 from porphyra.core.errors import IllegalActionError
 from porphyra.core.game import Action, Game, JSONDict, State
+from porphyra.core.seatarg import seat_of
 
 # (Explicit aliases: the compiled build type-checks without numpy, as Any.)
 Tensor: TypeAlias = npt.NDArray[np.float32]
@@ -47,6 +49,10 @@ class Field:
     offset: int
     size: int
     meaning: str
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # (A compiled frozen dataclass cannot be restored attribute by attribute.)
+        return (Field, (self.name, self.offset, self.size, self.meaning))
 
 
 class Layout:
@@ -92,7 +98,15 @@ class Canvas:
         cells[at] = cells.get(at, 0.0) + value
 
     def fill(self, where: slice, values: Sequence[float]) -> None:
-        """``tensor[where] = values`` (``len(values)`` is the field's size)."""
+        """``tensor[where] = values``.
+
+        Raises:
+            ValueError: ``len(values)`` is not the field's size.
+        """
+        if len(values) != where.stop - where.start:
+            raise ValueError(
+                f"{len(values)} values for a field of {where.stop - where.start} at {where.start}"
+            )
         cells = self.cells
         for at, value in enumerate(values, where.start):
             cells[at] = value
@@ -137,6 +151,11 @@ class Codec(abc.ABC):
     num_actions: int
     end: int | None
     layout: Layout
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (and deep-copied) as its game: a codec is made from the game alone (a
+        # codec of another signature says how it is rebuilt).
+        return (type(self), (self.game,))
 
     @abc.abstractmethod
     def tokens(self, action: Action) -> tuple[int, ...]:
@@ -255,8 +274,22 @@ class EnvCore:
             table = self._tables[player] = self.codec.table(self.state.legal_actions(player))
         return table
 
-    def legal_ids(self, player: int) -> list[int]:
-        """The action ids ``player`` may play now, ascending (``[]`` if not active)."""
+    def seat(self, player: SupportsIndex) -> int:
+        """``player`` as one of the game's seats (any integer type, numpy's too).
+
+        Raises:
+            SeatError: not a seat number, or not one of this game's seats.
+        """
+        return seat_of(player, len(self.selections))
+
+    def legal_ids(self, player: SupportsIndex) -> list[int]:
+        """The action ids ``player`` may play now, ascending (``[]`` if not active).
+
+        Raises:
+            SeatError: ``player`` is not a seat of the game (so for every method taking
+                a seat).
+        """
+        player = self.seat(player)
         ids = self._ids.get(player)
         if ids is None:
             if self.state.is_terminal() or player not in self.active():
@@ -271,9 +304,10 @@ class EnvCore:
             self._ids[player] = ids
         return list(ids)
 
-    def mask(self, player: int) -> Mask:
+    def mask(self, player: SupportsIndex) -> Mask:
         """``int8[num_actions]``: 1 for each legal id of ``player``, else 0 (a new array
         on every call)."""
+        player = self.seat(player)
         mask = self._masks.get(player)
         if mask is None:  # (made once per selection: adapters ask for it more than once)
             mask = np.zeros(self.codec.num_actions, dtype=np.int8)
@@ -290,7 +324,7 @@ class EnvCore:
             view = self._views[player] = _View(obs, canvas.cells)
         return view
 
-    def observation(self, player: int) -> JSONDict:
+    def observation(self, player: SupportsIndex) -> JSONDict:
         """The engine's JSON observation of ``player`` plus ``"selection"``: the cards
         (or action) chosen so far in its current decision, as labels.  A new object on
         every call, sharing nothing with the core or earlier calls (callers may keep or
@@ -298,6 +332,7 @@ class EnvCore:
 
         The first call after a change hands out the observation the tensor was encoded
         from; later ones ask the engine again (which costs less than copying one)."""
+        player = self.seat(player)
         view = self._view(player)
         obs = view.obs
         if obs is None:
@@ -307,9 +342,10 @@ class EnvCore:
         obs["selection"] = [self.codec.token_label(t) for t in self.selections[player]]
         return obs
 
-    def tensor(self, player: int) -> Tensor:
+    def tensor(self, player: SupportsIndex) -> Tensor:
         """``float32[layout.size]``: the tensor of ``player`` (see ``docs/envs.md``), a new
         array on every call."""
+        player = self.seat(player)
         view = self._view(player)
         base = view.tensor
         if base is None:  # (written once per change; each call copies it)
@@ -324,7 +360,7 @@ class EnvCore:
         return out
 
     # ------------------------------------------------------------------ changes
-    def step(self, player: int, action_id: int) -> Action | None:
+    def step(self, player: SupportsIndex, action_id: SupportsIndex) -> Action | None:
         """Play id ``action_id`` for ``player``.
 
         Returns:
@@ -335,7 +371,8 @@ class EnvCore:
             IllegalActionError: ``player`` is not to act or the id is not legal now; the
                 core is unchanged.
         """
-        action_id = int(action_id)
+        player = self.seat(player)
+        action_id = _action_id(action_id)
         legal = self.legal_ids(player)
         if action_id not in legal:
             raise IllegalActionError(
@@ -356,13 +393,14 @@ class EnvCore:
         self.apply(player, action)
         return action
 
-    def apply(self, player: int, action: Action) -> None:
+    def apply(self, player: SupportsIndex, action: Action) -> None:
         """Apply engine ``action`` for ``player`` directly (bots, parsed texts); clears the
         seat's selection.
 
         Raises:
             IllegalActionError: as ``State.apply_action``; the core is unchanged.
         """
+        player = self.seat(player)
         self.state.apply_action(action, player)
         self.selections[player] = ()
         self._tables.clear()
@@ -371,8 +409,9 @@ class EnvCore:
         self._masks.clear()
         self._active = None
 
-    def ids_of(self, player: int, action: Action) -> list[int]:
+    def ids_of(self, player: SupportsIndex, action: Action) -> list[int]:
         """The ids that play engine ``action`` for ``player`` from an empty selection."""
+        player = self.seat(player)
         toks = list(self.codec.tokens(action))
         table = self._table(player)
         if self.codec.end is not None and table.next_tokens(tuple(toks)):
@@ -383,16 +422,37 @@ class EnvCore:
         """An independent copy."""
         return EnvCore(self.codec, self.state.clone(), list(self.selections))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as its codec, state and selections (the caches start afresh).
+        return (type(self), (self.codec, self.state, list(self.selections)))
+
     def __deepcopy__(self, memo: dict[int, Any]) -> EnvCore:
         # OpenSpiel clones a Python state with copy.deepcopy: share the codec and game.
         return self.clone()
 
-    def resample(self, player: int, rng: random.Random) -> EnvCore:
+    def resample(self, player: SupportsIndex, rng: random.Random) -> EnvCore:
         """A core consistent with what ``player`` sees: the engine's ``resample`` and
         ``player``'s own selection; every other seat's selection is dropped (hidden)."""
+        player = self.seat(player)
         selections: list[tuple[int, ...]] = [()] * len(self.selections)
         selections[player] = self.selections[player]
         return EnvCore(self.codec, self.state.resample(player, rng), selections)
+
+
+def _action_id(value: SupportsIndex) -> int:
+    """``value`` as an action id (any integer type, numpy's too).
+
+    Raises:
+        IllegalActionError: not an integer (a float, a text, a bool...).
+    """
+    if type(value) is int:
+        return value
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)
+        except (TypeError, ValueError):
+            pass
+    raise IllegalActionError(f"an action id is an integer, not {value!r}")
 
 
 class _View:

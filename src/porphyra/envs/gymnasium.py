@@ -32,6 +32,7 @@ from gymnasium import spaces
 from porphyra.bots import make_bot, seat_view
 from porphyra.core.errors import IllegalActionError
 from porphyra.core.registry import load_game
+from porphyra.core.seatarg import seat_of
 from porphyra.envs.codecs import codec_for
 from porphyra.envs.encoding import EnvCore, Mask, Tensor, flag, next_game_seed
 
@@ -55,7 +56,8 @@ class PorphyraEnv(gymnasium.Env[Tensor, np.int64]):
 
     Raises:
         UnknownGameError: unknown game, invalid options or unknown bot.
-        ValueError: a seat out of range or a bad ``render_mode``.
+        SeatError: ``seat`` is not one of the game's seats (a ``ValueError``).
+        ValueError: a bad ``render_mode`` or ``observation_json``.
     """
 
     metadata = {"render_modes": ["ansi"]}  # noqa: RUF012
@@ -78,8 +80,7 @@ class PorphyraEnv(gymnasium.Env[Tensor, np.int64]):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.game = load_game(game, **options)
-        if not 0 <= seat < self.game.num_players:
-            raise ValueError(f"seat {seat} out of range 0..{self.game.num_players - 1}")
+        seat = seat_of(seat, self.game.num_players)  # (numpy integers too)
         self.render_mode = render_mode
         self.codec = codec_for(self.game)
         self.seat = seat
