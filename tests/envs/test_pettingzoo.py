@@ -142,3 +142,43 @@ def test_observation_json_must_be_a_bool(bad: Any) -> None:
         pz.parallel_env(observation_json=bad)
     with pytest.raises(ValueError, match="observation_json must be True or False"):
         gymnasium.make("porphyra/Conspiracy-v0", observation_json=bad)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_parallel_seed_test_with_illegal_actions_losing() -> None:
+    # PettingZoo's parallel seed test samples actions without masks: with
+    # illegal_action="lose" an illegal sample ends the game as in its classic games.
+    from pettingzoo.test import parallel_seed_test
+
+    parallel_seed_test(lambda: pz.parallel_env(illegal_action="lose"), num_cycles=100)
+
+
+def test_an_illegal_action_loses_the_game_and_changes_nothing_if_asked() -> None:
+    aec = pz.env("conspiracy", illegal_action="lose", players=3)
+    aec.reset(seed=2)
+    agent = aec.agent_selection
+    mask = aec.observe(agent)["action_mask"]
+    history = list(aec.unwrapped.core.state.history)
+    aec.step(int(np.flatnonzero(mask == 0)[0]))
+    assert aec.unwrapped.core.state.history == history
+    assert all(aec.terminations.values())
+    assert aec.rewards == {a: -1.0 if a == agent else 0.0 for a in aec.possible_agents}
+    assert "not legal" in aec.infos[agent]["illegal_action"]
+    for done in aec.agent_iter():
+        _, reward, terminated, _, _ = aec.last()
+        assert terminated and reward == (-1.0 if done == agent else 0.0)
+        aec.step(None)
+    assert aec.agents == []
+    par = pz.parallel_env(illegal_action="lose")
+    obs, _ = par.reset(seed=4)
+    bad = {a: int(np.flatnonzero(obs[a]["action_mask"] == 0)[0]) for a in par.agents}
+    bad["player_1"] = 2.5  # type: ignore[assignment]
+    _, rewards, terms, _, infos = par.step(bad)
+    assert rewards == {"player_0": -1.0, "player_1": 0.0} and all(terms.values())
+    assert "not legal" in infos["player_0"]["illegal_action"] and par.agents == []
+    strict = pz.parallel_env()
+    obs, _ = strict.reset(seed=4)
+    with pytest.raises(IllegalActionError, match="an action id is an integer"):
+        strict.step({a: 1.5 for a in strict.agents})  # type: ignore[misc]
+    with pytest.raises(ValueError, match="illegal_action must be one of"):
+        pz.env("byzantium", illegal_action="forfeit")

@@ -479,6 +479,17 @@ def flag(name: str, value: object) -> bool:
     raise ValueError(f"{name} must be True or False, not {value!r}")
 
 
+def one_of(name: str, value: object, choices: tuple[str, ...]) -> str:
+    """``value`` as an adapter's option ``name``, one of ``choices``.
+
+    Raises:
+        ValueError: it is not one of them.
+    """
+    if isinstance(value, str) and value in choices:
+        return value
+    raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, not {value!r}")
+
+
 def next_game_seed(seeds: random.Random, seed: int | None) -> tuple[random.Random, int]:
     """The seed of an environment's next game: ``seed`` itself when given (and the
     generator of later seeds restarts from it), else a draw from ``seeds``.

@@ -34,7 +34,7 @@ from porphyra.core.errors import IllegalActionError
 from porphyra.core.registry import load_game
 from porphyra.core.seatarg import seat_of
 from porphyra.envs.codecs import codec_for
-from porphyra.envs.encoding import EnvCore, Mask, Tensor, flag, next_game_seed
+from porphyra.envs.encoding import EnvCore, Mask, Tensor, flag, next_game_seed, one_of
 
 BOUND = 1000.0
 
@@ -72,9 +72,7 @@ class PorphyraEnv(gymnasium.Env[Tensor, np.int64]):
         observation_json: bool = True,
         **options: Any,
     ) -> None:
-        if illegal_action not in ("lose", "raise"):
-            raise ValueError(f"illegal_action must be 'lose' or 'raise', not {illegal_action!r}")
-        self.illegal_action = illegal_action
+        self.illegal_action = one_of("illegal_action", illegal_action, ("lose", "raise"))
         self.with_json = flag("observation_json", observation_json)
         self._forfeit = False
         if render_mode not in (None, "ansi"):
@@ -146,7 +144,7 @@ class PorphyraEnv(gymnasium.Env[Tensor, np.int64]):
         if self.core.state.is_terminal() or self._forfeit:
             raise IllegalActionError("the episode is over; call reset()")
         try:
-            done = self.core.step(self.seat, int(action))
+            done = self.core.step(self.seat, action)
         except IllegalActionError as err:
             if self.illegal_action == "raise":
                 raise

@@ -22,8 +22,9 @@ engine game of seed ``s``; an illegal action raises
 
 from __future__ import annotations
 
+import operator
 import random
-from typing import Any
+from typing import Any, SupportsIndex
 
 import numpy as np
 from gymnasium import spaces
@@ -33,7 +34,7 @@ from pettingzoo.utils import wrappers
 from porphyra.core.errors import IllegalActionError
 from porphyra.core.registry import load_game
 from porphyra.envs.codecs import codec_for
-from porphyra.envs.encoding import Codec, EnvCore, flag, next_game_seed
+from porphyra.envs.encoding import Codec, EnvCore, flag, next_game_seed, one_of
 
 BOUND = 1000.0
 
@@ -54,12 +55,18 @@ class _Base:
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": True}  # noqa: RUF012
 
     def _setup(
-        self, game: str, render_mode: str | None, with_json: bool, options: dict[str, Any]
+        self,
+        game: str,
+        render_mode: str | None,
+        with_json: bool,
+        illegal_action: str,
+        options: dict[str, Any],
     ) -> None:
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode
         self.with_json = flag("observation_json", with_json)
+        self.illegal_action = one_of("illegal_action", illegal_action, ("raise", "lose"))
         self.game = load_game(game, **options)
         self.codec = codec_for(self.game)
         self.metadata = {**self.metadata, "name": f"porphyra_{game}_v0"}
@@ -108,10 +115,16 @@ class raw_env(_Base, AECEnv[str, dict[str, Any], int]):
     ``options`` (e.g. ``players=3``).  In Byzantium's simultaneous phases the seats choose
     one after the other (the Emperor first); the engine hides the first choice.
     ``observation_json``: put the JSON observation of the agent to act in its infos.
+    ``illegal_action``: ``"raise"`` (default): an illegal id raises
+    :class:`~porphyra.core.errors.IllegalActionError` and changes nothing; ``"lose"``
+    (PettingZoo's classic-games convention, what unmasked samples need, e.g.
+    ``parallel_seed_test``): it ends the game, -1 for that agent and 0 for the others,
+    the engine state untouched and the reason in its ``infos[agent]["illegal_action"]``.
 
     Raises:
         UnknownGameError: unknown game or invalid options.
-        ValueError: a game without encoding, or a bad ``render_mode``.
+        ValueError: a game without encoding, or a bad ``render_mode``,
+            ``observation_json`` or ``illegal_action``.
     """
 
     def __init__(
@@ -119,10 +132,11 @@ class raw_env(_Base, AECEnv[str, dict[str, Any], int]):
         game: str = "byzantium",
         render_mode: str | None = None,
         observation_json: bool = True,
+        illegal_action: str = "raise",
         **options: Any,
     ):
         super().__init__()
-        self._setup(game, render_mode, observation_json, options)
+        self._setup(game, render_mode, observation_json, illegal_action, options)
         self.reset()
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -159,15 +173,30 @@ class raw_env(_Base, AECEnv[str, dict[str, Any], int]):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None:
-            raise IllegalActionError(f"{agent} must act; None is only for a finished agent")
-        self.core.step(self._seat(agent), int(action))
+        try:
+            if action is None:
+                raise IllegalActionError(f"{agent} must act; None is only for a finished agent")
+            self.core.step(self._seat(agent), action)
+        except IllegalActionError as err:
+            if self.illegal_action == "raise":
+                raise
+            self._lose(agent, str(err))
+            return
         self._cumulative_rewards[agent] = 0.0
         if self.core.state.is_terminal():
             returns = self.core.state.returns()
             self.rewards = {a: float(returns[self._seat(a)]) for a in self.agents}
             self.terminations = dict.fromkeys(self.agents, True)
         self._select()
+        self._accumulate_rewards()
+
+    def _lose(self, agent: str, reason: str) -> None:
+        """``illegal_action="lose"``: the game ends, -1 for ``agent``, 0 for the others."""
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: -1.0 if a == agent else 0.0 for a in self.agents}
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.infos = {a: {} for a in self.agents}
+        self.infos[agent] = {"illegal_action": reason}
         self._accumulate_rewards()
 
 
@@ -188,12 +217,19 @@ def env(
     game: str = "byzantium",
     render_mode: str | None = None,
     observation_json: bool = True,
+    illegal_action: str = "raise",
     **options: Any,
 ) -> Any:
     """The AEC environment of ``game`` inside PettingZoo's order-enforcing wrapper (see
     :class:`raw_env` for arguments and errors)."""
     return _OrderEnforcing(
-        raw_env(game, render_mode=render_mode, observation_json=observation_json, **options)
+        raw_env(
+            game,
+            render_mode=render_mode,
+            observation_json=observation_json,
+            illegal_action=illegal_action,
+            **options,
+        )
     )
 
 
@@ -201,10 +237,13 @@ class parallel_env(_Base, ParallelEnv[str, dict[str, Any], int]):
     """Byzantium as a parallel environment: in the secret simultaneous phases (Redraw,
     Meld, End) both seats choose at each step; elsewhere only the seat to act does (the
     other's mask is all zeros and its action is ignored).  ``options`` are Byzantium's;
-    ``observation_json``: put each acting agent's JSON observation in its infos.
+    ``observation_json``: put each acting agent's JSON observation in its infos;
+    ``illegal_action``: as :class:`raw_env`'s (with ``"lose"``, the first acting agent in
+    seat order whose action is missing or illegal loses).
 
     Raises:
-        ValueError: ``game`` is not Byzantium, or a bad ``render_mode``.
+        ValueError: ``game`` is not Byzantium, or a bad ``render_mode``,
+            ``observation_json`` or ``illegal_action``.
         UnknownGameError: invalid options.
     """
 
@@ -213,11 +252,12 @@ class parallel_env(_Base, ParallelEnv[str, dict[str, Any], int]):
         game: str = "byzantium",
         render_mode: str | None = None,
         observation_json: bool = True,
+        illegal_action: str = "raise",
         **options: Any,
     ):
         if game != "byzantium":
             raise ValueError(f"parallel_env exists for byzantium only, not {game!r}")
-        self._setup(game, render_mode, observation_json, options)
+        self._setup(game, render_mode, observation_json, illegal_action, options)
         self.agents: list[str] = []
 
     def reset(
@@ -248,23 +288,28 @@ class parallel_env(_Base, ParallelEnv[str, dict[str, Any], int]):
             agents are removed once the game is over.
 
         Raises:
-            IllegalActionError: an acting agent has no action or an illegal one (nothing
-                changes).
+            IllegalActionError: (``illegal_action="raise"``) an acting agent has no action
+                or an illegal one (nothing changes).
         """
         if not self.agents:
             return {}, {}, {}, {}, {}
         active = self.core.active()
         for seat in active:
             agent = self.possible_agents[seat]
-            if agent not in actions or actions[agent] is None:
-                raise IllegalActionError(f"{agent} must act now; no action given")
-            legal = self.core.legal_ids(seat)
-            if int(actions[agent]) not in legal:
-                raise IllegalActionError(
-                    f"action id {actions[agent]} is not legal for {agent} now; legal: {legal}"
-                )
+            problem = self._problem(agent, actions.get(agent))
+            if problem is None:
+                continue
+            if self.illegal_action == "raise":
+                raise IllegalActionError(problem)
+            rewards = {a: -1.0 if a == agent else 0.0 for a in self.agents}
+            infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+            infos[agent] = {"illegal_action": problem}
+            obs = self._all()
+            every = dict.fromkeys(self.agents, True)
+            self.agents = []
+            return obs, rewards, every, dict.fromkeys(every, False), infos
         for seat in active:
-            self.core.step(seat, int(actions[self.possible_agents[seat]]))
+            self.core.step(seat, actions[self.possible_agents[seat]])
         over = self.core.state.is_terminal()
         returns = self.core.state.returns()
         rewards = {a: float(returns[self._seat(a)]) if over else 0.0 for a in self.agents}
@@ -274,3 +319,14 @@ class parallel_env(_Base, ParallelEnv[str, dict[str, Any], int]):
         if over:
             self.agents = []
         return obs, rewards, terms, truncs, infos
+
+    def _problem(self, agent: str, action: Any) -> str | None:
+        """Why ``action`` cannot be ``agent``'s now, or None."""
+        if action is None:
+            return f"{agent} must act now; no action given"
+        legal = self.core.legal_ids(self._seat(agent))
+        if isinstance(action, bool) or not isinstance(action, SupportsIndex):
+            return f"an action id is an integer, not {action!r} ({agent})"
+        if operator.index(action) not in legal:
+            return f"action id {action} is not legal for {agent} now; legal: {legal}"
+        return None
