@@ -65,10 +65,11 @@ def test_byzantium_human_game_with_notation_numbers_and_bad_input(tmp_path: Path
     rec0 = load_game("byzantium").new_initial_state(seed=8).observation(0)
     hand = rec0["hand"]
     # Emperor (seat 0) redraws first: bad words, a card not in hand, then typed notation
-    # naming hand cards by number; afterwards menu number 1 everywhere.
+    # naming hand cards by number; afterwards menu number 1 everywhere, first a bare "1"
+    # (refused where the long menu was not shown yet), then "menu" and "1".
     not_held = next(c for c in ("tribute", "embassy", "chronicle", "infantry") if c not in hand)
     script = "\n".join(
-        ["xyzzy", f"redraw {not_held}", "redraw 1 2 3 4 5", "redraw 1 2", *["1"] * 120]
+        ["xyzzy", f"redraw {not_held}", "redraw 1 2 3 4 5", "redraw 1 2", *["1", "menu", "1"] * 80]
     )
     out = _invoke(
         ["play", "byzantium", "--seed", "8", "--seats", "human,random", "--save", str(save)],
@@ -76,6 +77,7 @@ def test_byzantium_human_game_with_notation_numbers_and_bad_input(tmp_path: Path
     )
     assert "xyzzy" in out and "Try again" in out
     assert out.count("✗") >= 3  # every bad entry was explained
+    assert "The menu is not shown yet" in out  # (a long meld menu, number typed blind)
     rec = records.load(save)
     assert rec["result"] is not None
     first = rec["actions"][0]
@@ -138,7 +140,9 @@ def test_byzantium_bot_moves_show_only_the_human_view() -> None:
 
 
 def test_byzantium_hot_seat_through_the_command() -> None:
-    out = _invoke(["play", "byzantium", "--seed", "2", "--seats", "human,human"], "\n1\n" * 150)
+    out = _invoke(
+        ["play", "byzantium", "--seed", "2", "--seats", "human,human"], "\nmenu\n1\n" * 150
+    )
     assert out.count(PASS_DEVICE) > 10
     assert "Game over" in out
 

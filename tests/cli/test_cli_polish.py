@@ -71,7 +71,7 @@ def test_seed_is_hidden_from_a_human_until_the_end() -> None:
     quit_early = runner.invoke(app, args, input=_lines("quit"))
     assert quit_early.exit_code == 0, quit_early.output
     assert "443720" not in quit_early.output
-    played = runner.invoke(app, args, input=_lines(*["1"] * 200))
+    played = runner.invoke(app, args, input=_lines(*["menu", "1"] * 200))
     assert played.exit_code == 0, played.output
     before, _, after = played.output.partition("Game over")
     assert "443720" not in before and "443720" in after

@@ -372,6 +372,9 @@ class PlaySession:
     def _ask(self, player: int, actions: Sequence[Action], obs: Obs) -> Action:
         """Ask until the input names a legal action; bad input is explained, then re-asked."""
         prompt = f"[bold]{escape(self.labels[player])}[/] > "
+        # A long menu is not printed until asked for: a number typed before it was shown
+        # would pick an action the player never saw (a bare "1" is "meld -").
+        numbers_shown = len(actions) <= MENU_LIMIT
         while True:
             try:
                 text = self._read_line(prompt).strip()
@@ -403,6 +406,7 @@ class PlaySession:
             first, _, rest = word.partition(" ")
             if first in ("menu", "list", "actions"):
                 self._print_menu(actions, full=True, contains=rest)
+                numbers_shown = True
                 if len(actions) > MENU_LIMIT and not rest:
                     self.console.print(
                         f"[dim]{escape(self.view.hint(self.game, obs))}  "
@@ -417,6 +421,19 @@ class PlaySession:
                 self.console.print(self.view.board(self.game, obs, self.labels))
                 continue
             number = ascii_number(text)
+            if number is not None and not numbers_shown:
+                self.console.print(
+                    "[red]✗ "
+                    + escape(
+                        tr(
+                            "The menu is not shown yet: type menu to see its numbers, or "
+                            "type the action in the notation."
+                        )
+                    )
+                    + "[/]",
+                    highlight=False,
+                )
+                continue
             if number is not None:
                 if 1 <= number <= len(actions):
                     if self._locked_in(player, actions[number - 1], text):
