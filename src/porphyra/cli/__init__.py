@@ -228,7 +228,8 @@ PLAY_HELP = tr(
 Friends on one screen (hot seat) pass the device between turns; hands stay hidden.
 
 At the prompt type a menu number or an action in the notation; [cyan]help[/],
-[cyan]log[/], [cyan]menu[/], [cyan]board[/] and [cyan]quit[/] also work.
+[cyan]menu[/], [cyan]hint[/], [cyan]undo[/], [cyan]log[/], [cyan]board[/] and [cyan]quit[/]
+also work.
 
 Examples: [green]porphyra play byzantium --seats human,random --save game.json[/];
 [green]porphyra play conspiracy --players 3 --seats human,random,random[/];
