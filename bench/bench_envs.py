@@ -31,6 +31,7 @@ import os
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -77,10 +78,10 @@ def openspiel(name: str, **params: int) -> Play:
     return play
 
 
-def pettingzoo(name: str, with_json: bool = True, **options: object) -> Play:
+def pettingzoo(name: str, with_json: bool = True, **options: Any) -> Play:
     from porphyra.envs.pettingzoo import env as make_env
 
-    env = make_env(name, None, with_json, **options)
+    env = make_env(name, None, observation_json=with_json, **options)
 
     def play(seed: int) -> None:
         env.reset(seed=seed)
