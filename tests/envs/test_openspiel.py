@@ -3,6 +3,8 @@ MCTS bots on both games."""
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pyspiel
 import pytest
@@ -93,3 +95,21 @@ def test_openspiel_mcts_plays_a_full_game(name: str) -> None:
     while not state.is_terminal():
         state.apply_action(bot.step(state))
     assert state.is_terminal() and len(state.returns()) == 2
+
+
+def test_bad_ids_and_moves_after_the_end_get_clear_errors() -> None:
+    from porphyra.core.errors import IllegalActionError, InvalidActionError
+
+    game = pyspiel.load_game("porphyra_conspiracy", {"players": 2, "seed": 3})
+    state = game.new_initial_state()
+    n = game.num_distinct_actions()
+    assert state.action_to_string(0, n - 1)
+    for bad in (n, 10_000):
+        with pytest.raises(InvalidActionError, match=f"no action id {bad}: ids are 0 to {n - 1}"):
+            state.action_to_string(0, bad)
+    rng = random.Random(3)
+    while not state.is_terminal():
+        ids = state.legal_actions()
+        state.apply_action(ids[rng.randrange(len(ids))])
+    with pytest.raises(IllegalActionError, match="the game is over"):
+        state.apply_action(0)

@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 from mypy_extensions import mypyc_attr
 
-from porphyra.core.errors import IllegalActionError
+from porphyra.core.errors import IllegalActionError, InvalidActionError
 from porphyra.core.game import Action, Game, JSONDict, State
 from porphyra.core.seatarg import seat_of
 
@@ -182,7 +182,21 @@ class Codec(abc.ABC):
 
     @abc.abstractmethod
     def token_label(self, token: int) -> str:
-        """Human-readable meaning of action id ``token``."""
+        """Human-readable meaning of action id ``token`` (``0 <= token < num_actions``)."""
+
+    def label(self, token: SupportsIndex) -> str:
+        """:meth:`token_label` of any action id given from outside.
+
+        Raises:
+            InvalidActionError: not an integer, or not an id of this space.
+        """
+        try:
+            at = _action_id(token)
+        except IllegalActionError as err:
+            raise InvalidActionError(str(err)) from None
+        if not 0 <= at < self.num_actions:
+            raise InvalidActionError(f"no action id {at}: ids are 0 to {self.num_actions - 1}")
+        return self.token_label(at)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # (extended by interpreted code too)

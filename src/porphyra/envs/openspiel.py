@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from porphyra.core.errors import IllegalActionError
 from porphyra.core.game import Game
 from porphyra.core.registry import load_game
 from porphyra.envs.codecs import codec_for
@@ -134,10 +135,13 @@ class PorphyraState(pyspiel.State):
         return self.core.legal_ids(player)
 
     def _apply_action(self, action: int) -> None:
-        self.core.step(self.current_player(), int(action))
+        seat = self.core.first_active()
+        if seat < 0:
+            raise IllegalActionError("the game is over: no action can be applied")
+        self.core.step(seat, action)
 
     def _action_to_string(self, player: int, action: int) -> str:
-        return self.core.codec.token_label(int(action))
+        return self.core.codec.label(action)
 
     def is_terminal(self) -> bool:
         return self.core.state.is_terminal()
