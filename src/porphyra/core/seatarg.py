@@ -17,20 +17,30 @@ from typing import SupportsIndex
 from porphyra.core.errors import SeatError
 
 
+def as_integer(value: object) -> int | None:
+    """``value`` as an ``int`` if it is one of any integer type (numpy's too: anything with
+    ``__index__``), else None: a ``bool``, ``None``, ``str``, ``float``... (the rule of seat
+    arguments, also for the research environments' action ids)."""
+    if type(value) is int:
+        return value
+    if value is not None and not isinstance(value, bool):
+        try:
+            return operator.index(value)  # type: ignore[arg-type]
+        except (TypeError, ValueError):  # no __index__, or e.g. an array of floats
+            pass
+    return None
+
+
 def as_seat(player: SupportsIndex | None) -> int:
     """``player`` as a seat number.
 
     Raises:
         SeatError: ``player`` is not an integer (a ``bool``, ``None``, ``str``, ``float``...).
     """
-    if type(player) is int:
-        return player
-    if player is not None and not isinstance(player, bool):
-        try:
-            return operator.index(player)
-        except (TypeError, ValueError):  # no __index__, or e.g. an array of floats
-            pass
-    raise SeatError(f"{player!r} is not a seat: seats are numbered 0, 1, ...")
+    seat = as_integer(player)
+    if seat is None:
+        raise SeatError(f"{player!r} is not a seat: seats are numbered 0, 1, ...")
+    return seat
 
 
 def seat_of(player: SupportsIndex, seats: int) -> int:

@@ -22,7 +22,6 @@ layers over it.  Everything a seat's tensor, mask or JSON shows comes from that 
 from __future__ import annotations
 
 import abc
-import operator
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -34,7 +33,7 @@ from mypy_extensions import mypyc_attr
 
 from porphyra.core.errors import IllegalActionError, InvalidActionError
 from porphyra.core.game import Action, Game, JSONDict, State
-from porphyra.core.seatarg import seat_of
+from porphyra.core.seatarg import as_integer, seat_of
 
 # (Explicit aliases: the compiled build type-checks without numpy, as Any.)
 Tensor: TypeAlias = npt.NDArray[np.float32]
@@ -190,10 +189,9 @@ class Codec(abc.ABC):
         Raises:
             InvalidActionError: not an integer, or not an id of this space.
         """
-        try:
-            at = _action_id(token)
-        except IllegalActionError as err:
-            raise InvalidActionError(str(err)) from None
+        at = as_integer(token)
+        if at is None:
+            raise InvalidActionError(f"an action id is an integer, not {token!r}")
         if not 0 <= at < self.num_actions:
             raise InvalidActionError(f"no action id {at}: ids are 0 to {self.num_actions - 1}")
         return self.token_label(at)
@@ -454,19 +452,15 @@ class EnvCore:
 
 
 def _action_id(value: SupportsIndex) -> int:
-    """``value`` as an action id (any integer type, numpy's too).
+    """``value`` as an action id (any integer type, numpy's too: :func:`as_integer`).
 
     Raises:
         IllegalActionError: not an integer (a float, a text, a bool...).
     """
-    if type(value) is int:
-        return value
-    if not isinstance(value, bool):
-        try:
-            return operator.index(value)
-        except (TypeError, ValueError):
-            pass
-    raise IllegalActionError(f"an action id is an integer, not {value!r}")
+    at = as_integer(value)
+    if at is None:
+        raise IllegalActionError(f"an action id is an integer, not {value!r}")
+    return at
 
 
 class _View:

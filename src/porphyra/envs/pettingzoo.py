@@ -22,9 +22,8 @@ engine game of seed ``s``; an illegal action raises
 
 from __future__ import annotations
 
-import operator
 import random
-from typing import Any, SupportsIndex
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -33,6 +32,7 @@ from pettingzoo.utils import wrappers
 
 from porphyra.core.errors import IllegalActionError
 from porphyra.core.registry import load_game
+from porphyra.core.seatarg import as_integer
 from porphyra.envs.codecs import codec_for
 from porphyra.envs.encoding import Codec, EnvCore, flag, next_game_seed, one_of
 
@@ -325,8 +325,9 @@ class parallel_env(_Base, ParallelEnv[str, dict[str, Any], int]):
         if action is None:
             return f"{agent} must act now; no action given"
         legal = self.core.legal_ids(self._seat(agent))
-        if isinstance(action, bool) or not isinstance(action, SupportsIndex):
+        at = as_integer(action)
+        if at is None:
             return f"an action id is an integer, not {action!r} ({agent})"
-        if operator.index(action) not in legal:
+        if at not in legal:
             return f"action id {action} is not legal for {agent} now; legal: {legal}"
         return None
