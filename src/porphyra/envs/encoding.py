@@ -266,18 +266,19 @@ class EnvCore:
         self._active: list[int] | None = None
 
     # ------------------------------------------------------------------ queries
-    def active(self) -> list[int]:
-        """Seats whose decision the game waits for now (``[]`` at the end; a new list)."""
+    def _active_now(self) -> list[int]:
         active = self._active
         if active is None:  # (adapters ask several times a step; it changes on apply)
             active = self._active = self.state.active_players()
-        return list(active)
+        return active
+
+    def active(self) -> list[int]:
+        """Seats whose decision the game waits for now (``[]`` at the end; a new list)."""
+        return list(self._active_now())
 
     def first_active(self) -> int:
         """The canonical seat to act (the first of :meth:`active`), or -1 at the end."""
-        active = self._active
-        if active is None:
-            active = self._active = self.state.active_players()
+        active = self._active_now()
         return active[0] if active else -1
 
     def _table(self, player: int) -> OptionTable:
@@ -304,7 +305,7 @@ class EnvCore:
         player = self.seat(player)
         ids = self._ids.get(player)
         if ids is None:
-            if self.state.is_terminal() or player not in self.active():
+            if self.state.is_terminal() or player not in self._active_now():
                 ids = []
             else:
                 table = self._table(player)
