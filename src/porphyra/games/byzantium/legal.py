@@ -99,9 +99,8 @@ class LegalActions(Sequence[Action]):
         """The distinct card kinds the options are made of, in card-list order."""
         return self._kinds
 
-    def listed(self, kinds: Sequence[int]) -> bool:
-        """Whether the sorted card kinds ``kinds`` are one of the options (without
-        listing them: a meld table answers by counting)."""
+    def _option_of(self, kinds: Sequence[int]) -> list[int] | None:
+        """``kinds`` as positions into :attr:`kinds`, or None if one is not among them."""
         positions = self._positions
         if positions is None:
             positions = self._positions = {k: i for i, k in enumerate(self._kinds)}
@@ -109,8 +108,16 @@ class LegalActions(Sequence[Action]):
         for k in kinds:
             p = positions.get(k)
             if p is None:
-                return False
+                return None
             option.append(p)
+        return option
+
+    def listed(self, kinds: Sequence[int]) -> bool:
+        """Whether the sorted card kinds ``kinds`` are one of the options (without
+        listing them: a meld table answers by counting)."""
+        option = self._option_of(kinds)
+        if option is None:
+            return False
         table = self._table
         if isinstance(table, MeldTable):
             return table.contains(option)
@@ -121,15 +128,9 @@ class LegalActions(Sequence[Action]):
         options (``kinds`` sorted; ``k`` from the last of them on): the next cards of an
         option built card kind by card kind (the research encoding), asked of the table
         in one pass (see :meth:`listed`)."""
-        positions = self._positions
-        if positions is None:
-            positions = self._positions = {k: i for i, k in enumerate(self._kinds)}
-        option: list[int] = []
-        for k in kinds:
-            p = positions.get(k)
-            if p is None:
-                return []
-            option.append(p)
+        option = self._option_of(kinds)
+        if option is None:
+            return []
         start = option[-1] if option else 0
         option.append(0)
         out: list[int] = []
