@@ -285,12 +285,7 @@ class ConspiracyCodec(Codec):
 
     def table(self, legal: Sequence[Action]) -> OptionTable:
         # One token per action: a dictionary from token to action is the whole trie.
-        by_identity, ids = self._by_identity, self.ids
-        by_token = {}
-        for a in legal:
-            i = by_identity.get(id(a))
-            by_token[ids[a] if i is None else i] = a
-        return _OneTokenTable(by_token)
+        return _OneTokenTable({self._id(a): a for a in legal})
 
     def token_label(self, token: int) -> str:
         return str(self.actions[token])
