@@ -53,6 +53,7 @@ class _Base:
     """What the AEC and parallel environments share: the game, codec, spaces, seeding."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": True}  # noqa: RUF012
+    agents: list[str]  # (set by each environment at reset)
 
     def _setup(
         self,
@@ -104,6 +105,16 @@ class _Base:
 
     def close(self) -> None:
         """Nothing to release."""
+
+    def _forfeit(
+        self, agent: str, reason: str
+    ) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
+        """``illegal_action="lose"``: the rewards (-1 for ``agent``, 0 for the others) and
+        the infos (the reason in ``agent``'s) of the game it ends."""
+        rewards = {a: -1.0 if a == agent else 0.0 for a in self.agents}
+        infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        infos[agent] = {"illegal_action": reason}
+        return rewards, infos
 
     def observation_json(self, agent: str) -> dict[str, Any]:
         """The engine's JSON observation of ``agent`` plus its ``selection``."""
@@ -193,10 +204,8 @@ class raw_env(_Base, AECEnv[str, dict[str, Any], int]):
     def _lose(self, agent: str, reason: str) -> None:
         """``illegal_action="lose"``: the game ends, -1 for ``agent``, 0 for the others."""
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: -1.0 if a == agent else 0.0 for a in self.agents}
+        self.rewards, self.infos = self._forfeit(agent, reason)
         self.terminations = dict.fromkeys(self.agents, True)
-        self.infos = {a: {} for a in self.agents}
-        self.infos[agent] = {"illegal_action": reason}
         self._accumulate_rewards()
 
 
@@ -301,9 +310,7 @@ class parallel_env(_Base, ParallelEnv[str, dict[str, Any], int]):
                 continue
             if self.illegal_action == "raise":
                 raise IllegalActionError(problem)
-            rewards = {a: -1.0 if a == agent else 0.0 for a in self.agents}
-            infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-            infos[agent] = {"illegal_action": problem}
+            rewards, infos = self._forfeit(agent, problem)
             obs = self._all()
             every = dict.fromkeys(self.agents, True)
             self.agents = []
