@@ -4,6 +4,12 @@ A regular install compiles the modules of :data:`COMPILED` into C extensions; an
 install, or ``PORPHYRA_PURE_PYTHON=1`` at build time, leaves them interpreted.  Both behave
 the same; the compiled ones are several times faster.  This module imports nothing from
 porphyra, so that ``setup.py`` can read :data:`COMPILED` before anything is installed.
+
+Writing for the compiler: the hot modules declare their constants ``Final`` (mypyc then
+reads them as C statics, or inlines them, instead of looking each one up in the module's
+dict), and their inner loops avoid builtins with more than two arguments (``min(a, b, c)``
+is a generic call).  A ``Final`` name cannot be patched at run time: tests that patch a
+module constant must pick one that is not ``Final``.
 """
 
 from __future__ import annotations

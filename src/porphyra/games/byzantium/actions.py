@@ -52,8 +52,8 @@ class ByzantiumAction(Action):
 
 def make_action(verb: str, kinds: tuple[int, ...] | list[int], cardset: CardSet) -> ByzantiumAction:
     """The action ``verb`` on card kinds ``kinds`` (card indices), canonically ordered."""
-    cards = cardset.cards
-    return ByzantiumAction(verb, tuple(cards[k].slug for k in sorted(kinds)))
+    slugs = cardset.slugs
+    return ByzantiumAction(verb, tuple([slugs[k] for k in sorted(kinds)]))
 
 
 def parse(text: str, cardset: CardSet) -> ByzantiumAction:

@@ -27,7 +27,7 @@ from porphyra.core.errors import IllegalActionError, UnknownGameError
 from porphyra.core.game import Action, Game, GameInfo, JSONDict, State
 from porphyra.core.options import GameOption, check_options
 from porphyra.games.byzantium import melds
-from porphyra.games.byzantium.actions import make_action, parse
+from porphyra.games.byzantium.actions import VERBS, make_action, parse
 from porphyra.games.byzantium.cards import (
     DECKS_SHIPPED,
     DEFAULT_DECK,
@@ -143,11 +143,20 @@ class ByzantiumGame(Game):
         if deck is None:
             del self.options["deck"]
         self._actions: dict[tuple[str, tuple[int, ...]], Action] = {}
-        self._builders: dict[str, Callable[[tuple[int, ...]], Action]] = {}
         #: The sorted card kinds of every action the builders made, by ``id``: the interned
         #: actions stay alive in ``_actions`` (both are cleared together), so an id here is
         #: always that of a live interned action; other objects find nothing.
         self.kinds_of: dict[int, tuple[int, ...]] = {}
+        cardset = self.cardset
+
+        def make(verb: str, kinds: tuple[int, ...]) -> Action:
+            return make_action(verb, kinds, cardset)
+
+        #: The interned-action builder of each verb (see :meth:`action_builder`).
+        self.builders: dict[str, ActionBuilder] = {
+            verb: ActionBuilder(verb, make, self._actions, self.kinds_of, _CACHE_LIMIT)
+            for verb in VERBS
+        }
         #: ``usable_in_age[age][kind]``: whether the card may be held in ``age`` (B-R1).
         self.usable_in_age: tuple[tuple[bool, ...], ...] = tuple(
             tuple(c.usable_in(age) for c in self.cardset.cards) for age in range(3)
@@ -289,15 +298,9 @@ class ByzantiumGame(Game):
     # ---------------------------------------------------------- interning (performance)
     def action_builder(self, verb: str) -> Callable[[tuple[int, ...]], Action]:
         """A function from sorted card kinds to the interned action ``verb`` on them (one
-        function per verb, made once)."""
-        made = self._builders.get(verb)
-        if made is None:
-            cardset = self.cardset
+        function per verb, made with the game: :attr:`builders`).
 
-            def make(verb: str, kinds: tuple[int, ...]) -> Action:
-                return make_action(verb, kinds, cardset)
-
-            made = self._builders[verb] = ActionBuilder(
-                verb, make, self._actions, self.kinds_of, _CACHE_LIMIT
-            )
-        return made
+        Raises:
+            KeyError: ``verb`` is not one of the notation's verbs.
+        """
+        return self.builders[verb]

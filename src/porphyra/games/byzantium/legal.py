@@ -9,17 +9,18 @@ on a list, and an action is only built (and interned) when it is looked at.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, overload
+from typing import Any, Final, overload
 
 from porphyra.core.game import Action
 from porphyra.games.byzantium.ranked import MeldTable
 
-_SETS: dict[int, tuple[Sequence[tuple[int, ...]], frozenset[tuple[int, ...]]]] = {}
-_SETS_LIMIT = 50_000
+_SETS: Final[dict[int, tuple[Sequence[tuple[int, ...]], frozenset[tuple[int, ...]]]]] = {}
+_SETS_LIMIT: Final = 50_000
 #: The texts of a decision's options by (table id, verb, card slugs of the table's kinds),
 #: with the table (checked by identity, like ``_SETS``); cleared when full.
-_TEXTS: dict[tuple[int, str, tuple[str, ...]], tuple[Sequence[tuple[int, ...]], list[str]]] = {}
-_TEXTS_LIMIT = 1024
+_TextsKey = tuple[int, str, tuple[str, ...]]
+_TEXTS: Final[dict[_TextsKey, tuple[Sequence[tuple[int, ...]], list[str]]]] = {}
+_TEXTS_LIMIT: Final = 1024
 
 
 def option_set(table: Sequence[tuple[int, ...]]) -> frozenset[tuple[int, ...]]:
@@ -165,7 +166,8 @@ class LegalActions(Sequence[Action]):
     def __getitem__(self, index: int | slice) -> Action | list[Action]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self._table)))]
-        chosen = tuple(map(self._kinds.__getitem__, self._table[index]))
+        kinds = self._kinds
+        chosen = tuple([kinds[p] for p in self._table[index]])
         action = self._build(chosen)
         self._last = (action, chosen)
         return action
@@ -199,7 +201,7 @@ class LegalActions(Sequence[Action]):
     def __iter__(self) -> Iterator[Action]:
         kinds, build = self._kinds, self._build
         for option in self._table:  # the table's own iteration (a ranked table lists once)
-            chosen = tuple(map(kinds.__getitem__, option))
+            chosen = tuple([kinds[p] for p in option])
             action = build(chosen)
             self._last = (action, chosen)
             yield action

@@ -14,16 +14,17 @@ import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import Final
 
 from porphyra.games.byzantium.cards import Card, CardSet
 
-LIMITS: dict[str, dict[str, int]] = {
+LIMITS: Final[dict[str, dict[str, int]]] = {
     "byzantine": {"Leader": 1, "Recovery": 2, "Troop": 4, "Negotiation": 1, "Legacy": 2},
     "foe": {"Northern Foe": 1, "Southern Foe": 1, "Disaster": 2, "Troop": 4},
 }
-MAX_NATURAL_DISASTERS = 1
-FOE_PEOPLES = ("Northern Foe", "Southern Foe")
-REDRAW_LIMIT = 4
+MAX_NATURAL_DISASTERS: Final = 1
+FOE_PEOPLES: Final = ("Northern Foe", "Southern Foe")
+REDRAW_LIMIT: Final = 4
 
 
 def meld_problem(cards: Iterable[Card], deck: str) -> str | None:

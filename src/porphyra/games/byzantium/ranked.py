@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
-from typing import overload
+from typing import Final, overload
 
 from porphyra.games.byzantium import melds as M
 from porphyra.games.byzantium.cards import CardSet
@@ -29,10 +29,10 @@ from porphyra.games.byzantium.cards import CardSet
 #: Bits per coefficient of a generating polynomial packed into one integer (Kronecker
 #: substitution: ``sum(ways[s] << (BITS * s))``), so that polynomial products are integer
 #: products done in C.  A coefficient counts melds of one hand, far below ``2**BITS``.
-BITS = 32
-_ONE = (1 << BITS) - 1
+BITS: Final = 32
+_ONE: Final = (1 << BITS) - 1
 #: ``_MASK[d]`` keeps the coefficients of degrees ``0..d``.
-_MASK = tuple((1 << (BITS * (d + 1))) - 1 for d in range(16))
+_MASK: Final = tuple((1 << (BITS * (d + 1))) - 1 for d in range(16))
 
 
 def _coef(poly: int, s: int) -> int:
@@ -64,8 +64,8 @@ def _type_rows(
 
 
 #: Each deck's card types, in a fixed order: a type's index into its deck's limits.
-DECK_TYPES: dict[str, tuple[str, ...]] = {deck: tuple(M.LIMITS[deck]) for deck in M.LIMITS}
-_DECK_LIMITS = {deck: tuple(M.LIMITS[deck].values()) for deck in M.LIMITS}
+DECK_TYPES: Final[dict[str, tuple[str, ...]]] = {deck: tuple(M.LIMITS[deck]) for deck in M.LIMITS}
+_DECK_LIMITS: Final = {deck: tuple(M.LIMITS[deck].values()) for deck in M.LIMITS}
 
 
 class MeldTable(Sequence[tuple[int, ...]]):
@@ -188,7 +188,13 @@ class MeldTable(Sequence[tuple[int, ...]]):
             t = types[pos]
             natural = naturals[pos]
             seen[t] += 1
-            most = min(copies, room[t], left, nat_left if natural else copies)
+            # min(copies, room, left, natural budget), spelt out: the compiled loop's
+            # hottest line, and a four-argument min() is a generic call.
+            most = copies if copies < room[t] else room[t]
+            if left < most:
+                most = left
+            if natural and nat_left < most:
+                most = nat_left
             own_row = all_rows[t][seen[t]]
             if not most:  # this card cannot be taken: only the factor moves on
                 new = own_row[nat_left] & _MASK[room[t]]
@@ -285,8 +291,8 @@ def melds_of_hand(
 
 
 #: Meld tables by hand shape, for :func:`melds_of_hand` (cleared when full).
-_TABLES: dict[tuple[str, tuple[int, ...], tuple[int, ...], tuple[bool, ...]], MeldTable] = {}
-_TABLES_LIMIT = 20_000
+_TABLES: Final[dict[tuple[str, tuple[int, ...], tuple[int, ...], tuple[bool, ...]], MeldTable]] = {}
+_TABLES_LIMIT: Final = 20_000
 
 
 def meld_fits(

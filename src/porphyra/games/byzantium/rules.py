@@ -9,19 +9,23 @@ Shared by the state (:mod:`porphyra.games.byzantium.state`), the deck zones
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
-BYZ, FOE = 0, 1
-DECK_NAMES = ("byzantine", "foe")
-TURNS = 12
-START_LT, START_TT, MAX_TT = 10, 10, 20
-COLLAPSE_PENALTY = 3
-FOE_HAND = 8
-BYZ_HAND = (9, 8, 7)  # by age (section 3, phase 1)
-REVEALED_DRAWS = 4
-PUBLIC = -1
+BYZ: Final = 0
+FOE: Final = 1
+DECK_NAMES: Final = ("byzantine", "foe")
+TURNS: Final = 12
+START_LT: Final = 10
+START_TT: Final = 10
+MAX_TT: Final = 20
+COLLAPSE_PENALTY: Final = 3
+FOE_HAND: Final = 8
+BYZ_HAND: Final = (9, 8, 7)  # by age (section 3, phase 1)
+REVEALED_DRAWS: Final = 4
+PUBLIC: Final = -1
 
 # Decision phases: (public phase name, who decides: BYZ = Emperor, FOE = the Foe player)
-PHASES: dict[str, tuple[str, int]] = {
+PHASES: Final[dict[str, tuple[str, int]]] = {
     "redraw_byz": ("redraw", BYZ),
     "redraw_foe": ("redraw", FOE),
     "meld_byz": ("meld", BYZ),
@@ -33,13 +37,17 @@ PHASES: dict[str, tuple[str, int]] = {
 }
 #: The first phase of each secret simultaneous decision (B-R3): the Emperor is its canonical
 #: seat, but the Foe may choose first; the second phase (``*_foe``) waits for the Foe alone.
-SIMULTANEOUS = frozenset({"redraw_byz", "meld_byz", "pass_byz"})
+SIMULTANEOUS: Final = frozenset({"redraw_byz", "meld_byz", "pass_byz"})
 
 
 def minus(items: list[int], remove: Sequence[int]) -> list[int]:
     """Multiset difference ``items - remove`` (missing items are ignored)."""
     out = list(items)
     for k in remove:
-        if k in out:
-            out.remove(k)
+        # out.remove(k), as a compiled loop over ints (``in`` and ``remove`` compare
+        # through the generic object protocol).
+        for i in range(len(out)):
+            if out[i] == k:
+                out.pop(i)
+                break
     return out

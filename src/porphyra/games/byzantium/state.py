@@ -308,7 +308,7 @@ class ByzantiumState(State):
         if seat is None:
             return []
         kinds, table = self._table(seat)
-        offer = LegalActions(self.game.action_builder(PHASES[self.phase][0]), kinds, table)
+        offer = LegalActions(self.game.builders[PHASES[self.phase][0]], kinds, table)
         self._offered = (seat, offer)
         return offer
 

@@ -10,7 +10,7 @@ B-R7), the Legacy phase (B-R5, B-R6) and the End phase (B-R9), and the end of th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from porphyra.core.outcome import returns_from_keys
 from porphyra.games.byzantium import melds as M
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from porphyra.games.byzantium.state import ByzantiumState
 
 #: The Ages' names as the log writes them.
-AGE_TITLES = tuple(age.capitalize() for age in AGES)
+AGE_TITLES: Final = tuple(age.capitalize() for age in AGES)
 
 
 def setup(s: ByzantiumState, first_emperor: int, stacked: dict[str, list[str]]) -> None:
