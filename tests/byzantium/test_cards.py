@@ -214,6 +214,8 @@ def test_ranked_meld_table_lists_the_same_melds_in_the_same_order(deck_version: 
     checked = 0
     for deck in ("byzantine", "foe"):
         pool = [c for c in cards for _ in range(c.copies) if c.deck == deck]
+        # Each table packs its counts in as few bits as its hand allows (1 bit for no card,
+        # 16 for 15 distinct ones): every size checks that no count spills over.
         for size in list(range(0, 16)) * 12:
             hand = sorted(c.index for c in rng.sample(pool, size))
             kinds, counts = melds.hand_shape(hand)

@@ -26,29 +26,34 @@ from typing import Final, overload
 from porphyra.games.byzantium import melds as M
 from porphyra.games.byzantium.cards import CardSet
 
-#: Bits per coefficient of a generating polynomial packed into one integer (Kronecker
-#: substitution: ``sum(ways[s] << (BITS * s))``), so that polynomial products are integer
-#: products done in C.  A coefficient counts melds of one hand, far below ``2**BITS``.
-BITS: Final = 32
-_ONE: Final = (1 << BITS) - 1
-#: ``_MASK[d]`` keeps the coefficients of degrees ``0..d``.
-_MASK: Final = tuple((1 << (BITS * (d + 1))) - 1 for d in range(16))
+#: A generating polynomial is packed into one integer, ``bits`` per coefficient (Kronecker
+#: substitution: ``sum(ways[s] << (bits * s))``), so that polynomial products are integer
+#: products done in C.  Each table picks the fewest bits that keep its coefficients apart
+#: (see :class:`MeldTable`); the largest meld, in cards, the packing masks allow for:
+_DEGREES: Final = 16
 
 
-def _coef(poly: int, s: int) -> int:
+@lru_cache(maxsize=64)
+def _masks(bits: int) -> tuple[int, ...]:
+    """``_masks(bits)[d]`` keeps the coefficients of degrees ``0..d``."""
+    return tuple([(1 << (bits * (d + 1))) - 1 for d in range(_DEGREES)])
+
+
+def _coef(poly: int, s: int, bits: int) -> int:
     """Coefficient ``s`` of a packed polynomial."""
-    return (poly >> (BITS * s)) & _ONE
+    return (poly >> (bits * s)) & ((1 << bits) - 1)
 
 
 @lru_cache(maxsize=8192)
 def _type_rows(
-    sub: tuple[tuple[int, bool], ...], cap: int
+    sub: tuple[tuple[int, bool], ...], cap: int, bits: int
 ) -> tuple[tuple[tuple[int, ...], ...], int]:
     """Packed generating polynomials of one type's positions, and their total count:
     ``rows[a][b]`` counts the ways to take cards from the type's ``a``-th position on
     (``sub`` lists ``(copies, natural)``), at most ``cap`` of them and at most ``b`` natural
     disasters; the count is that of ``rows[0][MAX_NATURAL_DISASTERS]``."""
     budget = M.MAX_NATURAL_DISASTERS
+    keep = _masks(bits)[cap]
     rows: list[tuple[int, ...]] = [(1,) * (budget + 1)]
     for copies, natural in reversed(sub):
         after = rows[0]
@@ -57,10 +62,10 @@ def _type_rows(
             most = min(copies, cap, b) if natural else min(copies, cap)
             total = 0
             for k in range(most + 1):
-                total += after[b - k if natural else b] << (BITS * k)
-            row.append(total & _MASK[cap])
+                total += after[b - k if natural else b] << (bits * k)
+            row.append(total & keep)
         rows.insert(0, tuple(row))
-    return tuple(rows), sum(_coef(rows[0][budget], d) for d in range(cap + 1))
+    return tuple(rows), sum([_coef(rows[0][budget], d, bits) for d in range(cap + 1)])
 
 
 #: Each deck's card types, in a fixed order: a type's index into its deck's limits.
@@ -86,7 +91,18 @@ class MeldTable(Sequence[tuple[int, ...]]):
         IndexError: ``table[i]`` outside ``-len(table) <= i < len(table)``.
     """
 
-    __slots__ = ("_by_size", "_copies", "_deck", "_full", "_len", "_naturals", "_rows", "_types")
+    __slots__ = (
+        "_bits",
+        "_by_size",
+        "_copies",
+        "_deck",
+        "_full",
+        "_len",
+        "_masks",
+        "_naturals",
+        "_rows",
+        "_types",
+    )
 
     def __init__(
         self, copies: Sequence[int], types: Sequence[int], naturals: Sequence[bool], deck: str
@@ -97,6 +113,15 @@ class MeldTable(Sequence[tuple[int, ...]]):
         self._types = tuple(types)
         self._naturals = tuple(naturals)
         self._deck = deck
+        # Every coefficient of every product below counts sub-multisets of (part of) the
+        # hand, so it is below their number: bits enough for that keep coefficients apart
+        # (no carries), and fewer bits make the integers, and their products, smaller.
+        bound = 1
+        for n in copies:
+            bound *= n + 1
+        bits = bound.bit_length()
+        self._bits = bits
+        self._masks = _masks(bits)
         limits = _DECK_LIMITS[deck]
         subs: list[list[tuple[int, bool]]] = [[] for _ in limits]
         for n, t, natural in zip(copies, types, naturals, strict=True):
@@ -105,7 +130,7 @@ class MeldTable(Sequence[tuple[int, ...]]):
         # Types are independent but for the meld's size: the count is a product.
         count = 1
         for sub, cap in zip(subs, limits, strict=True):
-            rows, ways = _type_rows(tuple(sub), cap)
+            rows, ways = _type_rows(tuple(sub), cap, bits)
             rows_of.append(rows)
             count *= ways
         self._rows = tuple(rows_of)
@@ -158,7 +183,8 @@ class MeldTable(Sequence[tuple[int, ...]]):
             for rows in self._rows:
                 whole *= rows[0][M.MAX_NATURAL_DISASTERS]
             top = sum(_DECK_LIMITS[self._deck])
-            by_size = self._by_size = tuple([_coef(whole, s) for s in range(top + 1)])
+            bits = self._bits
+            by_size = self._by_size = tuple([_coef(whole, s, bits) for s in range(top + 1)])
         for size, ways in enumerate(by_size):
             if index < ways:
                 return self._unrank(size, index)
@@ -173,6 +199,8 @@ class MeldTable(Sequence[tuple[int, ...]]):
         polynomials multiply without carries between coefficients, so dividing the integer
         ``product`` by one type's factor is exact: that gives the other types' ways."""
         types, all_rows, naturals = self._types, self._rows, self._naturals
+        bits, masks = self._bits, self._masks
+        one = (1 << bits) - 1
         room = list(_DECK_LIMITS[self._deck])
         nat_left = M.MAX_NATURAL_DISASTERS
         factor = [rows[0][nat_left] for rows in all_rows]  # each type's current polynomial
@@ -197,7 +225,7 @@ class MeldTable(Sequence[tuple[int, ...]]):
                 most = nat_left
             own_row = all_rows[t][seen[t]]
             if not most:  # this card cannot be taken: only the factor moves on
-                new = own_row[nat_left] & _MASK[room[t]]
+                new = own_row[nat_left] & masks[room[t]]
                 if new != factor[t]:
                     product = product // factor[t] * new
                     factor[t] = new
@@ -205,8 +233,8 @@ class MeldTable(Sequence[tuple[int, ...]]):
             others = product // factor[t]
             chosen = 0
             for c in range(most, 0, -1):
-                own = own_row[nat_left - c if natural else nat_left] & _MASK[room[t] - c]
-                ways = ((own * others) >> (BITS * (left - c))) & _ONE
+                own = own_row[nat_left - c if natural else nat_left] & masks[room[t] - c]
+                ways = ((own * others) >> (bits * (left - c))) & one
                 if rank < ways:
                     chosen = c
                     break
@@ -217,7 +245,7 @@ class MeldTable(Sequence[tuple[int, ...]]):
                 left -= chosen
                 if natural:
                     nat_left -= chosen
-            new = own_row[nat_left] & _MASK[room[t]]
+            new = own_row[nat_left] & masks[room[t]]
             factor[t] = new
             product = others * new
         return tuple(meld)
