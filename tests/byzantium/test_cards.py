@@ -198,6 +198,40 @@ def test_meld_table_membership_agrees_with_the_table() -> None:
                 assert meld_fits(chosen, hand, traits, deck) == fits, chosen
 
 
+def test_ranked_meld_table_next_positions_are_the_listed_extensions() -> None:
+    # A meld built card by card (the research encoding) asks which positions may come
+    # next: next_positions answers in one pass exactly what the enumerated table lists
+    # (section 3 phase 4 limits, at most one natural disaster), also after a non-meld.
+    import itertools
+    import random
+
+    from porphyra.games.byzantium import melds
+    from porphyra.games.byzantium.ranked import MeldTable
+
+    game = porphyra.load_game("byzantium")
+    cards = game.cardset.cards  # type: ignore[attr-defined]
+    rng = random.Random(5)
+    checked = 0
+    for deck in ("byzantine", "foe"):
+        pool = [c for c in cards for _ in range(c.copies) if c.deck == deck]
+        for _ in range(40):
+            hand = sorted(c.index for c in rng.sample(pool, rng.randrange(0, 12)))
+            kinds, counts = melds.hand_shape(hand)
+            shape = tuple(
+                (n, cards[k].type, cards[k].natural) for k, n in zip(kinds, counts, strict=True)
+            )
+            listed = set(melds.meld_table(shape, deck))
+            table = MeldTable.from_shape(shape, deck)
+            positions = range(len(shape))
+            for size in range(5):
+                for option in itertools.combinations_with_replacement(positions, size):
+                    last = option[-1] if option else 0
+                    expected = [p for p in positions if p >= last and (*option, p) in listed]
+                    assert table.next_positions(option) == expected, option
+                    checked += 1
+    assert checked > 5_000
+
+
 @pytest.mark.parametrize("deck_version", ["v1", "v2", "v3"])
 def test_ranked_meld_table_lists_the_same_melds_in_the_same_order(deck_version: str) -> None:
     # The ranked table computes len and every entry by counting (section 3 phase 4 limits,

@@ -269,13 +269,13 @@ def test_seats_and_ids_of_any_integer_type_and_clear_errors_for_the_rest() -> No
 def test_the_codecs_can_be_extended_and_fields_are_filled_whole() -> None:
     from porphyra.core.registry import load_game
     from porphyra.envs.codecs import ByzantiumCodec, ConspiracyCodec
-    from porphyra.envs.encoding import Canvas
+    from porphyra.envs.encoding import Canvas, Span
 
     for cls, name in ((ByzantiumCodec, "byzantium"), (ConspiracyCodec, "conspiracy")):
         mine = type("Mine", (cls,), {})(load_game(name))
         assert mine.num_actions == cls(load_game(name)).num_actions
     canvas = Canvas()
-    canvas.fill(slice(2, 4), (1.0, 2.0))
+    canvas.fill(Span(2, 4), (1.0, 2.0))
     assert canvas.cells == {2: 1.0, 3: 2.0}
     with pytest.raises(ValueError, match="3 values for a field of 2"):
-        canvas.fill(slice(2, 4), (1.0, 2.0, 3.0))
+        canvas.fill(Span(2, 4), (1.0, 2.0, 3.0))

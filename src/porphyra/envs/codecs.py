@@ -8,18 +8,19 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
 from porphyra.core.game import Action, Game, JSONDict
 from porphyra.envs.encoding import Canvas, Codec, Layout, OptionTable
+from porphyra.games.byzantium.cards import AGES
 from porphyra.games.byzantium.legal import LegalActions
+from porphyra.games.conspiracy.cards import COLOURS
+from porphyra.games.conspiracy.chamber import SLOTS
 
-BYZ_PHASES = ("redraw", "meld", "target", "replace", "pass", "over")
-AGES = ("early", "middle", "late")
-COLOURS = ("yellow", "red", "green", "blue", "purple")
-SLOTS = 15
+#: Byzantium's public phases in the tensor's one-hot order (the engine's, then ``over``).
+BYZ_PHASES: Final = ("redraw", "meld", "target", "replace", "pass", "over")
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # (extended by interpreted code too)

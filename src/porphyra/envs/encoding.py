@@ -54,6 +54,25 @@ class Field:
         return (Field, (self.name, self.offset, self.size, self.meaning))
 
 
+class Span:
+    """Where a field lies in the tensor: ``tensor[start:stop]`` (a native class: the
+    encoders read ``start`` at every write, which is a generic look-up on a ``slice``).
+
+    Args:
+        start: the field's first position.
+        stop: one past its last position.
+    """
+
+    __slots__ = ("start", "stop")
+
+    def __init__(self, start: int, stop: int) -> None:
+        self.start = start
+        self.stop = stop
+
+    def __repr__(self) -> str:
+        return f"Span({self.start}, {self.stop})"
+
+
 class Layout:
     """An observation tensor layout, built field by field (see :meth:`add`)."""
 
@@ -61,11 +80,11 @@ class Layout:
         self.fields: list[Field] = []
         self.size = 0
 
-    def add(self, name: str, size: int, meaning: str) -> slice:
-        """Append a field of ``size`` floats and return its slice of the tensor."""
+    def add(self, name: str, size: int, meaning: str) -> Span:
+        """Append a field of ``size`` floats and return where it lies in the tensor."""
         self.fields.append(Field(name, self.size, size, meaning))
         self.size += size
-        return slice(self.size - size, self.size)
+        return Span(self.size - size, self.size)
 
     def markdown(self) -> str:
         """The layout as a markdown table (offset, size, field, meaning)."""
@@ -96,7 +115,7 @@ class Canvas:
         cells = self.cells
         cells[at] = cells.get(at, 0.0) + value
 
-    def fill(self, where: slice, values: Sequence[float]) -> None:
+    def fill(self, where: Span, values: Sequence[float]) -> None:
         """``tensor[where] = values``.
 
         Raises:
@@ -107,10 +126,12 @@ class Canvas:
                 f"{len(values)} values for a field of {where.stop - where.start} at {where.start}"
             )
         cells = self.cells
-        for at, value in enumerate(values, where.start):
+        at = where.start
+        for value in values:
             cells[at] = value
+            at += 1
 
-    def counts(self, where: slice, index: dict[str, int], names: Sequence[Any]) -> None:
+    def counts(self, where: Span, index: dict[str, int], names: Sequence[Any]) -> None:
         """Add 1 at ``tensor[where][index[name]]`` for each name of ``names`` (a count
         vector).
 
@@ -123,7 +144,7 @@ class Canvas:
             at = base + index[name]
             cells[at] = cells.get(at, 0.0) + 1.0
 
-    def one_hot(self, where: slice, i: int) -> None:
+    def one_hot(self, where: Span, i: int) -> None:
         """``tensor[where][i] = 1``."""
         self.cells[where.start + i] = 1.0
 
@@ -310,12 +331,16 @@ class EnvCore:
             else:
                 table = self._table(player)
                 sel = self.selections[player]
-                found = table.next_tokens(sel)
-                if self.codec.end is not None and table.action(sel) is not None:
-                    found.add(self.codec.end)
-                ids = sorted(found)
+                ids = self._next_ids(table.next_tokens(sel), table.action(sel))
             self._ids[player] = ids
         return list(ids)
+
+    def _next_ids(self, tokens: set[int], action: Action | None) -> list[int]:
+        """The legal ids after a selection: its next ``tokens``, and ``END`` if the
+        selection is itself the legal ``action`` (None if it is not), ascending."""
+        if self.codec.end is not None and action is not None:
+            tokens.add(self.codec.end)
+        return sorted(tokens)
 
     def mask(self, player: SupportsIndex) -> Mask:
         """``int8[num_actions]``: 1 for each legal id of ``player``, else 0 (a new array
@@ -394,14 +419,17 @@ class EnvCore:
             )
         table = self._table(player)
         sel = self.selections[player]
-        if action_id != self.codec.end:
+        if action_id == self.codec.end:
+            action = table.action(sel)
+        else:
             sel = (*sel, action_id)
-        action = table.action(sel)
-        if action_id != self.codec.end and (action is None or table.next_tokens(sel)):
-            self.selections[player] = sel
-            self._ids.pop(player, None)
-            self._masks.pop(player, None)
-            return None
+            action = table.action(sel)
+            tokens = table.next_tokens(sel)
+            if action is None or tokens:  # the selection goes on: its ids are known now
+                self.selections[player] = sel
+                self._ids[player] = self._next_ids(tokens, action)
+                self._masks.pop(player, None)
+                return None
         assert action is not None  # (END is legal only after a complete selection)
         self.apply(player, action)
         return action

@@ -132,21 +132,18 @@ class LegalActions(Sequence[Action]):
         option = self._option_of(kinds)
         if option is None:
             return []
+        table = self._table
+        own = self._kinds
+        if isinstance(table, MeldTable):  # (counted, one pass)
+            return [own[p] for p in table.next_positions(option)]
         start = option[-1] if option else 0
         option.append(0)
         out: list[int] = []
-        table = self._table
-        if isinstance(table, MeldTable):
-            for p in range(start, len(self._kinds)):
-                option[-1] = p
-                if table.contains(option):
-                    out.append(self._kinds[p])
-        else:
-            listed = option_set(table)
-            for p in range(start, len(self._kinds)):
-                option[-1] = p
-                if tuple(option) in listed:
-                    out.append(self._kinds[p])
+        listed = option_set(table)
+        for p in range(start, len(own)):
+            option[-1] = p
+            if tuple(option) in listed:
+                out.append(own[p])
         return out
 
     def action_of(self, kinds: tuple[int, ...]) -> Action:

@@ -273,6 +273,32 @@ class MeldTable(Sequence[tuple[int, ...]]):
             naturals_in += naturals[pos]
         return naturals_in <= M.MAX_NATURAL_DISASTERS
 
+    def next_positions(self, option: Sequence[int]) -> list[int]:
+        """The positions ``p``, ascending, for which ``[*option, p]`` is a meld of this
+        table (:meth:`contains`), in one pass: ``option`` must be a meld itself, and ``p``
+        (from ``option``'s last position on) must have a copy left, room in its type and,
+        for a natural disaster, room under the limit (section 3 phase 4)."""
+        if not self.contains(option):
+            return []
+        room = list(_DECK_LIMITS[self._deck])
+        copies, types, naturals = self._copies, self._types, self._naturals
+        naturals_in = 0
+        for pos in option:
+            room[types[pos]] -= 1
+            naturals_in += naturals[pos]
+        start = option[-1] if option else 0
+        run = 0  # copies of the start position the option holds already
+        for pos in option:
+            if pos == start:
+                run += 1
+        out: list[int] = []
+        for pos in range(start, len(copies)):
+            taken = run if pos == start else 0
+            natural_fits = not naturals[pos] or naturals_in < M.MAX_NATURAL_DISASTERS
+            if taken < copies[pos] and room[types[pos]] > 0 and natural_fits:
+                out.append(pos)
+        return out
+
     def __iter__(self) -> Iterator[tuple[int, ...]]:
         if self._full is None:
             self._full = M.meld_table(self.shape, self._deck)

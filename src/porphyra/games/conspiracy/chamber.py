@@ -14,8 +14,9 @@ list never has holes)::
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Final
 
-SLOTS = 15
+SLOTS: Final = 15
 ROW_LENGTHS = (5, 4, 3, 2, 1)
 
 
