@@ -17,8 +17,8 @@ from porphyra.games.byzantium.state import ByzantiumState
 
 
 class _LeakyState(ByzantiumState):
-    def observation(self, player: SupportsIndex) -> dict[str, Any]:
-        obs = super().observation(player)
+    def observation(self, player: SupportsIndex, log: bool = True) -> dict[str, Any]:
+        obs = super().observation(player, log)
         obs["peek"] = len(self.draw[0]) and self._cs.cards[self.draw[0][-1]].slug
         return obs
 
@@ -35,8 +35,8 @@ _KEPT: list[int] = [0]
 
 
 class _SharingViewState(ByzantiumState):
-    def observation(self, player: SupportsIndex) -> dict[str, Any]:
-        obs = super().observation(player)
+    def observation(self, player: SupportsIndex, log: bool = True) -> dict[str, Any]:
+        obs = super().observation(player, log)
         obs["tokens"] = _KEPT  # bug: kept data in the view, not a new list
         return obs
 

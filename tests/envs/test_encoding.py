@@ -279,3 +279,27 @@ def test_the_codecs_can_be_extended_and_fields_are_filled_whole() -> None:
     assert canvas.cells == {2: 1.0, 3: 2.0}
     with pytest.raises(ValueError, match="3 values for a field of 2"):
         canvas.fill(Span(2, 4), (1.0, 2.0, 3.0))
+
+
+def test_byzantium_tensor_is_encoded_from_the_observation_without_its_log() -> None:
+    # The codec asks the engine for the seat's observation without the log (which the
+    # tensor does not show): that is the whole observation but for "log", so the tensor
+    # is the one the whole observation gives, and the JSON handed out keeps its log.
+    from porphyra.envs.encoding import Canvas
+
+    seen = 0
+    for seed in (1, 2):
+        core = new_core("byzantium", {}, seed=seed)
+        for at in random_walk(core, random.Random(seed)):
+            for seat in (0, 1):
+                whole = at.state.observation(seat)
+                light, complete = at.codec.observe(at.state, seat)
+                assert not complete and light["log"] == []
+                assert {**light, "log": whole["log"]} == whole
+                a, b = Canvas(), Canvas()
+                at.codec.encode(whole, a)
+                at.codec.encode(light, b)
+                assert a.cells == b.cells
+                assert at.observation(seat)["log"] == whole["log"]
+                seen += 1
+    assert seen > 100

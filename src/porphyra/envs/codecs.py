@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
-from porphyra.core.game import Action, Game, JSONDict
+from porphyra.core.game import Action, Game, JSONDict, State
 from porphyra.envs.encoding import Canvas, Codec, Layout, OptionTable
 from porphyra.games.byzantium.cards import AGES
 from porphyra.games.byzantium.legal import LegalActions
@@ -99,6 +99,10 @@ class ByzantiumCodec(Codec):
         if isinstance(legal, LegalActions):
             return _PrefixClosedTable(legal)
         return super().table(legal)
+
+    def observe(self, state: State, player: int) -> tuple[JSONDict, bool]:
+        # The tensor shows no log, and formatting it is most of an observation's cost.
+        return state.observation(player, log=False), False  # type: ignore[call-arg]
 
     def encode(self, obs: JSONDict, out: Canvas) -> None:
         me = obs["seat"]

@@ -191,6 +191,12 @@ class Codec(abc.ABC):
         :meth:`all_tokens`; a codec may answer from the engine's own table instead)."""
         return _Table(self, legal)
 
+    def observe(self, state: State, player: int) -> tuple[JSONDict, bool]:
+        """The observation of ``player`` that :meth:`encode` reads, and whether it is the
+        engine's whole ``observation(player)`` (default: it is; a codec may ask the
+        engine for less, such as no log, which the tensor does not show)."""
+        return state.observation(player), True
+
     @abc.abstractmethod
     def encode(self, obs: JSONDict, out: Canvas) -> None:
         """Write seat observation ``obs`` (without the seat's selection) into ``out``."""
@@ -356,10 +362,10 @@ class EnvCore:
     def _view(self, player: int) -> _View:
         view = self._views.get(player)
         if view is None:  # the engine's part changes only when an action is applied
-            obs = self.state.observation(player)
+            obs, whole = self.codec.observe(self.state, player)
             canvas = Canvas()
             self.codec.encode(obs, canvas)
-            view = self._views[player] = _View(obs, canvas.cells)
+            view = self._views[player] = _View(obs if whole else None, canvas.cells)
         return view
 
     def observation(self, player: SupportsIndex) -> JSONDict:
@@ -369,7 +375,8 @@ class EnvCore:
         change it; the game contract: an observation shares nothing with the state).
 
         The first call after a change hands out the observation the tensor was encoded
-        from; later ones ask the engine again (which costs less than copying one)."""
+        from, if it is the whole one (:meth:`Codec.observe`); later ones ask the engine
+        again (which costs less than copying one)."""
         player = self.seat(player)
         view = self._view(player)
         obs = view.obs

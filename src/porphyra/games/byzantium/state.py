@@ -543,14 +543,16 @@ class ByzantiumState(State):
         """
         return seat_of(player, 2)
 
-    def observation(self, player: SupportsIndex) -> dict[str, Any]:
+    def observation(self, player: SupportsIndex, log: bool = True) -> dict[str, Any]:
         """``public_observation`` plus what seat ``player`` alone knows: its hand, its own
-        pending choice, the cards it knows in the other hand, and its private log.
+        pending choice, the cards it knows in the other hand, and its private log
+        (``log=False``: ``"log"`` is left empty, for readers that need only the other
+        fields; formatting the log is most of an observation's cost).
 
         Raises:
             SeatError: ``player`` is not a seat of this game.
         """
-        return view.seat(self, self._seat(player))
+        return view.seat(self, self._seat(player), log)
 
     # ----------------------------------------------------------------- search support
     def clone(self) -> ByzantiumState:

@@ -26,9 +26,12 @@ def _slugs(state: ByzantiumState, kinds: Sequence[int]) -> list[str]:
     return [cards[k].slug for k in kinds]
 
 
-def public(state: ByzantiumState, log_for: tuple[int, ...] = (PUBLIC,)) -> dict[str, Any]:
+def public(
+    state: ByzantiumState, log_for: tuple[int, ...] = (PUBLIC,), log: bool = True
+) -> dict[str, Any]:
     """What everyone sees (section 4), with the log lines meant for ``log_for`` (a seat's
-    view puts its own private lines there, :func:`seat`)."""
+    view puts its own private lines there, :func:`seat`); with ``log=False``, ``"log"`` is
+    empty (for readers of the other fields only, such as the research tensors)."""
     negotiation = None
     if state.negotiation is not None:
         t, r = state.negotiation
@@ -58,19 +61,20 @@ def public(state: ByzantiumState, log_for: tuple[int, ...] = (PUBLIC,)) -> dict[
         "melds_turn": state.melds_turn,
         "negotiation": negotiation,
         "redrawn": None if state.redrawn is None else list(state.redrawn),
-        "log": state.log_lines(log_for),
+        "log": state.log_lines(log_for) if log else [],
         "result": None
         if state.result is None
         else {k: list(v) if isinstance(v, list) else v for k, v in state.result.items()},
     }
 
 
-def seat(state: ByzantiumState, player: int) -> dict[str, Any]:
+def seat(state: ByzantiumState, player: int, log: bool = True) -> dict[str, Any]:
     """``public_observation`` plus what seat ``player`` alone knows: its hand, its own
-    pending choice, the cards it knows in the other hand, and its private log."""
+    pending choice, the cards it knows in the other hand, and its private log (``"log"``
+    empty with ``log=False``, see :func:`public`)."""
     if player not in (0, 1):
         raise ValueError(f"no seat {player} in a 2-player game")
-    obs = public(state, (PUBLIC, player))
+    obs = public(state, (PUBLIC, player), log)
     pending = state.pending[player]
     obs.update(
         {
