@@ -17,8 +17,10 @@ from porphyra.games.byzantium.state import ByzantiumState
 
 
 class _LeakyState(ByzantiumState):
-    def observation(self, player: SupportsIndex, log: bool = True) -> dict[str, Any]:
-        obs = super().observation(player, log)
+    def observation(
+        self, player: SupportsIndex, log: bool = True, by_kind: bool = False
+    ) -> dict[str, Any]:
+        obs = super().observation(player, log, by_kind)
         obs["peek"] = len(self.draw[0]) and self._cs.cards[self.draw[0][-1]].slug
         return obs
 
@@ -35,8 +37,10 @@ _KEPT: list[int] = [0]
 
 
 class _SharingViewState(ByzantiumState):
-    def observation(self, player: SupportsIndex, log: bool = True) -> dict[str, Any]:
-        obs = super().observation(player, log)
+    def observation(
+        self, player: SupportsIndex, log: bool = True, by_kind: bool = False
+    ) -> dict[str, Any]:
+        obs = super().observation(player, log, by_kind)
         obs["tokens"] = _KEPT  # bug: kept data in the view, not a new list
         return obs
 

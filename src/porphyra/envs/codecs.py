@@ -101,13 +101,15 @@ class ByzantiumCodec(Codec):
         return super().table(legal)
 
     def observe(self, state: State, player: int) -> tuple[JSONDict, bool]:
-        # The tensor shows no log, and formatting it is most of an observation's cost.
-        return state.observation(player, log=False), False  # type: ignore[call-arg]
+        # The seat's observation with cards by kind and without the log (the tensor does
+        # not show it): the same fields, without a slug per card or a formatted line.
+        obs = state.observation(player, log=False, by_kind=True)  # type: ignore[call-arg]
+        return obs, False
 
     def encode(self, obs: JSONDict, out: Canvas) -> None:
+        # ``obs`` names cards by kind (see :meth:`observe`).
         me = obs["seat"]
         other = 1 - me
-        idx = self.index
         out.set(self.f_role.start, 1.0 if obs["emperor"] == me else 0.0)
         out.set(self.f_turn.start, obs["turn"])
         out.one_hot(self.f_age, AGES.index(obs["age"]))
@@ -124,22 +126,22 @@ class ByzantiumCodec(Codec):
         out.set(self.f_mt.start, 1.0 if obs["melds_turn"] == obs["turn"] else 0.0)
         if obs["redrawn"] is not None:
             out.fill(self.f_rd, (1.0, obs["redrawn"][me], obs["redrawn"][other]))
-        out.counts(self.f_hand, idx, obs["hand"])
-        out.counts(self.f_known, idx, obs["known_opponent_cards"])
-        out.counts(self.f_pend, idx, obs["pending_choice"] or ())
-        out.counts(self.f_mb, idx, obs["melds"]["byzantine"])
-        out.counts(self.f_mf, idx, obs["melds"]["foe"])
+        out.kind_counts(self.f_hand, obs["hand"])
+        out.kind_counts(self.f_known, obs["known_opponent_cards"])
+        out.kind_counts(self.f_pend, obs["pending_choice"] or [])
+        out.kind_counts(self.f_mb, obs["melds"]["byzantine"])
+        out.kind_counts(self.f_mf, obs["melds"]["foe"])
         for deck in ("byzantine", "foe"):
-            out.counts(self.f_disc, idx, obs["discards"][deck])
-            out.counts(self.f_aside, idx, obs["set_aside"][deck])
-        out.counts(self.f_rem, idx, obs["removed"])
+            out.kind_counts(self.f_disc, obs["discards"][deck])
+            out.kind_counts(self.f_aside, obs["set_aside"][deck])
+        out.kind_counts(self.f_rem, obs["removed"])
         neg = obs["negotiation"]
         none = len(self.slugs)
         if neg is not None:
             out.set(self.f_neg.start, 1.0)
             t, r = neg["target"], neg["replacement"]
-            out.one_hot(self.f_tgt, none if t is None else idx[t])
-            out.one_hot(self.f_rep, none if r is None else idx[r])
+            out.one_hot(self.f_tgt, none if t is None else t)
+            out.one_hot(self.f_rep, none if r is None else r)
         else:
             out.one_hot(self.f_tgt, none)
             out.one_hot(self.f_rep, none)

@@ -144,6 +144,27 @@ class Canvas:
             at = base + index[name]
             cells[at] = cells.get(at, 0.0) + 1.0
 
+    def kind_counts(self, where: Span, kinds: list[int]) -> None:
+        """Add 1 at ``tensor[where][k]`` for each ``k`` of ``kinds`` (a count vector over
+        indices, such as card kinds)."""
+        # Written once per run of equal kinds (card lists are mostly sorted): each cell
+        # written is a new position and float object, most of an encoding's cost.
+        base = where.start
+        cells = self.cells
+        run_kind = -1
+        run = 0
+        for k in kinds:
+            if k == run_kind:
+                run += 1
+                continue
+            if run:
+                at = base + run_kind
+                cells[at] = cells.get(at, 0.0) + run
+            run_kind, run = k, 1
+        if run:
+            at = base + run_kind
+            cells[at] = cells.get(at, 0.0) + run
+
     def one_hot(self, where: Span, i: int) -> None:
         """``tensor[where][i] = 1``."""
         self.cells[where.start + i] = 1.0

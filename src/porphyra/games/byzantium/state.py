@@ -543,16 +543,20 @@ class ByzantiumState(State):
         """
         return seat_of(player, 2)
 
-    def observation(self, player: SupportsIndex, log: bool = True) -> dict[str, Any]:
+    def observation(
+        self, player: SupportsIndex, log: bool = True, by_kind: bool = False
+    ) -> dict[str, Any]:
         """``public_observation`` plus what seat ``player`` alone knows: its hand, its own
-        pending choice, the cards it knows in the other hand, and its private log
-        (``log=False``: ``"log"`` is left empty, for readers that need only the other
-        fields; formatting the log is most of an observation's cost).
+        pending choice, the cards it knows in the other hand, and its private log.
+
+        For readers that need only the other fields (the research tensors): ``log=False``
+        leaves ``"log"`` empty (formatting it is much of an observation's cost), and
+        ``by_kind=True`` names cards by kind (``Card.index``) instead of slug.
 
         Raises:
             SeatError: ``player`` is not a seat of this game.
         """
-        return view.seat(self, self._seat(player), log)
+        return view.seat(self, self._seat(player), log, by_kind)
 
     # ----------------------------------------------------------------- search support
     def clone(self) -> ByzantiumState:

@@ -22,22 +22,34 @@ if TYPE_CHECKING:
 
 
 def _slugs(state: ByzantiumState, kinds: Sequence[int]) -> list[str]:
-    cards = state._cs.cards
-    return [cards[k].slug for k in kinds]
+    slugs = state._cs.slugs
+    return [slugs[k] for k in kinds]
+
+
+def _cards(state: ByzantiumState, kinds: Sequence[int], by_kind: bool) -> list[Any]:
+    """``kinds`` as a view shows them: slugs, or (``by_kind``) the card kinds themselves."""
+    return list(kinds) if by_kind else _slugs(state, kinds)
 
 
 def public(
-    state: ByzantiumState, log_for: tuple[int, ...] = (PUBLIC,), log: bool = True
+    state: ByzantiumState,
+    log_for: tuple[int, ...] = (PUBLIC,),
+    log: bool = True,
+    by_kind: bool = False,
 ) -> dict[str, Any]:
     """What everyone sees (section 4), with the log lines meant for ``log_for`` (a seat's
-    view puts its own private lines there, :func:`seat`); with ``log=False``, ``"log"`` is
-    empty (for readers of the other fields only, such as the research tensors)."""
+    view puts its own private lines there, :func:`seat`).
+
+    For readers of the other fields only, such as the research tensors: ``log=False``
+    leaves ``"log"`` empty, and ``by_kind=True`` names each card by its kind
+    (``Card.index``) instead of its slug (the same cards; lists of kinds in kind order)."""
     negotiation = None
     if state.negotiation is not None:
         t, r = state.negotiation
+        slugs = state._cs.slugs
         negotiation = {
-            "target": None if t is None else state._cs.cards[t].slug,
-            "replacement": None if r is None else state._cs.cards[r].slug,
+            "target": None if t is None else (t if by_kind else slugs[t]),
+            "replacement": None if r is None else (r if by_kind else slugs[r]),
         }
     phase = "over" if state.phase == "over" else PHASES[state.phase][0]
     return {
@@ -52,12 +64,14 @@ def public(
         "hand_sizes": [len(h) for h in state.hands],
         "deck_sizes": {n: len(state.draw[d]) for d, n in enumerate(DECK_NAMES)},
         "set_aside": {
-            n: sorted(_slugs(state, state.set_aside[d][0] + state.set_aside[d][1]))
+            n: sorted(_cards(state, state.set_aside[d][0] + state.set_aside[d][1], by_kind))
             for d, n in enumerate(DECK_NAMES)
         },
-        "discards": {n: _slugs(state, state.discard[d]) for d, n in enumerate(DECK_NAMES)},
-        "removed": _slugs(state, state.removed),
-        "melds": {n: _slugs(state, sorted(state.melds[d])) for d, n in enumerate(DECK_NAMES)},
+        "discards": {n: _cards(state, state.discard[d], by_kind) for d, n in enumerate(DECK_NAMES)},
+        "removed": _cards(state, state.removed, by_kind),
+        "melds": {
+            n: _cards(state, sorted(state.melds[d]), by_kind) for d, n in enumerate(DECK_NAMES)
+        },
         "melds_turn": state.melds_turn,
         "negotiation": negotiation,
         "redrawn": None if state.redrawn is None else list(state.redrawn),
@@ -68,26 +82,28 @@ def public(
     }
 
 
-def seat(state: ByzantiumState, player: int, log: bool = True) -> dict[str, Any]:
+def seat(
+    state: ByzantiumState, player: int, log: bool = True, by_kind: bool = False
+) -> dict[str, Any]:
     """``public_observation`` plus what seat ``player`` alone knows: its hand, its own
-    pending choice, the cards it knows in the other hand, and its private log (``"log"``
-    empty with ``log=False``, see :func:`public`)."""
+    pending choice, the cards it knows in the other hand, and its private log (``log``
+    and ``by_kind``: see :func:`public`)."""
     if player not in (0, 1):
         raise ValueError(f"no seat {player} in a 2-player game")
-    obs = public(state, (PUBLIC, player), log)
+    obs = public(state, (PUBLIC, player), log, by_kind)
     pending = state.pending[player]
     obs.update(
         {
             "seat": player,
             "role": "byzantine" if player == state.emperor else "foe",
-            "hand": _slugs(state, state.hands[player]),
+            "hand": _cards(state, state.hands[player], by_kind),
             "pending_meld": (
-                _slugs(state, pending)
+                _cards(state, pending, by_kind)
                 if pending is not None and state.phase in ("meld_byz", "meld_foe")
                 else None
             ),
-            "pending_choice": None if pending is None else _slugs(state, pending),
-            "known_opponent_cards": _slugs(state, sorted(state.known[player])),
+            "pending_choice": None if pending is None else _cards(state, pending, by_kind),
+            "known_opponent_cards": _cards(state, sorted(state.known[player]), by_kind),
         }
     )
     return obs
