@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -155,6 +156,23 @@ def test_game_metadata() -> None:
     assert game.num_players == 2
 
 
+def _hands(
+    cards: Any, deck: str, rng: Any, sizes: Iterable[int]
+) -> Iterator[tuple[list[int], list[int], tuple[tuple[int, str, bool], ...]]]:
+    """Random hands of ``deck``'s cards, one of each size of ``sizes`` (drawn lazily, in
+    turn with the caller's own draws): ``(hand, distinct kinds, meld-table shape)``."""
+    from porphyra.games.byzantium import melds
+
+    pool = [c for c in cards for _ in range(c.copies) if c.deck == deck]
+    for size in sizes:
+        hand = sorted(c.index for c in rng.sample(pool, size))
+        kinds, counts = melds.hand_shape(hand)
+        shape = tuple(
+            (n, cards[k].type, cards[k].natural) for k, n in zip(kinds, counts, strict=True)
+        )
+        yield hand, kinds, shape
+
+
 def test_meld_table_membership_agrees_with_the_table() -> None:
     # meld_fits decides "listed by the meld table" without building the table: both must
     # agree on every sub-multiset of many hands, and on card lists beyond the hand or of
@@ -172,13 +190,8 @@ def test_meld_table_membership_agrees_with_the_table() -> None:
     rng = random.Random(7)
     for deck in ("byzantine", "foe"):
         traits = meld_traits(cardset, deck)
-        pool = [c for c in cards for _ in range(c.copies) if c.deck == deck]
-        for _ in range(60):
-            hand = sorted(c.index for c in rng.sample(pool, rng.randrange(0, 10)))
-            kinds, counts = melds.hand_shape(hand)
-            shape = tuple(
-                (n, cards[k].type, cards[k].natural) for k, n in zip(kinds, counts, strict=True)
-            )
+        sizes = (rng.randrange(0, 10) for _ in range(60))
+        for hand, kinds, shape in _hands(cards, deck, rng, sizes):
             listed = set(melds.meld_table(shape, deck))
             everything = set(
                 itertools.chain.from_iterable(
@@ -213,13 +226,7 @@ def test_ranked_meld_table_next_positions_are_the_listed_extensions() -> None:
     rng = random.Random(5)
     checked = 0
     for deck in ("byzantine", "foe"):
-        pool = [c for c in cards for _ in range(c.copies) if c.deck == deck]
-        for _ in range(40):
-            hand = sorted(c.index for c in rng.sample(pool, rng.randrange(0, 12)))
-            kinds, counts = melds.hand_shape(hand)
-            shape = tuple(
-                (n, cards[k].type, cards[k].natural) for k, n in zip(kinds, counts, strict=True)
-            )
+        for _, _, shape in _hands(cards, deck, rng, (rng.randrange(0, 12) for _ in range(40))):
             listed = set(melds.meld_table(shape, deck))
             table = MeldTable.from_shape(shape, deck)
             positions = range(len(shape))
@@ -247,15 +254,9 @@ def test_ranked_meld_table_lists_the_same_melds_in_the_same_order(deck_version: 
     rng = random.Random(11)
     checked = 0
     for deck in ("byzantine", "foe"):
-        pool = [c for c in cards for _ in range(c.copies) if c.deck == deck]
         # Each table packs its counts in as few bits as its hand allows (1 bit for no card,
         # 16 for 15 distinct ones): every size checks that no count spills over.
-        for size in list(range(0, 16)) * 12:
-            hand = sorted(c.index for c in rng.sample(pool, size))
-            kinds, counts = melds.hand_shape(hand)
-            shape = tuple(
-                (n, cards[k].type, cards[k].natural) for k, n in zip(kinds, counts, strict=True)
-            )
+        for _, _, shape in _hands(cards, deck, rng, list(range(0, 16)) * 12):
             full = melds.meld_table(shape, deck)
             ranked = MeldTable.from_shape(shape, deck)
             assert len(ranked) == len(full)
