@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from porphyra.core.errors import IllegalActionError, InvalidActionError
+from porphyra.core.errors import IllegalActionError, InvalidActionError, SeatError
 from porphyra.games.byzantium.actions import ByzantiumAction
-from tests.byzantium.helpers import act, new_state, to_meld
+from tests.byzantium.helpers import act, meld, new_state, to_meld
 
 
 @pytest.mark.parametrize(
@@ -85,8 +85,16 @@ def test_section_7_wrong_phase_and_not_your_turn() -> None:
     act(s, "redraw -")
     with pytest.raises(IllegalActionError, match="already chosen; waiting for seat"):
         s.game.parse_action(s, "redraw -", player=s.emperor)
-    with pytest.raises(IllegalActionError, match="not your turn"):
+    # A seat that is none of the game's is told so (it was "not your turn" before).
+    with pytest.raises(SeatError, match="no seat 5 in this game"):
         s.game.parse_action(s, "redraw -", player=5)
+    # The Emperor alone names the negotiation target (B-R4): the Foe is told to wait.
+    t = new_state()
+    to_meld(t, ["tribute", "cavalry"], ["huns", "earthquake", "raiders"])
+    meld(t, "tribute,cavalry", "huns,earthquake,raiders")
+    assert t.phase == "target"
+    with pytest.raises(IllegalActionError, match=f"not your turn: seat {t.emperor} decides"):
+        t.game.parse_action(t, "target huns", player=t.foe)
 
 
 def test_illegal_apply_changes_nothing() -> None:

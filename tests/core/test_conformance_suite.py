@@ -154,3 +154,21 @@ def test_suite_catches_a_simultaneous_choice_whose_order_matters(
     monkeypatch.setattr(ByzantiumState, "apply_action", ordered)
     with pytest.raises(AssertionError, match="order of the simultaneous choices"):
         conformance.check_simultaneous("byzantium", {}, games=1)
+
+
+@pytest.mark.parametrize(("name", "options"), [("byzantium", {}), ("conspiracy", {"players": 2})])
+def test_the_seat_after_the_last_is_refused(name: str, options: dict[str, Any]) -> None:
+    # Seat 2 of a two-seat game is no seat: SeatError, not an empty list or "not your turn".
+    from porphyra.core.errors import SeatError
+    from porphyra.core.registry import load_game
+
+    state = load_game(name, **options).new_initial_state(seed=1)
+    action = state.legal_actions()[0]
+    for call in (
+        lambda: state.legal_actions(2),
+        lambda: state.apply_action(action, 2),
+        lambda: state.legal_action_texts(2),
+    ):
+        with pytest.raises(SeatError, match="no seat 2"):
+            call()
+    assert state.legal_actions(0) or state.legal_actions(1)

@@ -90,6 +90,10 @@ def agent_command(
         final = match.play()
         if save is not None:
             records.save(final, save)
-        who = "the program" if match.lost is None else f"the bot {bots[seat]!r} (program lost)"
+        who = (
+            "the program"
+            if match.lost is None
+            else f"the bot {bots[seat]!r} (the program lost its seat)"
+        )
         result = ", ".join(f"seat {i}: {r:+g}" for i, r in enumerate(final.returns()))
         typer.echo(f"{name} seed {seed}: seat {seat} played by {who}; returns {result}")

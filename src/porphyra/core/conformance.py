@@ -12,7 +12,8 @@ the seat cannot see (so nothing hidden can show in the observation); every legal
 applies and round-trips through its text, and ``legal_action_texts`` lists those texts;
 illegal and malformed actions raise the typed errors and change nothing; whatever is
 accepted (as text or as an action) is listed by ``legal_actions``; simultaneous choices
-give the same game in either order and stay hidden until all are in.
+give the same game in either order and stay hidden until all are in; a seat that is not
+one of the game's raises ``SeatError`` everywhere.
 """
 
 from __future__ import annotations
@@ -20,11 +21,11 @@ from __future__ import annotations
 import functools
 import json
 import random
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
 from porphyra import record as records
-from porphyra.core.errors import IllegalActionError, InvalidActionError
+from porphyra.core.errors import IllegalActionError, InvalidActionError, SeatError
 from porphyra.core.game import TERMINAL_PLAYER, Game, State
 from porphyra.core.registry import load_game
 
@@ -287,6 +288,35 @@ def check_illegal_refused(name: str, options: dict[str, Any], games: int = 3) ->
             pool.extend(s.legal_actions()[:5])
 
 
+def check_seats_refused(name: str, options: dict[str, Any], games: int = 2) -> None:
+    """A seat argument that is not one of the game's seats (out of range, or no integer)
+    raises ``SeatError`` in every seat-taking call, and changes nothing."""
+    game = _game(name, options)
+    for g in range(games):
+        state = game.new_initial_state(seed=6500 + g)
+        for s in _states_along(state, random.Random(g)):
+            legal = s.legal_actions()
+            before = fingerprint(s)
+            # (Seat 9 is beyond every game; a solo game's seat 1 is its automated opponent.)
+            for bad in (-1, 9, 2**70, 1.5, "0", True):
+                calls: list[tuple[str, Callable[..., Any], tuple[Any, ...]]] = [
+                    ("legal_actions", s.legal_actions, (bad,)),
+                    ("legal_action_texts", s.legal_action_texts, (bad,)),
+                    ("observation", s.observation, (bad,)),
+                ]
+                if legal:
+                    calls.append(("apply_action", s.apply_action, (legal[0], bad)))
+                    calls.append(("parse_action", game.parse_action, (s, str(legal[0]), bad)))
+                for what, call, args in calls:
+                    try:
+                        call(*args)
+                    except SeatError:
+                        pass
+                    else:
+                        raise AssertionError(f"{name}: {what} took seat {bad!r}")
+                    assert fingerprint(s) == before, f"{name}: {what}({bad!r}) changed the state"
+
+
 def _variants(texts: list[str], items: list[str], rng: random.Random) -> set[str]:
     """Texts beyond the legal ones that a parser may well accept: each of ``texts`` with an
     argument item added (from ``items``, seen anywhere: cards not in hand, over a limit),
@@ -417,3 +447,4 @@ def run_all(name: str, options: dict[str, Any] | None = None, games: int = 5) ->
     check_illegal_refused(name, opts, max(1, games // 2))
     check_simultaneous(name, opts, max(1, games // 2))
     check_accepted_are_listed(name, opts, max(1, games // 2))
+    check_seats_refused(name, opts, max(1, games // 2))

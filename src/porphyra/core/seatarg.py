@@ -62,3 +62,12 @@ def as_optional_seat(player: SupportsIndex | None) -> int | None:
         SeatError: as :func:`as_seat`.
     """
     return None if player is None else as_seat(player)
+
+
+def optional_seat_of(player: SupportsIndex | None, seats: int) -> int | None:
+    """``player`` as one of ``seats`` seats, or None (the default seat) for None.
+
+    Raises:
+        SeatError: as :func:`seat_of` (not a seat number, or not one of the game's).
+    """
+    return None if player is None else seat_of(player, seats)

@@ -39,7 +39,7 @@ from mypy_extensions import mypyc_attr
 from porphyra.core.errors import IllegalActionError
 from porphyra.core.game import TERMINAL_PLAYER, Action, State
 from porphyra.core.logcache import FormattedLog, carried
-from porphyra.core.seatarg import as_optional_seat, seat_of
+from porphyra.core.seatarg import optional_seat_of, seat_of
 from porphyra.games.byzantium import melds as M
 from porphyra.games.byzantium import turn, view
 from porphyra.games.byzantium.actions import ByzantiumAction
@@ -302,9 +302,9 @@ class ByzantiumState(State):
         iterate it like a list).
 
         Raises:
-            SeatError: ``player`` is not a seat number.
+            SeatError: ``player`` is not a seat number, or not 0 or 1.
         """
-        seat = self._decides(as_optional_seat(player))
+        seat = self._decides(optional_seat_of(player, 2))
         if seat is None:
             return []
         kinds, table = self._table(seat)
@@ -358,9 +358,9 @@ class ByzantiumState(State):
 
         Raises:
             IllegalActionError: not listed; the message says why (:meth:`illegal_reason`).
-            SeatError: ``player`` is not a seat number.
+            SeatError: ``player`` is not a seat number, or not 0 or 1.
         """
-        who = as_optional_seat(player)
+        who = optional_seat_of(player, 2)
         seat = self._decides(who)
         if seat is not None:
             offered = self._offered
@@ -396,9 +396,9 @@ class ByzantiumState(State):
         alone (:meth:`check_legal`).
 
         Raises:
-            SeatError: ``player`` is not a seat number.
+            SeatError: ``player`` is not a seat number, or not 0 or 1.
         """
-        who = as_optional_seat(player)
+        who = optional_seat_of(player, 2)
         if self.phase == "over":
             return "the game is over"
         seat = self._decides(who)
@@ -464,7 +464,7 @@ class ByzantiumState(State):
 
         Raises:
             IllegalActionError: not legal now (the message says why); the state is unchanged.
-            SeatError: ``player`` is not a seat number.
+            SeatError: ``player`` is not a seat number, or not 0 or 1.
         """
         seat, kinds = self.check_legal(action, player)
         self._offered = None

@@ -27,7 +27,6 @@ from typing import Any, SupportsIndex
 from porphyra.core.errors import IllegalActionError, UnknownGameError
 from porphyra.core.game import Game, GameInfo, JSONDict, State
 from porphyra.core.options import GameOption, check_options
-from porphyra.core.seatarg import as_seat
 from porphyra.games.conspiracy.cards import COLOURS, CardSet, default_cards
 from porphyra.games.conspiracy.notation import ActionTable, ConspiracyAction, action_table, parse
 from porphyra.games.conspiracy.solo import Opponent, default_opponents, opponent_names
@@ -242,7 +241,7 @@ class ConspiracyGame(Game):
         action = parse(self.actions, text, solo=self.solo)
         if not isinstance(state, ConspiracyState):
             raise IllegalActionError("not a Conspiracy state")
-        if player is not None and as_seat(player) != state.current_player():
+        if player is not None and state._seat(player) != state.current_player():
             raise IllegalActionError(f"not your turn: seat {state.current_player()} decides now")
         state.check_legal(action)
         return action

@@ -12,7 +12,7 @@ from typing import SupportsIndex
 
 from porphyra.core.errors import IllegalActionError
 from porphyra.core.game import Action
-from porphyra.core.seatarg import as_optional_seat
+from porphyra.core.seatarg import optional_seat_of
 from porphyra.games.conspiracy.base import StateBase
 from porphyra.games.conspiracy.notation import ConspiracyAction
 from porphyra.games.conspiracy.tables import (
@@ -41,9 +41,9 @@ class LegalMixin(StateBase):
         (changing it changes nothing here).
 
         Raises:
-            SeatError: ``player`` is not a seat number.
+            SeatError: ``player`` is not a seat number, or not a seat of this game.
         """
-        seat = as_optional_seat(player)
+        seat = optional_seat_of(player, len(self.chambers))
         if self.phase == OVER or (seat is not None and seat != self.current_player()):
             return []
         offered = self._options()

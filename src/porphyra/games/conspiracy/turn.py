@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, SupportsIndex, cast
 from porphyra.core.errors import IllegalActionError
 from porphyra.core.game import Action
 from porphyra.core.logcache import Listed
-from porphyra.core.seatarg import as_seat
 from porphyra.games.conspiracy import replay_token, solo
 from porphyra.games.conspiracy.cards import COLOURS, EFFECT_REVEAL, EFFECT_SWAP
 from porphyra.games.conspiracy.chamber import SLOTS
@@ -58,9 +57,9 @@ class TurnMixin(LocationsMixin):
         Raises:
             IllegalActionError: ``action`` is not legal now or ``player`` does not decide
                 now; nothing changes.
-            SeatError: ``player`` is not a seat number.
+            SeatError: ``player`` is not a seat number, or not a seat of this game.
         """
-        if player is not None and as_seat(player) != self.current_player():
+        if player is not None and self._seat(player) != self.current_player():
             raise IllegalActionError(f"not your turn: seat {self.current_player()} decides now")
         self.check_legal(action)
         assert isinstance(action, ConspiracyAction)
