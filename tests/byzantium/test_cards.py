@@ -211,6 +211,19 @@ def test_meld_table_membership_agrees_with_the_table() -> None:
                 assert meld_fits(chosen, hand, traits, deck) == fits, chosen
 
 
+def test_ranked_meld_table_pickles_and_copies_as_its_hand() -> None:
+    # A compiled MeldTable is rebuilt from its hand shape (it has no __dict__).
+    import copy
+    import pickle
+
+    from porphyra.games.byzantium.ranked import MeldTable
+
+    shape = ((2, "Troop", False), (1, "Leader", False), (1, "Legacy", False))
+    table = MeldTable.from_shape(shape, "byzantine")
+    for twin in (pickle.loads(pickle.dumps(table)), copy.deepcopy(table)):
+        assert twin.shape == shape and list(twin) == list(table) and len(twin) == len(table)
+
+
 def test_ranked_meld_table_next_positions_are_the_listed_extensions() -> None:
     # A meld built card by card (the research encoding) asks which positions may come
     # next: next_positions answers in one pass exactly what the enumerated table lists

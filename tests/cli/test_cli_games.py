@@ -99,6 +99,20 @@ def test_byzantium_meld_over_a_limit_is_explained() -> None:
         view.expand_input("meld 99", obs)
 
 
+def test_byzantium_a_misspelt_card_among_several_is_named() -> None:
+    # "redraw imperial flet": the engine alone would say a card list takes commas; the
+    # terminal names the word it could not read, or the cards a short prefix could be.
+    obs = {"hand": ["imperial-fleet", "infantry", "tribute", "theodora"]}
+    view = ByzantiumView()
+    assert view.expand_input("redraw imperial fleet", obs) == "redraw imperial-fleet"
+    with pytest.raises(InvalidActionError, match="no card you can name here is called 'flet'"):
+        view.expand_input("redraw imperial flet", obs)
+    with pytest.raises(InvalidActionError, match="'t' could be any of: theodora, tribute"):
+        view.expand_input("meld infantry t", obs)
+    # One card that matches nothing is left to the engine, whose refusal says more.
+    assert view.expand_input("redraw dragons", obs) == "redraw dragons"
+
+
 def test_conspiracy_human_game(tmp_path: Path) -> None:
     save = tmp_path / "g.json"
     script = "\n".join(["draw 9", "take nothing", "draw 2", "keep 1", *["1"] * 200])

@@ -368,10 +368,12 @@ class ByzantiumView(GameView):
 
         ``meld 1 3 4`` → ``meld justinian-i,cavalry,infantry``; ``redraw inf`` →
         ``redraw infantry`` (a prefix must match one slug of the candidates: the hand, and
-        for ``target`` the Foe meld).  Returns ``text`` unchanged if a word matches nothing.
+        for ``target`` the Foe meld).  Returns ``text`` unchanged if its one card matches
+        nothing (or several).
 
         Raises:
-            InvalidActionError: a hand number beyond the hand (``redraw 99``).
+            InvalidActionError: a hand number beyond the hand (``redraw 99``), or, among
+                several cards, one that matches no candidate or several.
         """
         head, _, rest = text.strip().partition(" ")
         verb = head.lower()
@@ -402,14 +404,24 @@ class ByzantiumView(GameView):
                     )
                 out.append(hand[i - 1])
                 continue
+            original = arg
             arg = slugify(arg.replace("'", "").replace("’", ""))
             if arg in candidates:
                 out.append(arg)
                 continue
             matches = sorted({c for c in candidates if c.startswith(arg)})
-            if len(matches) != 1:
+            if len(matches) == 1:
+                out.append(matches[0])
+                continue
+            if len(args) == 1:  # one card: the engine's own refusal says more
                 return text
-            out.append(matches[0])
+            # Several cards, one of them unreadable: name it (the engine would only say
+            # that a list of cards takes commas).
+            if matches:
+                raise InvalidActionError(
+                    tr("{0!r} could be any of: {1}", original, ", ".join(matches))
+                )
+            raise InvalidActionError(tr("no card you can name here is called {0!r}", original))
         return f"{verb} {','.join(out)}"
 
     # ------------------------------------------------------------------ results

@@ -30,7 +30,8 @@ class ByzantiumCodec(Codec):
 
     def __init__(self, game: Any) -> None:
         self.game = game
-        self.kinds_of: dict[Action, tuple[int, ...]] = game.kinds_of
+        #: The sorted card kinds of each interned action, by ``id`` (the game's own).
+        self.kinds_of: dict[int, tuple[int, ...]] = game.kinds_of
         cards = game.cardset.cards
         self.slugs: list[str] = [c.slug for c in cards]
         self.index = {s: i for i, s in enumerate(self.slugs)}
@@ -183,7 +184,7 @@ class _OneTokenTable(OptionTable):
 
 
 def _byz_tokens(codec: ByzantiumCodec, action: Action) -> tuple[int, ...]:
-    kinds = codec.kinds_of.get(action)
+    kinds = codec.kinds_of.get(id(action))
     if kinds is None:
         kinds = tuple(codec.index[s] for s in action.cards)  # type: ignore[attr-defined]
     return tuple(k + 1 for k in kinds)

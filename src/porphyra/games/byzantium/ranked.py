@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
-from typing import Final, overload
+from typing import Any, Final, overload
 
 from porphyra.games.byzantium import melds as M
 from porphyra.games.byzantium.cards import CardSet
@@ -303,6 +303,10 @@ class MeldTable(Sequence[tuple[int, ...]]):
         if self._full is None:
             self._full = M.meld_table(self.shape, self._deck)
         return iter(self._full)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # (A compiled class is not restored attribute by attribute: rebuilt from its hand.)
+        return (MeldTable, (self._copies, self._types, self._naturals, self._deck))
 
     def __repr__(self) -> str:
         return f"MeldTable({len(self)} melds)"
