@@ -250,50 +250,52 @@ class MeldTable(Sequence[tuple[int, ...]]):
             product = others * new
         return tuple(meld)
 
-    def contains(self, option: Sequence[int]) -> bool:
-        """Whether the sorted positions ``option`` are a meld of this table: within each
-        position's copies, each type's limit and the natural-disaster limit (section 3
-        phase 4), the same test as :func:`meld_fits` (a test checks them against the
-        listed table)."""
+    def _walk(self, option: Sequence[int]) -> tuple[list[int], int, int] | None:
+        """The room left in each type, the natural disasters taken and the copies of the
+        last position taken, after the sorted positions ``option``; None if ``option``
+        is out of order or range, or over a position's copies or a type's limit."""
         room = list(_DECK_LIMITS[self._deck])
         copies, types, naturals = self._copies, self._types, self._naturals
         naturals_in = 0
         last, run = -1, 0
         for pos in option:
             if not 0 <= pos < len(copies) or pos < last:
-                return False
+                return None
             run = run + 1 if pos == last else 1
             last = pos
             if run > copies[pos]:
-                return False
+                return None
             t = types[pos]
             room[t] -= 1
             if room[t] < 0:
-                return False
+                return None
             naturals_in += naturals[pos]
-        return naturals_in <= M.MAX_NATURAL_DISASTERS
+        return room, naturals_in, run
+
+    def contains(self, option: Sequence[int]) -> bool:
+        """Whether the sorted positions ``option`` are a meld of this table: within each
+        position's copies, each type's limit and the natural-disaster limit (section 3
+        phase 4), the same test as :func:`meld_fits` (a test checks them against the
+        listed table)."""
+        walked = self._walk(option)
+        return walked is not None and walked[1] <= M.MAX_NATURAL_DISASTERS
 
     def next_positions(self, option: Sequence[int]) -> list[int]:
         """The positions ``p``, ascending, for which ``[*option, p]`` is a meld of this
         table (:meth:`contains`), in one pass: ``option`` must be a meld itself, and ``p``
         (from ``option``'s last position on) must have a copy left, room in its type and,
         for a natural disaster, room under the limit (section 3 phase 4)."""
-        if not self.contains(option):
+        walked = self._walk(option)
+        if walked is None:
             return []
-        room = list(_DECK_LIMITS[self._deck])
+        room, naturals_in, run = walked
+        if naturals_in > M.MAX_NATURAL_DISASTERS:
+            return []
         copies, types, naturals = self._copies, self._types, self._naturals
-        naturals_in = 0
-        for pos in option:
-            room[types[pos]] -= 1
-            naturals_in += naturals[pos]
         start = option[-1] if option else 0
-        run = 0  # copies of the start position the option holds already
-        for pos in option:
-            if pos == start:
-                run += 1
         out: list[int] = []
         for pos in range(start, len(copies)):
-            taken = run if pos == start else 0
+            taken = run if pos == start else 0  # (copies of the last position taken)
             natural_fits = not naturals[pos] or naturals_in < M.MAX_NATURAL_DISASTERS
             if taken < copies[pos] and room[types[pos]] > 0 and natural_fits:
                 out.append(pos)
