@@ -138,11 +138,7 @@ class Canvas:
         Raises:
             KeyError: a name not in ``index``.
         """
-        base = where.start
-        cells = self.cells
-        for name in names:
-            at = base + index[name]
-            cells[at] = cells.get(at, 0.0) + 1.0
+        self.kind_counts(where, [index[name] for name in names])
 
     def kind_counts(self, where: Span, kinds: list[int]) -> None:
         """Add 1 at ``tensor[where][k]`` for each ``k`` of ``kinds`` (a count vector over

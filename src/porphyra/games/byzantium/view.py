@@ -21,14 +21,12 @@ if TYPE_CHECKING:
     from porphyra.games.byzantium.state import ByzantiumState
 
 
-def _slugs(state: ByzantiumState, kinds: Sequence[int]) -> list[str]:
-    slugs = state._cs.slugs
-    return [slugs[k] for k in kinds]
-
-
 def _cards(state: ByzantiumState, kinds: Sequence[int], by_kind: bool) -> list[Any]:
     """``kinds`` as a view shows them: slugs, or (``by_kind``) the card kinds themselves."""
-    return list(kinds) if by_kind else _slugs(state, kinds)
+    if by_kind:
+        return list(kinds)
+    slugs = state._cs.slugs
+    return [slugs[k] for k in kinds]
 
 
 def public(
