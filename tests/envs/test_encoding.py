@@ -315,3 +315,23 @@ def test_byzantium_tensor_is_encoded_from_the_whole_observation_by_kind() -> Non
                 assert at.observation(seat)["log"] == whole["log"]
                 seen += 1
     assert seen > 100
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_conspiracy_tensor_is_encoded_from_the_whole_observation_without_its_log(
+    players: int,
+) -> None:
+    # As Byzantium's: the codec reads the seat's observation without the log (which the
+    # tensor does not show); every other field is the whole observation's, and the JSON
+    # handed out keeps its log.
+    seen = 0
+    for seed in (1, 2, 3, 4):
+        core = new_core("conspiracy", {"players": players}, seed=seed)
+        for at in random_walk(core, random.Random(seed)):
+            for seat in range(players):
+                whole = at.state.observation(seat)
+                light, complete = at.codec.observe(at.state, seat)
+                assert not complete and light == {**whole, "log": []}
+                assert at.observation(seat)["log"] == whole["log"]
+                seen += 1
+    assert seen > 100

@@ -302,6 +302,11 @@ class ConspiracyCodec(Codec):
         # Every action is one token: a selection is never left open (nothing to write).
         assert not selection, selection
 
+    def observe(self, state: State, player: int) -> tuple[JSONDict, bool]:
+        # The seat's observation without the log (the tensor does not show it).
+        obs = state.observation(player, log=False)  # type: ignore[call-arg]
+        return obs, False
+
     def encode(self, obs: JSONDict, out: Canvas) -> None:
         me = obs["seat"]
         rows = self.rows

@@ -371,9 +371,11 @@ class EnvCore:
         player = self.seat(player)
         mask = self._masks.get(player)
         if mask is None:  # (made once per selection: adapters ask for it more than once)
-            mask = np.zeros(self.codec.num_actions, dtype=np.int8)
-            mask[self.legal_ids(player)] = 1
-            self._masks[player] = mask
+            self.legal_ids(player)  # (fills self._ids)
+            flags = bytearray(self.codec.num_actions)  # (half the cost of an indexed write)
+            for at in self._ids[player]:
+                flags[at] = 1
+            mask = self._masks[player] = np.frombuffer(flags, dtype=np.int8)
         return mask.copy()
 
     def _view(self, player: int) -> _View:

@@ -362,10 +362,13 @@ class ConspiracyState(TurnMixin):
         """The spectator view (see :func:`porphyra.games.conspiracy.view.public`)."""
         return view.public(self)
 
-    def observation(self, player: SupportsIndex) -> JSONDict:
+    def observation(self, player: SupportsIndex, log: bool = True) -> JSONDict:
         """Seat ``player``'s view (see :func:`porphyra.games.conspiracy.view.seat`).
+
+        For readers that need only the other fields (the research tensors): ``log=False``
+        leaves ``"log"`` empty (formatting the lines is much of an observation's cost).
 
         Raises:
             SeatError: no such seat (solo: seat 1 is the Legendary Opponent).
         """
-        return view.seat(self, self._seat(player))
+        return view.seat(self, self._seat(player), log)

@@ -53,8 +53,10 @@ def _player(state: ConspiracyState, p: int) -> JSONDict:
     return out
 
 
-def public(state: ConspiracyState) -> JSONDict:
-    """The spectator view.
+def public(state: ConspiracyState, log: bool = True) -> JSONDict:
+    """The spectator view (``log=False``: ``"log"`` left empty, for readers of the other
+    fields only, such as the research tensors: formatting and copying the lines is much of
+    an observation's cost).
 
     Returns:
         ``{"game", "players": [{"chamber": [15 x null | {"lord", "location"}], "pearls",
@@ -100,7 +102,7 @@ def public(state: ConspiracyState) -> JSONDict:
         "drawn_locations": [t.slug[i] for i in state.drawn_locs],
         "scores": scores,
         "winners": winners,
-        "log": list(state.log),
+        "log": state.log if log else [],
     }
     if state.solo:
         obs["legendary_opponent"] = state.opponent.card()
@@ -114,10 +116,11 @@ def public(state: ConspiracyState) -> JSONDict:
     return obs
 
 
-def seat(state: ConspiracyState, player: int) -> JSONDict:
-    """Seat ``player``'s view: :func:`public` plus ``"seat"`` and ``"location_deck"``
-    (sorted slugs while that seat picks with deck-search, else None; C-R12)."""
-    obs = public(state)
+def seat(state: ConspiracyState, player: int, log: bool = True) -> JSONDict:
+    """Seat ``player``'s view: :func:`public` (``log``: as there) plus ``"seat"`` and
+    ``"location_deck"`` (sorted slugs while that seat picks with deck-search, else None;
+    C-R12)."""
+    obs = public(state, log)
     obs["seat"] = player
     deck = None
     if state._deck_shown(player):
