@@ -15,6 +15,11 @@ Targets (issue 13): at most 0.5 ms of server CPU per decision, and p99 under 100
 active game is printed too (peak resident memory growth / games), and the server CPU per
 decision while playing, after every seat's first snapshot (without creating the games and
 opening their sockets).
+
+``--floor`` serves with ``bench/server_floor.py`` instead: a do-nothing server on the same
+web stack, speaking just enough of the protocol for these clients (give it the real run's
+mean message size, ``--floor-pad``): the server CPU per decision that no server on this
+stack can avoid, a peer measured the same way.
 """
 
 from __future__ import annotations
@@ -83,6 +88,9 @@ class Stats:
         self.seats = 0
         self.connected = 0
         self.all_connected: tuple[float, int] | None = None
+        #: Messages the seats received, and their characters.
+        self.messages = 0
+        self.received = 0
 
     def seat_ready(self) -> None:
         """A seat got its first snapshot; the last one marks the end of the set-up."""
@@ -105,6 +113,8 @@ async def seat_client(
                 )
             except TimeoutError:
                 return
+            stats.messages += 1
+            stats.received += len(text)
             msg = json.loads(text)
             kind = msg["type"]
             if kind == "error":
@@ -229,6 +239,16 @@ def main() -> None:
         "machine shared with other jobs, gives the benchmark its CPU share)",
     )
     parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="serve with bench/server_floor.py instead (the web stack alone, no game: "
+        "what no server on this stack can avoid per decision)",
+    )
+    parser.add_argument(
+        "--floor-pad", type=int, default=3000, help="--floor: filler characters per message"
+    )
+    parser.add_argument("--floor-moves", type=int, default=53, help="--floor: moves a game")
+    parser.add_argument(
         "--no-pin",
         action="store_true",
         help="do not pin the server to CPU 0 and the clients to CPU 1",
@@ -258,24 +278,29 @@ def main() -> None:
             os.sched_setaffinity(0, {1})  # the clients on another CPU than the server
         if args.server_nice:
             os.nice(args.server_nice)  # the clients get the same share as the server
+        command = [
+            sys.executable,
+            "-m",
+            "porphyra.server",
+            "--port",
+            str(port),
+            "--db",
+            db,
+            "--bot-workers",
+            "0",
+            "--create-limit",
+            "none",  # the benchmark creates its games at once from one address
+            "--message-limit",
+            "none",
+            "--max-client-connections",
+            "0",  # and opens every seat's socket from that one address
+        ]
+        if args.floor:
+            floor = Path(__file__).with_name("server_floor.py")
+            command = [sys.executable, str(floor), "--port", str(port)]
+            command += ["--pad", str(args.floor_pad), "--moves", str(args.floor_moves)]
         server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "porphyra.server",
-                "--port",
-                str(port),
-                "--db",
-                db,
-                "--bot-workers",
-                "0",
-                "--create-limit",
-                "none",  # the benchmark creates its games at once from one address
-                "--message-limit",
-                "none",
-                "--max-client-connections",
-                "0",  # and opens every seat's socket from that one address
-            ],
+            command,
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -321,6 +346,11 @@ def report(args: argparse.Namespace, stats: Stats, elapsed: float) -> None:
     )
     print(f"decisions: {len(ms)} ({len(ms) / active:.0f}/s while playing), errors: {stats.errors}")
     print(f"client CPU: {stats.client_cpu:.1f} s (this process, all {2 * args.games} seats)")
+    if stats.messages:
+        print(
+            f"messages to the seats: {stats.messages} ({stats.messages / len(ms):.1f} per "
+            f"decision), {stats.received / stats.messages:,.0f} characters each on average"
+        )
     if stats.server_cpu:
         per = stats.server_cpu / len(ms) * 1000
         print(
