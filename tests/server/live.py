@@ -49,11 +49,14 @@ class LiveServer:
     Args:
         db_url: the database URL (a file, so that a restart sees the same games).
         bot_workers: 0 = bots in threads.
+        port: the port (default: a free one).
         options: further keyword arguments of :func:`create_app`.
     """
 
-    def __init__(self, db_url: str, bot_workers: int = 0, **options: Any) -> None:
-        self.port = free_port()
+    def __init__(
+        self, db_url: str, bot_workers: int = 0, port: int | None = None, **options: Any
+    ) -> None:
+        self.port = free_port() if port is None else port
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
         self.app = create_app(db_url=db_url, bot_workers=bot_workers, **{**UNLIMITED, **options})

@@ -449,6 +449,8 @@ def test_serve_command_for_the_cli(monkeypatch: pytest.MonkeyPatch) -> None:
         "max_client_connections": 32,
         "bot_pace": 0.6,
         "hint_bot": "hard",
+        "cluster_address": None,
+        "lease_s": 15.0,
     }
     assert calls == [("127.0.0.1", 9001, "sqlite://", None, None, options)]
     calls.clear()
@@ -459,3 +461,8 @@ def test_serve_command_for_the_cli(monkeypatch: pytest.MonkeyPatch) -> None:
     assert result.exit_code == 0, result.output
     assert calls[0][5]["allowed_origins"] == ["https://a.example"]
     assert calls[0][5]["allowed_hosts"] == ["a.example"]
+    calls.clear()
+    argv = ["serve", "--cluster-address", "http://10.0.0.2:8000", "--lease", "20"]
+    result = CliRunner().invoke(app, argv)
+    assert result.exit_code == 0, result.output
+    assert (calls[0][5]["cluster_address"], calls[0][5]["lease_s"]) == ("http://10.0.0.2:8000", 20)

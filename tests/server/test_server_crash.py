@@ -37,8 +37,8 @@ import os, signal, sys
 from porphyra.server.main import main
 from porphyra.server.storage import Storage
 real = Storage.append_actions
-def append_then_die(self, batch):
-    real(self, batch)
+def append_then_die(self, batch, *rest):
+    real(self, batch, *rest)
     os.kill(os.getpid(), signal.SIGKILL)
 Storage.append_actions = append_then_die
 main(sys.argv[1:])

@@ -32,8 +32,8 @@ def _outage(*_args: Any, **_kwargs: Any) -> None:
 
 
 def _landed_then_broke(real: Callable[..., None]) -> Callable[..., None]:
-    def write(self: Storage, batch: list[dict[str, Any]]) -> None:
-        real(self, batch)
+    def write(self: Storage, batch: list[dict[str, Any]], *rest: Any) -> None:
+        real(self, batch, *rest)
         _outage()
 
     return write

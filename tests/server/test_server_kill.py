@@ -30,12 +30,15 @@ KILLS = 6
 class ProcessServer(LiveServer):
     """``python -m porphyra.server`` in a child process on a fixed port and database."""
 
-    def __init__(self, db_url: str, port: int, code: str | None = None) -> None:
+    def __init__(
+        self, db_url: str, port: int, code: str | None = None, extra: tuple[str, ...] = ()
+    ) -> None:
         # No uvicorn in this process.  ``code``: Python run with ``-c`` instead of ``-m
         # porphyra.server`` (it gets the same arguments; a fault injected before serving).
         self.db_url = db_url
         self.port = port
         self.code = code
+        self.extra = extra  # further command-line arguments
         self.base = f"http://127.0.0.1:{port}"
         self.ws_base = f"ws://127.0.0.1:{port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -55,6 +58,7 @@ class ProcessServer(LiveServer):
                 "none",
                 "--message-limit",
                 "none",
+                *self.extra,
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

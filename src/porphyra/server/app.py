@@ -85,11 +85,12 @@ from porphyra.i18n import LANGUAGES, catalogue_json, from_accept_language
 from porphyra.i18n import normalize as normalize_language
 from porphyra.i18n.log import translate_error, translate_lines
 from porphyra.server import protocol
-from porphyra.server.client import Client
-from porphyra.server.errors import SubmitError
+from porphyra.server.client import MOVED_CLOSE_CODE, Client
+from porphyra.server.errors import MOVED_MESSAGE, SubmitError
 from porphyra.server.gamedata import card_data, lobby_bot_text, lobby_bots, solo_supported
 from porphyra.server.hub import CreateError, Hub
 from porphyra.server.incidents import player_message, report
+from porphyra.server.owners import ClusterSettings, OwnedElsewhere
 from porphyra.server.quotas import (
     CHAT_LIMIT,
     CREATE_LIMIT,
@@ -382,6 +383,7 @@ def create_app(
     time_source: Callable[[], float] = time.time,
     clock_poll: float = 0.25,
     heartbeat_s: float = 5.0,
+    cluster: ClusterSettings | None = None,
 ) -> FastAPI:
     """Build the application.
 
@@ -406,6 +408,8 @@ def create_app(
         time_source / clock_poll / heartbeat_s: the clocks' time (epoch seconds), how often
             to look for clocks out of time and to write a heartbeat (real seconds); see
             :class:`Hub`.
+        cluster: this process is one of several servers on the database (see
+            :mod:`porphyra.server.owners`); None: the database's only server.
 
     Returns:
         The FastAPI app; its lifespan reloads every stored game and restarts its bots.
@@ -428,6 +432,7 @@ def create_app(
             time_source=time_source,
             clock_poll=clock_poll,
             heartbeat_s=heartbeat_s,
+            cluster=cluster,
         )
         app.state.hub = hub
         await hub.start()
@@ -451,6 +456,16 @@ def create_app(
             lang = from_accept_language(request.headers.get("accept-language"))
             detail = translate_error(detail, lang)
         return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(OwnedElsewhere)
+    async def owned_elsewhere(request: Request, exc: OwnedElsewhere) -> JSONResponse:
+        """421 (misdirected): another server of the database runs this game; ``server``
+        says where (None: unknown)."""
+        lang = from_accept_language(request.headers.get("accept-language"))
+        return JSONResponse(
+            {"detail": translate_error(MOVED_MESSAGE, lang), "server": exc.address},
+            status_code=421,
+        )
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -744,6 +759,9 @@ def create_app(
         hub = hub_of(websocket.app)
         try:
             runner = await hub.get(game_id)
+        except OwnedElsewhere as moved:
+            await _moved(websocket, moved, client_lang)
+            return
         except Exception:  # e.g. the database is down
             error_id = report("game %s: could not open", game_id)
             await websocket.send_text(
@@ -787,7 +805,14 @@ def create_app(
             runner.attach(client)
         if runner.released:  # released from memory meanwhile: use the reloaded runner
             runner.detach(client)
-            again = await hub.get(game_id)
+            try:
+                again = await hub.get(game_id)
+            except OwnedElsewhere as moved:  # and another server took it meanwhile
+                quotas.close_connection(peer, seat_key)
+                client.move_to(moved.address, 0)  # (the writer sends it, then closes)
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(writer, timeout=2.0)
+                return
             if again is None:
                 quotas.close_connection(peer, seat_key)
                 await _refuse(websocket, translate_error("no such game", client_lang), 4404)
@@ -842,6 +867,15 @@ async def _refuse(websocket: WebSocket, message: str, code: int, kind: str = "au
     await websocket.close(code=code)
 
 
+async def _moved(websocket: WebSocket, moved: OwnedElsewhere, lang: str) -> None:
+    """Tell a client that another server runs its game (error ``moved``, ``server``: where)
+    and close with code 4307."""
+    message = protocol.error(0, translate_error(MOVED_MESSAGE, lang), "moved")
+    message["server"] = moved.address
+    await websocket.send_text(protocol.dumps(message))
+    await websocket.close(code=MOVED_CLOSE_CODE)
+
+
 async def _writer(websocket: WebSocket, client: Client) -> None:
     """Send ``client``'s outbox in order; stop (and close) on ``None``."""
     try:
@@ -853,8 +887,9 @@ async def _writer(websocket: WebSocket, client: Client) -> None:
     except Exception:  # the peer went away; the reader loop notices too
         return
     if websocket.client_state == WebSocketState.CONNECTED:
+        code = client.close_code or (1008 if client.dropped else 1000)
         with contextlib.suppress(Exception):
-            await websocket.close(code=1008 if client.dropped else 1000)
+            await websocket.close(code=code)
 
 
 async def _handle(

@@ -91,6 +91,25 @@ def serve_command(
             "header gives the client address (default: none; the address is the TCP peer's).",
         ),
     ] = None,
+    cluster_address: Annotated[
+        str | None,
+        typer.Option(
+            "--cluster-address",
+            metavar="URL",
+            help="Run as one of several servers on one PostgreSQL database, reached at this "
+            "base URL (http://host:port): each game runs on one server at a time, and the "
+            "others take over the games of one that stops (docs/scaling.md).",
+        ),
+    ] = None,
+    lease: Annotated[
+        float,
+        typer.Option(
+            "--lease",
+            metavar="SECONDS",
+            help="With --cluster-address: how long a game stays a server's without its "
+            "heartbeat (more than 10), so how soon the others take over.",
+        ),
+    ] = 15.0,
 ) -> None:
     """Play in the browser: serve the lobby and games (friends, bots, solo) over HTTP."""
     from porphyra.server.main import serve
@@ -110,4 +129,6 @@ def serve_command(
         max_client_connections=max_client_connections or None,
         bot_pace=max(0.0, bot_pace),
         hint_bot=hint_bot,
+        cluster_address=cluster_address,
+        lease_s=lease,
     )

@@ -9,6 +9,10 @@ from typing import Any
 from porphyra.i18n import DEFAULT as DEFAULT_LANGUAGE
 from porphyra.i18n.log import translate_error
 from porphyra.server import protocol
+from porphyra.server.errors import MOVED_MESSAGE
+
+#: The websocket close code of a connection whose game another server runs now.
+MOVED_CLOSE_CODE = 4307
 
 #: Outgoing messages queued for one client before it is dropped as too slow.
 MAX_OUTBOX = 2000
@@ -34,6 +38,8 @@ class Client:
     shown: Any = None
     #: A hint is being worked out for this client (one at a time).
     hinting: bool = False
+    #: The websocket close code once the writer stops (None: 1008 if dropped, else 1000).
+    close_code: int | None = None
 
     def error_text(self, message: str) -> str:
         """An error ``message`` (English) in this client's language."""
@@ -48,3 +54,15 @@ class Client:
             self.outbox.put_nowait(None)
             return
         self.outbox.put_nowait(message if isinstance(message, str) else protocol.dumps(message))
+
+    def move_to(self, address: str | None, seq: int) -> None:
+        """Another server runs this client's game now: tell it where (error ``moved``,
+        with ``server``: the address, or None) and close its connection (code 4307)."""
+        if self.dropped:
+            return
+        message = protocol.error(seq, self.error_text(MOVED_MESSAGE), "moved")
+        message["server"] = address
+        self.outbox.put_nowait(protocol.dumps(message))
+        self.close_code = MOVED_CLOSE_CODE
+        self.dropped = True
+        self.outbox.put_nowait(None)

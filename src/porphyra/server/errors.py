@@ -19,3 +19,8 @@ def unavailable_message(error_id: str) -> str:
     return player_message(
         error_id, "the server could not save this just now; nothing changed: try again"
     )
+
+
+#: The player's text when another server took the game over (several servers share the
+#: database; the game's page reconnects, and the servers' router sends it there).
+MOVED_MESSAGE = "this game is now run by another server: reconnect to go on"

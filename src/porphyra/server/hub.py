@@ -16,9 +16,11 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from porphyra.clocks import ClockSettings, TableClock
+from porphyra.server import owners
 from porphyra.server.botpool import BotPool
 from porphyra.server.incidents import damaged_game, report
 from porphyra.server.match import MatchRunner
+from porphyra.server.owners import ClusterSettings, OwnedElsewhere
 from porphyra.server.replay import replay, shared_game
 from porphyra.server.seatclock import load_clock
 from porphyra.server.storage import (
@@ -26,6 +28,7 @@ from porphyra.server.storage import (
     DEAL_SECRET,
     TABLE_DEFAULTS,
     BadRowError,
+    Fence,
     GameRow,
     SeatRow,
     Storage,
@@ -71,6 +74,13 @@ class Hub:
         clock_poll: real seconds between two looks for clocks out of time.
         heartbeat_s: real seconds between two heartbeats (the time of a restart's
             downtime not charged to any clock is measured from the last one).
+        cluster: several server processes share the database (see
+            :mod:`porphyra.server.owners`): this one runs only the games it owns, renews
+            their leases with its heartbeat, and takes over the games of processes that
+            died.  None (the default): the only server of its database.
+
+    Raises:
+        ValueError: ``cluster`` with a lease not above twice ``heartbeat_s``.
     """
 
     def __init__(
@@ -83,8 +93,12 @@ class Hub:
         time_source: Callable[[], float] = time.time,
         clock_poll: float = 0.25,
         heartbeat_s: float = 5.0,
+        cluster: ClusterSettings | None = None,
     ) -> None:
+        if cluster is not None:
+            owners.check_lease(cluster.lease_s, heartbeat_s)
         self.storage = storage
+        self.cluster = cluster
         #: The bot that answers a seat's ``hint`` (on that seat's view only).
         self.hint_bot = hint_bot
         #: Seconds a bot waits after the previous move of a game with a person at it.
@@ -129,6 +143,76 @@ class Hub:
             return fn(*args)
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
 
+    # ------------------------------------------------------------------ cluster
+    def fence(self) -> Fence | None:
+        """The fence of this server's writes (:data:`~porphyra.server.storage.Fence`:
+        its id and a renewed lease), or None when it is the database's only server."""
+        if self.cluster is None:
+            return None
+        return (self.cluster.server_id, time.time() + self.cluster.lease_s)
+
+    async def _claim(self, game_id: str) -> None:
+        """Own ``game_id`` (cluster mode), or raise :class:`OwnedElsewhere`."""
+        cluster = self.cluster
+        assert cluster is not None
+        me = cluster.server_id
+        owner = await self.db(owners.claim, self.storage, game_id, me, time.time(), cluster.lease_s)
+        if owner != me:
+            address = await self.db(owners.address_of, self.storage, owner)
+            raise OwnedElsewhere(game_id, address)
+
+    async def _unclaim(self, game_ids: list[str]) -> None:
+        """Give up this server's ownership of ``game_ids`` (cluster mode; never raises:
+        a lease left behind runs out by itself)."""
+        if self.cluster is None or not game_ids:
+            return
+        try:
+            await self.db(owners.release, self.storage, self.cluster.server_id, game_ids)
+        except Exception:
+            log.debug("could not release games %s", game_ids, exc_info=True)
+
+    async def drop(self, game_id: str, address: str | None = None) -> None:
+        """Another server took ``game_id`` over: forget its runner here, stop its bots, and
+        tell its clients where it went (error ``moved``, then close code 4307)."""
+        runner = self.runners.pop(game_id, None)
+        self.deadlines.pop(game_id, None)
+        if runner is None:
+            return
+        runner.released = True
+        await runner.stop()
+        for client in list(runner.clients):
+            client.move_to(address, runner.seq)
+
+    async def _cluster_beat(self) -> None:
+        """Cluster mode, every heartbeat: renew this server's leases (dropping the games
+        another server took over meanwhile), then take over unfinished games nobody owns
+        (those of a server that died) and start their bots."""
+        cluster = self.cluster
+        assert cluster is not None
+        me = cluster.server_id
+        lost = await self.db(
+            owners.renew,
+            self.storage,
+            me,
+            cluster.address,
+            list(self.runners),
+            time.time(),
+            cluster.lease_s,
+        )
+        for game_id in lost:
+            log.warning("game %s: taken over by another server; dropped here", game_id)
+            await self.drop(game_id)
+        for game_id in await self.db(owners.orphans, self.storage, time.time()):
+            if game_id in self.runners:
+                continue
+            try:
+                runner = await self.get(game_id)
+            except (OwnedElsewhere, SQLAlchemyError):
+                continue  # another server was quicker, or the next beat tries again
+            if runner is not None:
+                log.info("game %s: taken over from a server that stopped", game_id)
+                runner.kick_bots()
+
     async def store_action(self, entry: dict[str, Any]) -> None:
         """Durably store one action (keywords of :meth:`Storage.append_actions`); returns
         once it is committed.  Actions arriving together share one transaction (group
@@ -150,7 +234,9 @@ class Hub:
             if not batch:
                 continue
             try:
-                await self.db(self.storage.append_actions, [entry for entry, _ in batch])
+                await self.db(
+                    self.storage.append_actions, [entry for entry, _ in batch], self.fence()
+                )
             except Exception as exc:
                 if len(batch) == 1:
                     _settle(batch[0][1], exc)
@@ -158,7 +244,7 @@ class Hub:
                 # One game's bad entry must not fail the others: store them one by one.
                 for entry, future in batch:
                     try:
-                        await self.db(self.storage.append_actions, [entry])
+                        await self.db(self.storage.append_actions, [entry], self.fence())
                     except Exception as one:
                         _settle(future, one)
                     else:
@@ -196,6 +282,8 @@ class Hub:
         for gid in [g for g, d in self.deadlines.items() if d <= now_s]:
             try:
                 await self.get(gid)
+            except OwnedElsewhere:  # another server runs it now, and its clocks
+                self.deadlines.pop(gid, None)
             except SQLAlchemyError:  # tried again at the next look
                 report("game %s: could not be loaded for its clock", gid)
         for runner in list(self.runners.values()):
@@ -218,6 +306,8 @@ class Hub:
             await asyncio.sleep(self.heartbeat_s)
             try:
                 await self.db(self.storage.heartbeat, self.now())
+                if self.cluster is not None:
+                    await self._cluster_beat()
             except Exception:  # the database is down: the next beat
                 log.debug("heartbeat skipped", exc_info=True)
 
@@ -226,9 +316,11 @@ class Hub:
         every = max(0.05, min(self.idle_after / 4, 60.0))
         while True:
             await asyncio.sleep(every)
+            before = set(self.runners)
             released = self.release_idle()
             if released:
                 log.debug("released %d idle games from memory", released)
+                await self._unclaim([g for g in before if g not in self.runners])
 
     def active_bot_only_games(self) -> int:
         """Games in memory that are not over and in which no person plays (no human seat,
@@ -263,10 +355,23 @@ class Hub:
         self.started = self.now()
         self.alive_at = await self.db(self.storage.last_alive)
         await self.db(self.storage.heartbeat, self.started)
+        if self.cluster is not None:
+            owners.check_dialect(self.storage)
+            await self.db(
+                owners.renew,
+                self.storage,
+                self.cluster.server_id,
+                self.cluster.address,
+                [],
+                time.time(),
+                self.cluster.lease_s,
+            )
         ids = await self.db(self.storage.game_ids, "active")
         for game_id in ids:
             try:
                 await self.get(game_id)
+            except OwnedElsewhere:  # another live server runs it
+                continue
             except SQLAlchemyError:  # loads on demand once the database answers
                 report("game %s: could not be loaded at start-up", game_id)
         for runner in self.runners.values():
@@ -285,6 +390,9 @@ class Hub:
             await self.db(self.storage.heartbeat, self.now())
         for runner in self.runners.values():
             await runner.stop()
+        if self.cluster is not None:  # hand every game over at once
+            with contextlib.suppress(Exception):
+                await self.db(owners.leave, self.storage, self.cluster.server_id)
         for task in (self._checkpointer, self._writer, self._sweeper):
             if task is not None:
                 task.cancel()
@@ -311,6 +419,7 @@ class Hub:
         such game, or a damaged one: then ``game_id`` is in :attr:`broken`).
 
         Raises:
+            OwnedElsewhere: cluster mode, and another live server runs the game.
             sqlalchemy.exc.SQLAlchemyError: the database failed; nothing is remembered, so
                 the next call tries again.
         """
@@ -320,9 +429,15 @@ class Hub:
             return runner
         if game_id in self.broken or len(game_id) > 64:
             return None
+        if self.cluster is not None:
+            await self._claim(game_id)
+            runner = self.runners.get(game_id)  # loaded meanwhile by another request
+            if runner is not None:
+                return runner
         try:
             row = await self.db(self.storage.load, game_id)
             if row is None:
+                await self._unclaim([game_id])
                 return None
             state = replay(row.record())
             players = state.game.num_players
@@ -341,6 +456,7 @@ class Hub:
             raise
         except Exception as exc:  # one damaged game never stops the others
             self.mark_broken(game_id, str(exc))
+            await self._unclaim([game_id])
             return None
         runner = self.runners.get(game_id)  # loaded meanwhile by another request
         if runner is None:
@@ -348,6 +464,9 @@ class Hub:
             self.deadlines.pop(game_id, None)
             await runner.resume_clock()
             await runner.check_clock()
+            # A game loaded on demand may wait for its bot: taken over from a server that
+            # died, or not loaded at start-up because the database was down then.
+            runner.kick_bots()
         return runner
 
     async def create(
@@ -424,6 +543,8 @@ class Hub:
         table_clock.update(set(state.active_players()) & human, None, self.now())
         row.clock = table_clock.dumps()
         await self.db(self.storage.create_game, row)
+        if self.cluster is not None:  # a new game: nobody else can hold it
+            await self._claim(game_id)
         runner = MatchRunner(self, row, state)
         self.runners[game_id] = runner
         runner.kick_bots()

@@ -11,6 +11,9 @@ from typing import Any
 #: ``gc.set_threshold`` of the server process (see :func:`serve`).
 GC_THRESHOLDS = (10_000, 50, 1_000)
 
+#: Seconds between two heartbeats of a served hub (``create_app``'s default).
+HEARTBEAT_S = 5.0
+
 #: Largest websocket frame uvicorn accepts (bytes); the app refuses messages over 16 KiB
 #: with an error and keeps the connection, uvicorn closes on anything over this.
 WS_MAX_SIZE = 64 * 1024
@@ -61,6 +64,8 @@ def serve(
     allowed_origins: Sequence[str] = (),
     allowed_hosts: Sequence[str] | None = None,
     forwarded_allow_ips: str | None = None,
+    cluster_address: str | None = None,
+    lease_s: float = 15.0,
     **limits: Any,
 ) -> None:
     """Serve the lobby and games until interrupted.
@@ -82,17 +87,34 @@ def serve(
             ``host`` is loopback (against DNS rebinding), else any.
         forwarded_allow_ips: reverse proxies whose forwarded-address headers are believed
             (see :func:`uvicorn_options`); default none.
+        cluster_address: this process is one of several servers on one database (see
+            :mod:`porphyra.server.owners`), reached by its clients at this base URL
+            (``http://host:port``); None (default): the database's only server.
+        lease_s: with ``cluster_address``, seconds a game stays this process's without a
+            heartbeat (more than twice the 5 s heartbeat): how soon another process takes
+            over the games of one that died.
         limits: ``create_limit``, ``message_limit``, ``max_bot_games``, ``max_seat_connections``,
             ``max_client_connections``, ``chat_limit``, ``bot_pace``, ``hint_bot`` of
             :func:`porphyra.server.app.create_app` (default: the defaults there).
 
     Raises:
         OSError: the port cannot be bound.
-        SystemExit: the database file is empty or damaged (the message says what to do).
+        SystemExit: the database file is empty or damaged (the message says what to do),
+            or the cluster options are invalid.
     """
     import gc
 
     import uvicorn
+
+    cluster = None
+    if cluster_address is not None:  # (checked before anything starts)
+        from porphyra.server.owners import ClusterSettings, check_lease
+
+        try:
+            cluster = ClusterSettings(cluster_address, lease_s)
+            check_lease(lease_s, HEARTBEAT_S)
+        except ValueError as exc:
+            raise SystemExit(f"porphyra serve: {exc}") from None
 
     from porphyra.server.app import create_app
     from porphyra.server.security import LOOPBACK_HOSTS
@@ -119,6 +141,7 @@ def serve(
         bot_workers=workers,
         allowed_origins=allowed_origins,
         allowed_hosts=allowed_hosts,
+        cluster=cluster,
         **limits,
     )
     uvicorn.run(app, **uvicorn_options(host, port, log_level, compression, forwarded_allow_ips))
@@ -165,6 +188,15 @@ def main(argv: list[str] | None = None) -> None:
         help="reverse proxies (comma-separated addresses, or *) whose X-Forwarded-For is "
         "believed; default: none (the client address is the TCP peer's)",
     )
+    parser.add_argument(
+        "--cluster-address",
+        default=None,
+        help="one of several servers on one database, reached at this base URL "
+        "(http://host:port); see docs/scaling.md",
+    )
+    parser.add_argument(
+        "--lease", type=float, default=15.0, help="--cluster-address: lease seconds (>10)"
+    )
     args = parser.parse_args(argv)
     limits: dict[str, Any] = {}
     if args.create_limit is not None:
@@ -187,5 +219,7 @@ def main(argv: list[str] | None = None) -> None:
         allowed_origins=args.allowed_origin,
         allowed_hosts=args.allowed_host,
         forwarded_allow_ips=args.forwarded_allow_ips,
+        cluster_address=args.cluster_address,
+        lease_s=args.lease,
         **limits,
     )

@@ -44,7 +44,7 @@ from porphyra.i18n.log import translate_lines
 from porphyra.server import protocol
 from porphyra.server.botpool import choose_on_state
 from porphyra.server.client import Client
-from porphyra.server.errors import SubmitError, unavailable_message
+from porphyra.server.errors import MOVED_MESSAGE, SubmitError, unavailable_message
 from porphyra.server.gamedata import derived, has_derived
 from porphyra.server.incidents import report
 from porphyra.server.replay import replay, undo_target
@@ -52,6 +52,7 @@ from porphyra.server.seatclock import ClockedRunner, load_clock
 from porphyra.server.storage import (
     SPECTATOR_SEAT,
     GameRow,
+    NotOwnerError,
     SeatRow,
     hash_token,
     is_rated,
@@ -614,6 +615,12 @@ class MatchRunner(ClockedRunner):
         in the server log)."""
         try:
             return await fn(*args)
+        except NotOwnerError:
+            # Another server took this game over (this one was cut off past its lease):
+            # the write was refused; the game is its now (see porphyra.server.owners).
+            log.warning("game %s: taken over by another server; dropped here", self.id)
+            asyncio.get_running_loop().create_task(self.hub.drop(self.id))
+            raise SubmitError("moved", MOVED_MESSAGE) from None
         except Exception:
             error_id = report("game %s: could not store %s", self.id, what)
             raise SubmitError("unavailable", unavailable_message(error_id)) from None
@@ -665,11 +672,12 @@ class MatchRunner(ClockedRunner):
         entry["clock"] = clock.dumps()
         try:
             await self._store(f"action #{len(history) - 1} {text!r}", self.hub.store_action, entry)
-        except SubmitError:
+        except SubmitError as err:
             # The write may have landed before the connection broke: take the stored
             # game as the truth when the database answers (else keep the unchanged state).
-            with contextlib.suppress(Exception):
-                await self._reload()
+            if err.code != "moved":  # (a game taken over is not this server's to reload)
+                with contextlib.suppress(Exception):
+                    await self._reload()
             raise
         self.state, self.seq, self.clock = state, seq, clock
         self._timing_out.discard(seat)
@@ -731,6 +739,7 @@ class MatchRunner(ClockedRunner):
                 target,
                 seq,
                 clock.dumps(),
+                self.hub.fence(),
             )
             self.state, self.seq, self.clock = state, seq, clock
             self._decisions.clear()

@@ -215,5 +215,8 @@ def error(seq: int, message: str, code: str = "invalid") -> dict[str, Any]:
     ``internal`` (an unexpected failure; the message carries an error id, the details are
     in the server log),
     ``limit`` (too many messages or connections: slow down), ``damaged`` (the game's stored
-    data is damaged; the message carries an error id and the way back to the lobby)."""
+    data is damaged; the message carries an error id and the way back to the lobby),
+    ``moved`` (several servers share the database and another one runs this game now: the
+    message's ``server`` says where, when known; the connection is then closed with code
+    4307)."""
     return {"type": "error", "seq": seq, "code": code, "message": message}

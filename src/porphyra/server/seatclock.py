@@ -110,7 +110,13 @@ class ClockedRunner:
             SubmitError: ``unavailable``; nothing changed.
         """
         await self._store(
-            "the clocks", self.hub.db, self.hub.storage.set_clock, self.id, clock.dumps(), seq
+            "the clocks",
+            self.hub.db,
+            self.hub.storage.set_clock,
+            self.id,
+            clock.dumps(),
+            seq,
+            self.hub.fence(),
         )
         self.clock = clock
         if seq != self.seq:

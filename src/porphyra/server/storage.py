@@ -25,6 +25,11 @@ Tables:
 ``chat``     (game id, index), the writer's seat (-1: a spectator), the text and the time
              (UTC ISO-8601): the table's chat, saved with the game.
 ``server_state`` (key, value): ``alive``, the server's last heartbeat (epoch seconds).
+``owners``   (game id), server id, ``lease_until`` (epoch seconds): which server process
+             runs the game, when several share the database (:mod:`porphyra.server.owners`;
+             empty for a single server).
+``servers``  (server id), its address, its last heartbeat (epoch seconds): the server
+             processes sharing the database.
 
 The seed is stored but never leaves the server while a game is running (it determines every
 hidden card).  Any SQLAlchemy URL works; the default is an SQLite file in the data
@@ -39,7 +44,7 @@ import datetime as dt
 import hashlib
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,6 +53,7 @@ from sqlalchemy import (
     JSON,
     Column,
     Engine,
+    Float,
     ForeignKey,
     Integer,
     MetaData,
@@ -133,6 +139,40 @@ chat_table = Table(
     Column("at", String(40), nullable=False),
 )
 
+#: Which server process runs each game when several share the database (the one whose row
+#: names it, until ``lease_until``; see :mod:`porphyra.server.owners`).
+owners_table = Table(
+    "owners",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("server_id", String(64), nullable=False, index=True),
+    Column("lease_until", Float, nullable=False),
+)
+
+#: The server processes sharing the database: where each answers, and its last heartbeat.
+servers_table = Table(
+    "servers",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("address", Text, nullable=False),
+    Column("heartbeat", Float, nullable=False),
+)
+
+
+class NotOwnerError(RuntimeError):
+    """A write for games this server no longer owns (another server took them over): the
+    transaction was rolled back.  ``game_ids``: those games."""
+
+    def __init__(self, game_ids: Sequence[str]) -> None:
+        super().__init__(f"not the owner of game {', '.join(game_ids)} any more")
+        self.game_ids = list(game_ids)
+
+
+#: ``(server id, lease until)``: a write that renews the writer's leases of its games and
+#: fails with :class:`NotOwnerError` for a game whose lease another server holds.
+Fence = tuple[str, float]
+
+
 #: The writer's seat stored for a spectator's chat line.
 SPECTATOR_SEAT = -1
 
@@ -146,24 +186,31 @@ _SQL = {
         "WHERE id = :g"
     ),
     "delete": "DELETE FROM actions WHERE game_id = :g AND idx >= :i",
+    # (the fence: run first, one game at a time, in the write's own transaction)
+    "own": "UPDATE owners SET lease_until = :t WHERE game_id = :g AND server_id = :s",
 }
 _STATEMENTS = {
     "insert": text(_SQL["insert"]),
     "update": text(_SQL["update"]).bindparams(bindparam("r", type_=JSON)),
     "delete": text(_SQL["delete"]),
+    "own": text(_SQL["own"]),
 }
 
 
 def _append_steps(
-    batch: list[dict[str, Any]], stamp: str
+    batch: list[dict[str, Any]], stamp: str, fence: Fence | None = None
 ) -> list[tuple[str, list[dict[str, Any]]]]:
     """The statements storing ``batch`` (entries of :meth:`Storage.append_actions`) in
-    order: ``[(name in _SQL, [parameters])]``: inserts of the actions (a game's stored
-    suffix deleted first where an entry replaces it), then one update per game."""
+    order: ``[(name in _SQL, [parameters])]``: with a ``fence``, first the lease renewal
+    of each game (``own``, whose every row must change), then inserts of the actions (a
+    game's stored suffix deleted first where an entry replaces it), then one update per
+    game."""
     latest: dict[str, dict[str, Any]] = {}
     for a in batch:
         latest[a["game_id"]] = a  # the last entry of a game gives its bookkeeping
     steps: list[tuple[str, list[dict[str, Any]]]] = []
+    if fence is not None:
+        steps.append(("own", [{"g": g, "s": fence[0], "t": fence[1]} for g in latest]))
     rows: list[dict[str, Any]] = []
     for a in batch:
         if a.get("replace"):
@@ -190,6 +237,15 @@ def _append_steps(
     ]
     steps.append(("update", updates))
     return steps
+
+
+def _fence_rows(params: list[dict[str, Any]], run: Callable[[dict[str, Any]], int]) -> None:
+    """Run the ``own`` statement once per game of ``params`` with ``run(parameters) ->
+    rows changed``; raise :class:`NotOwnerError` naming every game whose lease row did not
+    change (another server owns it: the caller's transaction is rolled back)."""
+    lost = [p["g"] for p in params if run(p) != 1]
+    if lost:
+        raise NotOwnerError(lost)
 
 
 #: ``deal`` values: the seed was drawn by the server (``secrets``, 128 bits), given by the
@@ -415,7 +471,7 @@ class Storage:
                     )
                 )
 
-    def append_actions(self, batch: list[dict[str, Any]]) -> None:
+    def append_actions(self, batch: list[dict[str, Any]], fence: Fence | None = None) -> None:
         """Group commit: store every entry of ``batch``, all in one transaction (all
         stored, or none), as plain statements (``text()`` with named parameters: portable,
         and half the cost of Core constructs on this hot path; on an SQLite file, the same
@@ -424,17 +480,28 @@ class Storage:
         Each entry: ``game_id``, ``index`` (of its first action), ``actions`` (``[(player,
         text)]`` from that index on), ``replace`` (True: first delete the game's stored
         actions from ``index`` on, because the engine put a simultaneous choice before one
-        stored earlier), and the game's new ``seq``, ``status`` and ``result``."""
+        stored earlier), and the game's new ``seq``, ``status`` and ``result``.
+
+        ``fence``: several servers share the database; the writer must still own every
+        game of the batch (its lease is renewed in the same transaction).
+
+        Raises:
+            NotOwnerError: with a ``fence``, another server owns a game of the batch;
+                nothing was stored.
+        """
         if not batch:
             return
-        steps = _append_steps(batch, now())
+        steps = _append_steps(batch, now(), fence)
         with self._lock:
             if self._direct:
                 self._run_direct(steps)
                 return
             with self.engine.begin() as conn:
                 for statement, params in steps:
-                    conn.execute(_STATEMENTS[statement], params)
+                    if statement == "own":
+                        _fence_rows(params, lambda p: conn.execute(_STATEMENTS["own"], p).rowcount)
+                    else:
+                        conn.execute(_STATEMENTS[statement], params)
 
     def _run_direct(self, steps: list[tuple[str, list[dict[str, Any]]]]) -> None:
         """Run ``steps`` of :func:`_append_steps` in one transaction on the kept SQLite
@@ -447,6 +514,9 @@ class Storage:
             cursor = raw.cursor()
             try:
                 for statement, params in steps:
+                    if statement == "own":
+                        _fence_rows(params, lambda p: cursor.execute(_SQL["own"], p).rowcount)
+                        continue
                     if statement == "update":
                         params = [{**p, "r": json.dumps(p["r"])} for p in params]
                     cursor.executemany(_SQL[statement], params)
@@ -461,10 +531,25 @@ class Storage:
                 raw.invalidate()
             raise
 
-    def truncate_actions(self, game_id: str, keep: int, seq: int, clock: str | None = None) -> None:
+    def truncate_actions(
+        self,
+        game_id: str,
+        keep: int,
+        seq: int,
+        clock: str | None = None,
+        fence: Fence | None = None,
+    ) -> None:
         """Undo: delete every action from index ``keep`` on, set ``seq`` (and the clocks,
-        JSON text, if given); the game is active again."""
+        JSON text, if given); the game is active again.
+
+        Raises:
+            NotOwnerError: with a ``fence`` (see :meth:`append_actions`), another server
+                owns the game; nothing changed.
+        """
         with self._lock, self.engine.begin() as conn:
+            if fence is not None:
+                params = [{"g": game_id, "s": fence[0], "t": fence[1]}]
+                _fence_rows(params, lambda p: conn.execute(_STATEMENTS["own"], p).rowcount)
             conn.execute(
                 delete(actions_table).where(
                     actions_table.c.game_id == game_id, actions_table.c.idx >= keep
@@ -480,10 +565,18 @@ class Storage:
                     update(games_table).where(games_table.c.id == game_id).values(clock=clock)
                 )
 
-    def set_clock(self, game_id: str, clock: str, seq: int) -> None:
+    def set_clock(self, game_id: str, clock: str, seq: int, fence: Fence | None = None) -> None:
         """Store a game's clocks (JSON text) and ``seq`` without an action (a takeover,
-        a return, clocks moved forward after a restart)."""
+        a return, clocks moved forward after a restart).
+
+        Raises:
+            NotOwnerError: with a ``fence`` (see :meth:`append_actions`), another server
+                owns the game; nothing changed.
+        """
         with self._lock, self.engine.begin() as conn:
+            if fence is not None:
+                params = [{"g": game_id, "s": fence[0], "t": fence[1]}]
+                _fence_rows(params, lambda p: conn.execute(_STATEMENTS["own"], p).rowcount)
             conn.execute(
                 update(games_table)
                 .where(games_table.c.id == game_id)

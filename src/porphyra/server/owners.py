@@ -1,0 +1,205 @@
+"""Several server processes on one database: which process runs each game.
+
+Every game is **owned by one process at a time** (``docs/scaling.md``).  A process owns a
+game while the game's row of the ``owners`` table names it and its lease has not run out;
+it renews the leases of the games it runs with every heartbeat, and every move it stores
+renews that game's lease in the move's own transaction, or fails if another process holds
+it (the fence: :class:`~porphyra.server.storage.NotOwnerError`, so a paused or cut-off
+process can never write over the game's new owner).  A process that dies stops renewing;
+once its leases run out, the next request for one of its games, on any process, takes the
+game over and reloads it from its record (the database is the only truth: a move is
+acknowledged only once stored), and every process's sweep takes over the unfinished games
+nobody owns, so that bot-only games go on too.
+
+The ``servers`` table says where each process answers, so that a process asked for a game
+another one owns can send the client there.  Lease times are epoch seconds of the
+processes' own clocks: keep them in step (NTP) and the lease well above any difference.
+
+All functions are synchronous (the hub runs them on its database thread) and take the
+:class:`~porphyra.server.storage.Storage`'s lock.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import delete, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from porphyra.server.storage import Storage, games_table, owners_table, servers_table
+
+
+@dataclass(frozen=True)
+class ClusterSettings:
+    """This process's part in a cluster of servers on one database.
+
+    Args:
+        address: the base URL clients reach this process at (``http://host:port``); told
+            to clients that ask another process for a game this one owns.
+        lease_s: seconds a game stays owned without a renewal (heartbeats renew every
+            ``heartbeat_s``, which must be well under half of it).
+        server_id: this process's id (default: a new random one per start).
+
+    Raises:
+        ValueError: an empty address or a lease that is not positive.
+    """
+
+    address: str
+    lease_s: float = 15.0
+    server_id: str = field(default_factory=lambda: secrets.token_hex(8))
+
+    def __post_init__(self) -> None:
+        if not self.address:
+            raise ValueError("a cluster server needs the address its clients reach it at")
+        if not self.lease_s > 0:
+            raise ValueError(f"the lease must be positive seconds, not {self.lease_s!r}")
+
+
+def check_lease(lease_s: float, heartbeat_s: float) -> None:
+    """Raise ``ValueError`` unless a lease of ``lease_s`` outlives two heartbeats of
+    ``heartbeat_s`` (else a live server, one beat late, would lose its games)."""
+    if not lease_s > 2 * heartbeat_s:
+        raise ValueError(
+            f"the lease ({lease_s:g} s) must be more than twice the heartbeat "
+            f"({heartbeat_s:g} s), or a live server would lose its games"
+        )
+
+
+class OwnedElsewhere(Exception):
+    """The game is run by another live server process.
+
+    Attributes:
+        game_id: the game.
+        address: where that process answers (None: it never said).
+    """
+
+    def __init__(self, game_id: str, address: str | None) -> None:
+        where = f" at {address}" if address else ""
+        super().__init__(f"game {game_id} is served by another server{where}")
+        self.game_id = game_id
+        self.address = address
+
+
+def _upsert(dialect: str) -> Any:
+    """The dialect's ``INSERT ... ON CONFLICT`` construct (SQLite and PostgreSQL).
+
+    Raises:
+        ValueError: another database, where several servers are not supported.
+    """
+    if dialect == "postgresql":
+        return postgresql.insert
+    if dialect == "sqlite":
+        return sqlite.insert
+    raise ValueError(f"several servers on one database need PostgreSQL or SQLite, not {dialect}")
+
+
+def check_dialect(storage: Storage) -> None:
+    """Raise ``ValueError`` unless ``storage``'s database can hold leases (see :func:`claim`)."""
+    _upsert(storage.engine.dialect.name)
+
+
+def claim(storage: Storage, game_id: str, me: str, now_s: float, lease_s: float) -> str:
+    """Take or keep game ``game_id`` for server ``me`` if nobody else holds it: no owner
+    row, an expired lease, or ``me`` already.  One atomic statement, so two processes
+    claiming at once cannot both win.
+
+    Returns:
+        The server id that owns the game afterwards (``me`` if the claim held).
+    """
+    stmt = _upsert(storage.engine.dialect.name)(owners_table).values(
+        game_id=game_id, server_id=me, lease_until=now_s + lease_s
+    )
+    stmt = stmt.on_conflict_do_update(
+        index_elements=[owners_table.c.game_id],
+        set_={"server_id": me, "lease_until": now_s + lease_s},
+        where=or_(owners_table.c.server_id == me, owners_table.c.lease_until < now_s),
+    )
+    with storage._lock, storage.engine.begin() as conn:
+        conn.execute(stmt)
+        owner = conn.execute(
+            select(owners_table.c.server_id).where(owners_table.c.game_id == game_id)
+        ).scalar_one()
+    return str(owner)
+
+
+def renew(
+    storage: Storage, me: str, address: str, game_ids: list[str], now_s: float, lease_s: float
+) -> set[str]:
+    """The heartbeat of server ``me`` (answering at ``address``): store it, and renew its
+    leases of ``game_ids`` (the games it runs).
+
+    Returns:
+        The games of ``game_ids`` it does not own any more (another process took them
+        over while this one was cut off: it must drop them).
+    """
+    until = now_s + lease_s
+    server = _upsert(storage.engine.dialect.name)(servers_table).values(
+        id=me, address=address, heartbeat=now_s
+    )
+    server = server.on_conflict_do_update(
+        index_elements=[servers_table.c.id], set_={"address": address, "heartbeat": now_s}
+    )
+    with storage._lock, storage.engine.begin() as conn:
+        conn.execute(server)
+        if not game_ids:
+            return set()
+        conn.execute(
+            update(owners_table)
+            .where(owners_table.c.server_id == me, owners_table.c.game_id.in_(game_ids))
+            .values(lease_until=until)
+        )
+        kept = conn.execute(
+            select(owners_table.c.game_id).where(
+                owners_table.c.server_id == me, owners_table.c.game_id.in_(game_ids)
+            )
+        ).scalars()
+        return set(game_ids) - set(kept)
+
+
+def release(storage: Storage, me: str, game_ids: list[str]) -> None:
+    """Give up server ``me``'s ownership of ``game_ids`` (released from memory, or
+    stopping): any process may take them at once."""
+    if not game_ids:
+        return
+    with storage._lock, storage.engine.begin() as conn:
+        conn.execute(
+            delete(owners_table).where(
+                owners_table.c.server_id == me, owners_table.c.game_id.in_(game_ids)
+            )
+        )
+
+
+def leave(storage: Storage, me: str) -> None:
+    """Server ``me`` stops: its leases end now (so that the other servers' sweeps take its
+    unfinished games over at once) and its ``servers`` row goes."""
+    with storage._lock, storage.engine.begin() as conn:
+        conn.execute(
+            update(owners_table).where(owners_table.c.server_id == me).values(lease_until=0.0)
+        )
+        conn.execute(delete(servers_table).where(servers_table.c.id == me))
+
+
+def orphans(storage: Storage, now_s: float, limit: int = 100) -> list[str]:
+    """Up to ``limit`` unfinished games whose owner's lease ran out: the games of a
+    process that died or stopped, for the others to take over.  (A game released from
+    memory has no owner row: it loads where it is next asked for.)"""
+    with storage._lock, storage.engine.connect() as conn:
+        rows = conn.execute(
+            select(games_table.c.id)
+            .select_from(games_table.join(owners_table, owners_table.c.game_id == games_table.c.id))
+            .where(games_table.c.status == "active", owners_table.c.lease_until < now_s)
+            .order_by(games_table.c.id)
+            .limit(limit)
+        ).scalars()
+        return [str(r) for r in rows]
+
+
+def address_of(storage: Storage, server_id: str) -> str | None:
+    """Where server ``server_id`` answers (its ``servers`` row), or None."""
+    with storage._lock, storage.engine.connect() as conn:
+        value = conn.execute(
+            select(servers_table.c.address).where(servers_table.c.id == server_id)
+        ).scalar()
+    return None if value is None else str(value)
