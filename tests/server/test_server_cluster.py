@@ -109,6 +109,22 @@ def test_a_lease_is_exclusive_until_it_runs_out(db_url: str) -> None:
         storage.close()
 
 
+def test_a_heartbeat_renews_the_leases_of_thousands_of_games(sqlite_url: str) -> None:
+    # (more games than SQLite takes parameters in one statement on older versions)
+    storage = Storage(sqlite_url)
+    try:
+        ids = [f"g{i}" for i in range(1200)]
+        for game_id in ids:
+            owners.claim(storage, game_id, "a", 100.0, 10.0)
+        assert owners.claim(storage, "g1100", "b", 105.0, 10.0) == "a"
+        assert owners.renew(storage, "a", "http://a", ids, 108.0, 10.0) == set()
+        assert owners.claim(storage, "g1100", "b", 112.0, 10.0) == "a"  # renewed to 118
+        owners.release(storage, "a", ids)
+        assert owners.claim(storage, "g1100", "b", 112.0, 10.0) == "b"
+    finally:
+        storage.close()
+
+
 def test_every_write_of_a_game_is_fenced_by_its_lease(db_url: str) -> None:
     storage = Storage(db_url)
     try:

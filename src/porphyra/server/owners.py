@@ -141,34 +141,32 @@ def renew(
     server = server.on_conflict_do_update(
         index_elements=[servers_table.c.id], set_={"address": address, "heartbeat": now_s}
     )
+    kept: set[str] = set()
     with storage._lock, storage.engine.begin() as conn:
         conn.execute(server)
-        if not game_ids:
-            return set()
-        conn.execute(
-            update(owners_table)
-            .where(owners_table.c.server_id == me, owners_table.c.game_id.in_(game_ids))
-            .values(lease_until=until)
-        )
-        kept = conn.execute(
-            select(owners_table.c.game_id).where(
-                owners_table.c.server_id == me, owners_table.c.game_id.in_(game_ids)
-            )
-        ).scalars()
-        return set(game_ids) - set(kept)
+        for chunk in _chunks(game_ids):
+            mine = (owners_table.c.server_id == me) & owners_table.c.game_id.in_(chunk)
+            conn.execute(update(owners_table).where(mine).values(lease_until=until))
+            kept.update(conn.execute(select(owners_table.c.game_id).where(mine)).scalars())
+    return set(game_ids) - kept
+
+
+def _chunks(game_ids: list[str], size: int = 500) -> list[list[str]]:
+    """``game_ids`` in lists of at most ``size`` (an ``IN`` list per statement stays
+    under SQLite's limit on parameters)."""
+    return [game_ids[i : i + size] for i in range(0, len(game_ids), size)]
 
 
 def release(storage: Storage, me: str, game_ids: list[str]) -> None:
     """Give up server ``me``'s ownership of ``game_ids`` (released from memory, or
     stopping): any process may take them at once."""
-    if not game_ids:
-        return
     with storage._lock, storage.engine.begin() as conn:
-        conn.execute(
-            delete(owners_table).where(
-                owners_table.c.server_id == me, owners_table.c.game_id.in_(game_ids)
+        for chunk in _chunks(game_ids):
+            conn.execute(
+                delete(owners_table).where(
+                    owners_table.c.server_id == me, owners_table.c.game_id.in_(chunk)
+                )
             )
-        )
 
 
 def leave(storage: Storage, me: str) -> None:
