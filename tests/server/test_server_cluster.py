@@ -192,6 +192,9 @@ def test_a_game_runs_on_one_server_and_the_other_sends_its_clients_there(
     assert a.get(f"/api/games/{game_id}").status_code == 200
     seat = SeatClient(a, game_id, token, 0)
     assert seat.state_msg()["type"] == "snapshot"
+    # The lobby's "your games" of any server lists it, as stored.
+    mine = httpx.post(f"{b.base}/api/mine", json={"seats": [{"game": game_id, "token": token}]})
+    assert [(g["id"], g["seat"], g["your_turn"]) for g in mine.json()] == [(game_id, 0, True)]
     time.sleep(3 * LEASE_S)  # a's heartbeats keep the game a's
     assert moved_to(b, game_id, token)[0] == a.base
     assert b.get("/api/games/no-such-game").status_code == 404

@@ -719,7 +719,10 @@ def create_app(
         out = []
         for mine in body.seats:
             try:
-                runner = await hub.get(mine.game)
+                try:
+                    runner = await hub.get(mine.game)
+                except OwnedElsewhere:  # another server runs it: as stored
+                    runner = await hub.peek(mine.game)
             except Exception:  # the database is down: that game is left out this time
                 report("game %s: could not be loaded for the lobby", mine.game)
                 continue

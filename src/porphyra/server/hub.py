@@ -469,6 +469,22 @@ class Hub:
             runner.kick_bots()
         return runner
 
+    async def peek(self, game_id: str) -> MatchRunner | None:
+        """A read-only runner of ``game_id`` as stored, neither registered nor owned (the
+        lobby's view of a game another server of the cluster runs), or None (no such game,
+        or a damaged one).  Nothing it does is stored or sent.
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError: the database failed.
+        """
+        row = await self.db(self.storage.load, game_id)
+        if row is None:
+            return None
+        try:
+            return MatchRunner(self, row, replay(row.record()))
+        except Exception:  # damaged: its owner reports it
+            return None
+
     async def create(
         self,
         name: str,
