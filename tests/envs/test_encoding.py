@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from porphyra.core.errors import IllegalActionError
+from porphyra.envs.encoding import Canvas, EnvCore
 from tests.envs.helpers import CONFIGS, new_core, random_walk
 
 
@@ -333,5 +334,15 @@ def test_conspiracy_tensor_is_encoded_from_the_whole_observation_without_its_log
                 light, complete = at.codec.observe(at.state, seat)
                 assert not complete and light == {**whole, "log": []}
                 assert at.observation(seat)["log"] == whole["log"]
+                # Handed out too (observation_json): the whole one, encoded alike.
+                full, complete = at.codec.observe(at.state, seat, True)
+                assert complete and full == whole
+                cells, light_cells = Canvas(), Canvas()
+                at.codec.encode(full, cells)
+                at.codec.encode(light, light_cells)
+                assert cells.cells == light_cells.cells
+                both = EnvCore(at.codec, at.state.clone(), with_json=True)
+                assert both.observation(seat) == at.observation(seat)
+                assert (both.tensor(seat) == at.tensor(seat)).all()
                 seen += 1
     assert seen > 100

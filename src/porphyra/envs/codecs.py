@@ -101,9 +101,10 @@ class ByzantiumCodec(Codec):
             return _PrefixClosedTable(legal)
         return super().table(legal)
 
-    def observe(self, state: State, player: int) -> tuple[JSONDict, bool]:
+    def observe(self, state: State, player: int, whole: bool = False) -> tuple[JSONDict, bool]:
         # The seat's observation with cards by kind and without the log (the tensor does
-        # not show it): the same fields, without a slug per card or a formatted line.
+        # not show it): the same fields, without a slug per card or a formatted line (the
+        # whole one, with slugs, is not what this encoder reads).
         obs = state.observation(player, log=False, by_kind=True)  # type: ignore[call-arg]
         return obs, False
 
@@ -302,8 +303,11 @@ class ConspiracyCodec(Codec):
         # Every action is one token: a selection is never left open (nothing to write).
         assert not selection, selection
 
-    def observe(self, state: State, player: int) -> tuple[JSONDict, bool]:
-        # The seat's observation without the log (the tensor does not show it).
+    def observe(self, state: State, player: int, whole: bool = False) -> tuple[JSONDict, bool]:
+        # The seat's observation without the log (the tensor does not show it), unless
+        # the whole one is handed out too: the encoder reads the same fields of either.
+        if whole:
+            return state.observation(player), True
         obs = state.observation(player, log=False)  # type: ignore[call-arg]
         return obs, False
 

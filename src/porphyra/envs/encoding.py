@@ -208,10 +208,12 @@ class Codec(abc.ABC):
         :meth:`all_tokens`; a codec may answer from the engine's own table instead)."""
         return _Table(self, legal)
 
-    def observe(self, state: State, player: int) -> tuple[JSONDict, bool]:
+    def observe(self, state: State, player: int, whole: bool = False) -> tuple[JSONDict, bool]:
         """The observation of ``player`` that :meth:`encode` reads, and whether it is the
         engine's whole ``observation(player)`` (default: it is; a codec may ask the
-        engine for less, such as no log, which the tensor does not show)."""
+        engine for less, such as no log, which the tensor does not show).  ``whole``: the
+        caller hands the whole observation out too, so a codec that can encode from it
+        should return it (one observation instead of two)."""
         return state.observation(player), True
 
     @abc.abstractmethod
@@ -294,13 +296,21 @@ class EnvCore:
         state: the engine state (owned: the core applies actions to it).
         selections: per seat, the tokens chosen so far (default: none); read it, change
             it only through :meth:`step` and :meth:`apply`.
+        with_json: the adapter hands out :meth:`observation` after each change too (its
+            ``observation_json``): the tensor is then encoded from that observation where
+            the codec can (:meth:`Codec.observe`).
     """
 
     def __init__(
-        self, codec: Codec, state: State, selections: list[tuple[int, ...]] | None = None
+        self,
+        codec: Codec,
+        state: State,
+        selections: list[tuple[int, ...]] | None = None,
+        with_json: bool = False,
     ) -> None:
         self.codec = codec
         self.state = state
+        self.with_json = with_json
         n = len(state.returns())
         self.selections: list[tuple[int, ...]] = selections or [()] * n
         self._tables: dict[int, OptionTable] = {}
@@ -381,7 +391,7 @@ class EnvCore:
     def _view(self, player: int) -> _View:
         view = self._views.get(player)
         if view is None:  # the engine's part changes only when an action is applied
-            obs, whole = self.codec.observe(self.state, player)
+            obs, whole = self.codec.observe(self.state, player, self.with_json)
             canvas = Canvas()
             self.codec.encode(obs, canvas)
             view = self._views[player] = _View(obs if whole else None, canvas.cells)
@@ -487,11 +497,11 @@ class EnvCore:
 
     def clone(self) -> EnvCore:
         """An independent copy."""
-        return EnvCore(self.codec, self.state.clone(), list(self.selections))
+        return EnvCore(self.codec, self.state.clone(), list(self.selections), self.with_json)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Pickled as its codec, state and selections (the caches start afresh).
-        return (type(self), (self.codec, self.state, list(self.selections)))
+        # Pickled as its codec, state, selections and flag (the caches start afresh).
+        return (type(self), (self.codec, self.state, list(self.selections), self.with_json))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> EnvCore:
         # OpenSpiel clones a Python state with copy.deepcopy: share the codec and game.
@@ -503,7 +513,7 @@ class EnvCore:
         player = self.seat(player)
         selections: list[tuple[int, ...]] = [()] * len(self.selections)
         selections[player] = self.selections[player]
-        return EnvCore(self.codec, self.state.resample(player, rng), selections)
+        return EnvCore(self.codec, self.state.resample(player, rng), selections, self.with_json)
 
 
 def _action_id(value: SupportsIndex) -> int:

@@ -87,7 +87,9 @@ class PorphyraEnv(gymnasium.Env[Tensor, np.int64]):
         self.observation_space = spaces.Box(-BOUND, BOUND, (self.codec.layout.size,), np.float32)
         self.action_space = spaces.Discrete(self.codec.num_actions)
         self._seeds = random.Random()
-        self.core = EnvCore(self.codec, self.game.new_initial_state(seed=0))
+        self.core = EnvCore(
+            self.codec, self.game.new_initial_state(seed=0), with_json=self.with_json
+        )
         self._bots: dict[int, Any] = {}
 
     def reset(
@@ -97,7 +99,9 @@ class PorphyraEnv(gymnasium.Env[Tensor, np.int64]):
         bots up to the agent's first decision.  Returns ``(observation, info)``."""
         super().reset(seed=seed)
         self._seeds, game_seed = next_game_seed(self._seeds, seed)
-        self.core = EnvCore(self.codec, self.game.new_initial_state(seed=game_seed))
+        self.core = EnvCore(
+            self.codec, self.game.new_initial_state(seed=game_seed), with_json=self.with_json
+        )
         self._forfeit = False
         self._bots = {
             p: make_bot(self.opponent, game_seed * 8 + p)

@@ -76,7 +76,9 @@ class _Base:
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs)
         self.action_spaces = dict.fromkeys(self.possible_agents, act)
         self._seeds = random.Random()
-        self.core = EnvCore(self.codec, self.game.new_initial_state(seed=0))
+        self.core = EnvCore(
+            self.codec, self.game.new_initial_state(seed=0), with_json=self.with_json
+        )
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The agent's observation space (the same object on every call)."""
@@ -88,7 +90,9 @@ class _Base:
 
     def _new_game(self, seed: int | None) -> None:
         self._seeds, game_seed = next_game_seed(self._seeds, seed)
-        self.core = EnvCore(self.codec, self.game.new_initial_state(seed=game_seed))
+        self.core = EnvCore(
+            self.codec, self.game.new_initial_state(seed=game_seed), with_json=self.with_json
+        )
 
     def _seat(self, agent: str) -> int:
         return self.possible_agents.index(agent)
