@@ -142,8 +142,14 @@ def test_every_write_of_a_game_is_fenced_by_its_lease(db_url: str) -> None:
             storage.truncate_actions("g1", 0, 5, None, ("b", t + 30.0))
         with pytest.raises(NotOwnerError):
             storage.set_clock("g1", "{}", 7, ("b", t + 30.0))
+        with pytest.raises(NotOwnerError):
+            storage.add_chat("g1", 0, 0, "hello", stamp, ("b", t + 30.0))
+        with pytest.raises(NotOwnerError):
+            storage.set_rematch("g1", "g2", ("b", t + 30.0))
+        assert storage.chat("g1") == []
         loaded = storage.load("g1")
         assert loaded is not None and (loaded.actions, loaded.seq, loaded.clock) == ([], 0, None)
+        assert loaded.rematch is None
         storage.append_actions([entry], ("a", t + 60.0))  # the owner's write renews its lease
         loaded = storage.load("g1")
         assert loaded is not None and [a["action"] for a in loaded.actions] == ["redraw -"]
@@ -156,8 +162,16 @@ def test_the_lease_must_outlive_two_heartbeats() -> None:
     with pytest.raises(ValueError, match="more than twice the heartbeat"):
         check_lease(10.0, 5.0)
     check_lease(10.5, 5.0)
-    with pytest.raises(ValueError, match="address"):
-        ClusterSettings("", 15.0)
+    for address in ("", " ", "javascript:alert(1)", "10.0.0.1:8000", "http://"):
+        with pytest.raises(ValueError, match="address"):
+            ClusterSettings(address, 15.0)
+    for lease in (0.0, -5.0, float("nan"), float("inf"), 1e400, 3601.0):
+        with pytest.raises(ValueError, match="lease"):
+            ClusterSettings("http://127.0.0.1:8000", lease)
+    with pytest.raises(SystemExit, match="give --cluster-address too"):
+        from porphyra.server.main import main
+
+        main(["--lease", "20"])
     with pytest.raises(SystemExit, match="more than twice the heartbeat"):
         from porphyra.server.main import main
 
@@ -185,19 +199,27 @@ def test_a_game_runs_on_one_server_and_the_other_sends_its_clients_there(
     game_id, token = info["id"], info["invites"][0]["token"]
     assert moved_to(b, game_id, token) == (a.base, 4307)
     assert moved_to(b, game_id, None) == (a.base, 4307)  # spectators too
-    answer = b.get(f"/api/games/{game_id}")
+    # A write on another server answers 421 with the owner's address (in the asker's
+    # language); reading answers as stored, and never makes the game run there.
+    rematch = f"{b.base}/api/games/{game_id}/rematch"
+    answer = httpx.post(rematch, json={"token": token})
     assert answer.status_code == 421 and answer.json()["server"] == a.base
-    korean = httpx.get(f"{b.base}/api/games/{game_id}", headers={"accept-language": "ko"})
+    korean = httpx.post(rematch, json={"token": token}, headers={"accept-language": "ko"})
     assert korean.status_code == 421 and "서버" in korean.json()["detail"]
-    assert a.get(f"/api/games/{game_id}").status_code == 200
+    for server in (b, a):
+        read = server.get(f"/api/games/{game_id}")
+        assert read.status_code == 200 and read.json()["id"] == game_id
+    assert game_id not in b.app.state.hub.runners
     seat = SeatClient(a, game_id, token, 0)
     assert seat.state_msg()["type"] == "snapshot"
     # The lobby's "your games" of any server lists it, as stored.
     mine = httpx.post(f"{b.base}/api/mine", json={"seats": [{"game": game_id, "token": token}]})
     assert [(g["id"], g["seat"], g["your_turn"]) for g in mine.json()] == [(game_id, 0, True)]
+    assert game_id not in b.app.state.hub.runners  # (and it does not run there for that)
     time.sleep(3 * LEASE_S)  # a's heartbeats keep the game a's
     assert moved_to(b, game_id, token)[0] == a.base
     assert b.get("/api/games/no-such-game").status_code == 404
+    assert b.get("/api/games/" + "x" * 40).status_code == 404  # (longer than any id)
 
 
 def test_a_server_cut_off_past_its_lease_cannot_write_over_the_new_owner(
@@ -328,3 +350,20 @@ def test_kill_9_of_a_server_hands_its_games_to_another_with_every_acknowledged_m
     finally:
         a.stop()
         b.stop()
+
+
+def test_a_server_restarted_at_its_address_takes_its_games_back_at_once(db_url: str) -> None:
+    port = free_port()
+    extra = ("--cluster-address", f"http://127.0.0.1:{port}", "--lease", "600")
+    server = ProcessServer(db_url, port, code=QUICK_BEAT, extra=extra).start()
+    try:
+        info = server.create(HUMAN_VS_BOT)
+        game_id, token = info["id"], info["invites"][0]["token"]
+        SeatClient(server, game_id, token, 0).state_msg()
+        server.kill()  # its 600 s lease is left behind
+        server.start()  # a new process (a new server id) at the same address
+        client, first = first_message(server, game_id, token)
+        assert first["type"] == "snapshot", first  # no 600 s of "moved" to itself
+        client.close()
+    finally:
+        server.stop()

@@ -627,15 +627,18 @@ def create_app(
         info["spectate_url"] = f"/game/{runner.id}"
         return info
 
-    async def existing(game_id: str) -> Any:
-        """The runner of ``game_id``.
+    async def existing(game_id: str, write: bool = False) -> Any:
+        """The runner of ``game_id`` (``write``: to change the game, so this server must
+        run it; else for reading only, :meth:`Hub.find`).
 
         Raises:
             HTTPException(410): the game is damaged (:func:`damaged_detail`).
             HTTPException(404): there is no such game.
+            OwnedElsewhere: ``write``, and another server of the cluster runs the game
+                (answered 421).
         """
         hub = hub_of(app)
-        runner = await hub.get(game_id)
+        runner = await (hub.get(game_id) if write else hub.find(game_id))
         if runner is None:
             if game_id in hub.broken:
                 raise HTTPException(410, damaged_detail(hub.broken[game_id]))
@@ -697,7 +700,7 @@ def create_app(
         """Start (once) the rematch of a finished game for a seat of it: same seats, names,
         bots and table; every human seat's own link (token) opens its seat there."""
         hub = hub_of(app)
-        runner = await existing(game_id)
+        runner = await existing(game_id, write=True)
         seat = runner.seat_of_token(body.token)
         if seat is None:
             raise HTTPException(403, "only a seat of this game can ask for its rematch")
@@ -719,10 +722,7 @@ def create_app(
         out = []
         for mine in body.seats:
             try:
-                try:
-                    runner = await hub.get(mine.game)
-                except OwnedElsewhere:  # another server runs it: as stored
-                    runner = await hub.peek(mine.game)
+                runner = await hub.find(mine.game)  # (another server's game: as stored)
             except Exception:  # the database is down: that game is left out this time
                 report("game %s: could not be loaded for the lobby", mine.game)
                 continue

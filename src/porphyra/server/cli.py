@@ -96,9 +96,10 @@ def serve_command(
         typer.Option(
             "--cluster-address",
             metavar="URL",
-            help="Run as one of several servers on one PostgreSQL database, reached at this "
-            "base URL (http://host:port): each game runs on one server at a time, and the "
-            "others take over the games of one that stops (docs/scaling.md).",
+            help="Run as one of several servers on one database (PostgreSQL; an SQLite file "
+            "to try it on one machine), reached at this base URL (http://host:port, unique "
+            "per server): each game runs on one server at a time, and the others take over "
+            "the games of one that stops (docs/scaling.md).",
         ),
     ] = None,
     lease: Annotated[
@@ -107,7 +108,7 @@ def serve_command(
             "--lease",
             metavar="SECONDS",
             help="With --cluster-address: how long a game stays a server's without its "
-            "heartbeat (more than 10), so how soon the others take over.",
+            "heartbeat (more than 10, at most 3600), so how soon the others take over.",
         ),
     ] = 15.0,
 ) -> None:

@@ -30,6 +30,7 @@ from porphyra.server.storage import (
     BadRowError,
     Fence,
     GameRow,
+    NotOwnerError,
     SeatRow,
     Storage,
     hash_token,
@@ -37,6 +38,12 @@ from porphyra.server.storage import (
 )
 
 log = logging.getLogger("porphyra.server")
+
+#: Games of stopped servers one server takes over per heartbeat (cluster mode).
+TAKEOVERS = 10
+
+#: The longest game id (the ``games.id`` column; the server's own ids have 16 characters).
+GAME_ID_CHARS = 32
 
 #: Bits of a seed the server draws (``secrets.randbits``): far beyond any search of the
 #: seeds consistent with a seat's own hand.
@@ -171,15 +178,27 @@ class Hub:
         except Exception:
             log.debug("could not release games %s", game_ids, exc_info=True)
 
-    async def drop(self, game_id: str, address: str | None = None) -> None:
+    async def _owner_address(self, game_id: str) -> str | None:
+        """Where the server that owns ``game_id`` now answers (None: unknown, or the
+        database did not answer)."""
+        try:
+            address: str | None = await self.db(owners.owner_address, self.storage, game_id)
+        except Exception:
+            log.debug("no owner address for game %s", game_id, exc_info=True)
+            return None
+        return address
+
+    async def drop(self, game_id: str) -> None:
         """Another server took ``game_id`` over: forget its runner here, stop its bots, and
-        tell its clients where it went (error ``moved``, then close code 4307)."""
+        tell its clients where it went (error ``moved`` with the new owner's address,
+        then close code 4307)."""
         runner = self.runners.pop(game_id, None)
         self.deadlines.pop(game_id, None)
         if runner is None:
             return
         runner.released = True
         await runner.stop()
+        address = await self._owner_address(game_id)
         for client in list(runner.clients):
             client.move_to(address, runner.seq)
 
@@ -190,19 +209,18 @@ class Hub:
         cluster = self.cluster
         assert cluster is not None
         me = cluster.server_id
+        # (a released game with a running clock stays this server's: its deadline is
+        # only in this server's memory)
+        held = [*self.runners, *(g for g in self.deadlines if g not in self.runners)]
         lost = await self.db(
-            owners.renew,
-            self.storage,
-            me,
-            cluster.address,
-            list(self.runners),
-            time.time(),
-            cluster.lease_s,
+            owners.renew, self.storage, me, cluster.address, held, time.time(), cluster.lease_s
         )
         for game_id in lost:
             log.warning("game %s: taken over by another server; dropped here", game_id)
             await self.drop(game_id)
-        for game_id in await self.db(owners.orphans, self.storage, time.time()):
+        # A few games a beat, the loop free between them (a replay each): a server that
+        # takes over many games must not stall its own, or miss renewing their leases.
+        for game_id in await self.db(owners.orphans, self.storage, time.time(), TAKEOVERS):
             if game_id in self.runners:
                 continue
             try:
@@ -212,6 +230,7 @@ class Hub:
             if runner is not None:
                 log.info("game %s: taken over from a server that stopped", game_id)
                 runner.kick_bots()
+            await asyncio.sleep(0)
 
     async def store_action(self, entry: dict[str, Any]) -> None:
         """Durably store one action (keywords of :meth:`Storage.append_actions`); returns
@@ -320,7 +339,8 @@ class Hub:
             released = self.release_idle()
             if released:
                 log.debug("released %d idle games from memory", released)
-                await self._unclaim([g for g in before if g not in self.runners])
+                gone = [g for g in before if g not in self.runners and g not in self.deadlines]
+                await self._unclaim(gone)
 
     def active_bot_only_games(self) -> int:
         """Games in memory that are not over and in which no person plays (no human seat,
@@ -357,6 +377,10 @@ class Hub:
         await self.db(self.storage.heartbeat, self.started)
         if self.cluster is not None:
             owners.check_dialect(self.storage)
+            cluster = self.cluster
+            await self.db(
+                owners.succeed, self.storage, cluster.server_id, cluster.address, time.time()
+            )
             await self.db(
                 owners.renew,
                 self.storage,
@@ -427,18 +451,23 @@ class Hub:
         if runner is not None:
             runner.last_used = time.monotonic()
             return runner
-        if game_id in self.broken or len(game_id) > 64:
+        if game_id in self.broken or len(game_id) > GAME_ID_CHARS:
             return None
-        if self.cluster is not None:
+        try:
+            row = await self.db(self.storage.load, game_id)
+        except SQLAlchemyError:
+            raise  # (not this game's fault: the next access tries again)
+        except Exception as exc:  # a damaged row
+            self.mark_broken(game_id, str(exc))
+            return None
+        if row is None:
+            return None
+        if self.cluster is not None:  # (only a stored game is ever claimed)
             await self._claim(game_id)
             runner = self.runners.get(game_id)  # loaded meanwhile by another request
             if runner is not None:
                 return runner
         try:
-            row = await self.db(self.storage.load, game_id)
-            if row is None:
-                await self._unclaim([game_id])
-                return None
             state = replay(row.record())
             players = state.game.num_players
             missing = sorted(set(range(players)) - {s.seat for s in row.seats})
@@ -477,12 +506,33 @@ class Hub:
         Raises:
             sqlalchemy.exc.SQLAlchemyError: the database failed.
         """
-        row = await self.db(self.storage.load, game_id)
+        row = await self.db(self.storage.load, game_id)  # (BadRowError: as below)
         if row is None:
             return None
         try:
             return MatchRunner(self, row, replay(row.record()))
-        except Exception:  # damaged: its owner reports it
+        except Exception as exc:  # a damaged game
+            self.mark_broken(game_id, str(exc))
+            return None
+
+    async def find(self, game_id: str) -> MatchRunner | None:
+        """``game_id``'s runner, for reading only (a game's info, record or replay, the
+        lobby's lists): the one in memory; else, in cluster mode, the game as stored
+        (:meth:`peek`: asking any server about a game never makes it run there); else
+        :meth:`get`.
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError: the database failed.
+        """
+        runner = self.runners.get(game_id)
+        if runner is not None or self.cluster is None:
+            return runner or await self.get(game_id)
+        if game_id in self.broken or len(game_id) > GAME_ID_CHARS:
+            return None
+        try:
+            return await self.peek(game_id)
+        except BadRowError as exc:
+            self.mark_broken(game_id, str(exc))
             return None
 
     async def create(
@@ -577,7 +627,7 @@ class Hub:
         """
         async with runner.rematch_lock:
             if runner.row.rematch is not None:
-                again = await self.get(runner.row.rematch)
+                again = await self.find(runner.row.rematch)  # (wherever it runs)
                 if again is not None:
                     return again
             if not runner.over:
@@ -593,7 +643,11 @@ class Hub:
                 hashes,
                 clock=runner.clock.settings,
             )
-            await self.db(self.storage.set_rematch, runner.id, new.id)
+            try:
+                await self.db(self.storage.set_rematch, runner.id, new.id, self.fence())
+            except NotOwnerError:  # another server took the game over meanwhile
+                await self.drop(runner.id)
+                raise OwnedElsewhere(runner.id, await self._owner_address(runner.id)) from None
             runner.row.rematch = new.id
             runner.announce_rematch()
             return new

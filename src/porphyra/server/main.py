@@ -107,6 +107,8 @@ def serve(
     import uvicorn
 
     cluster = None
+    if cluster_address is None and lease_s != 15.0:
+        raise SystemExit("porphyra serve: --lease is for a cluster: give --cluster-address too")
     if cluster_address is not None:  # (checked before anything starts)
         from porphyra.server.owners import ClusterSettings, check_lease
 

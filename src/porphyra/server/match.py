@@ -510,6 +510,7 @@ class MatchRunner(ClockedRunner):
                 line["seat"],
                 text,
                 line["at"],
+                self.hub.fence(),
             )
             lines.append(line)
         msg = protocol.dumps({"type": "chat", "seq": self.seq, "lines": [self._chat_entry(line)]})

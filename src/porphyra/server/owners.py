@@ -21,7 +21,9 @@ All functions are synchronous (the hub runs them on its database thread) and tak
 
 from __future__ import annotations
 
+import math
 import secrets
+import urllib.parse
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +31,9 @@ from sqlalchemy import delete, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from porphyra.server.storage import Storage, games_table, owners_table, servers_table
+
+#: The longest lease (seconds): a game of a process that died waits at most this long.
+MAX_LEASE_S = 3600.0
 
 
 @dataclass(frozen=True)
@@ -43,7 +48,8 @@ class ClusterSettings:
         server_id: this process's id (default: a new random one per start).
 
     Raises:
-        ValueError: an empty address or a lease that is not positive.
+        ValueError: an address that is not an http(s) URL with a host, or a lease that is
+            not more than 0 and at most :data:`MAX_LEASE_S`.
     """
 
     address: str
@@ -51,10 +57,17 @@ class ClusterSettings:
     server_id: str = field(default_factory=lambda: secrets.token_hex(8))
 
     def __post_init__(self) -> None:
-        if not self.address:
-            raise ValueError("a cluster server needs the address its clients reach it at")
-        if not self.lease_s > 0:
-            raise ValueError(f"the lease must be positive seconds, not {self.lease_s!r}")
+        url = urllib.parse.urlsplit(self.address.strip())
+        if url.scheme not in ("http", "https") or not url.hostname:
+            raise ValueError(
+                "a cluster server needs the address its clients reach it at, "
+                f"http://host:port or https://host:port, not {self.address!r}"
+            )
+        if not (math.isfinite(self.lease_s) and 0 < self.lease_s <= MAX_LEASE_S):
+            raise ValueError(
+                f"the lease must be more than 0 and at most {MAX_LEASE_S:g} seconds, "
+                f"not {self.lease_s!r}"
+            )
 
 
 def check_lease(lease_s: float, heartbeat_s: float) -> None:
@@ -157,6 +170,36 @@ def _chunks(game_ids: list[str], size: int = 500) -> list[list[str]]:
     return [game_ids[i : i + size] for i in range(0, len(game_ids), size)]
 
 
+def succeed(storage: Storage, me: str, address: str, now_s: float) -> int:
+    """Server ``me`` starts at ``address``: the leases of earlier processes at the same
+    address end now (a process restarted after a crash takes its own games back at once,
+    instead of redirecting to itself until they run out: two live processes must never
+    share an address), and their ``servers`` rows go, as do those of processes silent for
+    a day.
+
+    Returns:
+        How many leases it ended.
+    """
+    with storage._lock, storage.engine.begin() as conn:
+        before = select(servers_table.c.id).where(
+            servers_table.c.address == address, servers_table.c.id != me
+        )
+        ended = conn.execute(
+            update(owners_table)
+            .where(owners_table.c.server_id.in_(before.scalar_subquery()))
+            .values(lease_until=0.0)
+        ).rowcount
+        conn.execute(
+            delete(servers_table).where(
+                or_(
+                    (servers_table.c.address == address) & (servers_table.c.id != me),
+                    servers_table.c.heartbeat < now_s - 86_400.0,
+                )
+            )
+        )
+        return int(ended or 0)
+
+
 def release(storage: Storage, me: str, game_ids: list[str]) -> None:
     """Give up server ``me``'s ownership of ``game_ids`` (released from memory, or
     stopping): any process may take them at once."""
@@ -199,5 +242,19 @@ def address_of(storage: Storage, server_id: str) -> str | None:
     with storage._lock, storage.engine.connect() as conn:
         value = conn.execute(
             select(servers_table.c.address).where(servers_table.c.id == server_id)
+        ).scalar()
+    return None if value is None else str(value)
+
+
+def owner_address(storage: Storage, game_id: str) -> str | None:
+    """Where the process that owns ``game_id`` now answers, or None (no owner, or one
+    that never said)."""
+    with storage._lock, storage.engine.connect() as conn:
+        value = conn.execute(
+            select(servers_table.c.address)
+            .select_from(
+                owners_table.join(servers_table, servers_table.c.id == owners_table.c.server_id)
+            )
+            .where(owners_table.c.game_id == game_id)
         ).scalar()
     return None if value is None else str(value)

@@ -239,6 +239,14 @@ def _append_steps(
     return steps
 
 
+def _fence_one(conn: Any, game_id: str, fence: Fence | None) -> None:
+    """In ``conn``'s transaction: with a ``fence``, renew the writer's lease of ``game_id``
+    or raise :class:`NotOwnerError` (no fence: nothing)."""
+    if fence is not None:
+        params = [{"g": game_id, "s": fence[0], "t": fence[1]}]
+        _fence_rows(params, lambda p: conn.execute(_STATEMENTS["own"], p).rowcount)
+
+
 def _fence_rows(params: list[dict[str, Any]], run: Callable[[dict[str, Any]], int]) -> None:
     """Run the ``own`` statement once per game of ``params`` with ``run(parameters) ->
     rows changed``; raise :class:`NotOwnerError` naming every game whose lease row did not
@@ -547,9 +555,7 @@ class Storage:
                 owns the game; nothing changed.
         """
         with self._lock, self.engine.begin() as conn:
-            if fence is not None:
-                params = [{"g": game_id, "s": fence[0], "t": fence[1]}]
-                _fence_rows(params, lambda p: conn.execute(_STATEMENTS["own"], p).rowcount)
+            _fence_one(conn, game_id, fence)
             conn.execute(
                 delete(actions_table).where(
                     actions_table.c.game_id == game_id, actions_table.c.idx >= keep
@@ -574,9 +580,7 @@ class Storage:
                 owns the game; nothing changed.
         """
         with self._lock, self.engine.begin() as conn:
-            if fence is not None:
-                params = [{"g": game_id, "s": fence[0], "t": fence[1]}]
-                _fence_rows(params, lambda p: conn.execute(_STATEMENTS["own"], p).rowcount)
+            _fence_one(conn, game_id, fence)
             conn.execute(
                 update(games_table)
                 .where(games_table.c.id == game_id)
@@ -603,17 +607,31 @@ class Storage:
         except ValueError:
             return None
 
-    def set_rematch(self, game_id: str, rematch: str) -> None:
-        """Remember ``rematch`` as the game started as ``game_id``'s rematch."""
+    def set_rematch(self, game_id: str, rematch: str, fence: Fence | None = None) -> None:
+        """Remember ``rematch`` as the game started as ``game_id``'s rematch.
+
+        Raises:
+            NotOwnerError: with a ``fence`` (see :meth:`append_actions`), another server
+                owns ``game_id``; nothing changed.
+        """
         with self._lock, self.engine.begin() as conn:
+            _fence_one(conn, game_id, fence)
             conn.execute(
                 update(games_table).where(games_table.c.id == game_id).values(rematch=rematch)
             )
 
-    def add_chat(self, game_id: str, index: int, seat: int, text: str, at: str) -> None:
+    def add_chat(
+        self, game_id: str, index: int, seat: int, text: str, at: str, fence: Fence | None = None
+    ) -> None:
         """Store chat line ``index`` of ``game_id`` (``seat``: :data:`SPECTATOR_SEAT` for a
-        spectator)."""
+        spectator).
+
+        Raises:
+            NotOwnerError: with a ``fence`` (see :meth:`append_actions`), another server
+                owns the game; nothing changed.
+        """
         with self._lock, self.engine.begin() as conn:
+            _fence_one(conn, game_id, fence)
             conn.execute(
                 insert(chat_table).values(game_id=game_id, idx=index, seat=seat, text=text, at=at)
             )

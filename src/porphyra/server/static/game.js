@@ -74,7 +74,10 @@ function connect() {
   const url = `${proto}//${location.host}/ws/${encodeURIComponent(GAME_ID)}` + (TOKEN ? `?token=${encodeURIComponent(TOKEN)}&` : "?") + `lang=${I18N.lang}`;
   ws = new WebSocket(url);
   setConn(t("connecting"), false);
-  ws.onopen = () => { setConn(t("online"), true); retryDelay = 500; };
+  // The back-off starts again only once the game is here (a snapshot): a server that
+  // accepts the socket and then says the game runs elsewhere (4307) must not be asked
+  // again twice a second.
+  ws.onopen = () => { setConn(t("online"), true); };
   ws.onmessage = (ev) => {
     // Handle messages strictly in order (the first one waits for the card data).
     inbox = inbox.then(() => onMessage(JSON.parse(ev.data))).catch((e) => toast(String(e)));
@@ -112,6 +115,7 @@ function act(text) {
 }
 
 async function onMessage(msg) {
+  if (msg.type === "snapshot") retryDelay = 500;
   if (msg.type === "snapshot" || msg.type === "update") {
     const log = msg.observation.log;
     if (Array.isArray(log)) {
