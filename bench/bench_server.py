@@ -245,7 +245,7 @@ def main() -> None:
         "what no server on this stack can avoid per decision)",
     )
     parser.add_argument(
-        "--floor-pad", type=int, default=3000, help="--floor: filler characters per message"
+        "--floor-pad", type=int, default=4000, help="--floor: filler characters per message"
     )
     parser.add_argument("--floor-moves", type=int, default=53, help="--floor: moves a game")
     parser.add_argument(

@@ -4,17 +4,19 @@ It speaks just enough of porphyra's protocol for ``bench_server``'s clients: ``P
 /api/games`` makes a game of two seats, ``/ws/{id}?token=T`` sends the seat a snapshot, and
 each ``act`` (JSON, with the ``seq`` it answers) makes the next move: every seat of the game
 gets an ``update`` (the mover's echoing its action), padded to ``--pad`` bytes, the seats
-taking turns with a fixed legal list, and the game is over after ``--moves`` moves.  It
-runs on the same stack and uvicorn options as porphyra's server (FastAPI, uvicorn with
-uvloop and its websockets implementation), with no rules, views, database or middleware:
-the part of a decision's server CPU that no server on this stack can avoid.
+taking turns with a fixed legal list, and the game is over after ``--moves`` moves. It runs
+on the same stack, uvicorn options and garbage-collector thresholds as porphyra's server
+(FastAPI, uvicorn with uvloop and its websockets implementation), with no rules, views,
+database or middleware: the part of a decision's server CPU that no server on this stack can
+avoid.
 
-    python bench/server_floor.py --port 8001 [--pad 3000] [--moves 60]
+    python bench/server_floor.py --port 8001 [--pad 4000] [--moves 60]
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import secrets
 from dataclasses import dataclass, field
@@ -23,7 +25,7 @@ from typing import Any
 import uvicorn
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
-from porphyra.server.main import uvicorn_options
+from porphyra.server.main import GC_THRESHOLDS, uvicorn_options
 
 #: The legal list of the seat to move (a few action texts, as a Conspiracy decision).
 LEGAL = ["draw 1", "draw 2", "draw 3", "take 0", "take 1", "keep 0"]
@@ -99,9 +101,10 @@ def main() -> None:
     """``python bench/server_floor.py --port P [--pad BYTES] [--moves N]``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--pad", type=int, default=3000, help="filler bytes per message")
+    parser.add_argument("--pad", type=int, default=4000, help="filler bytes per message")
     parser.add_argument("--moves", type=int, default=60, help="moves a game")
     args = parser.parse_args()
+    gc.set_threshold(*GC_THRESHOLDS)  # (as porphyra's server)
     uvicorn.run(
         create_app(args.pad, args.moves), **uvicorn_options("127.0.0.1", args.port, "warning")
     )
