@@ -452,7 +452,10 @@ def test_serve_command_for_the_cli(monkeypatch: pytest.MonkeyPatch) -> None:
         "cluster_address": None,
         "lease_s": 15.0,
     }
+    announce = calls[0][5].pop("announce")
     assert calls == [("127.0.0.1", 9001, "sqlite://", None, None, options)]
+    announce()  # says where to open the lobby, once the server checked out
+    assert result.output == ""
     calls.clear()
     result = CliRunner().invoke(
         app,
@@ -466,3 +469,23 @@ def test_serve_command_for_the_cli(monkeypatch: pytest.MonkeyPatch) -> None:
     result = CliRunner().invoke(app, argv)
     assert result.exit_code == 0, result.output
     assert (calls[0][5]["cluster_address"], calls[0][5]["lease_s"]) == ("http://10.0.0.2:8000", 20)
+
+
+@pytest.mark.parametrize(
+    ("url", "says"),
+    [
+        ("postgresql+psycopg://porphyra:hunter2@127.0.0.1:1/x", "cannot reach the database"),
+        ("mysql://porphyra:hunter2@127.0.0.1/x", "MySQLdb is not installed"),
+        ("not a url", "not a database URL"),
+    ],
+)
+def test_a_database_that_cannot_be_used_is_one_line_before_the_server_starts(
+    url: str, says: str
+) -> None:
+    from porphyra.server.main import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["--port", "1", "--db", url])
+    message = str(stopped.value)
+    assert message.startswith("porphyra serve: ") and says in message
+    assert "hunter2" not in message and "Traceback" not in message

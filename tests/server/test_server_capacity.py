@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -294,3 +295,24 @@ def test_bot_workers_exit_when_their_server_is_killed() -> None:
         for pid in workers:  # never leave an orphan behind, even when the test fails
             if _alive(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_a_bot_worker_leaves_ctrl_c_to_its_server() -> None:
+    # Ctrl-C signals the terminal's whole process group: a worker must not die of it with
+    # a traceback of its own; the server stops it (and it still answers until then).
+    async def main() -> None:
+        pool = BotPool(workers=1)
+        try:
+            state = porphyra.load_game("conspiracy", players=2).new_initial_state(seed=1)
+            await pool.choose(state, state.current_player(), "random", 1)
+            workers = [p.pid for p in multiprocessing.active_children() if p.pid is not None]
+            assert workers
+            for pid in workers:
+                os.kill(pid, signal.SIGINT)
+            await asyncio.sleep(0.5)
+            assert all(_alive(p) for p in workers)
+            assert await pool.choose(state, state.current_player(), "random", 2)
+        finally:
+            pool.shutdown()
+
+    asyncio.run(main())

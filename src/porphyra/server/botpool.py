@@ -20,6 +20,7 @@ import itertools
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -84,7 +85,10 @@ def _guarded(entry: Callable[..., Any], *args: Any) -> Any:
 
 def _watch_parent(parent: int, every: float = 0.5) -> None:
     """Worker-process initializer: a daemon thread that ends this process as soon as its
-    parent ``parent`` (the server) is gone, e.g. after a ``kill -9`` of the server."""
+    parent ``parent`` (the server) is gone, e.g. after a ``kill -9`` of the server.  The
+    worker ignores Ctrl-C (SIGINT goes to the terminal's whole process group): the server
+    stops its workers itself, and a worker interrupted mid-search printed a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
         while True:

@@ -115,7 +115,9 @@ def serve_command(
     """Play in the browser: serve the lobby and games (friends, bots, solo) over HTTP."""
     from porphyra.server.main import serve
 
-    typer.echo(f"porphyra: open http://{host}:{port}/ in a browser (Ctrl-C stops the server)")
+    def announce() -> None:
+        typer.echo(f"porphyra: open http://{host}:{port}/ in a browser (Ctrl-C stops the server)")
+
     serve(
         host,
         port,
@@ -132,4 +134,5 @@ def serve_command(
         hint_bot=hint_bot,
         cluster_address=cluster_address,
         lease_s=lease,
+        announce=announce,
     )

@@ -124,3 +124,48 @@ def check_sqlite_file(url: str) -> None:
     if problems != ["ok"]:
         found = "; ".join(problems)
         raise DatabaseFileError(f"the database file {path} is damaged ({found}). {advice}")
+
+
+def check_reachable(url: str, timeout_s: int = 10) -> None:
+    """Connect once to the database server of SQLAlchemy ``url`` before the server starts,
+    so that a wrong URL, a missing driver or a database that does not answer is one clear
+    line instead of a traceback and "Application startup failed" (SQLite: nothing to do).
+
+    Raises:
+        DatabaseFileError: the URL is not a database URL, its driver is not installed, or
+            the database does not answer in ``timeout_s`` seconds (the message names the
+            database without its password, and what to do).
+    """
+    from sqlalchemy import create_engine
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise DatabaseFileError("--db is not a database URL (e.g. sqlite:///file)") from None
+    if parsed.get_backend_name() == "sqlite":
+        return  # (no server to reach; a file is checked by check_sqlite_file, and
+        # connecting would create an empty one)
+    shown = parsed.render_as_string(hide_password=True)
+    args = {"connect_timeout": timeout_s} if parsed.get_backend_name() == "postgresql" else {}
+    try:
+        engine = create_engine(parsed, connect_args=args)
+    except (ModuleNotFoundError, ImportError) as exc:
+        raise DatabaseFileError(
+            f"no driver for {shown}: {exc.name or exc} is not installed "
+            "(PostgreSQL: pip install '.[postgresql]')"
+        ) from None
+    except ArgumentError as exc:
+        raise DatabaseFileError(f"cannot use {shown}: {exc}") from None
+    try:
+        with engine.connect():
+            pass
+    except SQLAlchemyError as exc:
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+        raise DatabaseFileError(
+            f"cannot reach the database {shown}: {reason}. Is it running, and are the "
+            "address, user and password right?"
+        ) from None
+    finally:
+        engine.dispose()

@@ -23,4 +23,4 @@ def unavailable_message(error_id: str) -> str:
 
 #: The player's text when another server took the game over (several servers share the
 #: database; the game's page reconnects, and the servers' router sends it there).
-MOVED_MESSAGE = "this game is now run by another server: reconnect to go on"
+MOVED_MESSAGE = "another server runs this game: connect again to reach it"

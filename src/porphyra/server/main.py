@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +66,7 @@ def serve(
     forwarded_allow_ips: str | None = None,
     cluster_address: str | None = None,
     lease_s: float = 15.0,
+    announce: Callable[[], None] | None = None,
     **limits: Any,
 ) -> None:
     """Serve the lobby and games until interrupted.
@@ -93,14 +94,16 @@ def serve(
         lease_s: with ``cluster_address``, seconds a game stays this process's without a
             heartbeat (more than twice the 5 s heartbeat): how soon another process takes
             over the games of one that died.
+        announce: called once every option and the database checked out, just before
+            serving (the CLI says where to open the lobby).
         limits: ``create_limit``, ``message_limit``, ``max_bot_games``, ``max_seat_connections``,
             ``max_client_connections``, ``chat_limit``, ``bot_pace``, ``hint_bot`` of
             :func:`porphyra.server.app.create_app` (default: the defaults there).
 
     Raises:
         OSError: the port cannot be bound.
-        SystemExit: the database file is empty or damaged (the message says what to do),
-            or the cluster options are invalid.
+        SystemExit: the database file is empty or damaged, or the database does not
+            answer (the message says what to do), or the cluster options are invalid.
     """
     import gc
 
@@ -128,10 +131,12 @@ def serve(
     gc.set_threshold(*GC_THRESHOLDS)
 
     from porphyra.server.app import database_url
-    from porphyra.server.dbfile import DatabaseFileError, check_sqlite_file
+    from porphyra.server.dbfile import DatabaseFileError, check_reachable, check_sqlite_file
 
-    try:  # a damaged database file: say so and what to do, before anything starts
-        check_sqlite_file(database_url(db_url, data_dir))
+    try:  # a damaged database file, or none that answers: say so before anything starts
+        url = database_url(db_url, data_dir)
+        check_sqlite_file(url)
+        check_reachable(url)
     except DatabaseFileError as exc:
         raise SystemExit(f"porphyra serve: {exc}") from None
     workers = (os.cpu_count() or 1) if bot_workers is None else bot_workers
@@ -146,6 +151,8 @@ def serve(
         cluster=cluster,
         **limits,
     )
+    if announce is not None:
+        announce()
     uvicorn.run(app, **uvicorn_options(host, port, log_level, compression, forwarded_allow_ips))
 
 
