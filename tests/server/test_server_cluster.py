@@ -154,6 +154,14 @@ def test_every_write_of_a_game_is_fenced_by_its_lease(db_url: str) -> None:
         loaded = storage.load("g1")
         assert loaded is not None and [a["action"] for a in loaded.actions] == ["redraw -"]
         assert owners.claim(storage, "g1", "b", t + 45.0, 30.0) == "a"
+        # Released with a running clock: nobody's until its deadline, when any server's
+        # heartbeat takes it over (its timeout must run); meanwhile anyone may claim it.
+        owners.release(storage, "a", ["g1"], {"g1": t + 100.0})
+        assert owners.orphans(storage, t + 99.0) == []
+        assert owners.orphans(storage, t + 101.0) == ["g1"]
+        assert owners.claim(storage, "g1", "b", t + 50.0, 30.0) == "b"
+        owners.release(storage, "b", ["g1"])  # without a clock: no row at all
+        assert owners.orphans(storage, t + 1e6) == []
     finally:
         storage.close()
 
@@ -162,9 +170,12 @@ def test_the_lease_must_outlive_two_heartbeats() -> None:
     with pytest.raises(ValueError, match="more than twice the heartbeat"):
         check_lease(10.0, 5.0)
     check_lease(10.5, 5.0)
-    for address in ("", " ", "javascript:alert(1)", "10.0.0.1:8000", "http://"):
+    assert ClusterSettings(" http://Host.example:8000/ ").address == "http://host.example:8000"
+    for address in ("", " ", "javascript:alert(1)", "10.0.0.1:8000", "http://", "http://h:x"):
         with pytest.raises(ValueError, match="address"):
             ClusterSettings(address, 15.0)
+    with pytest.raises(ValueError, match="address"):
+        ClusterSettings("http://h:99999", 15.0)
     for lease in (0.0, -5.0, float("nan"), float("inf"), 1e400, 3601.0):
         with pytest.raises(ValueError, match="lease"):
             ClusterSettings("http://127.0.0.1:8000", lease)

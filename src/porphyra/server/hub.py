@@ -5,6 +5,7 @@ timeout watch."""
 from __future__ import annotations
 
 import asyncio
+import collections
 import concurrent.futures
 import contextlib
 import logging
@@ -38,6 +39,9 @@ from porphyra.server.storage import (
 )
 
 log = logging.getLogger("porphyra.server")
+
+#: Games of other servers kept as last read (cluster mode, :meth:`Hub.peek`).
+PEEKED = 256
 
 #: Games of stopped servers one server takes over per heartbeat (cluster mode).
 TAKEOVERS = 10
@@ -129,6 +133,10 @@ class Hub:
             max_workers=1, thread_name_prefix="porphyra-db"
         )
         self.runners: dict[str, MatchRunner] = {}
+        #: Games another server runs, as last read (:meth:`peek`), least recent first.
+        self._peeked: collections.OrderedDict[str, tuple[Any, MatchRunner]] = (
+            collections.OrderedDict()
+        )
         #: Games that cannot be loaded: ``{game id: public problem}`` (short, generic, with
         #: an error id; the details are in the server log, see :meth:`mark_broken`).
         self.broken: dict[str, str] = {}
@@ -170,11 +178,14 @@ class Hub:
 
     async def _unclaim(self, game_ids: list[str]) -> None:
         """Give up this server's ownership of ``game_ids`` (cluster mode; never raises:
-        a lease left behind runs out by itself)."""
+        a lease left behind runs out by itself).  A game with a running clock keeps its
+        next deadline as an unowned wake-up time (:func:`owners.release`), so that some
+        server runs its timeout even if this one dies first."""
         if self.cluster is None or not game_ids:
             return
+        wake = {g: self.deadlines[g] for g in game_ids if g in self.deadlines}
         try:
-            await self.db(owners.release, self.storage, self.cluster.server_id, game_ids)
+            await self.db(owners.release, self.storage, self.cluster.server_id, game_ids, wake)
         except Exception:
             log.debug("could not release games %s", game_ids, exc_info=True)
 
@@ -209,18 +220,24 @@ class Hub:
         cluster = self.cluster
         assert cluster is not None
         me = cluster.server_id
-        # (a released game with a running clock stays this server's: its deadline is
-        # only in this server's memory)
-        held = [*self.runners, *(g for g in self.deadlines if g not in self.runners)]
         lost = await self.db(
-            owners.renew, self.storage, me, cluster.address, held, time.time(), cluster.lease_s
+            owners.renew,
+            self.storage,
+            me,
+            cluster.address,
+            list(self.runners),
+            time.time(),
+            cluster.lease_s,
         )
         for game_id in lost:
             log.warning("game %s: taken over by another server; dropped here", game_id)
             await self.drop(game_id)
         # A few games a beat, the loop free between them (a replay each): a server that
         # takes over many games must not stall its own, or miss renewing their leases.
+        until = time.monotonic() + self.heartbeat_s / 2  # (the next beat renews on time)
         for game_id in await self.db(owners.orphans, self.storage, time.time(), TAKEOVERS):
+            if time.monotonic() > until:
+                break
             if game_id in self.runners:
                 continue
             try:
@@ -339,7 +356,7 @@ class Hub:
             released = self.release_idle()
             if released:
                 log.debug("released %d idle games from memory", released)
-                gone = [g for g in before if g not in self.runners and g not in self.deadlines]
+                gone = [g for g in before if g not in self.runners]
                 await self._unclaim(gone)
 
     def active_bot_only_games(self) -> int:
@@ -467,6 +484,19 @@ class Hub:
             runner = self.runners.get(game_id)  # loaded meanwhile by another request
             if runner is not None:
                 return runner
+            # Read again, now that it is ours: the owner before may have stored moves
+            # between the first read and the claim.
+            try:
+                row = await self.db(self.storage.load, game_id)
+            except SQLAlchemyError:
+                raise
+            except Exception as exc:
+                self.mark_broken(game_id, str(exc))
+                await self._unclaim([game_id])
+                return None
+            if row is None:
+                await self._unclaim([game_id])
+                return None
         try:
             state = replay(row.record())
             players = state.game.num_players
@@ -509,11 +539,22 @@ class Hub:
         row = await self.db(self.storage.load, game_id)  # (BadRowError: as below)
         if row is None:
             return None
+        # The same stored game is read again and again (the lobby's lists of every
+        # player): replayed once per change of it.
+        key = (row.seq, len(row.actions), row.status, row.clock, row.rematch)
+        cached = self._peeked.get(game_id)
+        if cached is not None and cached[0] == key:
+            self._peeked.move_to_end(game_id)
+            return cached[1]
         try:
-            return MatchRunner(self, row, replay(row.record()))
+            runner = MatchRunner(self, row, replay(row.record()))
         except Exception as exc:  # a damaged game
             self.mark_broken(game_id, str(exc))
             return None
+        self._peeked[game_id] = (key, runner)
+        if len(self._peeked) > PEEKED:
+            self._peeked.popitem(last=False)
+        return runner
 
     async def find(self, game_id: str) -> MatchRunner | None:
         """``game_id``'s runner, for reading only (a game's info, record or replay, the
@@ -632,6 +673,8 @@ class Hub:
                     return again
             if not runner.over:
                 raise CreateError("a rematch can start once the game is over")
+            if self.cluster is not None:  # still ours? (else no rematch game to strand)
+                await self._claim(runner.id)
             seats = [{"kind": s.kind, "bot": s.bot, "name": s.name} for s in runner.seats]
             hashes = {s.seat: s.token_hash for s in runner.seats if s.token_hash is not None}
             new, _ = await self.create(

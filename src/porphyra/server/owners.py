@@ -32,6 +32,10 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from porphyra.server.storage import Storage, games_table, owners_table, servers_table
 
+#: The ``server_id`` of a game nobody runs that must wake up at its ``lease_until`` (its
+#: clock's next deadline; see :func:`release`): anyone may claim it.
+NOBODY = ""
+
 #: The longest lease (seconds): a game of a process that died waits at most this long.
 MAX_LEASE_S = 3600.0
 
@@ -58,11 +62,19 @@ class ClusterSettings:
 
     def __post_init__(self) -> None:
         url = urllib.parse.urlsplit(self.address.strip())
-        if url.scheme not in ("http", "https") or not url.hostname:
+        try:
+            port = url.port
+        except ValueError:
+            port = -1
+        if url.scheme not in ("http", "https") or not url.hostname or port == -1:
             raise ValueError(
                 "a cluster server needs the address its clients reach it at, "
                 f"http://host:port or https://host:port, not {self.address!r}"
             )
+        # One spelling per address (a restart finds its predecessors by it: see succeed).
+        netloc = url.hostname if port is None else f"{url.hostname}:{port}"
+        normal = urllib.parse.urlunsplit((url.scheme, netloc, url.path.rstrip("/"), "", ""))
+        object.__setattr__(self, "address", normal)
         if not (math.isfinite(self.lease_s) and 0 < self.lease_s <= MAX_LEASE_S):
             raise ValueError(
                 f"the lease must be more than 0 and at most {MAX_LEASE_S:g} seconds, "
@@ -115,8 +127,8 @@ def check_dialect(storage: Storage) -> None:
 
 def claim(storage: Storage, game_id: str, me: str, now_s: float, lease_s: float) -> str:
     """Take or keep game ``game_id`` for server ``me`` if nobody else holds it: no owner
-    row, an expired lease, or ``me`` already.  One atomic statement, so two processes
-    claiming at once cannot both win.
+    row, an expired lease, :data:`NOBODY`'s, or ``me`` already.  One atomic statement, so
+    two processes claiming at once cannot both win.
 
     Returns:
         The server id that owns the game afterwards (``me`` if the claim held).
@@ -127,7 +139,11 @@ def claim(storage: Storage, game_id: str, me: str, now_s: float, lease_s: float)
     stmt = stmt.on_conflict_do_update(
         index_elements=[owners_table.c.game_id],
         set_={"server_id": me, "lease_until": now_s + lease_s},
-        where=or_(owners_table.c.server_id == me, owners_table.c.lease_until < now_s),
+        where=or_(
+            owners_table.c.server_id == me,
+            owners_table.c.server_id == NOBODY,
+            owners_table.c.lease_until < now_s,
+        ),
     )
     with storage._lock, storage.engine.begin() as conn:
         conn.execute(stmt)
@@ -200,11 +216,24 @@ def succeed(storage: Storage, me: str, address: str, now_s: float) -> int:
         return int(ended or 0)
 
 
-def release(storage: Storage, me: str, game_ids: list[str]) -> None:
-    """Give up server ``me``'s ownership of ``game_ids`` (released from memory, or
-    stopping): any process may take them at once."""
+def release(
+    storage: Storage, me: str, game_ids: list[str], wake: dict[str, float] | None = None
+) -> None:
+    """Give up server ``me``'s ownership of ``game_ids`` (released from memory): any
+    process may take them at once.  ``wake``: games with a running clock, by their next
+    deadline (epoch seconds): their row stays, owned by nobody (:data:`NOBODY`) until
+    then, so that the heartbeat of any process takes the game over once it is due (its
+    timeout bot must move, and the deadline was only in ``me``'s memory)."""
+    wake = wake or {}
     with storage._lock, storage.engine.begin() as conn:
-        for chunk in _chunks(game_ids):
+        for game_id, deadline in wake.items():
+            conn.execute(
+                update(owners_table)
+                .where(owners_table.c.game_id == game_id, owners_table.c.server_id == me)
+                .values(server_id=NOBODY, lease_until=deadline)
+            )
+        rest = [g for g in game_ids if g not in wake]
+        for chunk in _chunks(rest):
             conn.execute(
                 delete(owners_table).where(
                     owners_table.c.server_id == me, owners_table.c.game_id.in_(chunk)
@@ -224,8 +253,9 @@ def leave(storage: Storage, me: str) -> None:
 
 def orphans(storage: Storage, now_s: float, limit: int = 100) -> list[str]:
     """Up to ``limit`` unfinished games whose owner's lease ran out: the games of a
-    process that died or stopped, for the others to take over.  (A game released from
-    memory has no owner row: it loads where it is next asked for.)"""
+    process that died or stopped, for the others to take over, and the games released
+    with a running clock whose deadline came (:func:`release`).  (A game released from
+    memory without a clock has no owner row: it loads where it is next asked for.)"""
     with storage._lock, storage.engine.connect() as conn:
         rows = conn.execute(
             select(games_table.c.id)
