@@ -10,7 +10,9 @@ files and on PostgreSQL; leases of about a second, so that no test waits long.
 
 from __future__ import annotations
 
+import asyncio
 import random
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -378,3 +380,38 @@ def test_a_server_restarted_at_its_address_takes_its_games_back_at_once(db_url: 
         client.close()
     finally:
         server.stop()
+
+
+def test_a_game_is_read_again_once_claimed(pair: tuple[LiveServer, LiveServer]) -> None:
+    # b reads the game, then pauses before its claim; meanwhile a (still the owner, its
+    # heartbeat stopped) stores a move, and its lease runs out.  b must run the game with
+    # that acknowledged move, not the copy it read before claiming.
+    a, b = pair
+    info = a.create(HUMANS)
+    game_id = info["id"]
+    tokens = {inv["seat"]: inv["token"] for inv in info["invites"]}
+    mover = SeatClient(a, game_id, tokens[0], 0)
+    mover.state_msg()
+    beat = a.app.state.hub._heartbeat_task
+    beat.get_loop().call_soon_threadsafe(beat.cancel)
+    hub = b.app.state.hub
+    claim = hub._claim
+
+    async def slow_claim(gid: str) -> None:
+        await asyncio.sleep(3 * LEASE_S)  # (past a's lease, renewed by its move)
+        await claim(gid)
+
+    hub._claim = slow_claim
+    opened: list[Any] = []
+    reader = threading.Thread(
+        target=lambda: opened.append(first_message(b, game_id, tokens[1])), daemon=True
+    )
+    reader.start()
+    time.sleep(0.3)  # b has read the game and waits in its claim
+    mover.act(mover.last["legal"][0])
+    answer = mover.recv_until(lambda m: m["type"] in ("error", "update") and "last" in m)
+    assert answer["type"] == "update", answer  # acknowledged by a, the owner then
+    reader.join(timeout=30)
+    _, snapshot = opened[0]
+    assert snapshot["type"] == "snapshot" and snapshot["seq"] == answer["seq"], snapshot
+    assert len(record_rows(b, game_id)) == 1
