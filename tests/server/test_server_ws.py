@@ -274,3 +274,16 @@ def test_a_thinking_bot_does_not_hold_up_other_games(db_url: str) -> None:
                 c.close()
     finally:
         live.stop()
+
+
+@pytest.mark.parametrize("game_id", ["a%00b", "x" * 40, "%E2%98%83", "a%20b"])
+def test_an_id_no_game_can_have_is_no_such_game(server: LiveServer, game_id: str) -> None:
+    # (a NUL in the id was an HTTP 500 on PostgreSQL, which refuses it in a text)
+    for path in ("", "/record", "/replay"):
+        answer = server.get(f"/api/games/{game_id}{path}")
+        assert answer.status_code == 404, (path, answer.text)
+    client = SeatClient(server, game_id, None, None)
+    msg = client.recv()
+    assert msg["type"] == "error" and msg["message"] == "no such game"
+    with pytest.raises(ConnectionClosed):
+        client.recv(timeout=10)

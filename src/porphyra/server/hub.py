@@ -9,6 +9,7 @@ import collections
 import concurrent.futures
 import contextlib
 import logging
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -46,8 +47,16 @@ PEEKED = 256
 #: Games of stopped servers one server takes over per heartbeat (cluster mode).
 TAKEOVERS = 10
 
-#: The longest game id (the ``games.id`` column; the server's own ids have 16 characters).
-GAME_ID_CHARS = 32
+#: What a game id can be: letters, digits, ``-`` and ``_``, at most 32 (the ``games.id``
+#: column; the server's own ids are 16 hex digits).  Anything else is no game, without
+#: asking the database (PostgreSQL refused a NUL in a text with an error).
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def _no_such_id(game_id: str) -> bool:
+    """True if ``game_id`` cannot be any stored game's id (see :data:`GAME_ID`)."""
+    return GAME_ID.fullmatch(game_id) is None
+
 
 #: Bits of a seed the server draws (``secrets.randbits``): far beyond any search of the
 #: seeds consistent with a seat's own hand.
@@ -468,7 +477,7 @@ class Hub:
         if runner is not None:
             runner.last_used = time.monotonic()
             return runner
-        if game_id in self.broken or len(game_id) > GAME_ID_CHARS:
+        if game_id in self.broken or _no_such_id(game_id):
             return None
         try:
             row = await self.db(self.storage.load, game_id)
@@ -568,7 +577,7 @@ class Hub:
         runner = self.runners.get(game_id)
         if runner is not None or self.cluster is None:
             return runner or await self.get(game_id)
-        if game_id in self.broken or len(game_id) > GAME_ID_CHARS:
+        if game_id in self.broken or _no_such_id(game_id):
             return None
         try:
             return await self.peek(game_id)
