@@ -401,21 +401,12 @@ class Hub:
         self.started = self.now()
         self.alive_at = await self.db(self.storage.last_alive)
         await self.db(self.storage.heartbeat, self.started)
-        if self.cluster is not None:
+        cluster = self.cluster
+        if cluster is not None:  # take back an earlier process's games, then register
             owners.check_dialect(self.storage)
-            cluster = self.cluster
-            await self.db(
-                owners.succeed, self.storage, cluster.server_id, cluster.address, time.time()
-            )
-            await self.db(
-                owners.renew,
-                self.storage,
-                self.cluster.server_id,
-                self.cluster.address,
-                [],
-                time.time(),
-                self.cluster.lease_s,
-            )
+            me, address = cluster.server_id, cluster.address
+            await self.db(owners.succeed, self.storage, me, address, time.time())
+            await self.db(owners.renew, self.storage, me, address, [], time.time(), cluster.lease_s)
         ids = await self.db(self.storage.game_ids, "active")
         for game_id in ids:
             try:
@@ -479,13 +470,7 @@ class Hub:
             return runner
         if game_id in self.broken or _no_such_id(game_id):
             return None
-        try:
-            row = await self.db(self.storage.load, game_id)
-        except SQLAlchemyError:
-            raise  # (not this game's fault: the next access tries again)
-        except Exception as exc:  # a damaged row
-            self.mark_broken(game_id, str(exc))
-            return None
+        row = await self._load_row(game_id)
         if row is None:
             return None
         if self.cluster is not None:  # (only a stored game is ever claimed)
@@ -495,14 +480,7 @@ class Hub:
                 return runner
             # Read again, now that it is ours: the owner before may have stored moves
             # between the first read and the claim.
-            try:
-                row = await self.db(self.storage.load, game_id)
-            except SQLAlchemyError:
-                raise
-            except Exception as exc:
-                self.mark_broken(game_id, str(exc))
-                await self._unclaim([game_id])
-                return None
+            row = await self._load_row(game_id)
             if row is None:
                 await self._unclaim([game_id])
                 return None
@@ -537,15 +515,32 @@ class Hub:
             runner.kick_bots()
         return runner
 
+    async def _load_row(self, game_id: str) -> GameRow | None:
+        """The stored row of ``game_id``, or None (no such game, or a damaged row: then it
+        is marked broken).
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError: the database failed (not this game's fault:
+                nothing is remembered, the next access tries again).
+        """
+        try:
+            row: GameRow | None = await self.db(self.storage.load, game_id)
+        except SQLAlchemyError:
+            raise
+        except Exception as exc:  # a damaged row (BadRowError)
+            self.mark_broken(game_id, str(exc))
+            return None
+        return row
+
     async def peek(self, game_id: str) -> MatchRunner | None:
         """A read-only runner of ``game_id`` as stored, neither registered nor owned (the
         lobby's view of a game another server of the cluster runs), or None (no such game,
-        or a damaged one).  Nothing it does is stored or sent.
+        or a damaged one: then it is marked broken).  Nothing it does is stored or sent.
 
         Raises:
             sqlalchemy.exc.SQLAlchemyError: the database failed.
         """
-        row = await self.db(self.storage.load, game_id)  # (BadRowError: as below)
+        row = await self._load_row(game_id)
         if row is None:
             return None
         # The same stored game is read again and again (the lobby's lists of every
@@ -579,11 +574,7 @@ class Hub:
             return runner or await self.get(game_id)
         if game_id in self.broken or _no_such_id(game_id):
             return None
-        try:
-            return await self.peek(game_id)
-        except BadRowError as exc:
-            self.mark_broken(game_id, str(exc))
-            return None
+        return await self.peek(game_id)
 
     async def create(
         self,
