@@ -873,8 +873,7 @@ async def _refuse(websocket: WebSocket, message: str, code: int, kind: str = "au
 async def _moved(websocket: WebSocket, moved: OwnedElsewhere, lang: str) -> None:
     """Tell a client that another server runs its game (error ``moved``, ``server``: where)
     and close with code 4307."""
-    message = protocol.error(0, translate_error(MOVED_MESSAGE, lang), "moved")
-    message["server"] = moved.address
+    message = protocol.moved(0, translate_error(MOVED_MESSAGE, lang), moved.address)
     await websocket.send_text(protocol.dumps(message))
     await websocket.close(code=MOVED_CLOSE_CODE)
 

@@ -60,8 +60,7 @@ class Client:
         with ``server``: the address, or None) and close its connection (code 4307)."""
         if self.dropped:
             return
-        message = protocol.error(seq, self.error_text(MOVED_MESSAGE), "moved")
-        message["server"] = address
+        message = protocol.moved(seq, self.error_text(MOVED_MESSAGE), address)
         self.outbox.put_nowait(protocol.dumps(message))
         self.close_code = MOVED_CLOSE_CODE
         self.dropped = True

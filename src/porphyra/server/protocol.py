@@ -220,3 +220,11 @@ def error(seq: int, message: str, code: str = "invalid") -> dict[str, Any]:
     message's ``server`` says where, when known; the connection is then closed with code
     4307)."""
     return {"type": "error", "seq": seq, "code": code, "message": message}
+
+
+def moved(seq: int, message: str, server: str | None) -> dict[str, Any]:
+    """The ``moved`` :func:`error`: another server runs the game, at ``server`` (its base
+    URL, or None when unknown)."""
+    out = error(seq, message, "moved")
+    out["server"] = server
+    return out

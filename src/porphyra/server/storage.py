@@ -243,8 +243,12 @@ def _fence_one(conn: Any, game_id: str, fence: Fence | None) -> None:
     """In ``conn``'s transaction: with a ``fence``, renew the writer's lease of ``game_id``
     or raise :class:`NotOwnerError` (no fence: nothing)."""
     if fence is not None:
-        params = [{"g": game_id, "s": fence[0], "t": fence[1]}]
-        _fence_rows(params, lambda p: conn.execute(_STATEMENTS["own"], p).rowcount)
+        _fence_conn(conn, [{"g": game_id, "s": fence[0], "t": fence[1]}])
+
+
+def _fence_conn(conn: Any, params: list[dict[str, Any]]) -> None:
+    """:func:`_fence_rows` on an SQLAlchemy connection ``conn``."""
+    _fence_rows(params, lambda p: conn.execute(_STATEMENTS["own"], p).rowcount)
 
 
 def _fence_rows(params: list[dict[str, Any]], run: Callable[[dict[str, Any]], int]) -> None:
@@ -507,7 +511,7 @@ class Storage:
             with self.engine.begin() as conn:
                 for statement, params in steps:
                     if statement == "own":
-                        _fence_rows(params, lambda p: conn.execute(_STATEMENTS["own"], p).rowcount)
+                        _fence_conn(conn, params)
                     else:
                         conn.execute(_STATEMENTS[statement], params)
 
