@@ -90,6 +90,7 @@ from porphyra.server.errors import MOVED_MESSAGE, SubmitError
 from porphyra.server.gamedata import card_data, lobby_bot_text, lobby_bots, solo_supported
 from porphyra.server.hub import CreateError, Hub
 from porphyra.server.incidents import player_message, report
+from porphyra.server.main import HEARTBEAT_S
 from porphyra.server.owners import ClusterSettings, OwnedElsewhere
 from porphyra.server.quotas import (
     CHAT_LIMIT,
@@ -382,7 +383,7 @@ def create_app(
     bot_pace: float = 0.6,
     time_source: Callable[[], float] = time.time,
     clock_poll: float = 0.25,
-    heartbeat_s: float = 5.0,
+    heartbeat_s: float = HEARTBEAT_S,
     cluster: ClusterSettings | None = None,
 ) -> FastAPI:
     """Build the application.

@@ -14,6 +14,8 @@ from typing import Annotated
 
 import typer
 
+from porphyra.server.main import DEFAULT_LEASE_S
+
 
 def serve_command(
     host: Annotated[
@@ -110,7 +112,7 @@ def serve_command(
             help="With --cluster-address: how long a game stays a server's without its "
             "heartbeat (more than 10, at most 3600), so how soon the others take over.",
         ),
-    ] = 15.0,
+    ] = DEFAULT_LEASE_S,
 ) -> None:
     """Play in the browser: serve the lobby and games (friends, bots, solo) over HTTP."""
     from porphyra.server.main import serve

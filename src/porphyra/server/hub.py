@@ -21,6 +21,7 @@ from porphyra.clocks import ClockSettings, TableClock
 from porphyra.server import owners
 from porphyra.server.botpool import BotPool
 from porphyra.server.incidents import damaged_game, report
+from porphyra.server.main import HEARTBEAT_S
 from porphyra.server.match import MatchRunner
 from porphyra.server.owners import ClusterSettings, OwnedElsewhere
 from porphyra.server.replay import replay, shared_game
@@ -112,7 +113,7 @@ class Hub:
         bot_pace: float = 0.0,
         time_source: Callable[[], float] = time.time,
         clock_poll: float = 0.25,
-        heartbeat_s: float = 5.0,
+        heartbeat_s: float = HEARTBEAT_S,
         cluster: ClusterSettings | None = None,
     ) -> None:
         if cluster is not None:

@@ -11,8 +11,11 @@ from typing import Any
 #: ``gc.set_threshold`` of the server process (see :func:`serve`).
 GC_THRESHOLDS = (10_000, 50, 1_000)
 
-#: Seconds between two heartbeats of a served hub (``create_app``'s default).
+#: Seconds between two heartbeats of a hub (the default of ``create_app`` and ``Hub``).
 HEARTBEAT_S = 5.0
+
+#: Seconds a cluster server's game stays its own without a heartbeat (``--lease``).
+DEFAULT_LEASE_S = 15.0
 
 #: Largest websocket frame uvicorn accepts (bytes); the app refuses messages over 16 KiB
 #: with an error and keeps the connection, uvicorn closes on anything over this.
@@ -65,7 +68,7 @@ def serve(
     allowed_hosts: Sequence[str] | None = None,
     forwarded_allow_ips: str | None = None,
     cluster_address: str | None = None,
-    lease_s: float = 15.0,
+    lease_s: float = DEFAULT_LEASE_S,
     announce: Callable[[], None] | None = None,
     **limits: Any,
 ) -> None:
@@ -110,7 +113,7 @@ def serve(
     import uvicorn
 
     cluster = None
-    if cluster_address is None and lease_s != 15.0:
+    if cluster_address is None and lease_s != DEFAULT_LEASE_S:
         raise SystemExit("porphyra serve: --lease is for a cluster: give --cluster-address too")
     if cluster_address is not None:  # (checked before anything starts)
         from porphyra.server.owners import ClusterSettings, check_lease
@@ -204,7 +207,10 @@ def main(argv: list[str] | None = None) -> None:
         "(http://host:port); see docs/scaling.md",
     )
     parser.add_argument(
-        "--lease", type=float, default=15.0, help="--cluster-address: lease seconds (>10)"
+        "--lease",
+        type=float,
+        default=DEFAULT_LEASE_S,
+        help="--cluster-address: lease seconds (>10)",
     )
     args = parser.parse_args(argv)
     limits: dict[str, Any] = {}

@@ -30,6 +30,7 @@ from typing import Any
 from sqlalchemy import delete, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
+from porphyra.server.main import DEFAULT_LEASE_S
 from porphyra.server.storage import Storage, games_table, owners_table, servers_table
 
 #: The ``server_id`` of a game nobody runs that must wake up at its ``lease_until`` (its
@@ -57,7 +58,7 @@ class ClusterSettings:
     """
 
     address: str
-    lease_s: float = 15.0
+    lease_s: float = DEFAULT_LEASE_S
     server_id: str = field(default_factory=lambda: secrets.token_hex(8))
 
     def __post_init__(self) -> None:
