@@ -201,11 +201,7 @@ def succeed(storage: Storage, me: str, address: str, now_s: float) -> int:
         before = select(servers_table.c.id).where(
             servers_table.c.address == address, servers_table.c.id != me
         )
-        ended = conn.execute(
-            update(owners_table)
-            .where(owners_table.c.server_id.in_(before.scalar_subquery()))
-            .values(lease_until=0.0)
-        ).rowcount
+        ended = _end_leases(conn, owners_table.c.server_id.in_(before.scalar_subquery()))
         conn.execute(
             delete(servers_table).where(
                 or_(
@@ -214,7 +210,7 @@ def succeed(storage: Storage, me: str, address: str, now_s: float) -> int:
                 )
             )
         )
-        return int(ended or 0)
+        return ended
 
 
 def release(
@@ -246,10 +242,15 @@ def leave(storage: Storage, me: str) -> None:
     """Server ``me`` stops: its leases end now (so that the other servers' sweeps take its
     unfinished games over at once) and its ``servers`` row goes."""
     with storage._lock, storage.engine.begin() as conn:
-        conn.execute(
-            update(owners_table).where(owners_table.c.server_id == me).values(lease_until=0.0)
-        )
+        _end_leases(conn, owners_table.c.server_id == me)
         conn.execute(delete(servers_table).where(servers_table.c.id == me))
+
+
+def _end_leases(conn: Any, of: Any) -> int:
+    """End now the leases of the servers that ``of`` (a condition on ``owners``) picks,
+    in ``conn``'s transaction: any process may take those games.  How many."""
+    done = conn.execute(update(owners_table).where(of).values(lease_until=0.0))
+    return int(done.rowcount or 0)
 
 
 def orphans(storage: Storage, now_s: float, limit: int = 100) -> list[str]:
