@@ -12,3 +12,10 @@ client) and :mod:`.incidents` (error ids) guard it; the browser UI lives in ``st
 :mod:`porphyra.clocks` and, for a running game, :mod:`.seatclock`; :mod:`.errors` holds the
 runner's refusals.
 """
+
+#: Seconds between two heartbeats of a hub (the default of ``create_app`` and ``Hub``).
+HEARTBEAT_S = 5.0
+
+#: Seconds a cluster server's game stays its own without a heartbeat (``--lease``).
+#: (Here, not in :mod:`.main`: the command line reads it without loading the server.)
+DEFAULT_LEASE_S = 15.0

@@ -84,13 +84,12 @@ from porphyra.i18n import DEFAULT as DEFAULT_LANGUAGE
 from porphyra.i18n import LANGUAGES, catalogue_json, from_accept_language
 from porphyra.i18n import normalize as normalize_language
 from porphyra.i18n.log import translate_error, translate_lines
-from porphyra.server import protocol
+from porphyra.server import HEARTBEAT_S, protocol
 from porphyra.server.client import MOVED_CLOSE_CODE, Client
 from porphyra.server.errors import MOVED_MESSAGE, SubmitError
 from porphyra.server.gamedata import card_data, lobby_bot_text, lobby_bots, solo_supported
 from porphyra.server.hub import CreateError, Hub
 from porphyra.server.incidents import player_message, report
-from porphyra.server.main import HEARTBEAT_S
 from porphyra.server.owners import ClusterSettings, OwnedElsewhere
 from porphyra.server.quotas import (
     CHAT_LIMIT,

@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from porphyra.server.main import DEFAULT_LEASE_S
+from porphyra.server import DEFAULT_LEASE_S
 
 
 def serve_command(

@@ -18,10 +18,9 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from porphyra.clocks import ClockSettings, TableClock
-from porphyra.server import owners
+from porphyra.server import HEARTBEAT_S, owners
 from porphyra.server.botpool import BotPool
 from porphyra.server.incidents import damaged_game, report
-from porphyra.server.main import HEARTBEAT_S
 from porphyra.server.match import MatchRunner
 from porphyra.server.owners import ClusterSettings, OwnedElsewhere
 from porphyra.server.replay import replay, shared_game

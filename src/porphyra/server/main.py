@@ -8,14 +8,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from porphyra.server import DEFAULT_LEASE_S, HEARTBEAT_S
+
 #: ``gc.set_threshold`` of the server process (see :func:`serve`).
 GC_THRESHOLDS = (10_000, 50, 1_000)
 
-#: Seconds between two heartbeats of a hub (the default of ``create_app`` and ``Hub``).
-HEARTBEAT_S = 5.0
-
-#: Seconds a cluster server's game stays its own without a heartbeat (``--lease``).
-DEFAULT_LEASE_S = 15.0
 
 #: Largest websocket frame uvicorn accepts (bytes); the app refuses messages over 16 KiB
 #: with an error and keeps the connection, uvicorn closes on anything over this.

@@ -30,7 +30,7 @@ from typing import Any
 from sqlalchemy import delete, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from porphyra.server.main import DEFAULT_LEASE_S
+from porphyra.server import DEFAULT_LEASE_S
 from porphyra.server.storage import Storage, games_table, owners_table, servers_table
 
 #: The ``server_id`` of a game nobody runs that must wake up at its ``lease_until`` (its
