@@ -239,6 +239,26 @@ def test_protocol_parsing() -> None:
         protocol.parse_client_message(b"\xff\xfe")
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"type":"act","action":"draw 1","seq":NaN}',
+        '{"type":"act","action":"draw 1","seq":Infinity}',
+        '{"type":"act","action":"draw 1","seq":1e400}',
+        '{"type":"act","action":"draw 1","seq":123456789012345678901234567890}',
+        '{"type":"act","action":"draw 1","seq":1.0}',
+        '{"type":"chat","text":"\\ud800"}',
+        "[" * 2000 + "]" * 2000,
+        '{"type":"ping"',
+    ],
+)
+def test_protocol_refuses_what_is_not_strict_json_or_not_an_integer_seq(text: str) -> None:
+    # No NaN or infinity, no lone surrogate, no 2,000 levels; an integer beyond 64 bits is
+    # read as a number that is not an integer: each is the protocol's error, never a crash.
+    with pytest.raises(protocol.ProtocolError):
+        protocol.parse_client_message(text)
+
+
 def test_protocol_message_limit_counts_bytes_not_characters() -> None:
     emoji = "\U0001f600" * 5000  # 5,000 characters, 20,000 bytes of UTF-8
     text = '{"type":"act","seq":0,"action":"' + emoji + '"}'

@@ -643,7 +643,9 @@ class MatchRunner(ClockedRunner):
         Raises:
             SubmitError: ``unavailable``, the database did not take the write.
         """
-        clock = self.clock.copy()
+        # An untimed table's clock never changes here (update() returns at once), so it
+        # is shared rather than copied; any other is changed on a copy, kept once stored.
+        clock = self.clock.copy() if timeout or self.clock.timed else self.clock
         if timeout:
             anchor = self._log_anchor()
             before_events = len(clock.events)

@@ -133,10 +133,11 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
         except UnicodeDecodeError:
             raise ProtocolError("message is not UTF-8 text") from None
     try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        # ValueError covers JSONDecodeError and integers beyond Python's digit limit
-        # (a 5,000-digit ``seq``); RecursionError a deeply nested document.
+        # orjson: about 5x faster than json on these small messages, and stricter (no NaN,
+        # no lone surrogates, at most 1,024 levels; an integer beyond 64 bits is read as a
+        # float, which no field accepts).  JSONDecodeError is a ValueError.
+        data = orjson.loads(text)
+    except ValueError:
         raise ProtocolError("message is not valid JSON (or a number is too long)") from None
     if not isinstance(data, dict):
         raise ProtocolError("message must be a JSON object")

@@ -41,9 +41,11 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import hashlib
 import json
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -306,8 +308,14 @@ def hash_token(token: str) -> str:
 
 
 def now() -> str:
-    """The current UTC time as ISO-8601 text (seconds)."""
-    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    """The current UTC time as ISO-8601 text (seconds); the text is made once per second
+    (every stored move asks for it)."""
+    return _iso_second(int(time.time()))
+
+
+@functools.lru_cache(maxsize=2)
+def _iso_second(second: int) -> str:
+    return dt.datetime.fromtimestamp(second, dt.UTC).isoformat(timespec="seconds")
 
 
 @dataclass
