@@ -71,6 +71,34 @@ def test_game_creation_is_limited_per_client(db_url: str) -> None:
         assert "too many new games" in refused.json()["detail"]
 
 
+def test_reads_of_stored_games_are_limited_per_client(db_url: str) -> None:
+    # A replay, or the info of a game not in memory, replays a whole record: an unlimited
+    # client could keep the server busy with them.  The pages and static data stay free.
+    for live in _live(db_url, read_limit="4/minute"):
+        game = live.create(HUMANS)
+        gid = game["id"]
+        for path in ("/api/games", f"/api/games/{gid}", f"/api/games/{gid}/record"):
+            assert live.get(path).status_code in (200, 403)  # 403: the record before the end
+        mine = httpx.post(live.base + "/api/mine", json={"seats": []}, timeout=10)
+        assert mine.status_code == 200
+        for path in (f"/api/games/{gid}/replay", "/api/games"):
+            refused = live.get(path)
+            assert refused.status_code == 429
+            assert "too many requests" in refused.json()["detail"]
+            assert int(refused.headers["retry-after"]) >= 1
+        korean = httpx.get(live.base + "/api/games", headers={"accept-language": "ko"}, timeout=10)
+        assert korean.status_code == 429 and "요청" in korean.json()["detail"]
+        for free in ("/", f"/game/{gid}", "/api/meta", "/api/cards/byzantium", "/api/i18n/ja"):
+            assert live.get(free).status_code == 200, free
+        # The game itself goes on: its sockets are not reads.
+        clients = [c for group in connect_seats(live, game).values() for c in group]
+        try:
+            assert [c.last["seq"] for c in clients] == [0, 0]
+        finally:
+            for c in clients:
+                c.close()
+
+
 @pytest.mark.parametrize("trusted", [None, "127.0.0.1"])
 def test_forwarded_for_counts_only_from_a_named_proxy(sqlite_url: str, trusted: str | None) -> None:
     app = create_app(db_url=sqlite_url, create_limit="3/minute")

@@ -58,6 +58,8 @@ class ProcessServer(LiveServer):
                 "none",
                 "--message-limit",
                 "none",
+                "--read-limit",
+                "none",
                 *self.extra,
             ],
             stdout=subprocess.DEVNULL,

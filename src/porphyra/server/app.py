@@ -56,7 +56,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import Depends, FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -98,6 +98,7 @@ from porphyra.server.quotas import (
     MAX_CLIENT_CONNECTIONS,
     MAX_SEAT_CONNECTIONS,
     MESSAGE_LIMIT,
+    READ_LIMIT,
     Quotas,
 )
 from porphyra.server.security import SecurityHeaders, origin_allowed
@@ -378,6 +379,7 @@ def create_app(
     max_seat_connections: int | None = MAX_SEAT_CONNECTIONS,
     max_client_connections: int | None = MAX_CLIENT_CONNECTIONS,
     chat_limit: str | None = CHAT_LIMIT,
+    read_limit: str | None = READ_LIMIT,
     hint_bot: str = "hard",
     bot_pace: float = 0.6,
     time_source: Callable[[], float] = time.time,
@@ -402,6 +404,9 @@ def create_app(
         max_seat_connections / max_client_connections: websockets open at once per seat
             token and per client address (None: no limit); see :mod:`porphyra.server.quotas`.
         chat_limit: chat lines per seat (see :mod:`porphyra.server.quotas`; None: none).
+        read_limit: reads of stored games per client address (the game list, a game's
+            info, record and replay, ``/api/mine``; see :mod:`porphyra.server.quotas`;
+            None: none).
         hint_bot: the bot that answers hints (on the asking seat's view only).
         bot_pace: least seconds between a move and the next bot move at a table with a
             person, so that the bots' moves can be followed (0: at once).
@@ -416,8 +421,27 @@ def create_app(
     """
     url = database_url(db_url, data_dir)
     quotas = Quotas(
-        create_limit, message_limit, max_seat_connections, max_client_connections, chat_limit
+        create_limit,
+        message_limit,
+        max_seat_connections,
+        max_client_connections,
+        chat_limit,
+        read_limit,
     )
+
+    def limit_reads(request: Request) -> None:
+        """A dependency of the routes that read stored games: 429 (with ``Retry-After``)
+        once the client's address is over the read limit."""
+        client = request.client.host if request.client else "?"
+        if not quotas.allow_read(client):
+            raise HTTPException(
+                429,
+                f"too many requests from your address (limit {quotas.describe_read()}); "
+                "try again later",
+                headers={"retry-after": str(quotas.read_retry_after(client))},
+            )
+
+    reads = [Depends(limit_reads)]
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -552,7 +576,7 @@ def create_app(
         lang = from_accept_language(request.headers.get("accept-language"))
         return {"game": name, "lang": lang, "markdown": rules_text(name, lang)}
 
-    @app.get("/api/games")
+    @app.get("/api/games", dependencies=reads)
     async def list_games() -> list[dict[str, Any]]:
         hub = hub_of(app)
         rows: list[dict[str, Any]] = await hub.db(hub.storage.summaries)
@@ -645,13 +669,13 @@ def create_app(
             raise HTTPException(404, "no such game")
         return runner
 
-    @app.get("/api/games/{game_id}")
+    @app.get("/api/games/{game_id}", dependencies=reads)
     async def game_info(game_id: str) -> dict[str, Any]:
         runner = await existing(game_id)
         info: dict[str, Any] = runner.info()
         return info
 
-    @app.get("/api/games/{game_id}/record")
+    @app.get("/api/games/{game_id}/record", dependencies=reads)
     async def game_record(game_id: str, download: bool = False) -> JSONResponse:
         runner = await existing(game_id)
         if not runner.over:
@@ -665,7 +689,7 @@ def create_app(
             )
         return JSONResponse(runner.record_with_seats(), headers=headers)
 
-    @app.get("/api/games/{game_id}/replay")
+    @app.get("/api/games/{game_id}/replay", dependencies=reads)
     async def game_replay(game_id: str, request: Request, view: str = "public") -> dict[str, Any]:
         """The frames of a finished game (:func:`replay_frames`), their log lines in the
         language of ``Accept-Language``; never before its end."""
@@ -712,7 +736,7 @@ def create_app(
         info["url"] = f"/game/{new.id}"
         return info
 
-    @app.post("/api/mine")
+    @app.post("/api/mine", dependencies=reads)
     async def my_games(body: MineIn) -> list[dict[str, Any]]:
         """The seats of ``body`` that exist, each ``{"id", "game", "long_name", "seat",
         "name", "status", "your_turn" (the game waits for this seat, and no bot plays

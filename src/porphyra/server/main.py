@@ -96,9 +96,10 @@ def serve(
             over the games of one that died.
         announce: called once every option and the database checked out, just before
             serving (the CLI says where to open the lobby).
-        limits: ``create_limit``, ``message_limit``, ``max_bot_games``, ``max_seat_connections``,
-            ``max_client_connections``, ``chat_limit``, ``bot_pace``, ``hint_bot`` of
-            :func:`porphyra.server.app.create_app` (default: the defaults there).
+        limits: ``create_limit``, ``message_limit``, ``read_limit``, ``max_bot_games``,
+            ``max_seat_connections``, ``max_client_connections``, ``chat_limit``, ``bot_pace``,
+            ``hint_bot`` of :func:`porphyra.server.app.create_app` (default: the defaults
+            there).
 
     Raises:
         OSError: the port cannot be bound.
@@ -181,6 +182,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--message-limit", default=None, help="messages per connection, e.g. 20/second, or none"
     )
+    parser.add_argument(
+        "--read-limit",
+        default=None,
+        help="reads of stored games (list, info, record, replay) per client address, e.g. "
+        "300/minute, or none",
+    )
     parser.add_argument("--max-bot-games", type=int, default=None, help="bot-only games")
     parser.add_argument(
         "--max-seat-connections", type=int, default=None, help="websockets per seat (0: any)"
@@ -215,6 +222,8 @@ def main(argv: list[str] | None = None) -> None:
         limits["create_limit"] = None if args.create_limit == "none" else args.create_limit
     if args.message_limit is not None:
         limits["message_limit"] = None if args.message_limit == "none" else args.message_limit
+    if args.read_limit is not None:
+        limits["read_limit"] = None if args.read_limit == "none" else args.read_limit
     if args.max_bot_games is not None:
         limits["max_bot_games"] = args.max_bot_games
     for name in ("max_seat_connections", "max_client_connections"):

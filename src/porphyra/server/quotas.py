@@ -2,6 +2,10 @@
 memory, per server process).
 
 - game creation: per client address (``POST /api/games``), default :data:`CREATE_LIMIT`;
+- reads that load or replay stored games (the game list, a game's info, record and
+  replay, ``POST /api/mine``): per client address, default :data:`READ_LIMIT` (one over
+  the limit is answered 429 with ``Retry-After``; the lobby's pages, card lists, rules and
+  catalogues are not counted);
 - websocket messages: per connection, default :data:`MESSAGE_LIMIT` (a message over the
   limit gets an ``error`` with code ``limit`` and is otherwise ignored);
 - chat lines: per seat of a game, and per spectator connection, default
@@ -25,11 +29,17 @@ from __future__ import annotations
 
 import collections
 import itertools
+import math
+import time
 
 from limits import RateLimitItem, parse, storage, strategies
 
 #: Games one client address may create (moving window).
 CREATE_LIMIT = "30/minute"
+#: Reads of stored games one client address may make (moving window): a replay or an
+#: unloaded game's info replays its whole record, so an unlimited client could keep a core
+#: busy with them.  A person in the lobby makes a few a minute.
+READ_LIMIT = "300/minute"
 #: Messages one websocket connection may send (moving window).
 MESSAGE_LIMIT = "20/second"
 #: Chat lines one seat (or one spectator connection) may write (moving window).
@@ -51,6 +61,7 @@ class Quotas:
         seat_connections: websockets open at once per seat, or None.
         client_connections: websockets open at once per client address, or None.
         chat: the chat-line limit per seat (or spectator connection), or None.
+        reads: the limit per client address on reads of stored games, or None.
 
     Raises:
         ValueError: a limit that the ``limits`` notation does not parse, or a connection
@@ -64,6 +75,7 @@ class Quotas:
         seat_connections: int | None = MAX_SEAT_CONNECTIONS,
         client_connections: int | None = MAX_CLIENT_CONNECTIONS,
         chat: str | None = CHAT_LIMIT,
+        reads: str | None = READ_LIMIT,
     ):
         for limit in (seat_connections, client_connections):
             if limit is not None and limit < 1:
@@ -75,11 +87,28 @@ class Quotas:
         self._create: RateLimitItem | None = parse(create) if create else None
         self._messages: RateLimitItem | None = parse(messages) if messages else None
         self._chat: RateLimitItem | None = parse(chat) if chat else None
+        self._reads: RateLimitItem | None = parse(reads) if reads else None
         self._connections = itertools.count()
 
     def allow_create(self, client: str) -> bool:
         """Count one game creation by ``client`` (an address); False if over the limit."""
         return self._create is None or self._limiter.hit(self._create, "create", client)
+
+    def allow_read(self, client: str) -> bool:
+        """Count one read of stored games by ``client`` (an address); False if over the
+        limit."""
+        return self._reads is None or self._limiter.hit(self._reads, "read", client)
+
+    def read_retry_after(self, client: str) -> int:
+        """Whole seconds until ``client`` may read again (at least 1)."""
+        if self._reads is None:
+            return 1
+        reset = self._limiter.get_window_stats(self._reads, "read", client).reset_time
+        return max(1, math.ceil(reset - time.time()))
+
+    def describe_read(self) -> str:
+        """The read limit in words, for the refusal message."""
+        return str(self._reads) if self._reads is not None else "none"
 
     def connection_key(self) -> str:
         """A fresh key for one websocket connection's message limit."""
