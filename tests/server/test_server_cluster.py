@@ -253,7 +253,9 @@ def test_a_server_cut_off_past_its_lease_cannot_write_over_the_new_owner(
     mover = on_a[0]
     mover.act(mover.last["legal"][0])
     answer = mover.recv_until(lambda m: m["type"] in ("error", "update"))
+    # One moved error, saying where the game went (the new owner's address), then 4307.
     assert answer["type"] == "error" and answer["code"] == "moved", answer
+    assert answer["server"] == b.base, answer
     with pytest.raises(ConnectionClosed):
         mover.recv_until(lambda m: False, timeout=10)
     assert record_rows(b, game_id) == stored_before  # the fence refused a's write

@@ -918,6 +918,17 @@ async def _writer(websocket: WebSocket, client: Client) -> None:
             await websocket.close(code=code)
 
 
+def _refused(client: Client, runner: Any, exc: SubmitError) -> None:
+    """Answer ``client``'s refused message with the protocol's error (in its language).
+
+    ``moved`` gets no answer here: another server took the game over, and
+    :meth:`Hub.drop` (under way) tells every client of the game, this one too, where it
+    went (the moved error with ``server``) and closes; this would be a second, incomplete
+    one."""
+    if exc.code != "moved":
+        client.send(protocol.error(runner.seq, client.error_text(exc.message), exc.code))
+
+
 async def _handle(
     runner: Any, client: Client, raw: str | bytes, allow_chat: Any = lambda: True
 ) -> None:
@@ -943,7 +954,7 @@ async def _handle(
         try:
             await runner.post_chat(client.seat, msg.action)
         except SubmitError as exc:
-            client.send(protocol.error(runner.seq, client.error_text(exc.message), exc.code))
+            _refused(client, runner, exc)
         return
     if client.seat is None:
         client.send(protocol.error(runner.seq, client.error_text("spectators cannot act"), "auth"))
@@ -970,7 +981,7 @@ async def _handle(
             assert msg.action is not None
             await runner.submit(client.seat, msg.action, msg.seq)
     except SubmitError as exc:
-        client.send(protocol.error(runner.seq, client.error_text(exc.message), exc.code))
+        _refused(client, runner, exc)
     except Exception:  # never let one message take the server down
         error_id = report("game %s: unexpected error on a message", runner.id)
         client.send(protocol.error(runner.seq, player_message(error_id), "internal"))
