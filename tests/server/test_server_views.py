@@ -89,8 +89,12 @@ def test_a_seat_view_is_encoded_once_and_sent_identically_to_each_of_its_clients
             for a, b in ((0, 1), (2, 3), (4, 5)):
                 assert texts[a] == texts[b] and len(texts[a]) == 1
             # One encoding per distinct view: the acting seat's (with its echo), the other
-            # seat's, the spectators'.
-            assert len(encoded) == 3
+            # seat's, the spectators'; and one of what each of them shows (the text the
+            # next change is compared with, MatchRunner._shown).
+            messages = [m for m in encoded if "type" in m]
+            assert len(messages) == 3
+            assert len([m for m in encoded if set(m) == {"shown"}]) == 3
+            assert len(encoded) == 6
             assert {json.loads(t[0])["seat"] for t in texts} == {0, 1, None}
             encoded.clear()
         await hub.stop()

@@ -73,6 +73,11 @@ MAX_SPECTATOR_CHAT_LINES = 300
 CHAT_HISTORY = 200
 
 
+#: Memo keys of view dicts that :meth:`MatchRunner._release_views` drops once a change
+#: is sent (besides every ``("view", seat)``).
+_RELEASED = frozenset({"public", "derived"})
+
+
 class MatchRunner(ClockedRunner):
     """The authority over one game: state, seats, clients, bots, persistence (its clocks:
     :class:`~porphyra.server.seatclock.ClockedRunner`).
@@ -391,11 +396,32 @@ class MatchRunner(ClockedRunner):
         client.send(self._view_text(client, kind, last))
         client.shown = self._shown(client.seat)
 
-    def _shown(self, seat: int | None) -> tuple[Any, ...]:
-        """What ``seat``'s view shows, apart from the message number."""
-        base = self._base_view(seat)
+    def _shown(self, seat: int | None) -> tuple[str, tuple[Any, ...]]:
+        """What ``seat``'s view shows, apart from the message number: its observation,
+        legal actions, undo and status as JSON text (made once per change), and the clocks.
+
+        Text rather than the view's dicts, so that a client keeps no reference to them:
+        :meth:`_release_views` drops them once the change is sent, before the garbage
+        collector's young generation would have to walk them (a string holds no
+        references; issue 13's benchmark had each young collection walk every game's
+        views)."""
+
+        def make() -> str:
+            base = self._base_view(seat)
+            shown = [base["observation"], base["legal"], base["can_undo"], base["status"]]
+            return protocol.dumps({"shown": shown})
+
+        text: str = self._memoized(("shown", seat), make)
         clocks = tuple((c.remaining_s, c.since, c.timeouts, c.takeover) for c in self.clock.seats)
-        return (base["observation"], base["legal"], base["can_undo"], base["status"], clocks)
+        return text, clocks
+
+    def _release_views(self) -> None:
+        """Forget this change's view dicts (observations, public view, derived figures);
+        their texts stay memoized, and a later reader in the same change (a new client's
+        snapshot) makes them again, the same (they depend on the state only)."""
+        memo = self._memo
+        for key in [k for k in memo if k in _RELEASED or (type(k) is tuple and k[0] == "view")]:
+            del memo[key]
 
     def _view_text(self, client: Client, kind: str, last: str | None) -> str:
         seat = client.seat
@@ -423,6 +449,7 @@ class MatchRunner(ClockedRunner):
             if echo is None and client.shown == self._shown(client.seat):
                 continue
             self.send_view(client, "update", echo)
+        self._release_views()
 
     def presence(self) -> None:
         """Tell every client the seats' connection flags."""
@@ -435,6 +462,7 @@ class MatchRunner(ClockedRunner):
         :meth:`load_chat`)."""
         self.clients.add(client)
         self.send_view(client, "snapshot")
+        self._release_views()
         self.presence()
 
     def announce_rematch(self) -> None:
