@@ -14,7 +14,9 @@ Targets (issue 13): at most 0.5 ms of server CPU per decision, and p99 under 100
 1,000 concurrent games with 5 s think time (``--games 1000 --think 5000``); the memory per
 active game is printed too (peak resident memory growth / games), and the server CPU per
 decision while playing, after every seat's first snapshot (without creating the games and
-opening their sockets).
+opening their sockets), and the latency of the submissions sent from then on.  The clients
+measure with Python's cyclic garbage collector off: its pauses in this process would time
+replies late.
 
 ``--floor`` serves with ``bench/server_floor.py`` instead: a do-nothing server on the same
 web stack, speaking just enough of the protocol for these clients (give it the real run's
