@@ -491,6 +491,58 @@ def test_serve_command_for_the_cli(monkeypatch: pytest.MonkeyPatch) -> None:
     assert (calls[0][5]["cluster_address"], calls[0][5]["lease_s"]) == ("http://10.0.0.2:8000", 20)
 
 
+def test_python_m_porphyra_server_is_the_porphyra_serve_command(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # One definition of the server's options: both entry points list the same ones.
+    from typer.testing import CliRunner
+
+    from porphyra.cli import app
+    from porphyra.server.main import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["--help"])
+    assert stopped.value.code == 0
+    direct = capsys.readouterr().out
+    via_cli = CliRunner().invoke(app, ["serve", "--help"], env={"COLUMNS": "200"}).output
+    for option in (
+        "--read-limit",
+        "--create-limit",
+        "--message-limit",
+        "--max-bot-games",
+        "--bot-pace",
+        "--hint-bot",
+        "--cluster-address",
+        "--max-seat-connections",
+    ):
+        assert option in direct and option in via_cli, option
+
+
+@pytest.mark.parametrize("text", ["", "  ", "10/second;5/minute", "0/minute", "abc", "5"])
+def test_a_limit_is_exactly_one_limit_of_at_least_one(text: str) -> None:
+    # limits itself reads "" as none, keeps the first of two, and takes 0/minute.
+    from porphyra.server.quotas import Quotas, check_limit
+
+    with pytest.raises(ValueError, match="is not a limit"):
+        check_limit(text)
+    with pytest.raises(ValueError, match="is not a limit"):
+        Quotas(reads=text)
+    assert check_limit(" 20/second ").amount == 20
+
+
+@pytest.mark.parametrize("option", ["--read-limit", "--create-limit", "--message-limit"])
+def test_a_limit_that_is_not_one_is_refused_before_anything_starts(
+    option: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from porphyra.server.main import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main([option, "lots", "--port", "1"])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert "'lots' is not a limit" in err and "Traceback" not in err
+
+
 @pytest.mark.parametrize(
     ("url", "says"),
     [

@@ -88,6 +88,7 @@ def test_reads_of_stored_games_are_limited_per_client(db_url: str) -> None:
             assert int(refused.headers["retry-after"]) >= 1
         korean = httpx.get(live.base + "/api/games", headers={"accept-language": "ko"}, timeout=10)
         assert korean.status_code == 429 and "요청" in korean.json()["detail"]
+        assert "4 / 60 s" in korean.json()["detail"]  # no English "per 1 minute" inside
         for free in ("/", f"/game/{gid}", "/api/meta", "/api/cards/byzantium", "/api/i18n/ja"):
             assert live.get(free).status_code == 200, free
         # The game itself goes on: its sockets are not reads.
@@ -97,6 +98,48 @@ def test_reads_of_stored_games_are_limited_per_client(db_url: str) -> None:
         finally:
             for c in clients:
                 c.close()
+
+
+def _out_of_memory(live: LiveServer, game_ids: list[str]) -> None:
+    deadline = time.monotonic() + 10
+    while any(g in _hub(live).runners for g in game_ids):
+        assert time.monotonic() < deadline, "the idle games stayed in memory"
+        time.sleep(0.05)
+
+
+def test_a_wrong_token_or_a_socket_over_the_read_limit_never_replays_a_stored_game(
+    db_url: str,
+) -> None:
+    # Loading a game not in memory replays its record.  /api/mine and a rematch check
+    # the token on the stored seats first, and opening a socket to such a game counts as
+    # a read: none of them can make the server replay games at will.
+    for live in _live(db_url, idle_after=0.2, read_limit="3/minute"):
+        games = [live.create(HUMANS) for _ in range(3)]
+        ids = [g["id"] for g in games]
+        _out_of_memory(live, ids)
+        bogus = [{"game": g, "token": "not-a-token"} for g in ids]
+        mine = httpx.post(live.base + "/api/mine", json={"seats": bogus}, timeout=10)
+        assert mine.status_code == 200 and mine.json() == []
+        rematch = httpx.post(
+            live.base + f"/api/games/{ids[0]}/rematch", json={"token": "nope"}, timeout=10
+        )
+        assert rematch.status_code == 403
+        assert not any(g in _hub(live).runners for g in ids)  # nothing was replayed
+        # The right token still finds its game (and loads it).
+        token = games[1]["invites"][0]["token"]
+        found = httpx.post(
+            live.base + "/api/mine", json={"seats": [{"game": ids[1], "token": token}]}, timeout=10
+        )
+        assert [row["id"] for row in found.json()] == [ids[1]]
+        # The address is at its limit now (3 reads): a socket to a game not in memory is
+        # refused before the game is loaded.
+        with connect(f"{live.ws_base}/ws/{ids[2]}", open_timeout=10) as ws:
+            refusal = json.loads(ws.recv(timeout=10))
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(timeout=10)
+        assert refusal["code"] == "limit" and "too many requests" in refusal["message"]
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
+        assert ids[2] not in _hub(live).runners
 
 
 @pytest.mark.parametrize("trusted", [None, "127.0.0.1"])

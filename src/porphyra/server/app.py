@@ -436,10 +436,14 @@ def create_app(
         if not quotas.allow_read(client):
             raise HTTPException(
                 429,
-                f"too many requests from your address (limit {quotas.describe_read()}); "
-                "try again later",
+                read_refusal(),
                 headers={"retry-after": str(quotas.read_retry_after(client))},
             )
+
+    def read_refusal() -> str:
+        return (
+            f"too many requests from your address (limit {quotas.describe_read()}); try again later"
+        )
 
     reads = [Depends(limit_reads)]
 
@@ -719,11 +723,18 @@ def create_app(
             "frames": frames,
         }
 
-    @app.post("/api/games/{game_id}/rematch", status_code=201)
+    @app.post("/api/games/{game_id}/rematch", status_code=201, dependencies=reads)
     async def rematch(game_id: str, body: RematchIn) -> dict[str, Any]:
         """Start (once) the rematch of a finished game for a seat of it: same seats, names,
         bots and table; every human seat's own link (token) opens its seat there."""
         hub = hub_of(app)
+        if game_id in hub.broken:
+            raise HTTPException(410, damaged_detail(hub.broken[game_id]))
+        if not await hub.may_hold(game_id, body.token):
+            # Checked on the stored seats before loading (and, in a cluster, claiming) the
+            # game: a wrong token costs no replay.  The same answer with or without such a
+            # game.
+            raise HTTPException(403, "only a seat of this game can ask for its rematch")
         runner = await existing(game_id, write=True)
         seat = runner.seat_of_token(body.token)
         if seat is None:
@@ -746,6 +757,9 @@ def create_app(
         out = []
         for mine in body.seats:
             try:
+                # The token first, on the stored seats: a wrong one never loads the game.
+                if not await hub.may_hold(mine.game, mine.token):
+                    continue
                 runner = await hub.find(mine.game)  # (another server's game: as stored)
             except Exception:  # the database is down: that game is left out this time
                 report("game %s: could not be loaded for the lobby", mine.game)
@@ -784,6 +798,13 @@ def create_app(
         await websocket.accept()
         client_lang = normalize_language(lang) or DEFAULT_LANGUAGE
         hub = hub_of(websocket.app)
+        peer = websocket.client.host if websocket.client else "?"
+        if game_id not in hub.runners and not quotas.allow_read(peer):
+            # Opening a game that is not in memory replays its record: a read of a stored
+            # game, counted as one (else opening and closing sockets across many games
+            # would replay them all).
+            await _refuse(websocket, translate_error(read_refusal(), client_lang), 4429, "limit")
+            return
         try:
             runner = await hub.get(game_id)
         except OwnedElsewhere as moved:
@@ -819,7 +840,6 @@ def create_app(
                     4403,
                 )
                 return
-        peer = websocket.client.host if websocket.client else "?"
         seat_key = None if seat is None else f"{game_id}/{seat}"
         refusal = quotas.open_connection(peer, seat_key)
         if refusal is not None:

@@ -10,7 +10,7 @@ only when the command runs, so ``porphyra play`` never imports it.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -61,6 +61,32 @@ def serve_command(
             "*.example.org (repeatable; default: the loopback names when --host is "
             "loopback, else any).",
         ),
+    ] = None,
+    create_limit: Annotated[
+        str | None,
+        typer.Option(
+            "--create-limit",
+            help="Games one client address may create, e.g. 30/minute (the default), or none.",
+        ),
+    ] = None,
+    read_limit: Annotated[
+        str | None,
+        typer.Option(
+            "--read-limit",
+            help="Reads of stored games (the game list, a game's info, record, replay) per "
+            "client address, e.g. 300/minute (the default), or none.",
+        ),
+    ] = None,
+    message_limit: Annotated[
+        str | None,
+        typer.Option(
+            "--message-limit",
+            help="Messages one websocket may send, e.g. 20/second (the default), or none.",
+        ),
+    ] = None,
+    max_bot_games: Annotated[
+        int | None,
+        typer.Option("--max-bot-games", help="Games of bots only running at once (default: 8)."),
     ] = None,
     max_seat_connections: Annotated[
         int,
@@ -117,6 +143,27 @@ def serve_command(
     """Play in the browser: serve the lobby and games (friends, bots, solo) over HTTP."""
     from porphyra.server.main import serve
 
+    limits: dict[str, Any] = {}
+    for name, value in (
+        ("create_limit", create_limit),
+        ("read_limit", read_limit),
+        ("message_limit", message_limit),
+    ):
+        if value is None:
+            continue
+        if value.strip().lower() == "none":  # no limit (see porphyra.server.quotas)
+            limits[name] = None
+            continue
+        from porphyra.server.quotas import check_limit
+
+        try:
+            check_limit(value)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--" + name.replace("_", "-")) from None
+        limits[name] = value
+    if max_bot_games is not None:
+        limits["max_bot_games"] = max_bot_games
+
     def announce() -> None:
         typer.echo(f"porphyra: open http://{host}:{port}/ in a browser (Ctrl-C stops the server)")
 
@@ -137,4 +184,5 @@ def serve_command(
         cluster_address=cluster_address,
         lease_s=lease,
         announce=announce,
+        **limits,
     )

@@ -560,6 +560,22 @@ class Hub:
             self._peeked.popitem(last=False)
         return runner
 
+    async def may_hold(self, game_id: str, token: str) -> bool:
+        """False if ``token`` surely opens no seat of ``game_id``: checked on the runner in
+        memory, else on the stored seats without loading the game (a wrong token never
+        costs a replay).  True means: load it and check on the runner.
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError: the database failed.
+        """
+        runner = self.runners.get(game_id)
+        if runner is not None:
+            return runner.seat_of_token(token) is not None
+        if game_id in self.broken or _no_such_id(game_id):
+            return False
+        has: bool = await self.db(self.storage.has_token, game_id, token)
+        return has
+
     async def find(self, game_id: str) -> MatchRunner | None:
         """``game_id``'s runner, for reading only (a game's info, record or replay, the
         lobby's lists): the one in memory; else, in cluster mode, the game as stored

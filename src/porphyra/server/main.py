@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -158,89 +157,20 @@ def serve(
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m porphyra.server [--host H] [--port P] [--db URL] [--data-dir DIR]``."""
-    parser = argparse.ArgumentParser(
-        prog="porphyra serve", description="Play Byzantium and Conspiracy in the browser."
-    )
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--db", default=None, help="SQLAlchemy URL (default: SQLite file)")
-    parser.add_argument("--data-dir", default=None, help="directory of the default database")
-    parser.add_argument("--bot-workers", type=int, default=None, help="bot processes")
-    parser.add_argument(
-        "--compression", action="store_true", help="compress websocket messages (deflate)"
-    )
-    parser.add_argument(
-        "--allowed-origin", action="append", default=[], help="extra websocket origin"
-    )
-    parser.add_argument(
-        "--allowed-host", action="append", default=None, help="host name to answer to"
-    )
-    parser.add_argument(
-        "--create-limit", default=None, help="games per client address, e.g. 30/minute, or none"
-    )
-    parser.add_argument(
-        "--message-limit", default=None, help="messages per connection, e.g. 20/second, or none"
-    )
-    parser.add_argument(
-        "--read-limit",
-        default=None,
-        help="reads of stored games (list, info, record, replay) per client address, e.g. "
-        "300/minute, or none",
-    )
-    parser.add_argument("--max-bot-games", type=int, default=None, help="bot-only games")
-    parser.add_argument(
-        "--max-seat-connections", type=int, default=None, help="websockets per seat (0: any)"
-    )
-    parser.add_argument(
-        "--max-client-connections",
-        type=int,
-        default=None,
-        help="websockets per client address (0: any)",
-    )
-    parser.add_argument(
-        "--forwarded-allow-ips",
-        default=None,
-        help="reverse proxies (comma-separated addresses, or *) whose X-Forwarded-For is "
-        "believed; default: none (the client address is the TCP peer's)",
-    )
-    parser.add_argument(
-        "--cluster-address",
-        default=None,
-        help="one of several servers on one database, reached at this base URL "
-        "(http://host:port); see docs/scaling.md",
-    )
-    parser.add_argument(
-        "--lease",
-        type=float,
-        default=DEFAULT_LEASE_S,
-        help="--cluster-address: lease seconds (>10)",
-    )
-    args = parser.parse_args(argv)
-    limits: dict[str, Any] = {}
-    if args.create_limit is not None:
-        limits["create_limit"] = None if args.create_limit == "none" else args.create_limit
-    if args.message_limit is not None:
-        limits["message_limit"] = None if args.message_limit == "none" else args.message_limit
-    if args.read_limit is not None:
-        limits["read_limit"] = None if args.read_limit == "none" else args.read_limit
-    if args.max_bot_games is not None:
-        limits["max_bot_games"] = args.max_bot_games
-    for name in ("max_seat_connections", "max_client_connections"):
-        value = getattr(args, name)
-        if value is not None:
-            limits[name] = value or None
-    serve(
-        args.host,
-        args.port,
-        args.db,
-        args.data_dir,
-        args.bot_workers,
-        compression=args.compression,
-        allowed_origins=args.allowed_origin,
-        allowed_hosts=args.allowed_host,
-        forwarded_allow_ips=args.forwarded_allow_ips,
-        cluster_address=args.cluster_address,
-        lease_s=args.lease,
-        **limits,
-    )
+    """``python -m porphyra.server [OPTIONS]``: the ``porphyra serve`` command itself
+    (:func:`porphyra.server.cli.serve_command`: the same options, one definition).
+
+    Args:
+        argv: the arguments (default: ``sys.argv[1:]``).
+
+    Raises:
+        SystemExit: always, once the server stops (click's way); with the reason if an
+            option or the database is refused.
+    """
+    import typer
+
+    from porphyra.server.cli import serve_command
+
+    command = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    command.command()(serve_command)
+    command(args=argv, prog_name="python -m porphyra.server")

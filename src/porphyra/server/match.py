@@ -731,6 +731,7 @@ class MatchRunner(ClockedRunner):
             self._track_decisions()
             for client in list(self.clients):
                 self.send_view(client, "snapshot")
+            self._release_views()
 
     async def undo(self, seat: int, seq: int) -> None:
         """Take back ``seat``'s last decision (see :func:`undo_target`).
@@ -778,6 +779,7 @@ class MatchRunner(ClockedRunner):
             self._undo_cache.clear()
             for client in list(self.clients):
                 self.send_view(client, "snapshot")
+            self._release_views()
 
     # ----------------------------------------------------------------- bots
     def _bot_seat(self) -> tuple[int, str, bool] | None:

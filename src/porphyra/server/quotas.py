@@ -32,7 +32,7 @@ import itertools
 import math
 import time
 
-from limits import RateLimitItem, parse, storage, strategies
+from limits import RateLimitItem, parse_many, storage, strategies
 
 #: Games one client address may create (moving window).
 CREATE_LIMIT = "30/minute"
@@ -84,10 +84,10 @@ class Quotas:
         self._client_limit = client_connections
         self._open: collections.Counter[tuple[str, str]] = collections.Counter()
         self._limiter = strategies.MovingWindowRateLimiter(storage.MemoryStorage())
-        self._create: RateLimitItem | None = parse(create) if create else None
-        self._messages: RateLimitItem | None = parse(messages) if messages else None
-        self._chat: RateLimitItem | None = parse(chat) if chat else None
-        self._reads: RateLimitItem | None = parse(reads) if reads else None
+        self._create = None if create is None else check_limit(create)
+        self._messages = None if messages is None else check_limit(messages)
+        self._chat = None if chat is None else check_limit(chat)
+        self._reads = None if reads is None else check_limit(reads)
         self._connections = itertools.count()
 
     def allow_create(self, client: str) -> bool:
@@ -107,8 +107,8 @@ class Quotas:
         return max(1, math.ceil(reset - time.time()))
 
     def describe_read(self) -> str:
-        """The read limit in words, for the refusal message."""
-        return str(self._reads) if self._reads is not None else "none"
+        """The read limit, for the refusal message (see :func:`in_seconds`)."""
+        return in_seconds(self._reads)
 
     def connection_key(self) -> str:
         """A fresh key for one websocket connection's message limit."""
@@ -124,8 +124,8 @@ class Quotas:
         return self._chat is None or self._limiter.hit(self._chat, "chat", key)
 
     def describe_create(self) -> str:
-        """The creation limit in words, for the refusal message."""
-        return str(self._create) if self._create is not None else "none"
+        """The creation limit, for the refusal message (see :func:`in_seconds`)."""
+        return in_seconds(self._create)
 
     def open_connection(self, client: str, seat: str | None) -> str | None:
         """Count one websocket opening from address ``client`` on ``seat`` (a key such as
@@ -161,3 +161,32 @@ class Quotas:
             self._open[key] -= 1
             if self._open[key] <= 0:
                 del self._open[key]
+
+
+def in_seconds(limit: RateLimitItem | None) -> str:
+    """``limit`` as ``"300 / 60 s"`` (``"none"`` for no limit): numbers and a unit symbol,
+    the same in every language of the refusal messages, where ``limits``' own text
+    (``"300 per 1 minute"``) would stay English inside a Korean or Japanese sentence."""
+    if limit is None:
+        return "none"
+    return f"{limit.amount} / {limit.get_expiry()} s"
+
+
+def check_limit(text: str) -> RateLimitItem:
+    """``text`` as one limit in the ``limits`` notation (``"30/minute"``, ``"5 per 10
+    seconds"``).
+
+    Raises:
+        ValueError: not exactly one limit of at least 1 (``limits`` itself would read ``""``
+            as none, keep only the first of ``"10/second;5/minute"``, and take
+            ``"0/minute"``, which refuses everything for ever).
+    """
+    try:
+        items = parse_many(text) if text.strip() else []
+    except ValueError:
+        items = []
+    if len(items) != 1 or items[0].amount < 1:
+        raise ValueError(
+            f"{text!r} is not a limit such as 30/minute or '5 per 10 seconds' (or none)"
+        )
+    return items[0]

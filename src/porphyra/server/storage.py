@@ -708,6 +708,15 @@ class Storage:
             seats=[SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in seats],
         )
 
+    def has_token(self, game_id: str, token: str) -> bool:
+        """True if ``token`` opens a seat of ``game_id`` (one indexed query on the seats,
+        no replay: a caller checks a token before loading the game for it)."""
+        query = select(seats_table.c.seat).where(
+            seats_table.c.game_id == game_id, seats_table.c.token_hash == hash_token(token)
+        )
+        with self._lock, self.engine.connect() as conn:
+            return conn.execute(query).first() is not None
+
     def game_ids(self, status: str | None = None) -> list[str]:
         """Ids of every game (or those with ``status``), newest first."""
         query = select(games_table.c.id).order_by(games_table.c.updated.desc())
