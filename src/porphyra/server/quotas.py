@@ -3,9 +3,10 @@ memory, per server process).
 
 - game creation: per client address (``POST /api/games``), default :data:`CREATE_LIMIT`;
 - reads that load or replay stored games (the game list, a game's info, record and
-  replay, ``POST /api/mine``): per client address, default :data:`READ_LIMIT` (one over
-  the limit is answered 429 with ``Retry-After``; the lobby's pages, card lists, rules and
-  catalogues are not counted);
+  replay, ``POST /api/mine``, a rematch, and opening a websocket to a game not in
+  memory): per client address, default :data:`READ_LIMIT` (one over the limit is
+  answered 429 with ``Retry-After``, a websocket closed with 4429; the lobby's pages,
+  card lists, rules and catalogues are not counted, nor sockets to games in memory);
 - websocket messages: per connection, default :data:`MESSAGE_LIMIT` (a message over the
   limit gets an ``error`` with code ``limit`` and is otherwise ignored);
 - chat lines: per seat of a game, and per spectator connection, default
