@@ -447,6 +447,34 @@ def test_seat_tokens_are_hidden_in_server_logs() -> None:
     assert "SECRET" not in record.getMessage() and "token=<hidden>&x=1" in record.getMessage()
 
 
+def test_a_clients_invalid_utf8_frame_is_one_log_line_not_a_traceback(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # uvicorn logs this with logger.exception (a traceback per frame: any client could
+    # fill the log); the text is uvicorn's own, checked here so that a change upstream
+    # is noticed.
+    import inspect
+
+    from uvicorn.protocols.websockets import websockets_sansio_impl
+
+    from porphyra.server.app import CLIENT_FAULTS, redact_server_logs
+
+    source = inspect.getsource(websockets_sansio_impl)
+    assert all(f'exception("{message}")' in source for message in CLIENT_FAULTS)
+    redact_server_logs()
+    logger = logging.getLogger("uvicorn.error")
+    with caplog.at_level(logging.INFO, logger="uvicorn.error"):
+        try:
+            b"\xff".decode()
+        except UnicodeDecodeError:
+            logger.exception("Invalid UTF-8 sequence received from client.")
+            logger.exception("something else went wrong")
+    quiet, loud = caplog.records[-2:]
+    assert quiet.levelname == "WARNING" and quiet.exc_info is None
+    assert "Traceback" not in caplog.text.split("something else")[0]
+    assert loud.exc_info is not None  # the server's own faults keep their traceback
+
+
 def test_serve_command_for_the_cli(monkeypatch: pytest.MonkeyPatch) -> None:
     import typer
     from typer.testing import CliRunner

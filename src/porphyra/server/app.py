@@ -180,12 +180,33 @@ class RedactTokens(logging.Filter):
         return True
 
 
+class QuietClientFaults(logging.Filter):
+    """One line, without a traceback, for a client's fault that uvicorn logs with one
+    (:data:`CLIENT_FAULTS`): a text frame of invalid UTF-8 is closed with 1007 as the
+    standard asks, and uvicorn's traceback for each would let any client fill the log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.getMessage() in CLIENT_FAULTS:
+            record.exc_info = None
+            record.exc_text = None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+#: uvicorn's log messages (``logger.exception``) for faults of the client alone.
+CLIENT_FAULTS = frozenset({"Invalid UTF-8 sequence received from client."})
+
+
 def redact_server_logs() -> None:
-    """Install :class:`RedactTokens` on uvicorn's loggers (idempotent)."""
+    """Install :class:`RedactTokens` on uvicorn's loggers and :class:`QuietClientFaults`
+    on its error log (idempotent)."""
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
         logger = logging.getLogger(name)
         if not any(isinstance(f, RedactTokens) for f in logger.filters):
             logger.addFilter(RedactTokens())
+    errors = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, QuietClientFaults) for f in errors.filters):
+        errors.addFilter(QuietClientFaults())
 
 
 class SeatIn(BaseModel):
