@@ -234,6 +234,15 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
+def latency_figures(ms: list[float]) -> str:
+    """``"p50 .. ms, p90 .. ms, p99 .. ms, max .. ms, mean .. ms"`` of latencies ``ms``
+    (milliseconds, at least one)."""
+    return (
+        f"p50 {pct(ms, 0.5):.1f} ms, p90 {pct(ms, 0.9):.1f} ms, p99 {pct(ms, 0.99):.1f} ms, "
+        f"max {max(ms):.1f} ms, mean {statistics.fmean(ms):.1f} ms"
+    )
+
+
 def main() -> None:
     """Run the benchmark and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -396,10 +405,7 @@ def report(args: argparse.Namespace, stats: Stats, elapsed: float) -> None:
         )
     for text in sorted(set(stats.error_texts))[:5]:
         print(f"  error: {text}")
-    print(
-        f"latency submission -> update: p50 {pct(ms, 0.5):.1f} ms, p90 {pct(ms, 0.9):.1f} ms, "
-        f"p99 {pct(ms, 0.99):.1f} ms, max {max(ms):.1f} ms, mean {statistics.fmean(ms):.1f} ms"
-    )
+    print(f"latency submission -> update: {latency_figures(ms)}")
     if stats.ready_at is not None:
         # Submissions sent once every game was created and every seat connected: the
         # 1,000 games at play, without the start-up burst (1,000 creations, 2,000 sockets)
@@ -408,9 +414,7 @@ def report(args: argparse.Namespace, stats: Stats, elapsed: float) -> None:
         if playing:
             print(
                 f"latency while playing (submitted after every seat's first snapshot, "
-                f"{len(playing)} decisions): p50 {pct(playing, 0.5):.1f} ms, p90 "
-                f"{pct(playing, 0.9):.1f} ms, p99 {pct(playing, 0.99):.1f} ms, max "
-                f"{max(playing):.1f} ms"
+                f"{len(playing)} decisions): {latency_figures(playing)}"
             )
     print(
         f"targets (issue 13): server CPU <= {TARGET_CPU_MS} ms per decision; p99 < "

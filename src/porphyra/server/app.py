@@ -751,13 +751,13 @@ def create_app(
         hub = hub_of(app)
         if game_id in hub.broken:
             raise HTTPException(410, damaged_detail(hub.broken[game_id]))
-        if not await hub.may_hold(game_id, body.token):
-            # Checked on the stored seats before loading (and, in a cluster, claiming) the
-            # game: a wrong token costs no replay.  The same answer with or without such a
-            # game.
-            raise HTTPException(403, "only a seat of this game can ask for its rematch")
-        runner = await existing(game_id, write=True)
-        seat = runner.seat_of_token(body.token)
+        # The token is checked on the stored seats before the game is loaded (and, in a
+        # cluster, claimed): a wrong token costs no replay, and gets the same answer with
+        # or without such a game.
+        seat = None
+        if await hub.may_hold(game_id, body.token):
+            runner = await existing(game_id, write=True)
+            seat = runner.seat_of_token(body.token)
         if seat is None:
             raise HTTPException(403, "only a seat of this game can ask for its rematch")
         try:

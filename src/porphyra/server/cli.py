@@ -142,6 +142,7 @@ def serve_command(
 ) -> None:
     """Play in the browser: serve the lobby and games (friends, bots, solo) over HTTP."""
     from porphyra.server.main import serve
+    from porphyra.server.quotas import check_limit
 
     limits: dict[str, Any] = {}
     for name, value in (
@@ -154,8 +155,6 @@ def serve_command(
         if value.strip().lower() == "none":  # no limit (see porphyra.server.quotas)
             limits[name] = None
             continue
-        from porphyra.server.quotas import check_limit
-
         try:
             check_limit(value)
         except ValueError as exc:

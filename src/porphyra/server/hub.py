@@ -468,7 +468,7 @@ class Hub:
         if runner is not None:
             runner.last_used = time.monotonic()
             return runner
-        if game_id in self.broken or _no_such_id(game_id):
+        if self._unloadable(game_id):
             return None
         row = await self._load_row(game_id)
         if row is None:
@@ -560,6 +560,11 @@ class Hub:
             self._peeked.popitem(last=False)
         return runner
 
+    def _unloadable(self, game_id: str) -> bool:
+        """True if no game can be loaded under ``game_id``: it is damaged (listed as broken)
+        or no game can have that id; nothing need ask the database."""
+        return game_id in self.broken or _no_such_id(game_id)
+
     async def may_hold(self, game_id: str, token: str) -> bool:
         """False if ``token`` surely opens no seat of ``game_id``: checked on the runner in
         memory, else on the stored seats without loading the game (a wrong token never
@@ -571,7 +576,7 @@ class Hub:
         runner = self.runners.get(game_id)
         if runner is not None:
             return runner.seat_of_token(token) is not None
-        if game_id in self.broken or _no_such_id(game_id):
+        if self._unloadable(game_id):
             return False
         has: bool = await self.db(self.storage.has_token, game_id, token)
         return has
@@ -588,7 +593,7 @@ class Hub:
         runner = self.runners.get(game_id)
         if runner is not None or self.cluster is None:
             return runner or await self.get(game_id)
-        if game_id in self.broken or _no_such_id(game_id):
+        if self._unloadable(game_id):
             return None
         return await self.peek(game_id)
 
