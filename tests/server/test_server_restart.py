@@ -63,6 +63,11 @@ def test_restart_and_resume(db_url: str) -> None:
         while not any(c.last["legal"] for c in humans):  # let the bot finish its turn
             humans[0].recv()
             sync(humans)
+        # Each client's pong only marks the end of what the server had sent *that* client:
+        # the bot may have finished its turn between the two pongs, leaving one human's view
+        # a step behind the other's. Now that a human is to move the game stands still, so
+        # one more round brings every view up to the state the restart must resume.
+        sync(humans)
         before = {
             "byz": [emperor.last, foe.last],
             "cons": [h.last for h in humans],
