@@ -339,6 +339,21 @@ def test_byzantium_board_shows_the_hand_details_and_fits_80_columns() -> None:
     assert "Your hand" not in public
 
 
+@pytest.mark.parametrize(("before", "lost"), [(2, 2), (0, 0), (10, 3)])
+def test_b_r6_result_note_names_the_lt_the_collapse_took(before: int, lost: int) -> None:
+    """B-R6: the collapse takes 3 LT or all the Emperor has; the note says which."""
+    from tests.byzantium.helpers import meld, new_state, to_meld
+
+    state = new_state()
+    state.tt = 1
+    state.lt[state.emperor] = before
+    to_meld(state, [], ["huns"])
+    meld(state, "-", "huns")
+    assert state.is_terminal() and state.lt[state.emperor] == before - lost
+    text = _render(ByzantiumView().result(state.game, state, ["Ada", "Bo"]), 200)
+    assert f"the Emperor lost {lost} LT." in text
+
+
 def test_conspiracy_live_scores_match_the_engine() -> None:
     game = load_game("conspiracy", players=3)
     state = game.new_initial_state(seed=9)

@@ -9,6 +9,7 @@ slug (``meld 1 3 4``, ``redraw inf chron``).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -24,6 +25,7 @@ from porphyra.cli.lang import seat_label, styled, term, tr
 from porphyra.cli.views import GameView, Obs, ascii_number
 from porphyra.core.errors import InvalidActionError
 from porphyra.core.game import Action, Game, State
+from porphyra.games.byzantium.rules import COLLAPSE_PENALTY
 from porphyra.i18n import N_
 
 AGE_LABEL = {"early": "Early", "middle": "Middle", "late": "Late"}
@@ -37,6 +39,9 @@ PHASE_LABEL = {
 }
 DECK_STYLE = {"byzantine": "bold magenta", "foe": "bold red"}
 MAX_TT = 20
+#: The engine's public log line of a collapse (``turn.collapse_empire``): how many LT the
+#: Emperor lost, which is 3 or all it had (B-R6).
+COLLAPSE_LINE = re.compile(r"^The Empire collapses \(TT -?\d+\)! .* loses (\d+) LT;")
 
 HINTS = {
     "redraw": N_(
@@ -447,9 +452,10 @@ class ByzantiumView(GameView):
             table.add_row(escape(labels[seat]), str(legacy[seat]), verdict)
         if res.get("collapse"):
             note = tr(
-                "The Empire collapsed (TT {0}) on turn {1}: the Emperor lost 3 LT.",
+                "The Empire collapsed (TT {0}) on turn {1}: the Emperor lost {2} LT.",
                 res.get("territory"),
                 res.get("turn", obs.get("turn")),
+                collapse_penalty(obs.get("log") or []),
             )
         else:
             note = tr("Twelve turns played; the Empire holds {0} TT.", obs.get("territory"))
@@ -598,3 +604,21 @@ def age_bucket(card: Any) -> str:
     if isinstance(first, int):
         return "EML"[first]
     return str(first)[:1].upper()
+
+
+def collapse_penalty(log: Sequence[str]) -> int:
+    """How many Legacy Tokens the Emperor lost to the collapse, read from the public
+    ``log`` (English lines, as the engine writes them).
+
+    B-R6: the penalty is 3 LT, or all the Emperor has if that is fewer, so the final LT
+    alone does not tell it.
+
+    Returns:
+        The LT lost; the rule's full penalty (:data:`COLLAPSE_PENALTY`) if no collapse
+        line is in ``log``.
+    """
+    for line in reversed(log):
+        found = COLLAPSE_LINE.match(line)
+        if found:
+            return int(found.group(1))
+    return COLLAPSE_PENALTY

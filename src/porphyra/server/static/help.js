@@ -29,7 +29,7 @@ const HELP_STRINGS = I18N.table({
       [N_("Legendary Opponent (solo)"), N_("On its turn the Legendary Opponent takes a whole discard pile: the first condition on its card that some pile meets decides which. If several piles meet it, you choose.")],
     ],
     byzantium: [
-      [N_("Territory Tokens (TT)"), N_("The Empire's size, from 0 to 20; it starts at 10. At 0 the Empire collapses: the game ends and the Emperor loses 3 Legacy Tokens.")],
+      [N_("Territory Tokens (TT)"), N_("The Empire's size: it starts at 10 and never goes above 20. At 0 or below the Empire collapses: the game ends and the Emperor loses 3 Legacy Tokens (all it has, if fewer).")],
       [N_("Legacy Tokens (LT)"), N_("What you play for: the most LT after turn 12 wins.")],
       [N_("Emperor and Foe"), N_("Each turn one player is the Byzantine Emperor and the other plays the Foes; the roles swap every turn.")],
       [N_("Meld"), N_("The cards you lay down this turn, in secret; both melds are revealed together. The higher force wins; ties go to the Foe.")],
