@@ -695,7 +695,11 @@ function consRender(obs, board, actions) {
   const status = el("div", { class: "status" },
     el("span", { class: "big" }, t("Turn {0}", obs.turn)),
     obs.current_player >= 0 ? el("span", { class: "badge turn" }, `${seatName(obs.current_player)}: ${phaseNames[obs.phase] || obs.phase}`) : el("span", { class: "badge" }, t("game over")),
-    obs.restriction ? el("span", { class: "badge gold" }, t("{0}: others draw exactly {1} (until {2}'s turn)", obs.restriction.location, obs.restriction.count, seatName(obs.restriction.owner))) : null,
+    // C-R7: a restriction binds the seats in its "against" list; in solo that list is
+    // empty (the Legendary Opponent is never restricted, rules section 4.2), as the
+    // terminal says too.
+    obs.restriction && !(obs.restriction.against || []).length ? el("span", { class: "badge" }, `${obs.restriction.location} ${t("of {0}: no effect, the LO is never restricted (section 4.2)", seatName(obs.restriction.owner))}`) : null,
+    obs.restriction && (obs.restriction.against || []).length ? el("span", { class: "badge gold" }, t("{0}: others draw exactly {1} (until {2}'s turn)", obs.restriction.location, obs.restriction.count, seatName(obs.restriction.owner))) : null,
     obs.end_triggered ? el("span", { class: "badge gold" }, t("{0} filled the chamber: last round", seatName(obs.end_trigger_player))) : null);
   board.append(status);
 
