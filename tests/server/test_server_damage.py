@@ -188,6 +188,17 @@ def test_a_bad_action_row_is_not_quoted_publicly(tmp_path: Path) -> None:
         "UPDATE seats SET kind = 'alien' WHERE game_id = :g AND seat = 0",
         "UPDATE seats SET seat = 'z' WHERE game_id = :g AND seat = 0",
         "UPDATE seats SET name = x'00ff' WHERE game_id = :g AND seat = 1",
+        # Text that is not UTF-8 (as a torn or bit-flipped page leaves it), and BLOBs, in
+        # the columns the lobby list shows: the list must still answer for every game.
+        "UPDATE games SET updated = x'ff00' WHERE id = :g",
+        "UPDATE games SET updated = CAST(x'ff00' AS TEXT) WHERE id = :g",
+        "UPDATE games SET game = CAST(x'c3' AS TEXT) WHERE id = :g",
+        "UPDATE games SET deal = x'ff' WHERE id = :g",
+        "UPDATE games SET options = CAST(x'ff' AS TEXT) WHERE id = :g",
+        "UPDATE games SET clock = CAST(x'ff' AS TEXT) WHERE id = :g",
+        "UPDATE seats SET name = CAST(x'41ff' AS TEXT) WHERE game_id = :g AND seat = 1",
+        "INSERT INTO actions (game_id, idx, player, action)"
+        " VALUES (:g, 0, 0, CAST(x'c3' AS TEXT))",
     ],
 )
 def test_every_bad_field_of_a_game_row_marks_only_that_game_broken(
@@ -201,6 +212,8 @@ def test_every_bad_field_of_a_game_row_marks_only_that_game_broken(
     conn.close()
     live = LiveServer(f"sqlite:///{path}").start()
     try:
+        listed = live.get("/api/games")  # before the game is opened, and after
+        assert listed.status_code == 200 and len(listed.json()) == 2, listed.text
         _broken_after_loading(live, ids[0])
         assert live.get(f"/api/games/{ids[1]}").json()["status"] == "active"
         fresh = live.create(HUMANS)

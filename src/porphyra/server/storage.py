@@ -775,20 +775,27 @@ class Storage:
                     counts[gid] = n
         out = []
         for g in games:
+            texts = {c: getattr(g, c) for c in ("game", "deal", "created", "updated")}
+            # A column that is not a text (a BLOB, or bytes that are not UTF-8) is shown
+            # as empty: the row is listed as broken below, and the list still serialises.
+            shown = {c: v if isinstance(v, str | None) else "" for c, v in texts.items()}
             row = {
                 "id": g.id,
-                "game": g.game,
+                "game": shown["game"],
                 "status": g.status,
                 "actions": counts[g.id],
-                "deal": g.deal or DEAL_LEGACY,
-                "rated": is_rated(g.deal or DEAL_LEGACY),
-                "created": g.created,
-                "updated": g.updated,
+                "deal": shown["deal"] or DEAL_LEGACY,
+                "rated": is_rated(shown["deal"] or DEAL_LEGACY),
+                "created": shown["created"],
+                "updated": shown["updated"],
                 "seats": seats[g.id],
             }
             try:
                 if g.status not in STATUSES:
                     raise BadRowError(f"game {g.id}: its status is not one of the known ones")
+                for column, value in texts.items():
+                    if shown[column] is not value:
+                        raise BadRowError(f"game {g.id}: its {column} is not a text")
                 if g.id in damaged:
                     raise BadRowError(f"game {g.id}: a seat row holds a value that is not text")
                 row["options"] = _json_field(g.options, "options", g.id) or {}
@@ -916,7 +923,19 @@ def _seed_of(seed_text: str | None, legacy: int, game_id: str) -> int:
         raise BadRowError(f"game {game_id}: its seed is not a number") from None
 
 
+def _sqlite_text(raw: bytes) -> str | bytes:
+    """SQLite's text values as ``str``; bytes that are not UTF-8 (a damaged or hand-edited
+    file) stay ``bytes``, so that the row checks report that column of that game as not a
+    text, as they do a BLOB, instead of the whole query failing with an error that quotes
+    the value (an action's text may name hidden cards)."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw
+
+
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    dbapi_conn.text_factory = _sqlite_text
     cur = dbapi_conn.cursor()
     try:
         cur.execute("PRAGMA journal_mode=WAL")
