@@ -5,6 +5,8 @@ resets, timeouts and takeovers, downtime after a restart, and the stored form.""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import porphyra
@@ -159,6 +161,15 @@ def test_stored_form_round_trips_and_damage_is_named() -> None:
         TableClock.loads(clock.dumps(), 2)
     with pytest.raises(ClockError, match="not valid JSON"):
         TableClock.loads("{", 3)
+    # An event's "at" (where each of the 3 seats' and the spectators' logs stood) must
+    # have one count per view: a short one would fail every later view of the game.
+    stored = json.loads(clock.dumps())
+    for at in ([0], [0, 1, 2, -1], [0, 1, 2, "3"], "0123", [0, 1, 2, True]):
+        stored["events"][0]["at"] = at
+        with pytest.raises(ClockError, match="events"):
+            TableClock.loads(json.dumps(stored), 3)
+    stored["events"][0]["at"] = [0, 1, 2, 3]
+    assert TableClock.loads(json.dumps(stored), 3).events[0]["at"] == [0, 1, 2, 3]
     with pytest.raises(ClockError, match="kind 'blitz'"):
         TableClock.loads('{"settings": {"kind": "blitz"}, "seats": []}', 0)
     with pytest.raises(ClockError, match="base_s"):

@@ -418,14 +418,27 @@ def _is_number(value: Any) -> bool:
 
 
 def _is_event(e: Any, players: int) -> bool:
+    """A stored event: its kind, seat and move, and its optional ``at`` (where each view's
+    log stood: one non-negative count per seat, then the spectators')."""
     return (
         isinstance(e, dict)
         and e.get("event") in EVENTS
-        and isinstance(e.get("player"), int)
-        and 0 <= e["player"] < players
-        and isinstance(e.get("move"), int)
-        and e["move"] >= 0
+        and _is_count(e.get("player"))
+        and e["player"] < players
+        and _is_count(e.get("move"))
+        and (
+            "at" not in e
+            or (
+                isinstance(e["at"], list)
+                and len(e["at"]) == players + 1
+                and all(_is_count(n) for n in e["at"])
+            )
+        )
     )
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def event_text(event: dict[str, Any]) -> str:

@@ -20,9 +20,19 @@ from porphyra.server.dbfile import DatabaseFileError, check_sqlite_file, wal_dam
 from porphyra.server.storage import GameRow, SeatRow, Storage, now
 
 from .driver import play_out
-from .live import LiveServer, connect_seats
+from .live import LiveServer, SeatClient, connect_seats
 
 HUMANS = {"game": "byzantium", "seats": [{"kind": "human"}] * 2}
+
+
+#: A stored clock of a 2-seat table with one event; "AT" stands for its "at" list.
+CLOCK_AT = (
+    '{"settings": {"kind": "none", "timeout_bot": "easy", "takeover_after": 0}, "seats": ['
+    '{"remaining_s": 0.0, "since": null, "timeouts": 0, "takeover": "left", "paused": false}, '
+    '{"remaining_s": 0.0, "since": null, "timeouts": 0, "takeover": null, "paused": false}], '
+    '"events": [{"event": "takeover", "player": 0, "move": 0, "reason": "left", "bot": "easy", '
+    '"at": AT}], "epoch": null}'
+)
 
 
 def _fill(path: Path, games: int) -> list[str]:
@@ -197,8 +207,10 @@ def test_a_bad_action_row_is_not_quoted_publicly(tmp_path: Path) -> None:
         "UPDATE games SET options = CAST(x'ff' AS TEXT) WHERE id = :g",
         "UPDATE games SET clock = CAST(x'ff' AS TEXT) WHERE id = :g",
         "UPDATE seats SET name = CAST(x'41ff' AS TEXT) WHERE game_id = :g AND seat = 1",
-        "INSERT INTO actions (game_id, idx, player, action)"
-        " VALUES (:g, 0, 0, CAST(x'c3' AS TEXT))",
+        "INSERT INTO actions (game_id, idx, player, action) VALUES (:g, 0, 0, CAST(x'c3' AS TEXT))",
+        # A clock event whose "at" (where each view's log stood) is too short for the
+        # table: it loaded, then every socket to the game failed building its view.
+        f"UPDATE games SET clock = '{CLOCK_AT.replace('AT', '[0]')}' WHERE id = :g",
     ],
 )
 def test_every_bad_field_of_a_game_row_marks_only_that_game_broken(
@@ -278,3 +290,36 @@ def test_a_damaged_write_ahead_log_is_refused_and_left_alone(tmp_path: Path) -> 
     before = (path.read_bytes(), wal.read_bytes())
     assert "write-ahead log" in _refused(path) and "damaged" in _refused(path)
     assert (path.read_bytes(), wal.read_bytes()) == before
+
+
+def test_a_socket_that_fails_after_opening_gives_its_slot_back(tmp_path: Path) -> None:
+    """Whatever fails once a connection is counted (here: building its first view), the
+    player gets the protocol's error with an error id, never a bare close, and the seat's
+    and the address's connection slots are given back."""
+    live = LiveServer(
+        f"sqlite:///{tmp_path / 'games.sqlite3'}", max_seat_connections=2, max_client_connections=3
+    ).start()
+    try:
+        info = live.create(HUMANS)
+        gid, token = info["id"], info["invites"][0]["token"]
+        runner = live.app.state.hub.runners[gid]
+        real = runner.attach
+
+        def failing(client: object) -> None:
+            raise IndexError("SECRET detail of a view that cannot be built")
+
+        runner.attach = failing
+        for _ in range(5):  # more than either limit
+            with connect(f"{live.ws_base}/ws/{gid}?token={token}", open_timeout=10) as ws:
+                reply = json.loads(ws.recv(timeout=10))
+                assert reply["code"] == "internal", reply
+                assert "error id" in reply["message"] and "SECRET" not in reply["message"]
+                with pytest.raises(ConnectionClosed) as closed:
+                    ws.recv(timeout=10)
+                assert closed.value.rcvd is not None and closed.value.rcvd.code == 1011
+        runner.attach = real
+        seat = SeatClient(live, gid, token, 0)
+        assert seat.recv_until(lambda m: m["type"] == "snapshot")["legal"]
+        seat.close()
+    finally:
+        live.stop()

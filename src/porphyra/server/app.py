@@ -867,33 +867,35 @@ def create_app(
             await _refuse(websocket, refusal, 4429, "limit")
             return
         client = Client(seat, lang=client_lang)
-        await runner.load_chat()
-        writer = asyncio.get_running_loop().create_task(_writer(websocket, client))
-        async with runner.lock:  # a snapshot only ever shows a durably stored state
-            runner.attach(client)
-        if runner.released:  # released from memory meanwhile: use the reloaded runner
-            runner.detach(client)
-            try:
-                again = await hub.get(game_id)
-            except OwnedElsewhere as moved:  # and another server took it meanwhile
-                quotas.close_connection(peer, seat_key)
-                client.move_to(moved.address, 0)  # (the writer sends it, then closes)
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(writer, timeout=2.0)
-                return
-            if again is None:
-                quotas.close_connection(peer, seat_key)
-                await _refuse(websocket, translate_error("no such game", client_lang), 4404)
-                return
-            runner = again
-            await runner.load_chat()
-            async with runner.lock:
-                runner.attach(client)
-        messages = quotas.connection_key()
-        # Chat is rate-limited per seat, and per address for spectators (however many
-        # sockets an address opens, they share one rate).
-        chat_key = f"{game_id}/spectators/{peer}" if seat is None else f"{game_id}/{seat}"
+        writer: asyncio.Task[None] | None = None
+        # From here on the connection holds a slot (open_connection): every way out,
+        # a failure included, goes through the finally that gives it back.
         try:
+            await runner.load_chat()
+            writer = asyncio.get_running_loop().create_task(_writer(websocket, client))
+            async with runner.lock:  # a snapshot only ever shows a durably stored state
+                runner.attach(client)
+            if runner.released:  # released from memory meanwhile: use the reloaded runner
+                runner.detach(client)
+                try:
+                    again = await hub.get(game_id)
+                except OwnedElsewhere as moved:  # and another server took it meanwhile
+                    client.move_to(moved.address, 0)  # (the writer sends it, then closes)
+                    return
+                if again is None:
+                    client.send(
+                        protocol.error(0, translate_error("no such game", client_lang), "auth")
+                    )
+                    client.close_code = 4404
+                    return
+                runner = again
+                await runner.load_chat()
+                async with runner.lock:
+                    runner.attach(client)
+            messages = quotas.connection_key()
+            # Chat is rate-limited per seat, and per address for spectators (however many
+            # sockets an address opens, they share one rate).
+            chat_key = f"{game_id}/spectators/{peer}" if seat is None else f"{game_id}/{seat}"
             while True:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
@@ -913,14 +915,19 @@ def create_app(
                     break
         except WebSocketDisconnect:
             pass
+        except Exception:  # never a traceback to the player, never a slot kept
+            error_id = report("game %s: a connection failed", game_id)
+            client.send(protocol.error(0, client.error_text(player_message(error_id)), "internal"))
+            client.close_code = 1011
         finally:
             quotas.close_connection(peer, seat_key)
             runner.detach(client)
             client.outbox.put_nowait(None)
-            try:
-                await asyncio.wait_for(writer, timeout=2.0)
-            except (TimeoutError, Exception):
-                writer.cancel()
+            if writer is not None:
+                try:
+                    await asyncio.wait_for(writer, timeout=2.0)
+                except (TimeoutError, Exception):
+                    writer.cancel()
 
     return app
 
