@@ -175,6 +175,39 @@ def test_hints_only_where_allowed_and_for_the_seat_that_asks(server: LiveServer)
         group[0].close()
 
 
+def test_a_hint_stays_fresh_when_another_seats_hidden_choice_moves_the_game(
+    server: LiveServer,
+) -> None:
+    """B-R3: the Foe's secret redraw moves the game's seq but not the Emperor's view (no
+    update); the Emperor's hint asked at the seq it saw is answered, as its move would be
+    (it was refused as stale)."""
+    info = server.create(
+        {
+            "game": "byzantium",
+            "options": {"first_emperor": 0},
+            "seats": TWO_HUMANS,
+            "seed": 5,
+            "table": {"hints": True},
+        }
+    )
+    seats = connect_seats(server, info)
+    emperor, foe = seats[0][0], seats[1][0]
+    seen = emperor.last["seq"]
+    assert emperor.last["legal"] and foe.last["legal"]
+    foe.act(foe.last["legal"][0])
+    foe.recv_until(lambda m: m["type"] == "update" and "last" in m)
+    sync([emperor, foe])
+    assert foe.last["seq"] > seen == emperor.last["seq"]  # the Emperor was told nothing
+    emperor.send({"type": "hint", "seq": seen})
+    hint = emperor.recv_until(lambda m: m["type"] in ("hint", "error"))
+    assert hint["type"] == "hint", hint
+    assert hint["seq"] == seen and hint["action"] in emperor.last["legal"]
+    emperor.send({"type": "hint", "seq": foe.last["seq"] + 1})  # a seq from the future
+    assert _errors(emperor)["code"] == "stale"
+    for c in (emperor, foe):
+        c.close()
+
+
 def test_a_hint_depends_on_the_seats_view_only() -> None:
     """Two states that one seat cannot tell apart (its view's hidden parts redrawn) get
     the same hint: the bot sees that seat's view and nothing else."""

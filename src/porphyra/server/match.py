@@ -563,7 +563,10 @@ class MatchRunner(ClockedRunner):
             )
         if self.over:
             raise SubmitError("over", "the game is over")
-        if seq != self.seq:
+        # Fresh from the start of the seat's decision on, as a submission is: another
+        # seat's hidden choice moves the game's seq but not this seat's view.
+        start = self._decisions.get(seat, (self.seq, []))[0]
+        if seq > self.seq or seq < start:
             raise SubmitError(
                 "stale", f"stale hint request: you saw {seq}, the game is at {self.seq}"
             )
@@ -573,16 +576,21 @@ class MatchRunner(ClockedRunner):
         # One search per seat and decision, whoever asks and how often (every tab of the
         # seat shares it): hints are served ahead of bot-only games, so a flood of them
         # must not become a flood of searches.
-        task = self._hints.get((seat, seq))
+        key = (seat, start)
+        task = self._hints.get(key)
         if task is None:
-            self._hints = {k: t for k, t in self._hints.items() if k[1] == self.seq}
+            self._hints = {
+                k: t
+                for k, t in self._hints.items()
+                if self._decisions.get(k[0], (None,))[0] == k[1]
+            }
             seed = decision_seed(self.state.seed, seat, len(self.state.history)) ^ 0x5EED
             task = asyncio.ensure_future(self.hub.bots.hint(self.state, seat, spec, seed))
-            self._hints[seat, seq] = task
+            self._hints[key] = task
         try:
             action, chance = await asyncio.shield(task)
         except Exception:
-            self._hints.pop((seat, seq), None)  # a failed search may be asked for again
+            self._hints.pop(key, None)  # a failed search may be asked for again
             raise
         return {"type": "hint", "seq": seq, "action": action, "chance": chance, "bot": spec}
 

@@ -61,7 +61,7 @@ let retryDelay = 500;
 let inbox = Promise.resolve();
 let TABLE = null;      // the table's choices (hints, spectator_chat)
 let REMATCH = null;    // the rematch's game id, once started
-let HINT = null;       // {seq, action, chance, bot} or {seq, pending: true}
+let HINT = null;       // {seq, action, chance, bot, decision} or {seq, pending: true, decision}
 let PREV_OBS = null;   // the observation rendered before (for the last-move highlight)
 let PREV_LOG = 0;      // log lines rendered before
 let LAST_LINES = [];   // the last move's log lines
@@ -145,7 +145,9 @@ async function onMessage(msg) {
   } else if (msg.type === "chat") {
     if (typeof chatAdd === "function") chatAdd(msg.lines);
   } else if (msg.type === "hint") {
-    HINT = msg;
+    // The answer to the pending request, for the decision it was asked in (another seat's
+    // choice may have come meanwhile without changing this seat's options).
+    if (HINT && HINT.pending && msg.seq === HINT.seq) HINT = { ...msg, decision: HINT.decision };
     if (M) render();
   } else if (msg.type === "rematch") {
     REMATCH = msg.game_id;
@@ -245,13 +247,17 @@ function render() {
 }
 
 /* The hint button (where the table allows hints) and the last hint. */
+/* A seat's decision, as far as a hint goes: its legal actions (a new state that leaves
+   them unchanged, such as another seat's secret choice, keeps the hint). */
+function decisionKey() { return M.legal.join("\n"); }
+
 function hintBox(actions) {
-  if (HINT && HINT.seq !== M.seq) HINT = null;
+  if (HINT && HINT.decision !== decisionKey()) HINT = null;
   if (!M.hints || !M.legal.length || M.status === "over" || REPLAY) return;
   const box = el("div", { class: "hint", "data-testid": "hint-box" });
   box.append(el("button", {
     class: "small", "data-testid": "hint", "aria-label": GAME_STRINGS.hintLabel, disabled: busy || (HINT && HINT.pending),
-    onclick: () => { HINT = { seq: M.seq, pending: true }; send({ type: "hint", seq: M.seq }); render(); },
+    onclick: () => { HINT = { seq: M.seq, pending: true, decision: decisionKey() }; send({ type: "hint", seq: M.seq }); render(); },
   }, HINT && HINT.pending ? GAME_STRINGS.thinking : GAME_STRINGS.hint));
   if (HINT && !HINT.pending) {
     const chance = HINT.chance === null || HINT.chance === undefined ? "" : GAME_STRINGS.chance(Math.round(100 * HINT.chance));
