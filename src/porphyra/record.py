@@ -10,6 +10,11 @@ Records of web games with a clock (issue 15) also hold ``"clock"`` (the table's 
 "takeover" | "return", "player", "action": the index in ``actions`` of the first action
 it concerns (a timeout: the action the bot made), "bot"?, "reason"?}]``).  Both are
 optional and never change a replay: records without them replay as before.
+
+Records may also hold ``"seats"`` (``[{"kind": "human" | "bot", "bot": a bot spec or
+null, "name"?: text}]``, one per seat): who played, which ``porphyra replay`` names and
+``porphyra resume`` seats again.  The web server's records have it, and so do the
+terminal's saves; it is optional and never changes a replay either.
 """
 
 from __future__ import annotations
@@ -48,18 +53,23 @@ def to_record(state: State) -> dict[str, Any]:
     }
 
 
-def dumps(state: State) -> str:
-    """The record of ``state`` as JSON text (stable key order, one action per line)."""
-    return json.dumps(to_record(state), indent=1, sort_keys=True) + "\n"
+def dumps(state: State, seats: list[dict[str, Any]] | None = None) -> str:
+    """The record of ``state`` as JSON text (stable key order, one action per line), with
+    ``seats`` (see the module docstring) when given."""
+    record = to_record(state)
+    if seats is not None:
+        record["seats"] = seats
+    return json.dumps(record, indent=1, sort_keys=True) + "\n"
 
 
-def save(state: State, path: str | Path) -> None:
-    """Write the record of ``state`` to ``path`` (UTF-8 JSON).
+def save(state: State, path: str | Path, seats: list[dict[str, Any]] | None = None) -> None:
+    """Write the record of ``state`` to ``path`` (UTF-8 JSON), with ``seats`` when given
+    (who plays each seat: see the module docstring).
 
     Raises:
         OSError: the file cannot be written.
     """
-    Path(path).write_text(dumps(state), encoding="utf-8")
+    Path(path).write_text(dumps(state, seats), encoding="utf-8")
 
 
 #: A bot spec as a clock event may name it (``easy``, ``ismcts:iterations=100``).
@@ -95,7 +105,42 @@ def validate(record: Any) -> dict[str, Any]:
         ):
             raise RecordError(f"record action #{i + 1} must be {{'player': int, 'action': str}}")
     _validate_clock(record)
+    _validate_seats(record)
     return record
+
+
+def _validate_seats(record: dict[str, Any]) -> None:
+    """Check the optional ``seats`` of a record (see the module docstring).
+
+    Raises:
+        RecordError: present but not a list of ``{"kind", "bot", "name"?}`` objects.
+    """
+    seats = record.get("seats")
+    if seats is None:
+        return
+    if not isinstance(seats, list) or len(seats) > 8:
+        raise RecordError("record field 'seats' must be a list of at most 8 seats")
+    for i, seat in enumerate(seats):
+        if (
+            not isinstance(seat, dict)
+            or seat.get("kind") not in ("human", "bot")
+            or not isinstance(seat.get("bot"), str | None)
+            or (seat["kind"] == "bot" and not seat.get("bot"))
+            or not isinstance(seat.get("name"), str | None)
+        ):
+            raise RecordError(
+                f"record seat #{i + 1} must be {{'kind': 'human' or 'bot', 'bot': a bot "
+                "name for a bot seat, 'name'?: a text}"
+            )
+
+
+def seat_kinds(record: dict[str, Any]) -> list[str] | None:
+    """Who played each seat of a (validated) record, as ``porphyra play --seats`` names
+    them (``["human", "medium"]``), or None if the record does not say."""
+    seats = record.get("seats")
+    if not isinstance(seats, list) or not seats:
+        return None
+    return ["human" if s["kind"] == "human" else str(s["bot"]) for s in seats]
 
 
 #: The events of a record's optional ``clock_events``.

@@ -195,6 +195,43 @@ def test_quit_in_conspiracy_then_resume(tmp_path: Path) -> None:
     assert done["actions"][: len(part["actions"])] == part["actions"]
 
 
+def test_resume_seats_the_game_as_it_was_saved(tmp_path: Path) -> None:
+    """A bot that played seat 1 and a person seat 2 are so again after ``resume`` (it
+    used to seat the person at seat 1, with the bot's hand)."""
+    save = tmp_path / "g.json"
+    first = _invoke(
+        ["play", "byzantium", "--seed", "3", "--seats", "random,human", "--save", str(save)],
+        "quit\n",
+    )
+    assert "Seat 1 (random bot), Seat 2 (human)" in first
+    saved = records.load(save)
+    assert saved["seats"] == [{"kind": "bot", "bot": "random"}, {"kind": "human", "bot": None}]
+    again = _invoke(["resume", str(save)], "quit\n")
+    assert "Seat 1 (random bot), Seat 2 (human)" in again
+    # --seats still overrides, and a record from before seats were saved gets the default.
+    assert "Seat 1 (human), Seat 2 (easy bot)" in _invoke(
+        ["resume", str(save), "--seats", "human,easy"], "quit\n"
+    )
+    del saved["seats"]
+    save.write_text(json.dumps(saved), encoding="utf-8")
+    assert "Seat 1 (human)" in _invoke(["resume", str(save)], "quit\n")
+
+
+@pytest.mark.parametrize(
+    "seats",
+    [{"kind": "bot"}, [{"kind": "alien", "bot": None}], [{"kind": "bot", "bot": None}], ["x"]],
+)
+def test_a_record_with_bad_seats_is_refused_clearly(tmp_path: Path, seats: object) -> None:
+    state = load_game("byzantium").new_initial_state(seed=1)
+    path = tmp_path / "bad.json"
+    record = records.to_record(state)
+    record["seats"] = seats
+    path.write_text(json.dumps(record), encoding="utf-8")
+    result = runner.invoke(app, ["resume", str(path)])
+    assert result.exit_code == 2 and "seat" in result.output, result.output
+    assert "Traceback" not in result.output
+
+
 # ---------------------------------------------------------------- cards
 def test_byzantium_cards_totals_match_the_data() -> None:
     # the totals of rules section 6's table: deck v1

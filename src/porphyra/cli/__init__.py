@@ -298,6 +298,10 @@ def _resume(
         console.print(view.board(state.game, state.public_observation(), labels))
         console.print(view.result(state.game, state, labels))
         return
+    if seats is None:  # the seats as saved (a record from before they were: the default)
+        kinds = records.seat_kinds(record)
+        if kinds is not None and len(kinds) == state.game.num_players:
+            seats = ",".join(kinds)
     _run_session(console, state, seats, state.seed, save or path, hint_bot, delay, confirm)
 
 

@@ -586,7 +586,14 @@ class PlaySession:
             if outcome is not Outcome.FINISHED:
                 self.console.print(styled("dim", "Not saved (use --save FILE to keep a game)."))
             return
-        records.save(self.state, self.save_path)
+        records.save(
+            self.state,
+            self.save_path,
+            [
+                {"kind": "human", "bot": None} if s.is_human else {"kind": "bot", "bot": s.kind}
+                for s in self.seats
+            ],
+        )
         if outcome is Outcome.FINISHED:
             self.console.print(escape(tr("Record saved to {0}.", str(self.save_path))))
         else:
