@@ -20,6 +20,7 @@ from porphyra.cli import app
 from porphyra.cli.byzantium_view import ByzantiumView, age_bucket
 from porphyra.cli.conspiracy_parts import live_scores, pyramid
 from porphyra.cli.play import PASS_DEVICE
+from porphyra.cli.views import log_entry
 from porphyra.core.errors import InvalidActionError
 from porphyra.core.registry import load_game
 
@@ -230,6 +231,18 @@ def test_a_record_with_bad_seats_is_refused_clearly(tmp_path: Path, seats: objec
     result = runner.invoke(app, ["resume", str(path)])
     assert result.exit_code == 2 and "seat" in result.output, result.output
     assert "Traceback" not in result.output
+
+
+def test_japanese_text_wraps_in_the_terminal_instead_of_being_cut() -> None:
+    """Japanese has no spaces to wrap at: a long log line, a card's notes and a Location's
+    effect must fold onto the next line, never end in "…" with the rest lost."""
+    line = "あなたが引いたカード：" + "、".join(["帝国艦隊"] * 30)
+    shown = _render(log_entry(line), 80)
+    assert "…" not in shown
+    assert "".join(part.strip(" •") for part in shown.splitlines()) == line
+    for game in ("byzantium", "conspiracy"):
+        listing = _invoke(["cards", game, "--lang", "ja"])
+        assert "…" not in listing, game
 
 
 # ---------------------------------------------------------------- cards

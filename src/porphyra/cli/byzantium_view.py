@@ -216,7 +216,7 @@ class ByzantiumView(GameView):
         table.add_column(tr("type"), no_wrap=True)
         table.add_column(tr("force"), justify="right", no_wrap=True)
         table.add_column(tr("ages"), no_wrap=True)
-        table.add_column(tr("notes"))
+        table.add_column(tr("notes"), overflow="fold")
         for i, slug in enumerate(obs.get("hand") or []):
             card = _card(game, slug)
             if card is None:
@@ -284,7 +284,7 @@ class ByzantiumView(GameView):
         removed = obs.get("removed") or []
         table = Table.grid(padding=(0, 1))
         table.add_column(style="bold", no_wrap=True)
-        table.add_column()
+        table.add_column(overflow="fold")
         for deck in ("byzantine", "foe"):
             pile = discards.get(deck, [])
             table.add_row(
@@ -519,7 +519,7 @@ class ByzantiumView(GameView):
             table.add_column(tr("type"), no_wrap=True)
             table.add_column(tr("force"), justify="right", no_wrap=True)
             table.add_column(tr("ages"), no_wrap=True)
-            table.add_column(tr("notes"), max_width=9)  # "unique," over "+2 LT": room for slugs
+            table.add_column(tr("notes"), max_width=9, overflow="fold")  # room for the slugs
             table.add_column(tr("qty"), justify="right", no_wrap=True)
             counts: Counter[str] = Counter()
             for card in all_cards:

@@ -226,7 +226,7 @@ class ConspiracyView(GameView):
     def _piles(self, game: Game, obs: Obs) -> RenderableType:
         table = Table.grid(padding=(0, 1))
         table.add_column(no_wrap=True)
-        table.add_column()
+        table.add_column(overflow="fold")
         for colour in COLOURS:
             pile = obs.get("piles", {}).get(colour, [])
             line = Text()
@@ -391,7 +391,7 @@ class ConspiracyView(GameView):
             return [Text(tr("This Conspiracy engine exposes no card data."))]
         lords = Table(title=tr("Lords (copies per guild)"), box=box.SIMPLE_HEAD)
         lords.add_column("IP", justify="right")
-        lords.add_column(tr("printed feature"))
+        lords.add_column(tr("printed feature"), overflow="fold")
         for colour in COLOURS:
             lords.add_column(Text(term(colour), style=STYLE[colour]), justify="right")
         lords.add_column(tr("total"), justify="right")
@@ -424,7 +424,7 @@ class ConspiracyView(GameView):
         locs = Table(title=tr("Locations"), box=box.SIMPLE_HEAD)
         locs.add_column(tr("slug"), no_wrap=True)
         locs.add_column("IP", justify="right")
-        locs.add_column(tr("effect"))
+        locs.add_column(tr("effect"), overflow="fold")
         locs.add_column(tr("set"))
         base = bonus = 0
         for card in cards.locations:

@@ -350,7 +350,7 @@ class PlaySession:
         table = Table.grid(padding=(0, 2))
         columns = 1 if len(actions) <= 8 else 2 if len(actions) <= 24 else 3
         for _ in range(columns):
-            table.add_column()
+            table.add_column(overflow="fold")
         rows = (len(actions) + columns - 1) // columns
         for r in range(rows):
             cells = []

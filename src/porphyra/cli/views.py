@@ -150,7 +150,7 @@ def log_entry(line: str, style: str = "", names: Sequence[str] | None = None) ->
     people count seats (``names[N]``, else ``Seat N+1``)."""
     grid = Table.grid()
     grid.add_column(width=4, no_wrap=True)
-    grid.add_column()
+    grid.add_column(overflow="fold")
     grid.add_row(Text("  • ", style="dim"), Text(people(line, names), style=style))
     return grid
 
