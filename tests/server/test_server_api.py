@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 
 from porphyra.core.registry import load_game
 from porphyra.server import protocol
-from porphyra.server.app import STATIC_DIR, check_options, create_app
+from porphyra.server.app import MAX_ECHO, STATIC_DIR, check_options, create_app
 from porphyra.server.gamedata import card_data, derived
 from porphyra.server.replay import undo_target
 from porphyra.server.storage import GameRow, SeatRow, Storage, hash_token, now
@@ -188,6 +188,17 @@ def test_seat_names_keep_ordinary_text(client: TestClient) -> None:
 def test_check_options_keeps_lobby_values() -> None:
     assert check_options("conspiracy", {"players": 3, "first_player": None}) == {"players": 3}
     assert check_options("byzantium", {"first_emperor": "random"}) == {"first_emperor": "random"}
+
+
+@pytest.mark.parametrize(
+    "options", [{"deck": "a" * 1_000_000}, {"b" * 1_000_000: 1}, {"deck": ["c" * 300] * 3}]
+)
+def test_a_refused_option_is_echoed_cut(client: TestClient, options: dict[str, Any]) -> None:
+    # A megabyte option name or value came back whole in the 400 (the 422s were cut).
+    body = {"game": "byzantium", "options": options, "seats": [{"kind": "human"}] * 2}
+    answer = client.post("/api/games", json=body)
+    assert answer.status_code == 400 and len(answer.text) < 2 * MAX_ECHO + 300, answer.text[:300]
+    assert "(cut)" in answer.json()["detail"]
 
 
 def test_pages_and_static_assets_are_self_contained(client: TestClient) -> None:
@@ -569,6 +580,29 @@ def test_a_limit_that_is_not_one_is_refused_before_anything_starts(
     assert stopped.value.code == 2
     err = capsys.readouterr().err
     assert "'lots' is not a limit" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--max-seat-connections", "-3"], "--max-seat-connections"),
+        (["--max-client-connections", "-1"], "--max-client-connections"),
+        (["--max-bot-games", "-1"], "--max-bot-games"),
+        (["--hint-bot", "nosuch"], "unknown bot 'nosuch'"),
+    ],
+)
+def test_a_bad_server_option_is_a_usage_error_before_anything_starts(
+    argv: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (a negative connection limit was a traceback; an unknown hint bot started a server
+    # whose every hint failed)
+    from porphyra.server.main import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main([*argv, "--port", "1"])
+    assert stopped.value.code == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert says in err and "Traceback" not in err
 
 
 @pytest.mark.parametrize(

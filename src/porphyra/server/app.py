@@ -363,25 +363,26 @@ def check_options(name: str, options: dict[str, Any]) -> dict[str, Any]:
 
     Raises:
         HTTPException(400): an unknown game, option or value (file paths and stacked decks
-            are never accepted from the web).
+            are never accepted from the web); what was refused is echoed cut to
+            :data:`MAX_ECHO` characters.
     """
     try:
         declared = options_of(registry.game_info(name).options, "lobby")
     except UnknownGameError:
         raise HTTPException(
-            400, f"unknown game {name!r}; games: {', '.join(registered_games())}"
+            400, f"unknown game {_short(name)!r}; games: {', '.join(registered_games())}"
         ) from None
     allowed = {o.name: o for o in declared}
     out: dict[str, Any] = {}
     for key, value in options.items():
         option = allowed.get(key)
         if option is None:
-            raise HTTPException(400, f"option {key!r} cannot be set here")
+            raise HTTPException(400, f"option {_short(key)!r} cannot be set here")
         if value is None:
             continue
         if not option.accepts(value):
             raise HTTPException(
-                400, f"option {key}={value!r} not accepted; {option.describe_values()}"
+                400, f"option {key}={_short(value)!r} not accepted; {option.describe_values()}"
             )
         out[key] = value
     return out

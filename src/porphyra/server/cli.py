@@ -86,16 +86,22 @@ def serve_command(
     ] = None,
     max_bot_games: Annotated[
         int | None,
-        typer.Option("--max-bot-games", help="Games of bots only running at once (default: 8)."),
+        typer.Option(
+            "--max-bot-games", min=0, help="Games of bots only running at once (default: 8)."
+        ),
     ] = None,
     max_seat_connections: Annotated[
         int,
-        typer.Option("--max-seat-connections", help="Websockets open at once per seat (0: any)."),
+        typer.Option(
+            "--max-seat-connections", min=0, help="Websockets open at once per seat (0: any)."
+        ),
     ] = 4,
     max_client_connections: Annotated[
         int,
         typer.Option(
-            "--max-client-connections", help="Websockets open at once per client address (0: any)."
+            "--max-client-connections",
+            min=0,
+            help="Websockets open at once per client address (0: any).",
         ),
     ] = 32,
     bot_pace: Annotated[
@@ -162,6 +168,12 @@ def serve_command(
         limits[name] = value
     if max_bot_games is not None:
         limits["max_bot_games"] = max_bot_games
+    from porphyra.bots import make_bot
+
+    try:
+        make_bot(hint_bot)  # now, not at the first hint (each would fail)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--hint-bot") from None
 
     def announce() -> None:
         typer.echo(f"porphyra: open http://{host}:{port}/ in a browser (Ctrl-C stops the server)")
