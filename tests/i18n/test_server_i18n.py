@@ -8,6 +8,7 @@ import asyncio
 import json
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -126,6 +127,50 @@ def test_a_refused_move_is_explained_in_the_clients_language(client: TestClient)
     assert answers["en"].startswith("not your turn")
     assert answers["ja"].startswith("あなたの手番ではありません")
     assert answers["ko"].startswith("당신의 차례가 아닙니다")
+
+
+@pytest.mark.parametrize(
+    ("raw", "ja", "ko"),
+    [
+        ('{"type": "nope"}', "不明なメッセージの種類 'nope'", "알 수 없는 메시지 종류 'nope'"),
+        ('{"type": "ping", "x": 1}', "'ping' に不明な項目 'x'", "'ping'에 알 수 없는 항목 'x'"),
+        ('{"type": "act", "action": "draw 1", "seq": "0"}', "整数の 'seq'", "정수 'seq'"),
+        ("a" * 17_000, "メッセージが大きすぎます", "메시지가 너무 큽니다"),
+    ],
+)
+def test_a_malformed_message_is_explained_in_the_clients_language(
+    client: TestClient, raw: str, ja: str, ko: str
+) -> None:
+    body = {"game": "conspiracy", "options": {"players": 2}, "seats": HUMANS}
+    info = client.post("/api/games", json=body).json()
+    for lang, expected in (("ja", ja), ("ko", ko)):
+        path = f"/ws/{info['id']}?lang={lang}"
+        with client.websocket_connect(path, headers={"origin": "http://testserver"}) as ws:
+            assert json.loads(ws.receive_text())["type"] == "snapshot"
+            ws.send_text(raw)
+            message = json.loads(ws.receive_text())
+            while message["type"] != "error":
+                message = json.loads(ws.receive_text())
+            assert message["code"] == "malformed" and expected in message["message"], message
+
+
+def test_a_refused_option_and_a_full_seat_are_explained_in_the_clients_language(
+    tmp_path: Path,
+) -> None:
+    app = create_app(db_url=f"sqlite:///{tmp_path / 'g.sqlite3'}", max_seat_connections=1)
+    with TestClient(app) as client:
+        body = {"game": "byzantium", "options": {"deck": "v9"}, "seats": HUMANS}
+        refused = client.post("/api/games", json=body, headers={"accept-language": "ko"})
+        assert refused.status_code == 400
+        assert refused.json()["detail"].startswith("옵션 deck='v9'은(는) 받을 수 없습니다")
+        info = client.post("/api/games", json={**body, "options": {}}).json()
+        path = f"/ws/{info['id']}?token={info['invites'][0]['token']}&lang=ja"
+        with client.websocket_connect(path, headers={"origin": "http://testserver"}) as ws:
+            assert json.loads(ws.receive_text())["type"] == "snapshot"
+            with client.websocket_connect(path, headers={"origin": "http://testserver"}) as two:
+                message = json.loads(two.receive_text())
+                assert message["code"] == "limit"
+                assert message["message"].startswith("この席はすでに 1 個のタブかウィンドウで")
 
 
 def test_http_errors_follow_accept_language(client: TestClient) -> None:

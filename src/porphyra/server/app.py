@@ -865,7 +865,7 @@ def create_app(
         seat_key = None if seat is None else f"{game_id}/{seat}"
         refusal = quotas.open_connection(peer, seat_key)
         if refusal is not None:
-            await _refuse(websocket, refusal, 4429, "limit")
+            await _refuse(websocket, translate_error(refusal, client_lang), 4429, "limit")
             return
         client = Client(seat, lang=client_lang)
         writer: asyncio.Task[None] | None = None
