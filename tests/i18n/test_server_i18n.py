@@ -173,6 +173,25 @@ def test_a_refused_option_and_a_full_seat_are_explained_in_the_clients_language(
                 assert message["message"].startswith("この席はすでに 1 個のタブかウィンドウで")
 
 
+def test_a_refused_lobby_form_says_why_in_the_pages_language(client: TestClient) -> None:
+    """A 422 keeps pydantic's list (``detail``) for programs and adds ``message`` for the
+    page, in its language (it showed the list as raw JSON, in English)."""
+    reserved = [{"kind": "human", "name": "관전자"}, {"kind": "human"}]
+    answer = client.post(
+        "/api/games",
+        json={"game": "byzantium", "seats": reserved},
+        headers={"accept-language": "ko"},
+    )
+    assert answer.status_code == 422 and isinstance(answer.json()["detail"], list)
+    assert answer.json()["message"].startswith("seats.0.name: 좌석 이름은 좌석 번호나")
+    bad_seed = {"game": "byzantium", "seats": HUMANS, "seed": "7x"}
+    answer = client.post("/api/games", json=bad_seed, headers={"accept-language": "ja"})
+    assert answer.status_code == 422
+    assert answer.json()["message"].startswith("seed: 整数を入力してください"), answer.json()
+    english = client.post("/api/games", json=bad_seed).json()["message"]
+    assert english.startswith("seed: Input should be a valid integer")
+
+
 def test_http_errors_follow_accept_language(client: TestClient) -> None:
     def detail(lang: str | None) -> str:
         headers = {} if lang is None else {"accept-language": lang}

@@ -147,6 +147,20 @@ def short_validation_errors(errors: Sequence[Any]) -> list[dict[str, Any]]:
     return out
 
 
+def validation_message(errors: Sequence[dict[str, Any]], lang: str) -> str:
+    """The first three of ``errors`` (:func:`short_validation_errors`) in words, for a
+    person: ``"seats.0.name: a seat name needs a visible letter, digit or sign"``, each
+    message in ``lang`` where the catalogue has it (the field path stays as sent)."""
+    parts = []
+    for error in errors[:3]:
+        where = ".".join(str(p) for p in error.get("loc", []) if p != "body")
+        what = str(error.get("msg", ""))
+        what = what.removeprefix("Value error, ")  # pydantic's prefix to our own messages
+        what = translate_error(what, lang)
+        parts.append(f"{where}: {what}" if where else what)
+    return "; ".join(parts)
+
+
 def default_data_dir() -> Path:
     """``$PORPHYRA_DATA_DIR``, else ``$XDG_DATA_HOME/porphyra``, else
     ``~/.local/share/porphyra``."""
@@ -519,8 +533,14 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
-        """422 with pydantic's errors, the echoed input cut (:func:`short_validation_errors`)."""
-        return JSONResponse({"detail": short_validation_errors(exc.errors())}, status_code=422)
+        """422 with pydantic's errors, the echoed input cut (:func:`short_validation_errors`),
+        and ``message``: what is wrong in words, in the language of ``Accept-Language``
+        (:func:`validation_message`; the pages show it)."""
+        errors = short_validation_errors(exc.errors())
+        lang = from_accept_language(request.headers.get("accept-language"))
+        return JSONResponse(
+            {"detail": errors, "message": validation_message(errors, lang)}, status_code=422
+        )
 
     @app.middleware("http")
     async def internal_errors(request: Request, call_next: Any) -> Response:

@@ -33,7 +33,8 @@ async function api(path, options) {
   const headers = Object.assign({ "accept-language": I18N.lang }, (options && options.headers) || {});
   const res = await fetch(path, Object.assign({}, options, { headers }));
   const body = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(body.detail ? (typeof body.detail === "string" ? body.detail : JSON.stringify(body.detail)) : res.statusText);
+  // A 422 says what is wrong in words too ("message"): show that, not pydantic's list.
+  if (!res.ok) throw new Error(body.message || (body.detail ? (typeof body.detail === "string" ? body.detail : JSON.stringify(body.detail)) : res.statusText));
   return body;
 }
 
