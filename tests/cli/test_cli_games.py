@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 from porphyra import record as records
 from porphyra.cli import app
 from porphyra.cli.byzantium_view import ByzantiumView, age_bucket
+from porphyra.cli.conspiracy_view import ConspiracyView
 from porphyra.cli.conspiracy_parts import live_scores, pyramid
 from porphyra.cli.play import PASS_DEVICE
 from porphyra.cli.views import log_entry
@@ -112,6 +113,20 @@ def test_byzantium_a_misspelt_card_among_several_is_named() -> None:
         view.expand_input("meld infantry t", obs)
     # One card that matches nothing is left to the engine, whose refusal says more.
     assert view.expand_input("redraw dragons", obs) == "redraw dragons"
+
+
+def test_conspiracy_a_misspelt_choice_names_the_one_it_is_close_to() -> None:
+    view = ConspiracyView()
+    obs = {"drawn_lords": ["red3", "green1", "blue2"]}
+    with pytest.raises(InvalidActionError, match="'gren1' is none .* did you mean green1"):
+        view.expand_input("keep gren1", obs)
+    with pytest.raises(InvalidActionError, match="did you mean red"):
+        view.expand_input("take rde", obs)
+    # A prefix still reads as the one choice it starts; a number as the menu's entry; a
+    # word close to none (or to several) is left to the engine's own refusal.
+    assert view.expand_input("keep gre", obs) == "keep green1"
+    assert view.expand_input("keep 3", obs) == "keep blue2"
+    assert view.expand_input("keep purple9", obs) == "keep purple9"
 
 
 def test_conspiracy_human_game(tmp_path: Path) -> None:

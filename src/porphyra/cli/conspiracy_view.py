@@ -17,6 +17,7 @@ when never seen) and score 5 IP each plus its card bonus.
 
 from __future__ import annotations
 
+import difflib
 from collections import Counter
 from collections.abc import Sequence
 
@@ -48,6 +49,7 @@ from porphyra.cli.conspiracy_parts import (
 )
 from porphyra.cli.lang import language, seat_label, styled, term, tr
 from porphyra.cli.views import GameView, Obs, ascii_number
+from porphyra.core.errors import InvalidActionError
 from porphyra.core.game import Action, Game, State
 from porphyra.i18n import N_
 
@@ -327,7 +329,12 @@ class ConspiracyView(GameView):
 
     def expand_input(self, text: str, obs: Obs) -> str:
         """``keep 2`` → the 2nd drawn lord; ``take r`` / ``loctake cou-r`` → the one
-        colour or Location the prefix names; unchanged if nothing matches exactly once."""
+        colour or Location the prefix names; unchanged if nothing matches exactly once.
+
+        Raises:
+            InvalidActionError: a misspelt choice close to exactly one of the choices
+                (``keep purpel3`` when ``purple3`` was drawn): it names that one.
+        """
         words = text.lower().split()
         if len(words) != 2:
             return text
@@ -344,7 +351,15 @@ class ConspiracyView(GameView):
         if i is not None and verb in ("keep", "place", "lockeep", "loplace"):
             return f"{verb} {choices[i - 1]}" if 1 <= i <= len(choices) else text
         matches = sorted({c for c in choices if c.startswith(arg)})
-        return f"{verb} {matches[0]}" if len(matches) == 1 else text
+        if len(matches) == 1:
+            return f"{verb} {matches[0]}"
+        if not matches and i is None:
+            close = difflib.get_close_matches(arg, sorted(set(choices)), n=2, cutoff=0.6)
+            if len(close) == 1:
+                raise InvalidActionError(
+                    tr("{0!r} is none of your choices here; did you mean {1}?", arg, close[0])
+                )
+        return text
 
     # ------------------------------------------------------------------ results
     def result(self, game: Game, state: State, labels: Sequence[str]) -> RenderableType:
