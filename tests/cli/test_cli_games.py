@@ -18,8 +18,8 @@ from typer.testing import CliRunner
 from porphyra import record as records
 from porphyra.cli import app
 from porphyra.cli.byzantium_view import ByzantiumView, age_bucket
-from porphyra.cli.conspiracy_view import ConspiracyView
 from porphyra.cli.conspiracy_parts import live_scores, pyramid
+from porphyra.cli.conspiracy_view import ConspiracyView
 from porphyra.cli.play import PASS_DEVICE
 from porphyra.cli.views import log_entry
 from porphyra.core.errors import InvalidActionError
@@ -118,7 +118,7 @@ def test_byzantium_a_misspelt_card_among_several_is_named() -> None:
 def test_conspiracy_a_misspelt_choice_names_the_one_it_is_close_to() -> None:
     view = ConspiracyView()
     obs = {"drawn_lords": ["red3", "green1", "blue2"]}
-    with pytest.raises(InvalidActionError, match="'gren1' is none .* did you mean green1"):
+    with pytest.raises(InvalidActionError, match=r"'gren1' is none .* did you mean green1"):
         view.expand_input("keep gren1", obs)
     with pytest.raises(InvalidActionError, match="did you mean red"):
         view.expand_input("take rde", obs)
