@@ -49,6 +49,10 @@ def _check_in_chromium(server: LiveServer) -> None:
             page.fill("#clock-base-min", "5")
             page.fill("#clock-inc-s", "10")
             page.select_option("#clock-timeout-bot", "random")
+            # The out-of-time menu names the bots as the seat menus do ("Steady", not the
+            # engine's "ismcts").
+            options = page.locator("#clock-timeout-bot option").all_inner_texts()
+            assert "the Steady bot moves" in options and "the Easy bot moves" in options, options
             page.click("#createbtn")
             page.click("[data-testid=play-seat-0]")
             wait_until(page, "document.querySelector('[data-testid=clock-0]') !== null", 30_000)

@@ -136,7 +136,10 @@ const PorphyraClock = (() => {
   }
 
   /* ------------------------------------------------------------ lobby */
-  function lobbyForm(bots) {
+  /* bots: the lobby's bot names; texts: {name: "Easy: plays by ..."} (the seat menus'
+     words, catalogued): the out-of-time menu names each bot as the seat menus do. */
+  function lobbyForm(bots, texts) {
+    const shortName = (b) => (texts && texts[b] ? t(texts[b]).split(/[:：]/)[0].trim() : b);
     const box = document.getElementById("clockform");
     if (!box) return;
     const kind = el("select", { id: "clock-kind", onchange: () => showFields() },
@@ -149,7 +152,7 @@ const PorphyraClock = (() => {
     const turn = el("span", { id: "clock-turn-fields", class: "hidden" },
       num("clock-per-move-h", 24, 1, CLOCK_TEXT.perMoveLabel), " " + CLOCK_TEXT.perMoveLabel);
     const bot = el("select", { id: "clock-timeout-bot" },
-      ...(bots || ["easy"]).map((b) => el("option", { value: b, selected: b === "easy" }, CLOCK_TEXT.timeoutBotOption(b))));
+      ...(bots || ["easy"]).map((b) => el("option", { value: b, selected: b === "easy" }, CLOCK_TEXT.timeoutBotOption(shortName(b)))));
     const takeover = CLOCK_TEXT.takeoverLabel + " … " + CLOCK_TEXT.takeoverSuffix;
     box.append(
       el("div", { class: "row" }, el("label", { for: "clock-kind" }, CLOCK_TEXT.clockLabel), kind, real, turn),

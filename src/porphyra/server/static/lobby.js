@@ -226,7 +226,7 @@ async function init() {
   for (const radio of document.querySelectorAll("input[name=game]")) radio.addEventListener("change", renderOptions);
   document.getElementById("createbtn").addEventListener("click", createGame);
   document.getElementById("refresh").addEventListener("click", () => { loadGames(); PorphyraClock.yourGames(); });
-  PorphyraClock.lobbyForm(META ? META.bots : null);
+  PorphyraClock.lobbyForm(META ? META.bots : null, META ? META.bot_text : null);
   renderOptions();
   loadGames();
   PorphyraClock.yourGames();
