@@ -417,3 +417,47 @@ def test_a_game_is_read_again_once_claimed(pair: tuple[LiveServer, LiveServer]) 
     _, snapshot = opened[0]
     assert snapshot["type"] == "snapshot" and snapshot["seq"] == answer["seq"], snapshot
     assert len(record_rows(b, game_id)) == 1
+
+
+def test_a_second_live_server_at_the_same_address_is_refused(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two live processes given one --cluster-address would take each other's games for
+    ever (each start takes the address's games back): the second one is refused before
+    it starts, while a dead predecessor's (one that no longer beats) is not in the way."""
+    import porphyra.server.main as main
+
+    monkeypatch.setattr(main, "HEARTBEAT_S", BEAT_S)
+
+    def started(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("a second server started at the same address")
+
+    monkeypatch.setattr("uvicorn.run", started)
+    a = cluster_server(db_url)
+    address = f"http://127.0.0.1:{a.port}"
+    try:
+        argv = ["--db", db_url, "--port", "1", "--cluster-address", address]
+        with pytest.raises(SystemExit) as refused:
+            main.main([*argv, "--lease", str(LEASE_S)])
+        assert "another server is running at " + address in str(refused.value.code)
+    finally:
+        a.stop()
+    storage = Storage(db_url)
+    try:
+        # A clean stop leaves no row: nothing to wait for.
+        waits: list[float] = []
+        owners.check_address_free(storage, address, LEASE_S, BEAT_S, sleep=waits.append)
+        assert waits == []
+        # A predecessor that died (its heartbeat stays where it was) is waited for once.
+        owners.renew(storage, "dead", address, [], time.time(), LEASE_S)
+        owners.check_address_free(storage, address, LEASE_S, BEAT_S, sleep=waits.append)
+        assert waits == [1.5 * BEAT_S]
+
+        # One whose heartbeat moves on meanwhile is alive.
+        def beats(seconds: float) -> None:
+            owners.renew(storage, "dead", address, [], time.time() + seconds, LEASE_S)
+
+        with pytest.raises(owners.AddressInUse, match="its own --cluster-address"):
+            owners.check_address_free(storage, address, LEASE_S, BEAT_S, sleep=beats)
+    finally:
+        storage.close()

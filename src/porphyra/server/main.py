@@ -103,7 +103,8 @@ def serve(
     Raises:
         OSError: the port cannot be bound.
         SystemExit: the database file is empty or damaged, or the database does not
-            answer (the message says what to do), or the cluster options are invalid.
+            answer (the message says what to do), or the cluster options are invalid, or
+            another live server runs at the same ``cluster_address``.
     """
     import gc
 
@@ -139,6 +140,17 @@ def serve(
         check_reachable(url)
     except DatabaseFileError as exc:
         raise SystemExit(f"porphyra serve: {exc}") from None
+    if cluster is not None:  # never beside a live server at the same address
+        from porphyra.server.owners import AddressInUse, check_address_free
+        from porphyra.server.storage import Storage
+
+        storage = Storage(url)
+        try:
+            check_address_free(storage, cluster.address, cluster.lease_s, HEARTBEAT_S)
+        except AddressInUse as exc:
+            raise SystemExit(f"porphyra serve: {exc}") from None
+        finally:
+            storage.close()
     workers = (os.cpu_count() or 1) if bot_workers is None else bot_workers
     if allowed_hosts is None and host in LOOPBACK_HOSTS:
         allowed_hosts = LOOPBACK_HOSTS

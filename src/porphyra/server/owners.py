@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import math
 import secrets
+import time
 import urllib.parse
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -267,6 +269,56 @@ def orphans(storage: Storage, now_s: float, limit: int = 100) -> list[str]:
             .limit(limit)
         ).scalars()
         return [str(r) for r in rows]
+
+
+class AddressInUse(RuntimeError):
+    """Another live server process answers at the address this one was given (see
+    :func:`check_address_free`)."""
+
+
+def _heartbeats_at(storage: Storage, address: str, since_s: float) -> dict[str, float]:
+    """``{server id: last heartbeat}`` of the servers at ``address`` that beat after
+    ``since_s`` (epoch seconds)."""
+    with storage._lock, storage.engine.connect() as conn:
+        rows = conn.execute(
+            select(servers_table.c.id, servers_table.c.heartbeat).where(
+                servers_table.c.address == address, servers_table.c.heartbeat > since_s
+            )
+        ).all()
+    return {str(r.id): float(r.heartbeat) for r in rows}
+
+
+def check_address_free(
+    storage: Storage,
+    address: str,
+    lease_s: float,
+    heartbeat_s: float,
+    sleep: Callable[[float], None] = time.sleep,
+    clock: Callable[[], float] = time.time,
+) -> None:
+    """Before a server starts at ``address``: refuse if another process there is alive.
+
+    A process restarted at its address takes its predecessors' games back at once
+    (:func:`succeed`), so two live processes given one address would take each other's
+    games for ever.  A predecessor that beat within the last ``lease_s`` is either dead
+    (a ``kill -9``, a crash) or alive: this waits one and a half of ``heartbeat_s`` and
+    looks again; a heartbeat that moved on meanwhile is a live process.  (A predecessor
+    that stopped cleanly left no row: no wait.)
+
+    Raises:
+        AddressInUse: a live process answers at ``address`` (the message says what to do).
+    """
+    before = _heartbeats_at(storage, address, clock() - lease_s)
+    if not before:
+        return
+    sleep(1.5 * heartbeat_s)
+    after = _heartbeats_at(storage, address, clock() - lease_s - 1.5 * heartbeat_s)
+    if any(beat > before[peer] for peer, beat in after.items() if peer in before):
+        raise AddressInUse(
+            f"another server is running at {address} (its heartbeat goes on): every server "
+            "of a cluster needs its own --cluster-address, the address its clients reach "
+            "it at; stop that one first to restart it"
+        )
 
 
 def address_of(storage: Storage, server_id: str) -> str | None:
