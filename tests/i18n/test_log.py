@@ -10,7 +10,14 @@ from typing import Any
 import pytest
 
 from porphyra.core.registry import load_game
-from porphyra.i18n.log import is_translated, translate_error, translate_line, translate_lines
+from porphyra.i18n.log import (
+    MAX_TRANSLATED_ERROR,
+    _line,
+    is_translated,
+    translate_error,
+    translate_line,
+    translate_lines,
+)
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("byzantium", {}),
@@ -169,3 +176,17 @@ def test_clock_event_lines_are_translated_with_their_seat(lang: str) -> None:
         line = translate_line(english, lang)
         assert line != english and is_translated(english, lang), english
         assert word.format(2) in for_people(line, None, word), line  # player 1 is Seat 2
+
+
+def test_a_long_junk_refusal_is_left_as_it_is_and_costs_little() -> None:
+    """Matching the templates grows with the cube of a message's length: a refusal that
+    echoes a client's 1,000 characters of ': ' took most of a second of the server's
+    event loop. Past MAX_TRANSLATED_ERROR characters the English text is sent as it is
+    (the assertion is on what is translated, not on time)."""
+    junk = "'" + ": " * 500 + "': unknown action"
+    assert translate_error(junk, "ja") == junk
+    calls = _line.cache_info().misses
+    translate_error(junk + " ", "ko")
+    assert _line.cache_info().misses == calls  # not even tried
+    short = "not your turn: waiting for seat 1"
+    assert len(short) <= MAX_TRANSLATED_ERROR and translate_error(short, "ja") != short

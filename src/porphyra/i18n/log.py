@@ -130,10 +130,17 @@ def translate_lines(lines: list[str], lang: str) -> list[str]:
     return [translate_line(line, lang) for line in lines]
 
 
+#: Longest error message that is translated (characters): matching the templates takes
+#: time that grows with the square of the length, and only a refusal that echoes a long
+#: input (no legal action text comes near this) is longer; it stays as it is.
+MAX_TRANSLATED_ERROR = 200
+
+
 def translate_error(message: str, lang: str) -> str:
     """An error message (English, from an engine, the server or the terminal) in
-    ``lang``; itself if English is asked for or no template matches."""
-    if lang == DEFAULT:
+    ``lang``; itself if English is asked for, no template matches, or it is longer than
+    :data:`MAX_TRANSLATED_ERROR` (so that a client's long junk costs the server little)."""
+    if lang == DEFAULT or len(message) > MAX_TRANSLATED_ERROR:
         return message
     out = _line(message, lang, "error")
     return message if out is None else out
