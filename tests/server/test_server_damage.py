@@ -211,6 +211,8 @@ def test_a_bad_action_row_is_not_quoted_publicly(tmp_path: Path) -> None:
         # A clock event whose "at" (where each view's log stood) is too short for the
         # table: it loaded, then every socket to the game failed building its view.
         f"UPDATE games SET clock = '{CLOCK_AT.replace('AT', '[0]')}' WHERE id = :g",
+        # ... or a count beyond 64 bits: it read, but could never be stored again.
+        f"UPDATE games SET clock = '{CLOCK_AT.replace('AT', str([2**70, 0, 0]))}' WHERE id = :g",
     ],
 )
 def test_every_bad_field_of_a_game_row_marks_only_that_game_broken(
@@ -228,6 +230,29 @@ def test_every_bad_field_of_a_game_row_marks_only_that_game_broken(
         assert listed.status_code == 200 and len(listed.json()) == 2, listed.text
         _broken_after_loading(live, ids[0])
         assert live.get(f"/api/games/{ids[1]}").json()["status"] == "active"
+        fresh = live.create(HUMANS)
+        play_out(connect_seats(live, fresh), random.Random(1))
+    finally:
+        live.stop()
+
+
+@pytest.mark.parametrize("status", ["active", "over"])
+def test_an_id_that_is_not_text_leaves_the_other_games_alone(tmp_path: Path, status: str) -> None:
+    # The server did not start (an active game), or the lobby list answered 500 (a
+    # finished one): such a row names no game anyone can ask for, and is left out.
+    path = tmp_path / "games.sqlite3"
+    ids = _fill(path, 2)
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA foreign_keys=OFF")
+    conn.execute(
+        "UPDATE games SET status = ?, id = CAST(x'ff41' AS TEXT) WHERE id = ?", (status, ids[0])
+    )
+    conn.commit()
+    conn.close()
+    live = LiveServer(f"sqlite:///{path}").start()
+    try:
+        listed = live.get("/api/games")
+        assert listed.status_code == 200 and [g["id"] for g in listed.json()] == [ids[1]]
         fresh = live.create(HUMANS)
         play_out(connect_seats(live, fresh), random.Random(1))
     finally:

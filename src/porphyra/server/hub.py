@@ -495,7 +495,9 @@ class Hub:
                 )
             if len(row.seats) != players:
                 raise BadRowError(f"game {game_id}: {len(row.seats)} seat rows for {players}")
-            load_clock(row, players)  # a damaged clock: a damaged game
+            # A damaged clock is a damaged game; one that cannot be stored again (a number
+            # beyond 64 bits, which the JSON writer refuses) would fail its first move.
+            load_clock(row, players).dumps()
         except SQLAlchemyError:
             # The database failed (unreachable, or any other error of its own): not this
             # game's fault, and not for good; the next access tries again.
@@ -506,10 +508,19 @@ class Hub:
             return None
         runner = self.runners.get(game_id)  # loaded meanwhile by another request
         if runner is None:
-            runner = self.runners[game_id] = MatchRunner(self, row, state)
-            self.deadlines.pop(game_id, None)
-            await runner.resume_clock()
-            await runner.check_clock()
+            try:
+                runner = self.runners[game_id] = MatchRunner(self, row, state)
+                self.deadlines.pop(game_id, None)
+                await runner.resume_clock()
+                await runner.check_clock()
+            except SQLAlchemyError:
+                self.runners.pop(game_id, None)
+                raise
+            except Exception as exc:  # whatever else is damaged: that game only
+                self.runners.pop(game_id, None)
+                self.mark_broken(game_id, str(exc))
+                await self._unclaim([game_id])
+                return None
             # A game loaded on demand may wait for its bot: taken over from a server that
             # died, or not loaded at start-up because the database was down then.
             runner.kick_bots()

@@ -723,7 +723,8 @@ class Storage:
         if status is not None:
             query = query.where(games_table.c.status == status)
         with self._lock, self.engine.connect() as conn:
-            return [r[0] for r in conn.execute(query).all()]
+            # (an id that is not a text, in a damaged file, names no game anyone can ask for)
+            return [r[0] for r in conn.execute(query).all() if isinstance(r[0], str)]
 
     def summaries(self, limit: int = 200) -> list[dict[str, Any]]:
         """Lobby rows, newest first: id, game, options, status, result, number of
@@ -745,6 +746,9 @@ class Storage:
                 .order_by(games_table.c.updated.desc())
                 .limit(limit)
             ).all()
+            # A row whose id is not a text (a damaged file) names no game anyone can ask
+            # for: it is left out, and the other games are listed.
+            games = [g for g in games if isinstance(g.id, str)]
             ids = [g.id for g in games]
             seats: dict[str, list[dict[str, Any]]] = {i: [] for i in ids}
             counts: dict[str, int] = dict.fromkeys(ids, 0)
