@@ -125,12 +125,12 @@ def _validate_seats(record: dict[str, Any]) -> None:
             not isinstance(seat, dict)
             or seat.get("kind") not in ("human", "bot")
             or not isinstance(seat.get("bot"), str | None)
-            or (seat["kind"] == "bot" and not seat.get("bot"))
+            or (seat["kind"] == "bot" and not _BOT_NAME.fullmatch(str(seat.get("bot"))))
             or not isinstance(seat.get("name"), str | None)
         ):
             raise RecordError(
                 f"record seat #{i + 1} must be {{'kind': 'human' or 'bot', 'bot': a bot "
-                "name for a bot seat, 'name'?: a text}"
+                "name (at most 60 characters) for a bot seat, 'name'?: a text}"
             )
 
 

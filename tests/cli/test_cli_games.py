@@ -235,7 +235,15 @@ def test_resume_seats_the_game_as_it_was_saved(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "seats",
-    [{"kind": "bot"}, [{"kind": "alien", "bot": None}], [{"kind": "bot", "bot": None}], ["x"]],
+    [
+        {"kind": "bot"},
+        [{"kind": "alien", "bot": None}],
+        [{"kind": "bot", "bot": None}],
+        ["x"],
+        [{"kind": "bot", "bot": "x" * 10_000_000}, {"kind": "human", "bot": None}],
+        [{"kind": "human", "bot": None}],  # one seat of two
+        [{"kind": "bot", "bot": "nosuch"}, {"kind": "human", "bot": None}],
+    ],
 )
 def test_a_record_with_bad_seats_is_refused_clearly(tmp_path: Path, seats: object) -> None:
     state = load_game("byzantium").new_initial_state(seed=1)
@@ -245,7 +253,8 @@ def test_a_record_with_bad_seats_is_refused_clearly(tmp_path: Path, seats: objec
     path.write_text(json.dumps(record), encoding="utf-8")
     result = runner.invoke(app, ["resume", str(path)])
     assert result.exit_code == 2 and "seat" in result.output, result.output
-    assert "Traceback" not in result.output
+    assert "Traceback" not in result.output and "--seats" not in result.output
+    assert len(result.output) < 2_000
 
 
 def test_japanese_text_wraps_in_the_terminal_instead_of_being_cut() -> None:
@@ -258,6 +267,9 @@ def test_japanese_text_wraps_in_the_terminal_instead_of_being_cut() -> None:
     for game in ("byzantium", "conspiracy"):
         listing = _invoke(["cards", game, "--lang", "ja"])
         assert "…" not in listing, game
+    solo = ["conspiracy", "--solo", "--seats", "random", "--seed", "3", "--delay", "0"]
+    played = _invoke(["play", *solo, "--lang", "ja"])
+    assert "最終得点" in played and "…" not in played  # the final scores' seat names too
 
 
 # ---------------------------------------------------------------- cards

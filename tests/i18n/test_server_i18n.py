@@ -136,10 +136,11 @@ def test_a_refused_move_is_explained_in_the_clients_language(client: TestClient)
         ('{"type": "ping", "x": 1}', "'ping' に不明な項目 'x'", "'ping'에 알 수 없는 항목 'x'"),
         ('{"type": "act", "action": "draw 1", "seq": "0"}', "整数の 'seq'", "정수 'seq'"),
         ("a" * 17_000, "メッセージが大きすぎます", "메시지가 너무 큽니다"),
+        (b"\xff\xfe", "UTF-8 のテキストではありません", "UTF-8 텍스트가 아닙니다"),
     ],
 )
 def test_a_malformed_message_is_explained_in_the_clients_language(
-    client: TestClient, raw: str, ja: str, ko: str
+    client: TestClient, raw: str | bytes, ja: str, ko: str
 ) -> None:
     body = {"game": "conspiracy", "options": {"players": 2}, "seats": HUMANS}
     info = client.post("/api/games", json=body).json()
@@ -147,7 +148,10 @@ def test_a_malformed_message_is_explained_in_the_clients_language(
         path = f"/ws/{info['id']}?lang={lang}"
         with client.websocket_connect(path, headers={"origin": "http://testserver"}) as ws:
             assert json.loads(ws.receive_text())["type"] == "snapshot"
-            ws.send_text(raw)
+            if isinstance(raw, bytes):
+                ws.send_bytes(raw)
+            else:
+                ws.send_text(raw)
             message = json.loads(ws.receive_text())
             while message["type"] != "error":
                 message = json.loads(ws.receive_text())

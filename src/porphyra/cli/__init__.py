@@ -300,8 +300,10 @@ def _resume(
         return
     if seats is None:  # the seats as saved (a record from before they were: the default)
         kinds = records.seat_kinds(record)
-        if kinds is not None and len(kinds) == state.game.num_players:
+        if kinds is not None:
             seats = ",".join(kinds)
+            # (checked here, so that a refusal names the record, not a --seats never given)
+            parse_seat_kinds(seats, state.game.num_players, f"the seats saved in {path}")
     _run_session(console, state, seats, state.seed, save or path, hint_bot, delay, confirm)
 
 

@@ -437,7 +437,7 @@ class ByzantiumView(GameView):
         returns = res.get("returns", state.returns())
         legacy: list[int] = res["legacy"] if "legacy" in res else obs["legacy"]
         table = Table(title=tr("Result"), box=box.ROUNDED)
-        table.add_column(tr("seat"))
+        table.add_column(tr("seat"), overflow="fold")
         table.add_column(tr("final LT"), justify="right")
         table.add_column(tr("result"))
         for seat in (0, 1):

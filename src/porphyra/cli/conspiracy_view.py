@@ -276,7 +276,7 @@ class ConspiracyView(GameView):
             title=tr("Final scores") if over else tr("Scores if the game ended now"),
             box=box.SIMPLE_HEAD,
         )
-        table.add_column(tr("seat"))
+        table.add_column(tr("seat"), overflow="fold")
         solo = any("lo_bonus" in s for s in scores)
         cols = (
             (N_("lords"), N_("Locs"), N_("coal."), N_("Pearl M."), N_("LO bonus"))

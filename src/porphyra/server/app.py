@@ -120,6 +120,9 @@ def _short(value: Any) -> Any:
     and any container too long as JSON replaced by its cut JSON text."""
     if isinstance(value, str):
         return value if len(value) <= MAX_ECHO else value[:MAX_ECHO] + "… (cut)"
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        text = repr(value)  # (a JSON number may have thousands of digits)
+        return value if len(text) <= MAX_ECHO else text[:MAX_ECHO] + "… (cut)"
     if isinstance(value, dict | list):
         text = json.dumps(value, default=str, ensure_ascii=False)
         if len(text) > MAX_ECHO:
