@@ -33,7 +33,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 import orjson
 
@@ -389,11 +389,11 @@ class TableClock:
                 raise ClockError("a stored seat clock is not an object")
             remaining, since, timeouts = s.get("remaining_s"), s.get("since"), s.get("timeouts")
             takeover = s.get("takeover")
-            if not isinstance(remaining, int | float) or isinstance(remaining, bool):
+            if not _is_number(remaining):
                 raise ClockError("a stored seat clock has a bad remaining_s")
             if not (since is None or _is_number(since)):
                 raise ClockError("a stored seat clock has a bad since")
-            if not isinstance(timeouts, int) or isinstance(timeouts, bool) or timeouts < 0:
+            if not _is_count(timeouts):
                 raise ClockError("a stored seat clock has a bad timeouts count")
             if takeover is not None and takeover not in TAKEOVER_REASONS:
                 raise ClockError("a stored seat clock has a bad takeover reason")
@@ -413,7 +413,7 @@ class TableClock:
 EVENTS = ("timeout", "takeover", "return")
 
 
-def _is_number(value: Any) -> bool:
+def _is_number(value: Any) -> TypeGuard[int | float]:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
@@ -437,7 +437,8 @@ def _is_event(e: Any, players: int) -> bool:
     )
 
 
-def _is_count(value: Any) -> bool:
+def _is_count(value: Any) -> TypeGuard[int]:
+    """A non-negative integer (not a bool)."""
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 

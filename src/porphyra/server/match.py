@@ -299,6 +299,11 @@ class MatchRunner(ClockedRunner):
             if old is None or old[1] != legal or not legal:
                 self._decisions[seat] = (self.seq, legal)
 
+    def _decision_start(self, seat: int) -> int:
+        """The seq at which ``seat``'s current decision began (see :meth:`_track_decisions`):
+        a move or a hint sent at any seq from there to now is fresh."""
+        return self._decisions.get(seat, (self.seq, []))[0]
+
     def _base_view(self, seat: int | None) -> dict[str, Any]:
         """The fields of ``seat``'s view that depend on the state only (memoized per seq).
 
@@ -565,7 +570,7 @@ class MatchRunner(ClockedRunner):
             raise SubmitError("over", "the game is over")
         # Fresh from the start of the seat's decision on, as a submission is: another
         # seat's hidden choice moves the game's seq but not this seat's view.
-        start = self._decisions.get(seat, (self.seq, []))[0]
+        start = self._decision_start(seat)
         if seq > self.seq or seq < start:
             raise SubmitError(
                 "stale", f"stale hint request: you saw {seq}, the game is at {self.seq}"
@@ -580,9 +585,7 @@ class MatchRunner(ClockedRunner):
         task = self._hints.get(key)
         if task is None:
             self._hints = {
-                k: t
-                for k, t in self._hints.items()
-                if self._decisions.get(k[0], (None,))[0] == k[1]
+                k: t for k, t in self._hints.items() if self._decision_start(k[0]) == k[1]
             }
             seed = decision_seed(self.state.seed, seat, len(self.state.history)) ^ 0x5EED
             task = asyncio.ensure_future(self.hub.bots.hint(self.state, seat, spec, seed))
@@ -619,7 +622,7 @@ class MatchRunner(ClockedRunner):
         async with self.lock:
             if self.over:
                 raise SubmitError("over", "the game is over")
-            start = self._decisions.get(seat, (self.seq, []))[0]
+            start = self._decision_start(seat)
             if seq > self.seq or seq < start:
                 raise SubmitError(
                     "stale",

@@ -798,7 +798,7 @@ class Storage:
                 if g.status not in STATUSES:
                     raise BadRowError(f"game {g.id}: its status is not one of the known ones")
                 for column, value in texts.items():
-                    if shown[column] is not value:
+                    if not isinstance(value, str | None):
                         raise BadRowError(f"game {g.id}: its {column} is not a text")
                 if g.id in damaged:
                     raise BadRowError(f"game {g.id}: a seat row holds a value that is not text")
