@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from porphyra.balance import analysis, lab, report, tune
-from porphyra.balance.campaign import Campaign, play_task, run_tasks
+from porphyra.balance.campaign import Campaign, play_task, run_tasks, seat_assignments
 from porphyra.cli import app
 from porphyra.cli.balance import normalize_ray_flag
 from porphyra.games.byzantium.cards import deck_path
@@ -26,6 +26,42 @@ def test_campaign_rotates_each_pairing_over_the_seats_on_the_same_deals() -> Non
     assert [t.seats for t in first[:2]] == [("easy", "random"), ("random", "easy")]
     assert first[0].seed == first[1].seed == 10 and first[2].seed == 11
     assert [t.index for t in tasks] == list(range(len(tasks)))
+    # issue 30: a symmetric pairing's rotations seat the same bots: one game per deal
+    second = [t for t in tasks if t.pairing == 1]
+    assert [t.seed for t in second] == [10, 11, 12, 13, 14]
+    assert {(t.seats, t.rotation) for t in second} == {(("easy", "easy"), 0)}
+
+
+def test_seat_assignments_leave_out_rotations_that_repeat_a_seating() -> None:
+    assert seat_assignments(("easy", "easy")) == [(0, ("easy", "easy"))]
+    assert [s for _, s in seat_assignments(("a", "a", "b"))] == [
+        ("a", "a", "b"),
+        ("a", "b", "a"),
+        ("b", "a", "a"),
+    ]
+    assert len(seat_assignments(("a", "a", "a", "a"))) == 1
+
+
+def test_a_symmetric_campaign_plays_no_game_twice() -> None:
+    # Issue 30: every rotation of easy against easy used to replay the same game.  Replay
+    # each task of the campaign in full and compare the whole action histories.
+    from porphyra.bots.selfplay import play_bot_game
+    from porphyra.tournament.runner import cached_game
+
+    campaign = Campaign("byzantium", {"deck": "v3"}, (("easy", "easy"),), 6, 9_000_000)
+    tasks = campaign.tasks()
+    histories = []
+    for task in tasks:
+        state = play_bot_game(cached_game(task.game, task.options), task.seats, task.seed)
+        histories.append(tuple((seat, str(a)) for seat, a in state.history))
+    assert len(tasks) == 6
+    assert len(set(histories)) == 6
+    results = run_tasks(tasks)
+    assert len({r["digest"] for r in results}) == 6
+    figures = analysis.summarize("byzantium", results)
+    assert figures["games"] == figures["distinct_games"] == 6
+    # the digest tells a replayed game from a new one: the same task twice is one game
+    assert analysis.distinct_games([results[0], play_task(tasks[0])]) == 1
 
 
 def test_conspiracy_campaigns_rotate_three_seats_and_play_each_lo_in_solo() -> None:
@@ -71,12 +107,53 @@ def test_advantage_counts_draws_as_half_and_tests_wins_against_losses() -> None:
     assert analysis.advantage(50, 0, 50)["p_value"] == pytest.approx(1.0)
 
 
-def test_win_rate_differences_shrink_toward_zero_for_small_samples() -> None:
-    big = analysis.difference([1.0, 0.0] * 500, [0.0, 0.0, 1.0, 0.0] * 250)
-    small = analysis.difference([1.0, 0.0] * 5, [0.0, 0.0, 1.0, 0.0] * 3)
-    assert big["raw"] == pytest.approx(0.25) and small["raw"] == pytest.approx(0.25)
-    assert abs(big["diff"]) > abs(small["diff"]) > 0
-    assert big["ci95"][0] < big["diff"] < big["ci95"][1]
+def test_win_rate_differences_are_within_games_and_wide_for_few_games() -> None:
+    # Issue 30: no shrinkage; a card behind 6 games, all won by its melder, gets a wide
+    # interval (the old shrunk figure was +2.8 [2.7-3.0] points)
+    few = analysis.paired_difference([1.0] * 6)
+    assert few["diff"] == 1.0 and few["games"] == 6
+    assert few["ci95"][0] < 0.3 and few["ci95"][1] == 1.0
+    many = analysis.paired_difference([1.0, -1.0, 1.0, 0.0] * 250)
+    assert many["diff"] == pytest.approx(0.25)
+    assert many["ci95"][0] < 0.25 < many["ci95"][1]
+    assert many["ci95"][1] - many["ci95"][0] < 0.12
+    assert many["p_value"] < 0.001  # 500 games won by the melder to 250 lost
+    assert analysis.paired_difference([])["diff"] is None
+    # a game where both seats or neither melded it says nothing within the game
+    assert analysis.within_game([1.0, 0.0], [True, True]) is None
+    assert analysis.within_game([0.0, 1.0], [True, False]) == -1.0
+    assert analysis.within_game([1.0, 0.0, 0.0], [True, False, True]) == pytest.approx(0.5)
+
+
+def test_unpaired_differences_are_wide_for_few_games() -> None:
+    few = analysis.unpaired_difference([1.0] * 3, [0.0, 1.0] * 50)
+    assert few["diff"] == pytest.approx(0.5)
+    assert few["ci95"][1] - few["ci95"][0] > 0.5
+    assert analysis.unpaired_difference([], [1.0])["diff"] is None
+
+
+def test_per_card_differences_count_each_game_once() -> None:
+    melded_by_0 = {"tagmata": [[1, 1], [0, 0], [1, 0], [0, 0]]}
+    melded_by_both = {"tagmata": [[1, 1], [0, 0], [1, 1], [0, 0]]}
+    games = [_game(0, [[0, 0]], [1, 0], melded_by_0)] * 3 + [
+        _game(0, [[0, 0]], [1, 0], melded_by_both)
+    ] * 5
+    d = analysis.byzantium(games)["cards"]["tagmata"]["win_rate_difference"]
+    assert d["games"] == 3 and d["diff"] == 1.0  # the 5 games melded by both tell nothing
+
+
+def test_skill_table_counts_each_game_once_with_repeated_specs() -> None:
+    # easy in two seats against one random: one observation per game, not two
+    games = [
+        {"seats": ["easy", "easy", "random"], "returns": [1.0, 0.0, 0.0]},
+        {"seats": ["easy", "random", "easy"], "returns": [0.0, 1.0, 0.0]},
+    ]
+    (row,) = analysis.skill_table(games)
+    assert (row["bot"], row["against"]) == ("easy", "random")
+    # game 1: the winning easy beats random (1), the other ties it at a loss (½): 0.75
+    # game 2: random beats both: 0
+    assert (row["wins"], row["draws"], row["losses"]) == (1, 0, 1)
+    assert row["share"]["n"] == 2 and row["share"]["rate"] == pytest.approx(0.375)
 
 
 def test_summary_and_report_hold_the_figures(tmp_path: Path) -> None:

@@ -1,14 +1,29 @@
 """From a campaign's per-game statistics to the figures of ``summary.json``.
 
+Every figure is computed on **distinct games**, one observation per game: a campaign plays
+each distinct game once (:mod:`porphyra.balance.campaign`), and each pairing's figures say
+how many distinct games they hold (``distinct_games``, the number of different history
+digests, beside ``games``).
+
 Every rate comes with its Wilson 95% interval (:func:`porphyra.tournament.stats.wilson_interval`);
 a seat or role advantage also gets a two-sided exact binomial test of "no advantage" on the
 decided games (draws left out: a sign test, :func:`scipy.stats.binomtest`).
 
-Win-rate difference of a card (or a Location, a lord value): among the seat-games in which
-the card was melded (owned, held) and those in which it was not, the difference of the mean
-result (win 1, draw ½, loss 0) with a normal 95% interval, **shrunk toward zero** by the
-factor ``n / (n + SHRINK_PRIOR)``, where ``n`` is the smaller of the two sample sizes: a
-card seen in few games cannot show a large difference by chance alone.
+Win-rate difference of a card (or a Location, a lord value): the seats of one game are not
+independent (in a two-seat game their results sum to 1), so the difference is measured
+**within games** (a paired design, one value per game): in each game where some seats
+melded the card (owned, held) and some did not, ``d`` = the mean result of the seats that
+did minus that of the seats that did not (win 1, draw ½, loss 0), so ``d`` is in [-1, 1]
+(in Byzantium -1, 0 or +1).  The figure is the mean of ``d`` over those games, in points
+of win rate (×100 in the report), with the Wilson interval of the share ``(d + 1) / 2``
+mapped back (the share of a variable in [0, 1] has at most the variance of a Bernoulli one
+of the same mean, so the interval is valid, and it widens as the games behind it become
+few: 6 games all won give [+22, +100] points); ``p_value`` is the sign test of the games
+with ``d > 0`` against those with ``d < 0``.  Games where every seat or no seat melded the
+card tell nothing within the game and are left out; ``games`` says how many are behind the
+figure.  Nothing is shrunk.  In the Conspiracy solo mode (one seat) games are compared with
+each other: the difference of mean results with and without, with the Agresti-Caffo
+interval (one success and one failure added to each side, so it too is wide for few games).
 """
 
 from __future__ import annotations
@@ -18,13 +33,10 @@ import math
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from porphyra.core.outcome import top_seats
 from porphyra.tournament.stats import Z95, wilson_interval
-
-#: Pseudo-count of the shrinkage of win-rate differences (seat-games).
-SHRINK_PRIOR = 100
 
 
 def rate(successes: float, trials: int) -> dict[str, Any]:
@@ -37,20 +49,30 @@ def rate(successes: float, trials: int) -> dict[str, Any]:
     }
 
 
-def advantage(wins: int, draws: int, losses: int) -> dict[str, Any]:
-    """A seat's or role's share of results (win 1, draw ½) with its interval, and the
-    p-value of an exact binomial test of wins against losses (no advantage: ½)."""
+def sign_test(wins: int, losses: int) -> float:
+    """Two-sided exact binomial test of ``wins`` against ``losses`` (½ each), 4 digits."""
     from scipy.stats import binomtest  # type: ignore[import-untyped]
 
-    n = wins + draws + losses
     decided = wins + losses
-    p_value = binomtest(wins, decided, 0.5).pvalue if decided else 1.0
+    return float(f"{binomtest(wins, decided, 0.5).pvalue:.4g}") if decided else 1.0
+
+
+def advantage(wins: int, draws: int, losses: int, points: float | None = None) -> dict[str, Any]:
+    """A seat's or role's share of results (win 1, draw ½) with its interval, and the
+    p-value of an exact binomial test of wins against losses (no advantage: ½).
+
+    Args:
+        wins / draws / losses: games (one observation per game).
+        points: the sum of the per-game shares when they are not only 0, ½ and 1 (default:
+            ``wins + draws / 2``).
+    """
+    n = wins + draws + losses
     return {
         "wins": wins,
         "draws": draws,
         "losses": losses,
-        "share": rate(wins + draws / 2, n),
-        "p_value": float(f"{p_value:.4g}"),
+        "share": rate(wins + draws / 2 if points is None else points, n),
+        "p_value": sign_test(wins, losses),
     }
 
 
@@ -62,22 +84,60 @@ def outcome(returns: Sequence[float], seat: int) -> float:
     return 1.0 if len(top) == 1 else 0.5
 
 
-def difference(with_: Sequence[float], without: Sequence[float]) -> dict[str, Any]:
-    """Shrunk difference of mean results (see the module docstring) with its interval."""
-    n1, n2 = len(with_), len(without)
-    if n1 < 2 or n2 < 2:
-        return {"diff": None, "ci95": None, "n_with": n1, "n_without": n2}
-    m1, m2 = statistics.fmean(with_), statistics.fmean(without)
-    se = math.sqrt(statistics.variance(with_) / n1 + statistics.variance(without) / n2)
-    shrink = min(n1, n2) / (min(n1, n2) + SHRINK_PRIOR)
-    d = (m1 - m2) * shrink
+def paired_difference(diffs: Sequence[float]) -> dict[str, Any]:
+    """The within-game difference of results (see the module docstring).
+
+    Args:
+        diffs: one ``d`` in [-1, 1] per game in which some seats had the thing and some
+            did not.
+
+    Returns:
+        ``{"diff", "ci95": [low, high], "games", "p_value"}``; ``diff`` and the interval
+        in win rate (fractions, -1 to 1), ``None`` when no game is behind it.
+    """
+    n = len(diffs)
+    if n == 0:
+        return {"diff": None, "ci95": None, "games": 0, "p_value": None}
+    share = sum((d + 1) / 2 for d in diffs)
+    low, high = wilson_interval(share, n)
     return {
-        "diff": round(d, 4),
-        "ci95": [round(d - Z95 * se * shrink, 4), round(d + Z95 * se * shrink, 4)],
-        "raw": round(m1 - m2, 4),
-        "n_with": n1,
-        "n_without": n2,
+        "diff": round(2 * share / n - 1, 4),
+        "ci95": [round(2 * low - 1, 4), round(2 * high - 1, 4)],
+        "games": n,
+        "p_value": sign_test(sum(d > 0 for d in diffs), sum(d < 0 for d in diffs)),
     }
+
+
+def unpaired_difference(with_: Sequence[float], without: Sequence[float]) -> dict[str, Any]:
+    """Difference of mean results (each in [0, 1]) of independent games with and without a
+    thing, with the Agresti-Caffo 95% interval (one success and one failure added to each
+    side: wide when either side has few games).
+
+    Returns:
+        ``{"diff", "ci95", "games", "n_with", "n_without", "p_value": None}``; ``diff``
+        ``None`` when either side is empty.
+    """
+    n1, n2 = len(with_), len(without)
+    out: dict[str, Any] = {"games": n1 + n2, "n_with": n1, "n_without": n2, "p_value": None}
+    if not n1 or not n2:
+        return {**out, "diff": None, "ci95": None}
+    a1, a2 = (sum(with_) + 1) / (n1 + 2), (sum(without) + 1) / (n2 + 2)
+    half = Z95 * math.sqrt(a1 * (1 - a1) / (n1 + 2) + a2 * (1 - a2) / (n2 + 2))
+    return {
+        **out,
+        "diff": round(statistics.fmean(with_) - statistics.fmean(without), 4),
+        "ci95": [round(max(-1.0, a1 - a2 - half), 4), round(min(1.0, a1 - a2 + half), 4)],
+    }
+
+
+def within_game(outcomes: Sequence[float], has: Sequence[bool]) -> float | None:
+    """``d`` of one game: the mean result of the seats with the thing minus that of the
+    seats without (``None`` when every seat or none has it)."""
+    yes = [o for o, h in zip(outcomes, has, strict=True) if h]
+    no = [o for o, h in zip(outcomes, has, strict=True) if not h]
+    if not yes or not no:
+        return None
+    return statistics.fmean(yes) - statistics.fmean(no)
 
 
 def quartiles(values: Iterable[float]) -> list[float] | None:
@@ -93,22 +153,48 @@ def quartiles(values: Iterable[float]) -> list[float] | None:
 
 def skill_table(results: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """Who beats whom: for each pair of different bot specs that met, the first one's share
-    of results against the second, with its interval and sign test."""
-    tally: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
+    of results against the second, with its interval and sign test.
+
+    One observation per game: a game's share is the mean, over every seat of the first
+    spec and every seat of the second, of 1 (better result), ½ (equal) or 0; it counts as
+    a win above ½, a draw at ½ and a loss below, and the share's interval is the Wilson
+    interval of the summed shares.
+    """
+    tally: dict[tuple[str, str], list[float]] = defaultdict(list)
     for r in results:
         seats = r["seats"]
-        for a in range(len(seats)):
-            for b in range(len(seats)):
-                if seats[a] == seats[b]:
+        out = [outcome(r["returns"], s) for s in range(len(seats))]
+        for a_spec in sorted(set(seats)):
+            for b_spec in sorted(set(seats)):
+                if a_spec >= b_spec:
                     continue
-                oa, ob = outcome(r["returns"], a), outcome(r["returns"], b)
-                cell = tally[(seats[a], seats[b])]
-                cell[0 if oa > ob else 1 if oa == ob else 2] += 1
+                cells = [
+                    1.0 if out[a] > out[b] else 0.5 if out[a] == out[b] else 0.0
+                    for a in range(len(seats))
+                    for b in range(len(seats))
+                    if seats[a] == a_spec and seats[b] == b_spec
+                ]
+                tally[(a_spec, b_spec)].append(statistics.fmean(cells))
     return [
-        {"bot": a, "against": b, **advantage(*counts)}
-        for (a, b), counts in sorted(tally.items())
-        if a < b
+        {
+            "bot": a,
+            "against": b,
+            **advantage(
+                sum(v > 0.5 for v in values),
+                sum(v == 0.5 for v in values),
+                sum(v < 0.5 for v in values),
+                points=sum(values),
+            ),
+        }
+        for (a, b), values in sorted(tally.items())
     ]
+
+
+def distinct_games(results: Sequence[dict[str, Any]]) -> int:
+    """How many different games ``results`` holds (different ``digest`` values; a result
+    without a digest counts as distinct)."""
+    digests = [r.get("digest") for r in results]
+    return len({d for d in digests if d is not None}) + sum(d is None for d in digests)
 
 
 # ----------------------------------------------------------------------------- Byzantium
@@ -149,6 +235,7 @@ def byzantium(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
             meld_wins[turn].append(1 if byz > foe else 0)
     return {
         "games": n,
+        "distinct_games": distinct_games(results),
         "first_emperor": advantage(first[1.0], first[0.5], first[0.0]),
         "collapse": rate(len(collapses), n),
         "collapse_by_turn_3": rate(early, n),
@@ -187,15 +274,15 @@ def _byzantium_cards(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
     for slug in slugs:
         totals = [0, 0, 0, 0]
         first_drawn = 0
-        with_: list[float] = []
-        without: list[float] = []
+        diffs: list[float] = []
         for r in results:
             row = r["cards"].get(slug)
-            for seat in (0, 1):
-                o = outcome(r["returns"], seat)
-                melded = bool(row and row[2][seat])
-                (with_ if melded else without).append(o)
-                if row:
+            outcomes = [outcome(r["returns"], seat) for seat in (0, 1)]
+            d = within_game(outcomes, [bool(row and row[2][seat]) for seat in (0, 1)])
+            if d is not None:
+                diffs.append(d)
+            if row:
+                for seat in (0, 1):
                     for i in range(4):
                         totals[i] += row[i][seat]
                     if seat == r["first"]:
@@ -206,7 +293,7 @@ def _byzantium_cards(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "redrawn": round(totals[1] / n, 3),
             "melded": round(totals[2] / n, 3),
             "passed": round(totals[3] / n, 3),
-            "win_rate_difference": difference(with_, without),
+            "win_rate_difference": paired_difference(diffs),
         }
     return out
 
@@ -217,7 +304,7 @@ def conspiracy(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
     the first player), solo win rates per Legendary Opponent, the end trigger, points by
     category, and win-rate differences per Location and per lord value."""
     n = len(results)
-    out: dict[str, Any] = {"games": n}
+    out: dict[str, Any] = {"games": n, "distinct_games": distinct_games(results)}
     if results and results[0]["solo"]:
         per_lo: dict[str, list[float]] = defaultdict(list)
         for r in results:
@@ -244,12 +331,17 @@ def conspiracy(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
         str(t): c for t, c in sorted(Counter(r["end_turn"] for r in results).items())
     }
     categories: dict[str, list[float]] = defaultdict(list)
-    locations: dict[str, tuple[list[float], list[float]]] = {}
-    values: dict[int, tuple[list[float], list[float]]] = {}
     all_locs = sorted({slug for r in results for locs in r["locations"] for slug in locs})
     all_values = sorted({v for r in results for ch in r["lord_values"] for v in ch})
+    solo = bool(results and results[0]["solo"])
+    # solo: (results with, results without) over games; else: within-game d per game
+    loc_pairs: dict[str, tuple[list[float], list[float]]] = {k: ([], []) for k in all_locs}
+    value_pairs: dict[int, tuple[list[float], list[float]]] = {v: ([], []) for v in all_values}
+    loc_diffs: dict[str, list[float]] = {k: [] for k in all_locs}
+    value_diffs: dict[int, list[float]] = {v: [] for v in all_values}
     for r in results:
         seats = len(r["locations"])
+        outcomes = []
         for seat in range(seats):
             score = r["scores"][seat]
             if isinstance(score, dict):
@@ -257,18 +349,40 @@ def conspiracy(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
                     if isinstance(value, int | float) and not isinstance(value, bool):
                         categories[key].append(float(value))
             o = outcome(r["returns"], seat) if len(r["returns"]) > 1 else float(r["returns"][0] > 0)
-            for slug in all_locs:
-                pair = locations.setdefault(slug, ([], []))
-                pair[0 if slug in r["locations"][seat] else 1].append(o)
-            for v in all_values:
-                pair_v = values.setdefault(v, ([], []))
-                pair_v[0 if v in r["lord_values"][seat] else 1].append(o)
+            outcomes.append(o)
+        _tally(all_locs, r["locations"], outcomes, solo, loc_pairs, loc_diffs)
+        _tally(all_values, r["lord_values"], outcomes, solo, value_pairs, value_diffs)
     out["points_by_category"] = {
         k: round(statistics.fmean(v), 2) for k, v in sorted(categories.items())
     }
-    out["locations"] = {slug: difference(*pair) for slug, pair in sorted(locations.items())}
-    out["lord_values"] = {str(v): difference(*pair) for v, pair in sorted(values.items())}
+    if solo:
+        out["locations"] = {k: unpaired_difference(*p) for k, p in loc_pairs.items()}
+        out["lord_values"] = {str(v): unpaired_difference(*p) for v, p in value_pairs.items()}
+    else:
+        out["locations"] = {k: paired_difference(d) for k, d in loc_diffs.items()}
+        out["lord_values"] = {str(v): paired_difference(d) for v, d in value_diffs.items()}
     return out
+
+
+K = TypeVar("K")
+
+
+def _tally(
+    keys: Sequence[K],
+    held: Sequence[Sequence[K]],
+    outcomes: Sequence[float],
+    solo: bool,
+    pairs: dict[K, tuple[list[float], list[float]]],
+    diffs: dict[K, list[float]],
+) -> None:
+    """Add one game to the with/without results (solo) or the within-game ``d`` of each
+    key; ``held[seat]`` lists the keys a seat holds."""
+    for key in keys:
+        has = [key in held[seat] for seat in range(len(outcomes))]
+        if solo:
+            pairs[key][0 if has[0] else 1].append(outcomes[0])
+        elif (d := within_game(outcomes, has)) is not None:
+            diffs[key].append(d)
 
 
 def summarize(game: str, results: Sequence[dict[str, Any]]) -> dict[str, Any]:

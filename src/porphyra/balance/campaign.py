@@ -2,9 +2,15 @@
 
 A campaign plays, for each bot *pairing* (one bot spec per seat, e.g. ``("easy", "medium")``),
 ``games`` games on mirrored deals: deal ``d`` has seed ``seed + d`` and is played once per
-rotation of the pairing's bots over the seats, so each bot sits in every seat (and, in
-Byzantium, takes the first Emperor's role; ``first_emperor`` stays 0) on the same cards.  In
-the solo mode of Conspiracy the single bot plays each Legendary Opponent on the same deals.
+**distinct** seat assignment among the rotations of the pairing's bots over the seats, so
+each bot sits in every seat (and, in Byzantium, takes the first Emperor's role;
+``first_emperor`` stays 0) on the same cards.  A rotation that gives the same bot spec in
+every seat as an earlier one (every rotation of a symmetric pairing such as easy against
+easy) would replay the same game, since a seat's bot is seeded by its seat: it is not
+played, so a symmetric pairing plays one game per deal and every game of a campaign is
+distinct (each game's ``digest`` identifies its full history, and the figures count the
+distinct ones).  In the solo mode of Conspiracy the single bot plays each Legendary
+Opponent on the same deals.
 
 Every game is an independent :class:`Task`; results come back in task order, so a campaign
 gives exactly the same results whether it runs in one process, in ``workers`` processes or
@@ -13,6 +19,8 @@ on a Ray cluster (:func:`run_tasks`), as long as the bots are iteration-budget b
 
 from __future__ import annotations
 
+import hashlib
+import json
 import multiprocessing
 import signal
 from collections.abc import Callable, Sequence
@@ -20,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from porphyra.balance.collect import collector_for
+from porphyra.core.game import State
 from porphyra.tournament.runner import cached_game
 from porphyra.tournament.schedule import rotations
 
@@ -60,7 +69,9 @@ class Campaign:
         game: ``"byzantium"`` or ``"conspiracy"``.
         options: game options shared by every game.
         pairings: bot specs per seat, one tuple per pairing (Conspiracy solo: one bot).
-        games: games per pairing (rounded up to whole rotations of the seats).
+        games: games per pairing (rounded up to whole deals: one game per distinct seat
+            assignment of the pairing's rotations, so one game a deal for a symmetric
+            pairing, two for easy against medium).
         seed: seed of the first deal.
         opponents: Conspiracy solo mode: Legendary Opponents to play (each on every deal).
     """
@@ -94,20 +105,56 @@ class Campaign:
                             Task(len(out), self.game, options, pairing, self.seed + d, p, d, r)
                         )
                 continue
-            rots = rotations(len(pairing))
-            deals = -(-self.games // len(rots))
+            assignments = seat_assignments(pairing)
+            deals = -(-self.games // len(assignments))
             for d in range(deals):
-                for r, rot in enumerate(rots):
-                    seats = tuple(pairing[i] for i in rot)
+                for r, seats in assignments:
                     out.append(
                         Task(len(out), self.game, self.options, seats, self.seed + d, p, d, r)
                     )
         return out
 
 
+def seat_assignments(pairing: Sequence[str]) -> list[tuple[int, tuple[str, ...]]]:
+    """The distinct seat assignments among the rotations of ``pairing`` over the seats, as
+    ``(rotation, seats)`` in rotation order: a rotation that seats the same bot spec in
+    every seat as an earlier one is left out (it would replay that game on the same deal).
+
+    Example: ``("easy", "medium")`` gives both rotations, ``("easy", "easy")`` only the
+    first.
+    """
+    out: list[tuple[int, tuple[str, ...]]] = []
+    seen: set[tuple[str, ...]] = set()
+    for r, rot in enumerate(rotations(len(pairing))):
+        seats = tuple(pairing[i] for i in rot)
+        if seats not in seen:
+            seen.add(seats)
+            out.append((r, seats))
+    return out
+
+
+def history_digest(task: Task, state: State) -> str:
+    """SHA-256 (hex) of a game's identity and full history: the game, its options, the
+    seats' bots, the seed and every action with its seat, in order.  Two games with the
+    same digest are the same game."""
+    text = json.dumps(
+        [
+            task.game,
+            task.options,
+            list(task.seats),
+            task.seed,
+            [[seat, str(action)] for seat, action in state.history],
+        ],
+        sort_keys=True,
+        default=str,
+    )
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def play_task(task: Task) -> dict[str, Any]:
     """Play one task and return its statistics (:mod:`porphyra.balance.collect`) with
-    ``index``, ``pairing``, ``deal``, ``rotation``, ``seats`` and ``seed`` added.
+    ``index``, ``pairing``, ``deal``, ``rotation``, ``seats``, ``seed``, ``actions`` (their
+    number) and ``digest`` (:func:`history_digest`) added.
 
     Raises:
         RuntimeError: the game failed; the message names the task.
@@ -132,6 +179,7 @@ def play_task(task: Task) -> dict[str, Any]:
         seats=list(task.seats),
         seed=task.seed,
         actions=len(state.history),
+        digest=history_digest(task, state),
     )
     return stats
 

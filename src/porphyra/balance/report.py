@@ -128,7 +128,9 @@ def _byzantium_plots(plt: Any, pairings: Sequence[dict[str, Any]]) -> list[tuple
             for edge in (-0.08, 0.08):
                 ax.axvline(edge, color="red", linestyle=":", linewidth=1)
             ax.set_yticks(range(len(rows)), [s for s, _ in rows], fontsize=6)
-            ax.set_xlabel("shrunk win-rate difference when melded (95% interval); red: ±8 points")
+            ax.set_xlabel(
+                "win-rate difference within games when melded (95% interval); red: ±8 points"
+            )
             ax.set_title(f"Cards — {_label(p)}")
             out.append((f"Cards — {_label(p)}", _png(fig)))
     return out
@@ -228,6 +230,7 @@ def render_html(summary: dict[str, Any]) -> str:
                 [
                     _label(p),
                     f["games"],
+                    f["distinct_games"],
                     _ci(fe["share"]),
                     fe["p_value"],
                     _ci(f["collapse"]),
@@ -241,6 +244,7 @@ def render_html(summary: dict[str, Any]) -> str:
                 [
                     "pairing",
                     "games",
+                    "distinct games",
                     "first Emperor's share",
                     "p (sign test)",
                     "collapses",
@@ -286,6 +290,7 @@ def render_html(summary: dict[str, Any]) -> str:
                     c["passed"],
                     c["win_rate_difference"]["diff"],
                     c["win_rate_difference"]["ci95"],
+                    c["win_rate_difference"]["games"],
                 ]
                 for slug, c in cards.items()
             ]
@@ -300,8 +305,9 @@ def render_html(summary: dict[str, Any]) -> str:
                         "redrawn",
                         "melded",
                         "passed",
-                        "win-rate diff (shrunk)",
+                        "win-rate diff (within games)",
                         "95%",
+                        "games behind",
                     ],
                 )
                 + "</details>"
@@ -332,10 +338,10 @@ def render_html(summary: dict[str, Any]) -> str:
                 ("locations", "Location (owned at the end)"),
                 ("lord_values", "lord value (held in the chamber)"),
             ):
-                rows = [[k, d["diff"], d["ci95"]] for k, d in f[key].items()]
+                rows = [[k, d["diff"], d["ci95"], d["games"]] for k, d in f[key].items()]
                 parts.append(
                     f"<details><summary>Win-rate difference per {title}</summary>"
-                    + _table(rows, [title, "diff (shrunk)", "95%"])
+                    + _table(rows, [title, "diff", "95%", "games behind"])
                     + "</details>"
                 )
     if summary.get("skill"):

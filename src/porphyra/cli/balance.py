@@ -61,6 +61,7 @@ def _headline(summary: dict[str, Any]) -> Table:
     table = Table(title=f"{summary['game']}: balance", show_lines=False)
     table.add_column("pairing")
     table.add_column("games", justify="right")
+    table.add_column("distinct", justify="right")
     if summary["game"] == "byzantium":
         for col in ("first Emperor's share", "p", "collapses", "by turn 3"):
             table.add_column(col, justify="right")
@@ -69,6 +70,7 @@ def _headline(summary: dict[str, Any]) -> Table:
             table.add_row(
                 " vs ".join(p["bots"]),
                 str(f["games"]),
+                str(f["distinct_games"]),
                 _percent(f["first_emperor"]["share"]),
                 str(f["first_emperor"]["p_value"]),
                 _percent(f["collapse"]),
@@ -80,7 +82,9 @@ def _headline(summary: dict[str, Any]) -> Table:
             f = p["figures"]
             parts = [f"pos {k}: {_percent(a['share'])}" for k, a in f.get("seat_order", {}).items()]
             parts += [f"{lo}: {_percent(r)}" for lo, r in f.get("solo", {}).items()]
-            table.add_row(" vs ".join(p["bots"]), str(f["games"]), "\n".join(parts))
+            table.add_row(
+                " vs ".join(p["bots"]), str(f["games"]), str(f["distinct_games"]), "\n".join(parts)
+            )
     return table
 
 
