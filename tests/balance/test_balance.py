@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from porphyra.balance import analysis, lab, report, tune
+from porphyra.balance import analysis, lab, report, stats, tune
 from porphyra.balance.campaign import Campaign, play_task, run_tasks, seat_assignments
 from porphyra.cli import app
 from porphyra.cli.balance import normalize_ray_flag
@@ -99,37 +99,37 @@ def test_byzantium_collector_counts_match_the_record() -> None:
 
 
 def test_advantage_counts_draws_as_half_and_tests_wins_against_losses() -> None:
-    a = analysis.advantage(60, 10, 30)
+    a = stats.advantage(60, 10, 30)
     assert a["share"]["rate"] == pytest.approx(0.65)
     low, high = a["share"]["ci95"]
     assert low < 0.65 < high
     assert a["p_value"] < 0.01  # 60 wins to 30 losses is not chance
-    assert analysis.advantage(50, 0, 50)["p_value"] == pytest.approx(1.0)
+    assert stats.advantage(50, 0, 50)["p_value"] == pytest.approx(1.0)
 
 
 def test_win_rate_differences_are_within_games_and_wide_for_few_games() -> None:
     # Issue 30: no shrinkage; a card behind 6 games, all won by its melder, gets a wide
     # interval (the old shrunk figure was +2.8 [2.7-3.0] points)
-    few = analysis.paired_difference([1.0] * 6)
+    few = stats.within_game_difference([1.0] * 6)
     assert few["diff"] == 1.0 and few["games"] == 6
     assert few["ci95"][0] < 0.3 and few["ci95"][1] == 1.0
-    many = analysis.paired_difference([1.0, -1.0, 1.0, 0.0] * 250)
+    many = stats.within_game_difference([1.0, -1.0, 1.0, 0.0] * 250)
     assert many["diff"] == pytest.approx(0.25)
     assert many["ci95"][0] < 0.25 < many["ci95"][1]
     assert many["ci95"][1] - many["ci95"][0] < 0.12
     assert many["p_value"] < 0.001  # 500 games won by the melder to 250 lost
-    assert analysis.paired_difference([])["diff"] is None
+    assert stats.within_game_difference([])["diff"] is None
     # a game where both seats or neither melded it says nothing within the game
-    assert analysis.within_game([1.0, 0.0], [True, True]) is None
-    assert analysis.within_game([0.0, 1.0], [True, False]) == -1.0
-    assert analysis.within_game([1.0, 0.0, 0.0], [True, False, True]) == pytest.approx(0.5)
+    assert stats.within_game([1.0, 0.0], [True, True]) is None
+    assert stats.within_game([0.0, 1.0], [True, False]) == -1.0
+    assert stats.within_game([1.0, 0.0, 0.0], [True, False, True]) == pytest.approx(0.5)
 
 
 def test_unpaired_differences_are_wide_for_few_games() -> None:
-    few = analysis.unpaired_difference([1.0] * 3, [0.0, 1.0] * 50)
+    few = stats.unpaired_difference([1.0] * 3, [0.0, 1.0] * 50)
     assert few["diff"] == pytest.approx(0.5)
     assert few["ci95"][1] - few["ci95"][0] > 0.5
-    assert analysis.unpaired_difference([], [1.0])["diff"] is None
+    assert stats.unpaired_difference([], [1.0])["diff"] is None
 
 
 def test_per_card_differences_count_each_game_once() -> None:
@@ -338,3 +338,90 @@ def test_legacy_gain_by_turn_and_first_emperor_draw_shares() -> None:
     assert figures["emperor_legacy_gain_by_turn"] == {"1": 2.5, "2": 0.0, "3": 1.0}
     # tagmata entered the first Emperor's hand 2 + 1 times out of 4
     assert figures["cards"]["tagmata"]["first_emperor_share"] == pytest.approx(0.75)
+
+
+def test_paired_difference_uses_twin_games_and_mcnemar() -> None:
+    from porphyra.balance import paired
+
+    a = [1.0] * 10 + [0.0] * 90
+    b = [0.0] * 10 + [0.0] * 90
+    d = paired.paired_difference(a, b)
+    assert d["diff"] == pytest.approx(-0.1) and d["discordant"] == [10, 0]
+    assert d["p_value"] == pytest.approx(2 * 0.5**10, rel=1e-3)  # McNemar exact
+    assert d["ci95"][0] < -0.1 < d["ci95"][1] < 0
+    same = paired.paired_difference(a, a)
+    assert same["diff"] == 0 and same["p_value"] == 1.0 and same["discordant"] == [0, 0]
+    # identical games on both sides give a narrower interval than two independent samples
+    assert same["ci95"][1] - same["ci95"][0] < 2 * same["unpaired_half_width"]
+    with pytest.raises(ValueError):
+        paired.paired_difference([1.0], [])
+
+
+def _edited_v3(tmp_path: Path, slug: str, force: int) -> Path:
+    deck = json.loads(deck_path("v3").read_text())
+    for card in deck["cards"]:
+        if card["slug"] == slug:
+            card["force"] = force
+    deck["version"] = None
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(deck))
+    return path
+
+
+def test_compare_pairs_each_game_with_its_twin_on_the_other_card_set(tmp_path: Path) -> None:
+    edited = _edited_v3(tmp_path, "siege-train", 2)
+    campaigns = [
+        Campaign("byzantium", {"cards": str(p)}, (("easy", "easy"),), 4, 9_000_000)
+        for p in (deck_path("v3"), edited)
+    ]
+    comparison = lab.run_compare(campaigns, "test")
+    figures = comparison["pairings"][0]["figures"]
+    first = figures["first_emperor"]
+    assert first["paired"]["games"] == 4
+    alone = lab.run_lab(campaigns[1], "test")["pairings"][0]["figures"]
+    assert first["b"] == alone["first_emperor"]["share"]  # B is the edited deck's own run
+    assert set(figures) == {"first_emperor", "collapse", "collapse_by_turn_3"}
+    page = report.write_compare(comparison, tmp_path / "cmp")
+    assert "McNemar" in page.read_text()
+    written = json.loads((tmp_path / "cmp" / "summary.json").read_text())
+    assert written["pairings"][0]["figures"]["collapse"]["paired"]["games"] == 4
+    assert (tmp_path / "cmp" / "set-2" / "report.html").exists()
+
+
+def test_until_stops_when_the_interval_is_narrow_enough() -> None:
+    campaign = Campaign("byzantium", {"deck": "v3"}, (("easy", "easy"),), 30, 9_000_000)
+    summary = lab.run_lab(campaign, "test", until=0.3, batch=4)
+    sampling = summary["sampling"]
+    played = summary["campaign"]["games_played"]
+    assert sampling["stopped_early"] and played < 30 and played % 4 == 0
+    share = summary["pairings"][0]["figures"]["first_emperor"]["share"]
+    assert (share["ci95"][1] - share["ci95"][0]) / 2 <= 0.3
+    assert sampling["looks"] == played // 4
+    # the games are those of a fixed campaign of the same size
+    fixed = lab.run_lab(Campaign("byzantium", {"deck": "v3"}, (("easy", "easy"),), played,
+                                 9_000_000), "test")  # fmt: skip
+    assert fixed["pairings"] == summary["pairings"]
+    capped = lab.run_lab(
+        Campaign("byzantium", {"deck": "v3"}, (("easy", "easy"),), 4, 9_000_000),
+        "test",
+        until=0.01,
+        batch=2,
+    )
+    assert not capped["sampling"]["stopped_early"] and "cap" in capped["sampling"]["reason"]
+    assert capped["campaign"]["games_played"] == 4
+    with pytest.raises(ValueError, match="--until"):
+        lab.run_lab(campaign, "test", until=1.5)
+
+
+def test_balance_cli_compares_two_card_sets_until_precise(tmp_path: Path) -> None:
+    edited = _edited_v3(tmp_path, "siege-train", 2)
+    out = tmp_path / "cmp"
+    args = ["balance", "byzantium", "--compare", str(deck_path("v3")), str(edited)]
+    args += ["--games", "4", "--until", "0.01", "--batch", "2", "--workers", "1"]
+    result = CliRunner().invoke(app, [*args, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["sampling"]["looks"] == 2 and "--until 0.01" in summary["command"]
+    assert "on the same deals (paired)" in result.output
+    bad = CliRunner().invoke(app, ["balance", "byzantium", "--until", "2", "--games", "2"])
+    assert bad.exit_code == 2 and "--until" in bad.output

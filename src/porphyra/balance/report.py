@@ -7,178 +7,14 @@ plot reads ``summary.json``'s figures: the report shows nothing the summary does
 
 from __future__ import annotations
 
-import base64
 import html
-import io
 import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-
-def _png(fig: Any) -> str:
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=90, bbox_inches="tight")
-    import matplotlib.pyplot as plt
-
-    plt.close(fig)
-    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
-
-
-def _pyplot() -> Any:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise RuntimeError("the report needs matplotlib: pip install 'porphyra[balance]'") from None
-    return plt
-
-
-def _label(pairing: dict[str, Any]) -> str:
-    return " vs ".join(pairing["bots"])
-
-
-def _advantage_plot(
-    plt: Any, labels: Sequence[str], figures: Sequence[dict[str, Any]], fair: float, title: str
-) -> str:
-    fig, ax = plt.subplots(figsize=(6.5, 0.5 + 0.45 * len(labels)))
-    for i, f in enumerate(figures):
-        share = f["share"]
-        lo, hi = share["ci95"]
-        ax.errorbar(
-            share["rate"], i, xerr=[[share["rate"] - lo], [hi - share["rate"]]], fmt="o", capsize=4
-        )
-    ax.axvline(fair, color="grey", linestyle="--", linewidth=1)
-    ax.set_yticks(range(len(labels)), labels)
-    ax.set_xlabel("share of results (win 1, draw ½), Wilson 95% interval")
-    ax.set_title(title)
-    return _png(fig)
-
-
-def _byzantium_plots(plt: Any, pairings: Sequence[dict[str, Any]]) -> list[tuple[str, str]]:
-    out = []
-    labels = [_label(p) for p in pairings]
-    out.append(
-        (
-            "First Emperor's share",
-            _advantage_plot(
-                plt,
-                labels,
-                [p["figures"]["first_emperor"] for p in pairings],
-                0.5,
-                "First Emperor's share of results",
-            ),
-        )
-    )
-    fig, ax = plt.subplots(figsize=(6.5, 3))
-    width = 0.8 / max(1, len(pairings))
-    for i, p in enumerate(pairings):
-        games = p["figures"]["games"]
-        by_turn = p["figures"]["collapses_by_turn"]
-        ax.bar(
-            [t + i * width for t in range(1, 13)],
-            [100 * by_turn[str(t)] / games for t in range(1, 13)],
-            width=width,
-            label=_label(p),
-        )
-    ax.set_xlabel("turn of the collapse")
-    ax.set_ylabel("% of games")
-    ax.set_title("Empire collapses by turn (the rest are full games)")
-    ax.legend(fontsize=8)
-    out.append(("Collapses by turn", _png(fig)))
-    for p in pairings:
-        curves = p["figures"]["curves"]
-        fig, ax = plt.subplots(figsize=(6.5, 3))
-        for key, name in (
-            ("territory", "TT"),
-            ("legacy_first_emperor", "LT first Emperor"),
-            ("legacy_second_emperor", "LT second Emperor"),
-        ):
-            turns = [int(t) for t, q in curves[key].items() if q]
-            qs = [curves[key][str(t)] for t in turns]
-            ax.plot(turns, [q[1] for q in qs], label=f"{name} (median)")
-            ax.fill_between(turns, [q[0] for q in qs], [q[2] for q in qs], alpha=0.2)
-        ax.set_xlabel("start of turn (13 = end of a full game)")
-        ax.set_title(f"Territory and Legacy Tokens, quartiles — {_label(p)}")
-        ax.legend(fontsize=8)
-        out.append((f"Curves — {_label(p)}", _png(fig)))
-        cards = p["figures"]["cards"]
-        rows = sorted(
-            (
-                (slug, c["win_rate_difference"])
-                for slug, c in cards.items()
-                if c["win_rate_difference"]["diff"] is not None
-            ),
-            key=lambda x: x[1]["diff"],
-        )
-        if rows:
-            fig, ax = plt.subplots(figsize=(6.5, 0.5 + 0.17 * len(rows)))
-            for i, (_slug, d) in enumerate(rows):
-                ax.errorbar(
-                    d["diff"],
-                    i,
-                    xerr=[[d["diff"] - d["ci95"][0]], [d["ci95"][1] - d["diff"]]],
-                    fmt="o",
-                    markersize=3,
-                    capsize=2,
-                )
-            ax.axvline(0, color="grey", linewidth=1)
-            for edge in (-0.08, 0.08):
-                ax.axvline(edge, color="red", linestyle=":", linewidth=1)
-            ax.set_yticks(range(len(rows)), [s for s, _ in rows], fontsize=6)
-            ax.set_xlabel(
-                "win-rate difference within games when melded (95% interval); red: ±8 points"
-            )
-            ax.set_title(f"Cards — {_label(p)}")
-            out.append((f"Cards — {_label(p)}", _png(fig)))
-    return out
-
-
-def _conspiracy_plots(plt: Any, pairings: Sequence[dict[str, Any]]) -> list[tuple[str, str]]:
-    out = []
-    for p in pairings:
-        f = p["figures"]
-        if "seat_order" in f:
-            labels = [f"position {k}" for k in f["seat_order"]]
-            fair = 1 / len(labels)
-            out.append(
-                (
-                    f"Seat order — {_label(p)}",
-                    _advantage_plot(
-                        plt,
-                        labels,
-                        list(f["seat_order"].values()),
-                        fair,
-                        f"Seat order — {_label(p)}",
-                    ),
-                )
-            )
-        if "solo" in f:
-            labels = list(f["solo"])
-            fig, ax = plt.subplots(figsize=(6.5, 0.5 + 0.45 * len(labels)))
-            for i, lo in enumerate(labels):
-                r = f["solo"][lo]
-                ax.errorbar(
-                    r["rate"],
-                    i,
-                    xerr=[[r["rate"] - r["ci95"][0]], [r["ci95"][1] - r["rate"]]],
-                    fmt="o",
-                    capsize=4,
-                )
-            ax.set_yticks(range(len(labels)), labels)
-            ax.set_xlabel("win rate against the Legendary Opponent (Wilson 95%)")
-            out.append((f"Solo — {_label(p)}", _png(fig)))
-        fig, ax = plt.subplots(figsize=(6.5, 3))
-        turns = list(f["end_turn"])
-        ax.bar([int(t) for t in turns], [f["end_turn"][t] for t in turns])
-        ax.set_xlabel("turn the game ended")
-        ax.set_ylabel("games")
-        ax.set_title(f"End of the game — {_label(p)}")
-        out.append((f"End turn — {_label(p)}", _png(fig)))
-    return out
-
+from porphyra.balance import plots
+from porphyra.balance.plots import label
 
 _STYLE = (
     "body{font-family:sans-serif;max-width:900px;margin:auto;padding:1em}"
@@ -207,11 +43,13 @@ def render_html(summary: dict[str, Any]) -> str:
     Raises:
         RuntimeError: matplotlib is not installed.
     """
-    plt = _pyplot()
+    plt = plots.pyplot()
     game = summary["game"]
     pairings = summary["pairings"]
-    plots = (
-        _byzantium_plots(plt, pairings) if game == "byzantium" else _conspiracy_plots(plt, pairings)
+    images = (
+        plots.byzantium_plots(plt, pairings)
+        if game == "byzantium"
+        else plots.conspiracy_plots(plt, pairings)
     )
     parts = [
         f"<h1>porphyra balance report: {html.escape(game)}</h1>",
@@ -221,6 +59,7 @@ def render_html(summary: dict[str, Any]) -> str:
         c = summary["cards"]
         name, version = html.escape(str(c["name"])), html.escape(str(c["version"]))
         parts.append(f"<p>Card set: <b>{name}</b>, version {version}</p>")
+    parts.append(sampling_html(summary.get("sampling")))
     if game == "byzantium":
         rows = []
         for p in pairings:
@@ -228,7 +67,7 @@ def render_html(summary: dict[str, Any]) -> str:
             fe = f["first_emperor"]
             rows.append(
                 [
-                    _label(p),
+                    label(p),
                     f["games"],
                     f["distinct_games"],
                     _ci(fe["share"]),
@@ -255,7 +94,7 @@ def render_html(summary: dict[str, Any]) -> str:
         )
         for p in pairings:
             mf = p["figures"]["meld_force"]
-            parts.append(f"<h3>Meld force by Age — {html.escape(_label(p))}</h3>")
+            parts.append(f"<h3>Meld force by Age — {html.escape(label(p))}</h3>")
             parts.append(
                 _table(
                     [
@@ -269,7 +108,7 @@ def render_html(summary: dict[str, Any]) -> str:
             if gain:
                 parts.append(
                     "<h3>Legacy Tokens the Emperor gains, by turn — "
-                    f"{html.escape(_label(p))}</h3><p>Odd turns are the first Emperor's; "
+                    f"{html.escape(label(p))}</h3><p>Odd turns are the first Emperor's; "
                     "a lead built in one Age shows as odd turns gaining more than the even "
                     "turns after them.</p>"
                 )
@@ -295,7 +134,7 @@ def render_html(summary: dict[str, Any]) -> str:
                 for slug, c in cards.items()
             ]
             parts.append(
-                f"<details><summary>Per card — {html.escape(_label(p))} (per game)</summary>"
+                f"<details><summary>Per card — {html.escape(label(p))} (per game)</summary>"
                 + _table(
                     rows,
                     [
@@ -319,12 +158,12 @@ def render_html(summary: dict[str, Any]) -> str:
                 rows = [[pos, _ci(a["share"]), a["p_value"]] for pos, a in f["seat_order"].items()]
                 note = html.escape(f["seat_order_note"])
                 parts.append(
-                    f"<h3>Seat order — {html.escape(_label(p))}</h3><p>{note}</p>"
+                    f"<h3>Seat order — {html.escape(label(p))}</h3><p>{note}</p>"
                     + _table(rows, ["position", "share", "p (sign test)"])
                 )
             if "solo" in f:
                 parts.append(
-                    f"<h3>Solo — {html.escape(_label(p))}</h3>"
+                    f"<h3>Solo — {html.escape(label(p))}</h3>"
                     + _table(
                         [[lo, _ci(r)] for lo, r in f["solo"].items()],
                         ["Legendary Opponent", "win rate"],
@@ -359,7 +198,7 @@ def render_html(summary: dict[str, Any]) -> str:
             "<h2>Skill table</h2>"
             + _table(rows, ["bot", "against", "W-D-L", "share", "p (sign test)"])
         )
-    for title, uri in plots:
+    for title, uri in images:
         parts.append(f'<h2>{html.escape(title)}</h2><img alt="{html.escape(title)}" src="{uri}">')
     head = (
         '<meta charset="utf-8"><meta name="viewport" content="width=device-width">'
@@ -389,12 +228,86 @@ def write(summary: dict[str, Any], out: Path) -> tuple[Path, Path]:
     return summary_path, html_path
 
 
+def _points(d: dict[str, Any]) -> str:
+    if d.get("diff") is None:
+        return "–"
+    lo, hi = d["ci95"]
+    return f"{100 * d['diff']:+.1f} [{100 * lo:+.1f} to {100 * hi:+.1f}]"
+
+
+def sampling_html(sampling: dict[str, Any] | None) -> str:
+    """A paragraph on how the number of games was chosen (fixed, or ``--until``)."""
+    if not sampling or sampling.get("fixed", True):
+        return "<p>The number of games was fixed in advance (<code>--games</code>).</p>"
+    return (
+        f"<p><b>Sequential sampling.</b> {html.escape(sampling['note'])}. "
+        f"Looked {sampling['looks']} times (batches of about {sampling['batch']} games); "
+        f"{html.escape(sampling['reason'])}"
+        + (" (stopped early)." if sampling["stopped_early"] else ".")
+        + "</p>"
+    )
+
+
+def compare_html(comparison: dict[str, Any]) -> str:
+    """The side-by-side page of a comparison (:func:`porphyra.balance.lab.run_compare`)."""
+    sets = comparison["compare"]
+    names = [f"{c['name']} ({c['version'] or c['source']})" for c in sets]
+    head = [
+        "pairing",
+        "figure",
+        f"A: {names[0]}",
+        f"B: {names[1]}",
+        "B − A, points (paired 95%)",
+        "unpaired ± points",
+        "games A only / B only",
+        "p (McNemar exact)",
+        "twin games",
+    ]
+    rows = []
+    for pairing in comparison["pairings"]:
+        for f in pairing["figures"].values():
+            d = f["paired"]
+            rows.append(
+                [
+                    label(pairing),
+                    f["figure"],
+                    _ci(f["a"]),
+                    _ci(f["b"]),
+                    _points(d),
+                    f"± {100 * d['unpaired_half_width']:.1f}" if d.get("diff") is not None else "–",
+                    "{} / {}".format(*d["discordant"]),
+                    d["p_value"],
+                    d["games"],
+                ]
+            )
+    links = "".join(
+        f'<li><a href="set-{i + 1}/report.html">set {"AB"[i]}: {html.escape(n)}</a></li>'
+        for i, n in enumerate(names)
+    )
+    method = (
+        "<p>Both card sets played the same deals (seeds) with the same bots in the same "
+        "seats; each game of A is compared with its twin in B. The difference's interval is "
+        "the Agresti-Min interval of a paired difference; p is McNemar's exact test on the "
+        "games where the figure differs (for the first Emperor's share: won in one set and "
+        "lost in the other). <i>Unpaired ±</i> is the half-width two independent samples of "
+        "the same size would give.</p>"
+    )
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        f"<title>porphyra balance: comparison</title><style>{_STYLE}</style></head><body>"
+        f"<h1>Card sets compared</h1><p><code>{html.escape(comparison['command'])}</code></p>"
+        f"{method}{sampling_html(comparison.get('sampling'))}{_table(rows, head)}"
+        f"<ul>{links}</ul></body></html>\n"
+    )
+
+
 def write_compare(comparison: dict[str, Any], out: Path) -> Path:
-    """Write each card set's full report into ``out/set-1``, ``out/set-2``… and the
-    side-by-side ``compare.json`` and ``report.html`` into ``out``.
+    """Write each card set's full report into ``out/set-1`` and ``out/set-2``, and the
+    comparison's ``summary.json`` (without the two sets' summaries) and ``report.html``
+    into ``out``.
 
     Returns:
-        The path of the side-by-side ``report.html``.
+        The path of the comparison's ``report.html``.
 
     Raises:
         OSError / RuntimeError: as :func:`write`.
@@ -402,26 +315,9 @@ def write_compare(comparison: dict[str, Any], out: Path) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     for i, summary in enumerate(comparison["summaries"]):
         write(summary, out / f"set-{i + 1}")
-    sets = comparison["compare"]
-    head = ["pairing", "figure"] + [
-        f"set {i + 1}: {c['name']} ({c['version'] or c['source']})" for i, c in enumerate(sets)
-    ]
-    rows = [
-        [" vs ".join(r["pairing"]), r["figure"], *(_ci(v) for v in r["values"])]
-        for r in comparison["rows"]
-    ]
-    links = "".join(
-        f'<li><a href="set-{i + 1}/report.html">set {i + 1}: {html.escape(str(c["name"]))}</a></li>'
-        for i, c in enumerate(sets)
-    )
-    page = (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
-        "<title>porphyra balance: comparison</title></head><body>"
-        f"<h1>Card sets compared</h1><p><code>{html.escape(comparison['command'])}</code></p>"
-        f"{_table(rows, head)}<ul>{links}</ul></body></html>\n"
-    )
     flat = {k: v for k, v in comparison.items() if k != "summaries"}
-    (out / "compare.json").write_text(json.dumps(flat, indent=1, sort_keys=True) + "\n")
+    text = json.dumps(flat, indent=1, sort_keys=True) + "\n"
+    (out / "summary.json").write_text(text, encoding="utf-8")
     path = out / "report.html"
-    path.write_text(page, encoding="utf-8")
+    path.write_text(compare_html(comparison), encoding="utf-8")
     return path

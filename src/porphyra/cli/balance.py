@@ -28,9 +28,10 @@ from porphyra.cli.options import game_options, with_game_options
 from porphyra.core.registry import game_info, registered_games
 
 
-def _advance(bar: Progress, campaign: Campaign) -> Callable[[int], None]:
-    """A progress callback for ``campaign``'s games on a new task of ``bar``."""
-    task = bar.add_task("games", total=len(campaign.tasks()))
+def _advance(bar: Progress, campaign: Campaign, sets: int = 1) -> Callable[[int], None]:
+    """A progress callback for ``campaign``'s games (on ``sets`` card sets) on a new task
+    of ``bar`` (the cap: ``--until`` may stop before)."""
+    task = bar.add_task("games", total=sets * len(campaign.tasks()))
     return lambda done: bar.update(task, completed=done)
 
 
@@ -88,6 +89,31 @@ def _headline(summary: dict[str, Any]) -> Table:
     return table
 
 
+def _compare_table(comparison: dict[str, Any]) -> Table:
+    table = Table(title="B − A on the same deals (paired)")
+    for col in ("pairing", "figure", "A", "B", "B − A, points", "p (McNemar)", "games"):
+        table.add_column(col)
+    for p in comparison["pairings"]:
+        for f in p["figures"].values():
+            d = f["paired"]
+            diff = (
+                "–"
+                if d["diff"] is None
+                else f"{100 * d['diff']:+.1f} [{100 * d['ci95'][0]:+.1f} to "
+                f"{100 * d['ci95'][1]:+.1f}]"
+            )
+            table.add_row(
+                " vs ".join(p["bots"]),
+                f["figure"],
+                _percent(f["a"]),
+                _percent(f["b"]),
+                diff,
+                str(d["p_value"]),
+                str(d["games"]),
+            )
+    return table
+
+
 #: Options the lab sets itself: it rotates the seats (and Byzantium's first Emperor) on
 #: mirrored deals, and plays the solo opponents of --opponents.
 LAB_CONTROLLED = ("first_emperor", "first_player", "opponent")
@@ -104,7 +130,21 @@ def balance_command(
             "pairings (default: easy against easy).",
         ),
     ] = None,
-    games: Annotated[int, typer.Option("--games", help="Games per pairing.")] = 400,
+    games: Annotated[
+        int, typer.Option("--games", help="Games per pairing (the cap with --until).")
+    ] = 400,
+    until: Annotated[
+        float | None,
+        typer.Option(
+            "--until",
+            help="Play in batches until the 95% interval of the headline figure (with "
+            "--compare: of the paired difference) is at most this half-width, e.g. 0.03 "
+            "for ± 3 points; --games is the cap.",
+        ),
+    ] = None,
+    batch: Annotated[
+        int, typer.Option("--batch", help="With --until: games between two looks.")
+    ] = 200,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the first deal.")] = 0,
     workers: Annotated[
         int | None, typer.Option("--workers", help="Worker processes (default: all CPUs).")
@@ -176,9 +216,11 @@ def balance_command(
         if sum(x is not None for x in (deck, cards, compare_files)) > 1:
             raise CliError("give one of --deck, --cards, --compare")
         n_workers = (os.cpu_count() or 1) if workers is None else workers
+        if until is not None and tune:
+            raise CliError("--until is for a campaign or --compare, not --tune")
         command = command_line(
             game, bots, games, seed, n_workers, ray, out, options, compare_files, opponents,
-            tune, trials, knobs,
+            tune, trials, knobs, until, batch,
         )  # fmt: skip
         los: tuple[str, ...] = ()
         if game == "conspiracy":
@@ -199,23 +241,28 @@ def balance_command(
             _tune(console, options, trials, games, seed, n_workers, out, command, knobs, pairings)
             return
         if compare_files is not None:
-            summaries = []
-            for i, path in enumerate(compare_files):
-                campaign = Campaign(game, {"cards": str(path)}, pairings, games, seed, los)
-                with progress_bar(f"set {i + 1}") as bar:
-                    summaries.append(
-                        lab.run_lab(campaign, command, n_workers, _advance(bar, campaign), ray)
-                    )
-            page = report.write_compare(lab.compare(summaries, command), out)
-            for s in summaries:
-                console.print(_headline(s))
+            campaigns = [
+                Campaign(game, {"cards": str(path)}, pairings, games, seed, los)
+                for path in compare_files
+            ]
+            with progress_bar("compare") as bar:
+                comparison = lab.run_compare(
+                    campaigns, command, n_workers, _advance(bar, campaigns[0], 2), ray,
+                    until, batch,
+                )  # fmt: skip
+            page = report.write_compare(comparison, out)
+            console.print(_compare_table(comparison))
             console.print(f"report written to {page}")
             return
         campaign = Campaign(game, options, pairings, games, seed, los)
         with progress_bar("balance") as bar:
-            summary = lab.run_lab(campaign, command, n_workers, _advance(bar, campaign), ray)
+            summary = lab.run_lab(
+                campaign, command, n_workers, _advance(bar, campaign), ray, until, batch
+            )
         summary_path, html_path = report.write(summary, out)
         console.print(_headline(summary))
+        if not summary["sampling"].get("fixed", True):
+            console.print(summary["sampling"]["reason"])
         console.print(f"written: {summary_path} and {html_path}")
 
 
@@ -233,6 +280,8 @@ def command_line(
     tune: bool,
     trials: int,
     knobs: str = "groups",
+    until: float | None = None,
+    batch: int = 200,
 ) -> str:
     """The ``porphyra balance`` command line of these parameters (for the summary);
     ``options`` are the game options as :func:`~porphyra.cli.options.game_options` gives
@@ -253,6 +302,8 @@ def command_line(
         args += ["--compare", str(compare_files[0]), str(compare_files[1])]
     if tune:
         args += ["--tune", "--trials", str(trials), "--knobs", knobs]
+    if until is not None:
+        args += ["--until", str(until), "--batch", str(batch)]
     args += ["--out", str(out)]
     return shlex.join(args)
 
