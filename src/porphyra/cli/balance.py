@@ -172,6 +172,24 @@ def balance_command(
             help="Conspiracy solo: all or a list of Legendary Opponents.",
         ),
     ] = None,
+    edits: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set",
+            help="Byzantium: edit a card of the deck (--deck/--cards, default the newest) "
+            "without editing JSON: CARD.FIELD=NUMBER with FIELD force, copies or legacy "
+            "(legacy from deck v4 on), e.g. siege-train.force=2; repeat for several. The "
+            "edited deck is written to --out as cards.json.",
+        ),
+    ] = None,
+    vs_base: Annotated[
+        bool,
+        typer.Option(
+            "--vs-base",
+            help="With --set: compare the edited deck with the deck it edits, game by game "
+            "on the same deals (as --compare).",
+        ),
+    ] = False,
     tune: Annotated[
         bool,
         typer.Option(
@@ -209,8 +227,14 @@ def balance_command(
             raise CliError(f"unknown game {game!r}; known: {', '.join(registered_games())}")
         options = game_options(game, options)
         deck, cards, players = options.get("deck"), options.get("cards"), options.get("players")
-        if game != "byzantium" and (compare_files or tune):
-            raise CliError("--compare and --tune are for byzantium")
+        if game != "byzantium" and (compare_files or tune or edits):
+            raise CliError("--compare, --set and --tune are for byzantium")
+        if edits and (compare_files or tune):
+            raise CliError(
+                "--set edits the deck of --deck or --cards; not with --compare or --tune"
+            )
+        if vs_base and not edits:
+            raise CliError("--vs-base compares a deck edited with --set with its base: add --set")
         if game != "conspiracy" and opponents:
             raise CliError("--opponents is for conspiracy")
         if sum(x is not None for x in (deck, cards, compare_files)) > 1:
@@ -220,8 +244,11 @@ def balance_command(
             raise CliError("--until is for a campaign or --compare, not --tune")
         command = command_line(
             game, bots, games, seed, n_workers, ray, out, options, compare_files, opponents,
-            tune, trials, knobs, until, batch,
+            tune, trials, knobs, until, batch, edits or [], vs_base,
         )  # fmt: skip
+        base_options = dict(options)
+        if edits:
+            options = {"cards": str(_write_edited(options, edits, out))}
         los: tuple[str, ...] = ()
         if game == "conspiracy":
             if opponents and players not in (None, 1):
@@ -240,11 +267,13 @@ def balance_command(
         if tune:
             _tune(console, options, trials, games, seed, n_workers, out, command, knobs, pairings)
             return
-        if compare_files is not None:
-            campaigns = [
-                Campaign(game, {"cards": str(path)}, pairings, games, seed, los)
-                for path in compare_files
-            ]
+        if compare_files is not None or vs_base:
+            sets = (
+                [base_options, options]
+                if compare_files is None
+                else [{"cards": str(path)} for path in compare_files]
+            )
+            campaigns = [Campaign(game, o, pairings, games, seed, los) for o in sets]
             with progress_bar("compare") as bar:
                 comparison = lab.run_compare(
                     campaigns, command, n_workers, _advance(bar, campaigns[0], 2), ray,
@@ -282,6 +311,8 @@ def command_line(
     knobs: str = "groups",
     until: float | None = None,
     batch: int = 200,
+    edits: list[str] | None = None,
+    vs_base: bool = False,
 ) -> str:
     """The ``porphyra balance`` command line of these parameters (for the summary);
     ``options`` are the game options as :func:`~porphyra.cli.options.game_options` gives
@@ -302,6 +333,10 @@ def command_line(
         args += ["--compare", str(compare_files[0]), str(compare_files[1])]
     if tune:
         args += ["--tune", "--trials", str(trials), "--knobs", knobs]
+    for edit in edits or []:
+        args += ["--set", edit]
+    if vs_base:
+        args += ["--vs-base"]
     if until is not None:
         args += ["--until", str(until), "--batch", str(batch)]
     args += ["--out", str(out)]
@@ -319,6 +354,24 @@ def normalize_ray_flag(argv: list[str]) -> list[str]:
     return out
 
 
+def _write_edited(options: dict[str, Any], edits: list[str], out: Path) -> Path:
+    """Apply the ``--set`` edits to the base deck and write it as ``out/cards.json``.
+
+    Raises:
+        EditError / CardDataError: a bad edit (nothing is written); OSError: ``out``.
+    """
+    from porphyra.balance.edits import apply_edits, base_deck, parse_edit
+
+    parsed = [parse_edit(e) for e in edits]
+    path, base = base_deck(options)
+    label = options.get("deck") or (path.name if "cards" in options else path.stem)
+    deck = apply_edits(base, parsed, str(label))
+    out.mkdir(parents=True, exist_ok=True)
+    card_file = out / "cards.json"
+    card_file.write_text(json.dumps(deck, indent=1) + "\n", encoding="utf-8")
+    return card_file
+
+
 def _tune(
     console: Console,
     options: dict[str, Any],
@@ -332,17 +385,9 @@ def _tune(
     pairings: tuple[tuple[str, ...], ...],
 ) -> None:
     from porphyra.balance import lab, report, tune
-    from porphyra.games.byzantium.cards import DEFAULT_DECK, deck_path
+    from porphyra.balance.edits import base_deck
 
-    base_path = (  # the newest shipped deck unless another is named
-        Path(options["cards"])
-        if "cards" in options
-        else deck_path(options.get("deck", DEFAULT_DECK))
-    )
-    try:
-        base = json.loads(base_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise CliError(f"cannot read the base deck {base_path}: {exc}") from None
+    base_path, base = base_deck(options)  # the newest shipped deck unless another is named
     knobs = tune.KNOB_SETS.get(knob_set)
     if knobs is None:
         raise CliError(f"--knobs must be one of {', '.join(tune.KNOB_SETS)}, not {knob_set!r}")
