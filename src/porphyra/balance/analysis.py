@@ -15,6 +15,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
+from porphyra.balance import shape
 from porphyra.balance.stats import (
     advantage,
     outcome,
@@ -103,7 +104,7 @@ def byzantium(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
     }
     meld_wins: dict[int, list[int]] = defaultdict(list)
     for r in results:
-        for turn, byz, foe in r["melds"]:
+        for turn, byz, foe, *_ in r["melds"]:
             age = (turn - 1) // 4
             force["byzantine"][age].append(byz)
             force["foe"][age].append(foe)
@@ -139,6 +140,7 @@ def byzantium(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
             str(t): round(statistics.fmean(v), 3) for t, v in sorted(lt_gain.items())
         },
         "cards": _byzantium_cards(results),
+        "shape": shape.shape(results),
     }
 
 

@@ -6,8 +6,16 @@ seat's view).  One collector per game; :func:`collector_for` picks it.
 
 Byzantium (``shared/rules/byzantium.md``): the result, the first Emperor's seat, whether and
 on which turn the Empire collapsed (B-R7), TT and LT at the start of each turn and at the
-end, each revealed meld's force per side, and per card kind and seat how many copies
-entered a hand, were redrawn (B-R10), melded, or passed in the End phase (B-R9).
+end, each revealed meld's force per side and the legacy value of the Byzantine meld's
+Legacy cards, per card kind and seat how many copies entered a hand, were redrawn (B-R10),
+melded, or passed in the End phase (B-R9), and per decision type (:func:`decision_type`)
+``[decisions, legal options summed, choices other than the obvious one]``.
+
+The **obvious choice** of a decision: for a meld, the most forceful legal meld (a choice
+differs when its force is lower: the player held force back); for a Negotiation target, the
+most forceful Foe people to send away; for every other decision (redraw, replace, pass),
+the first legal option in the engine's fixed order (``-`` first, then fewer cards first:
+redraw nothing, for instance).
 
 Conspiracy (``shared/rules/conspiracy.md``): the result, the first player, the turn of the
 end trigger, points by category (section 3.5), the Locations each seat took and the values
@@ -20,6 +28,8 @@ from collections import Counter
 from typing import Any, Protocol
 
 from porphyra.core.game import Action, State
+from porphyra.games.byzantium.melds import meld_force
+from porphyra.games.byzantium.rules import DECK_NAMES, PHASES
 
 
 class Collector(Protocol):
@@ -37,7 +47,8 @@ class ByzantiumCollector:
 
     def __init__(self) -> None:
         self.turn_starts: list[dict[str, Any]] = []
-        self.melds: list[list[int]] = []  # [turn, byzantine force, foe force]
+        self.melds: list[list[int]] = []  # [turn, byzantine force, foe force, byz legacy]
+        self.decisions: dict[str, list[int]] = {}  # type -> [decisions, options, differed]
         self.cards: dict[str, list[list[int]]] = {}  # slug -> [entered, redrawn, melded, passed]
         self._hands: list[Counter[str]] = [Counter(), Counter()]
         self._last_turn = 0
@@ -57,7 +68,8 @@ class ByzantiumCollector:
         if state.melds_turn != self._melds_turn and state.melds_turn:
             self._melds_turn = state.melds_turn
             force = [sum(state._cs.cards[k].force for k in m) for m in state.melds]
-            self.melds.append([state.melds_turn, force[0], force[1]])
+            legacy = sum(state._cs.cards[k].legacy for k in state.melds[0])
+            self.melds.append([state.melds_turn, force[0], force[1], legacy])
         cards = state._cs.cards
         for seat in (0, 1):
             hand = Counter(cards[k].slug for k in state.hands[seat])
@@ -65,9 +77,29 @@ class ByzantiumCollector:
                 self._count(slug, 0, seat, n)
             self._hands[seat] = hand
 
+    def _decision(self, state: Any, player: int, action: Any) -> None:
+        kinds, table = state._table(player)
+        verb = PHASES[state.phase][0]
+        key = decision_type(verb, DECK_NAMES[state._deck_of_seat(player)])
+        row = self.decisions.setdefault(key, [0, 0, 0])
+        row[0] += 1
+        row[1] += len(table)
+        if not table:
+            return
+        by_slug = state._cs.by_slug
+        chosen = sorted(by_slug[slug].index for slug in action.cards)
+        if verb in ("meld", "target"):
+            best = max(meld_force([kinds[i] for i in option], state._cs) for option in table)
+            differed = meld_force(chosen, state._cs) < best
+        else:
+            differed = chosen != sorted(kinds[i] for i in table[0])
+        row[2] += int(differed)
+
     def before(self, state: State, player: int, action: Action) -> None:
-        """Note the turn, a new meld reveal, cards new in hand, and the decision's cards."""
+        """Note the turn, a new meld reveal, cards new in hand, the decision's options and
+        whether the choice was the obvious one, and the decision's cards."""
         self._look(state)
+        self._decision(state, player, action)
         text = str(action)
         verb, _, rest = text.partition(" ")
         what = {"redraw": 1, "meld": 2, "pass": 3}.get(verb)
@@ -91,7 +123,14 @@ class ByzantiumCollector:
             "turns": self.turn_starts,
             "melds": self.melds,
             "cards": self.cards,
+            "decisions": self.decisions,
         }
+
+
+def decision_type(verb: str, deck: str) -> str:
+    """A decision's type in the figures: the verb and the deciding seat's deck, e.g.
+    ``"meld (foe)"``."""
+    return f"{verb} ({deck})"
 
 
 class ConspiracyCollector:

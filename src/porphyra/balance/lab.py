@@ -28,8 +28,9 @@ from porphyra.core.registry import load_game
 
 
 def card_set_info(game: str, options: dict[str, Any]) -> dict[str, Any] | None:
-    """The card set a campaign plays: ``{"name", "version", "source"}`` (Byzantium), else
-    ``None``.
+    """The card set a campaign plays: ``{"name", "version", "source", "list": {slug:
+    {"name", "deck", "type", "ages", "force", "copies", "legacy", "unique"}}}``
+    (Byzantium), else ``None``.
 
     Raises:
         UnknownGameError / CardDataError: invalid options or card file.
@@ -37,7 +38,24 @@ def card_set_info(game: str, options: dict[str, Any]) -> dict[str, Any] | None:
     if game != "byzantium":
         return None
     cardset: Any = getattr(load_game(game, **options), "cardset")  # noqa: B009
-    return {"name": cardset.name, "version": cardset.version, "source": cardset.source}
+    return {
+        "name": cardset.name,
+        "version": cardset.version,
+        "source": cardset.source,
+        "list": {
+            c.slug: {
+                "name": c.name,
+                "deck": c.deck,
+                "type": c.type,
+                "ages": c.ages,
+                "force": c.force,
+                "copies": c.copies,
+                "legacy": c.legacy,
+                "unique": c.unique,
+            }
+            for c in cardset.cards
+        },
+    }
 
 
 #: Reads the results so far (one list per campaign) and gives the headline half-widths.

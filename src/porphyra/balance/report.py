@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from porphyra.balance import plots
+from porphyra.balance import cards_table, plots
 from porphyra.balance.plots import label
 
 _STYLE = (
@@ -35,6 +35,58 @@ def _ci(r: dict[str, Any]) -> str:
     if r.get("rate") is None:
         return "–"
     return f"{100 * r['rate']:.1f}% [{100 * r['ci95'][0]:.1f}–{100 * r['ci95'][1]:.1f}]"
+
+
+def _rate_cell(r: dict[str, Any]) -> str:
+    """``"84.1% [80.2–87.4] of 233"``: a rate with its interval and count."""
+    return f"{_ci(r)} of {r['n']}" if r.get("rate") is not None else f"– of {r['n']}"
+
+
+def _mean_cell(m: dict[str, Any]) -> str:
+    if m.get("mean") is None:
+        return "–"
+    ci = m.get("ci95")
+    return f"{m['mean']:.2f}" + (f" [{ci[0]:.2f}–{ci[1]:.2f}]" if ci else "")
+
+
+def shape_html(pairing: dict[str, Any]) -> str:
+    """The game-shape section of one Byzantium pairing (:mod:`porphyra.balance.shape`)."""
+    sh = pairing["figures"].get("shape")
+    if not sh:
+        return ""
+    lw, src = sh["leader_wins"], sh["legacy_sources"]
+    rows = [
+        ["turns played (mean; quartiles)", f"{sh['turns_played']['mean']}; "
+         f"{sh['turns_played']['quartiles']}"],
+        ["leader after turn 4 wins", _rate_cell(lw["after_turn_4"])],
+        ["leader after turn 8 wins", _rate_cell(lw["after_turn_8"])],
+        ["leader by 3+ LT after turn 8 wins", _rate_cell(lw["after_turn_8_by_3"])],
+        ["lead changes per game", _mean_cell(sh["lead_changes"])],
+        ["LT from melded Legacy cards per game (both seats)",
+         _mean_cell(src["melded_legacy_cards"])],
+        ["|net LT from meld results| per game (per seat, summed)",
+         _mean_cell(src["meld_results_net"])],
+        ["meld results ÷ Legacy cards", src["ratio"]],
+    ]  # fmt: skip
+    rows += [
+        [f"Emperor wins the meld, {age} Age", _rate_cell(r)]
+        for age, r in sh["emperor_meld_wins_by_age"].items()
+    ]
+    rows += [
+        [f"collapses in the {age} Age", _rate_cell(r)] for age, r in sh["collapse_timing"].items()
+    ]
+    decisions = [
+        [k, d["decisions"], d["mean_options"], "–" if d["not_obvious"] is None
+         else f"{100 * d['not_obvious']:.1f}%"]
+        for k, d in sh["decisions"].items()
+    ]  # fmt: skip
+    return (
+        f"<h3>Game shape — {html.escape(label(pairing))}</h3>"
+        + _table(rows, ["figure", "value (95% interval; count)"])
+        + "<p>Decisions: the obvious choice is the most forceful meld (or Negotiation "
+        "target), else the first legal option (redraw nothing, …).</p>"
+        + _table(decisions, ["decision", "decisions", "legal options (mean)", "not obvious"])
+    )
 
 
 def render_html(summary: dict[str, Any]) -> str:
@@ -118,39 +170,8 @@ def render_html(summary: dict[str, Any]) -> str:
                         [f"turn {t}" for t in gain],
                     )
                 )
-            cards = p["figures"]["cards"]
-            rows = [
-                [
-                    slug,
-                    c["entered_hand"],
-                    c.get("first_emperor_share"),
-                    c["redrawn"],
-                    c["melded"],
-                    c["passed"],
-                    c["win_rate_difference"]["diff"],
-                    c["win_rate_difference"]["ci95"],
-                    c["win_rate_difference"]["games"],
-                ]
-                for slug, c in cards.items()
-            ]
-            parts.append(
-                f"<details><summary>Per card — {html.escape(label(p))} (per game)</summary>"
-                + _table(
-                    rows,
-                    [
-                        "card",
-                        "entered hand",
-                        "drawn by the first Emperor",
-                        "redrawn",
-                        "melded",
-                        "passed",
-                        "win-rate diff (within games)",
-                        "95%",
-                        "games behind",
-                    ],
-                )
-                + "</details>"
-            )
+            parts.append(shape_html(p))
+        parts.append("<h2>Per card</h2>" + cards_table.to_html(cards_table.rows(summary)))
     else:
         for p in pairings:
             f = p["figures"]
@@ -210,7 +231,8 @@ def render_html(summary: dict[str, Any]) -> str:
 
 
 def write(summary: dict[str, Any], out: Path) -> tuple[Path, Path]:
-    """Write ``summary.json`` and ``report.html`` into ``out`` (created if missing).
+    """Write ``summary.json`` and ``report.html`` into ``out`` (created if missing), and
+    for Byzantium the per-card table as ``cards.csv``.
 
     Returns:
         The two paths.
@@ -225,6 +247,9 @@ def write(summary: dict[str, Any], out: Path) -> tuple[Path, Path]:
     summary_path.write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     html_path = out / "report.html"
     html_path.write_text(report, encoding="utf-8")
+    if summary["game"] == "byzantium":
+        text = cards_table.to_csv(cards_table.rows(summary))
+        (out / "cards.csv").write_text(text, encoding="utf-8")
     return summary_path, html_path
 
 
