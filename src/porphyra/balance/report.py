@@ -99,7 +99,7 @@ def render_html(summary: dict[str, Any]) -> str:
     game = summary["game"]
     pairings = summary["pairings"]
     images = (
-        plots.byzantium_plots(plt, pairings)
+        plots.byzantium_plots(plt, pairings, (summary.get("cards") or {}).get("list"))
         if game == "byzantium"
         else plots.conspiracy_plots(plt, pairings)
     )
