@@ -537,3 +537,33 @@ def test_report_has_the_designer_card_table_csv_and_game_shape(tmp_path: Path) -
     page = (tmp_path / "report.html").read_text()
     assert 'class="sortable"' in page and "Game shape" in page
     assert "leader after turn 8 wins" in page and "meld (byzantine)" in page
+
+
+def test_play_styles_are_legal_different_and_reported_per_pairing() -> None:
+    from porphyra.bots import describe_bots, make_bot
+    from porphyra.bots.byzantium_styles import STYLES
+
+    assert set(STYLES) == {"legacy", "territory"}
+    assert make_bot("easy:style=legacy").name == "easy:style=legacy"
+    with pytest.raises(ValueError, match="unknown style"):
+        make_bot("easy:style=nope")
+    assert "easy:style=territory" in dict(describe_bots())["easy"]
+    pairings = (("easy", "easy:style=legacy"), ("easy", "easy:style=territory"))
+    campaign = Campaign("byzantium", {"deck": "v3"}, pairings, 4, 9_000_000)
+    summary = lab.run_lab(campaign, "test")
+    assert [p["bots"] for p in summary["pairings"]] == [list(p) for p in pairings]
+    assert {(s["bot"], s["against"]) for s in summary["skill"]} == set(pairings)
+    # a style changes the play: the same deals give other games than easy against easy
+    plain = run_tasks(
+        Campaign("byzantium", {"deck": "v3"}, (("easy", "easy"),), 2, 9_000_000).tasks()
+    )
+    styled = run_tasks(campaign.tasks())
+    assert {r["digest"] for r in plain}.isdisjoint(r["digest"] for r in styled)
+
+
+def test_a_play_style_is_refused_outside_byzantium() -> None:
+    from porphyra.bots.selfplay import play_bot_game
+    from porphyra.tournament.runner import cached_game
+
+    with pytest.raises(ValueError, match="styles are for byzantium"):
+        play_bot_game(cached_game("conspiracy", {"players": 2}), ["easy:style=legacy", "easy"], 0)

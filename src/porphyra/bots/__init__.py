@@ -8,7 +8,8 @@ name       bot
 random     uniformly random legal actions (alias ``bot``)
 easy       the game's heuristic bot (:mod:`porphyra.bots.heuristic`; a generic flat
            Monte Carlo bot for a game without a heuristic)
-heuristic  alias of ``easy``
+heuristic  alias of ``easy``; both take ``style=legacy`` or ``style=territory`` in
+           Byzantium (:mod:`porphyra.bots.byzantium_styles`: play styles)
 greedy     the generic flat Monte Carlo one-ply bot (options: ``samples``)
 ismcts     information-set MCTS, 1000 iterations a move (deterministic for a seed)
 medium     ISMCTS, 0.5 s a move (not reproducible: time budget)
@@ -86,12 +87,19 @@ def _plain(cls: Callable[[int], Bot]) -> Callable[..., Bot]:
     return build
 
 
+def _easy(seed: int = 0, **options: Any) -> Bot:
+    unknown = set(options) - {"style"}
+    if unknown:
+        raise ValueError(f"easy takes only the option style (got {', '.join(sorted(unknown))})")
+    return EasyBot(seed, style=options.get("style"))
+
+
 #: Bot builders by name: ``builder(seed, **options) -> Bot``.
 _FACTORIES: dict[str, Callable[..., Bot]] = {
     "random": _plain(RandomBot),
     "bot": _plain(RandomBot),
-    "easy": _plain(EasyBot),
-    "heuristic": _plain(EasyBot),
+    "easy": _easy,
+    "heuristic": _easy,
     "greedy": _greedy,
     "ismcts": _ismcts_factory("ismcts"),
     "medium": _ismcts_factory("medium"),
@@ -100,13 +108,17 @@ _FACTORIES: dict[str, Callable[..., Bot]] = {
 
 #: Options of the ``greedy`` bot in specs (the ISMCTS ones come from ``ISMCTSSettings``).
 _GREEDY_OPTIONS = ("samples",)
+#: Options of the ``easy`` bot in specs: ``style`` (a Byzantium play style, a word).
+_EASY_OPTIONS = ("style",)
 
 
 #: One line per bot name, for ``porphyra bots`` and the lobby.
 BOT_DESCRIPTIONS: dict[str, str] = {
     "random": "uniformly random legal actions",
     "bot": "same as random",
-    "easy": "the game's heuristic (strategy in porphyra.bots.heuristic_<game>)",
+    "easy": "the game's heuristic (strategy in porphyra.bots.heuristic_<game>); "
+    "Byzantium play styles: easy:style=legacy rushes Legacy cards, easy:style=territory "
+    "fights for Territory",
     "heuristic": "same as easy",
     "greedy": "one-ply flat Monte Carlo over sampled worlds (options: samples)",
 }
@@ -130,7 +142,7 @@ def describe_bots() -> list[tuple[str, str]]:
 
 def option_names() -> list[str]:
     """The option keys of bot specs (``name:key=value,...``)."""
-    return sorted([*option_types(), *_GREEDY_OPTIONS])
+    return sorted([*option_types(), *_GREEDY_OPTIONS, *_EASY_OPTIONS])
 
 
 def bot_names() -> list[str]:
@@ -161,7 +173,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
                 f"{', '.join(option_names())}"
             )
         try:
-            if key not in _GREEDY_OPTIONS:
+            if key in _EASY_OPTIONS:
+                options[key] = value.lower()
+            elif key not in _GREEDY_OPTIONS:
                 options[key] = parse_option(key, value)
             elif not value.isdigit():
                 raise ValueError(f"bad value {value!r} for {key}: expected int")

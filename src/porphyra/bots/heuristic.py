@@ -118,9 +118,22 @@ class EasyBot:
 
     name = "easy"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, style: str | None = None) -> None:
+        """Args: ``style``: a Byzantium play style
+        (:data:`porphyra.bots.byzantium_styles.STYLES`), ``None`` for the plain heuristic.
+
+        Raises:
+            ValueError: an unknown style.
+        """
         self.seed = seed
+        self.style = style
         self._bots: dict[str, Bot] = {}
+        if style is not None:
+            from porphyra.bots.byzantium_styles import STYLES
+
+            if style not in STYLES:
+                raise ValueError(f"unknown style {style!r}; styles: {', '.join(STYLES)}")
+            self.name = f"easy:style={style}"
 
     def choose(self, view: SeatView) -> Action:
         """The game's heuristic bot's choice.
@@ -131,5 +144,13 @@ class EasyBot:
         name = view.game.info.name
         bot = self._bots.get(name)
         if bot is None:
-            bot = self._bots[name] = heuristic_for(name)(self.seed)
+            if self.style is None:
+                bot = heuristic_for(name)(self.seed)
+            elif name == "byzantium":
+                from porphyra.bots.byzantium_styles import StyledHeuristicBot
+
+                bot = StyledHeuristicBot(self.seed, self.style)
+            else:
+                raise ValueError(f"play styles are for byzantium, not {name}")
+            self._bots[name] = bot
         return bot.choose(view)

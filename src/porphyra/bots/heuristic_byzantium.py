@@ -309,6 +309,10 @@ class HeuristicBot:
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
 
+    def decide(self, s: Situation, cardset: CardSet) -> tuple[str, list[int]]:
+        """This bot's decision (:func:`decide`; play styles override it)."""
+        return decide(s, cardset)
+
     def choose(self, view: SeatView) -> Action:
         """The heuristic action for ``view`` (falls back to the first legal action if the
         heuristic's choice is not legal, which would be a bug).
@@ -322,7 +326,7 @@ class HeuristicBot:
         if not isinstance(game, ByzantiumGame):
             raise TypeError(f"the Byzantium heuristic cannot play {game.info.name}")
         cardset = game.cardset
-        verb, kinds = decide(situation_from_observation(view.observation, cardset), cardset)
+        verb, kinds = self.decide(situation_from_observation(view.observation, cardset), cardset)
         cards = cardset.cards
         text = f"{verb} {','.join(cards[k].slug for k in sorted(kinds)) if kinds else '-'}"
         for action in view.legal_actions:
