@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from porphyra.balance.collect import collector_for
+from porphyra.balance.collect import Collector, collector_for
 from porphyra.core.game import State
 from porphyra.tournament.runner import cached_game
 from porphyra.tournament.schedule import rotations
@@ -170,6 +170,12 @@ def play_task(task: Task) -> dict[str, Any]:
             f"game {task.index} ({', '.join(task.seats)}; seed {task.seed}) failed: "
             f"{type(exc).__name__}: {exc}"
         ) from exc
+    return game_stats(task, state, collector)
+
+
+def game_stats(task: Task, state: State, collector: Collector) -> dict[str, Any]:
+    """The statistics of ``task``'s finished game ``state`` that ``collector`` watched, with
+    the task's fields (see :func:`play_task`)."""
     stats = collector.finish(state)
     stats.update(
         index=task.index,

@@ -111,7 +111,16 @@ def render_html(summary: dict[str, Any]) -> str:
         c = summary["cards"]
         name, version = html.escape(str(c["name"])), html.escape(str(c["version"]))
         parts.append(f"<p>Card set: <b>{name}</b>, version {version}</p>")
-    parts.append(sampling_html(summary.get("sampling")))
+    if summary.get("records"):
+        rec = summary["records"]
+        skipped = "".join(f"<li>{html.escape(line)}</li>" for line in rec["skipped"])
+        parts.append(
+            f"<p>People's games: {rec['read']} finished records, grouped by who sat in the "
+            "seats.</p>" + (f"<details><summary>Left out</summary><ul>{skipped}</ul></details>"
+                            if skipped else "")
+        )  # fmt: skip
+    else:
+        parts.append(sampling_html(summary.get("sampling")))
     if game == "byzantium":
         rows = []
         for p in pairings:

@@ -190,6 +190,14 @@ def balance_command(
             "on the same deals (as --compare).",
         ),
     ] = False,
+    records: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--records",
+            help="Report on people's games instead of playing: record files or directories "
+            "of them (the terminal's saves, the web server's downloads); repeatable.",
+        ),
+    ] = None,
     tune: Annotated[
         bool,
         typer.Option(
@@ -233,6 +241,9 @@ def balance_command(
             raise CliError(
                 "--set edits the deck of --deck or --cards; not with --compare or --tune"
             )
+        if records and (compare_files or tune or edits or bots or until is not None):
+            raise CliError("--records reports on recorded games: not with --bots, --compare, "
+                           "--set, --tune or --until")  # fmt: skip
         if vs_base and not edits:
             raise CliError("--vs-base compares a deck edited with --set with its base: add --set")
         if game != "conspiracy" and opponents:
@@ -244,8 +255,18 @@ def balance_command(
             raise CliError("--until is for a campaign or --compare, not --tune")
         command = command_line(
             game, bots, games, seed, n_workers, ray, out, options, compare_files, opponents,
-            tune, trials, knobs, until, batch, edits or [], vs_base,
+            tune, trials, knobs, until, batch, edits or [], vs_base, records or [],
         )  # fmt: skip
+        if records:
+            from porphyra.balance.records import summarize_records
+
+            summary = summarize_records(game, records, command)
+            summary_path, html_path = report.write(summary, out)
+            console.print(_headline(summary))
+            for line in summary["records"]["skipped"]:
+                console.print(f"left out: {line}", soft_wrap=True)
+            console.print(f"written: {summary_path} and {html_path}")
+            return
         base_options = dict(options)
         if edits:
             options = {"cards": str(_write_edited(options, edits, out))}
@@ -313,6 +334,7 @@ def command_line(
     batch: int = 200,
     edits: list[str] | None = None,
     vs_base: bool = False,
+    records: list[Path] | None = None,
 ) -> str:
     """The ``porphyra balance`` command line of these parameters (for the summary);
     ``options`` are the game options as :func:`~porphyra.cli.options.game_options` gives
@@ -337,6 +359,8 @@ def command_line(
         args += ["--set", edit]
     if vs_base:
         args += ["--vs-base"]
+    for path in records or []:
+        args += ["--records", str(path)]
     if until is not None:
         args += ["--until", str(until), "--batch", str(batch)]
     args += ["--out", str(out)]
