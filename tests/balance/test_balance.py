@@ -621,3 +621,18 @@ def test_balance_cli_reads_records_and_refuses_an_empty_folder(tmp_path: Path) -
     assert both.exit_code == 2 and "--records" in both.output
     missing = CliRunner().invoke(app, ["balance", "byzantium", "--records", str(tmp_path / "x")])
     assert missing.exit_code == 2 and "Traceback" not in missing.output
+
+
+def test_tuner_and_tournaments_play_no_game_twice() -> None:
+    # Issue 30: the tuner measures through campaigns (one game a deal for easy vs easy);
+    # a tournament refuses a bot named twice, so its rotations always seat differently.
+    from porphyra.tournament.schedule import round_robin
+
+    base = json.loads(deck_path("v3").read_text())
+    assert tune.measure(base, 4, 9_000_000).games == 4
+    tasks = Campaign("byzantium", {}, (("easy", "easy"),), 4, 9_000_000).tasks()
+    assert len({(t.seed, t.seats) for t in tasks}) == 4
+    matches = round_robin("conspiracy", {"players": 3}, ["easy", "random", "greedy"], 3, 6, 0)
+    assert len({(m.seed, m.seats) for m in matches}) == len(matches) == 6
+    with pytest.raises(ValueError, match="named twice"):
+        round_robin("byzantium", {}, ["easy", "easy"], 2, 2, 0)

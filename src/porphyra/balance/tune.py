@@ -10,7 +10,9 @@ copy; forces stay ≥ 0 and copies ≥ 1 (the card file's own validation).
 Each candidate is measured by a campaign of each bot pairing asked for (easy against easy
 by default; a search pairing such as ISMCTS against ISMCTS puts skill in the loop, since a
 deck balanced for easy need not stay balanced between stronger players) on fixed deals
-(common random numbers: every candidate plays the same seeds) and scored by :func:`loss`
+(common random numbers: every candidate plays the same seeds; a symmetric pairing plays one
+game a deal, so ``games`` are distinct games, see :mod:`porphyra.balance.campaign`) and
+scored by :func:`loss`
 against the targets of issue 11 / section 6 at every level: the first Emperor's share of
 results near 50%, Empire collapses in 5-20% of games and at most 1% by the end of turn 3, and
 a deck close to the base (fewer changes win ties).  The search is Optuna's TPE sampler,
