@@ -580,10 +580,10 @@ def test_the_lab_reads_records_and_reports_the_same_figures(tmp_path: Path) -> N
     folder = tmp_path / "records"
     folder.mkdir()
     for t in tasks:  # seat 1 of the first two "played by a person"
-        human = t.index < 2
-        seats = [{"kind": "bot", "bot": t.seats[0]}, {"kind": "human", "bot": None}]
-        if not human:
-            seats[1] = {"kind": "bot", "bot": t.seats[1]}
+        second: dict[str, Any] = {"kind": "human", "bot": None}
+        if t.index >= 2:
+            second = {"kind": "bot", "bot": t.seats[1]}
+        seats: list[dict[str, Any]] = [{"kind": "bot", "bot": t.seats[0]}, second]
         state = play_bot_game(game, t.seats, t.seed)
         record.save(state, folder / f"game{t.index}.json", seats=seats)
     (folder / "copy.json").write_text((folder / "game0.json").read_text())
