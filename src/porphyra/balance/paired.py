@@ -129,9 +129,3 @@ def compare_pairing(a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]]) ->
             "paired": paired_difference(va, vb),
         }
     return out
-
-
-def headline_difference(comparison: dict[str, Any]) -> dict[str, Any]:
-    """The paired first-Emperor difference of the first pairing (what ``--until`` watches)."""
-    first: dict[str, Any] = comparison["pairings"][0]["figures"]["first_emperor"]["paired"]
-    return first
