@@ -13,8 +13,8 @@ in a comparison), or until the ``games`` cap is played.  This is sequential samp
 sample size was not fixed in advance, and an interval read at a stopping time chosen by
 looking at the data covers a little less often than 95%; the summary's ``sampling`` says so,
 how many games were played and why it stopped.  Batches are whole deals in campaign order,
-so a run that stopped after ``D`` deals holds exactly the games of a fixed campaign of
-``D`` deals (reproducible).
+so a run that stopped after ``D`` deals holds, for every pairing, exactly the games of its
+first ``D`` deals in a fixed campaign (reproducible).
 """
 
 from __future__ import annotations
