@@ -475,6 +475,9 @@ def test_balance_cli_plays_an_edited_deck_against_its_base(tmp_path: Path) -> No
     )
     assert bad.exit_code == 2 and "no card 'nope'" in bad.output
     assert not (tmp_path / "x").exists()  # a refused edit writes nothing
+    args = ["balance", "byzantium", "--set", "siege-train.force=2", "--bots", "easy,nobot"]
+    bad_bot = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "y")])
+    assert bad_bot.exit_code == 2 and not (tmp_path / "y").exists()
 
 
 def test_game_shape_figures_of_a_hand_made_game() -> None:

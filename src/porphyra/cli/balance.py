@@ -224,6 +224,8 @@ def balance_command(
 
     Examples: [green]porphyra balance byzantium --bots easy,easy --bots easy,medium --games
     400 --out lab/[/]; [green]porphyra balance byzantium --compare a.json b.json[/];
+    [green]porphyra balance byzantium --set siege-train.force=2 --vs-base --until 0.03[/];
+    [green]porphyra balance byzantium --records saves/[/];
     [green]porphyra balance conspiracy --players 3[/];
     [green]porphyra balance byzantium --tune --trials 60 --games 1000 --out tuned/[/].
     """
@@ -267,9 +269,6 @@ def balance_command(
                 console.print(f"left out: {line}", soft_wrap=True)
             console.print(f"written: {summary_path} and {html_path}")
             return
-        base_options = dict(options)
-        if edits:
-            options = {"cards": str(_write_edited(options, edits, out))}
         los: tuple[str, ...] = ()
         if game == "conspiracy":
             if opponents and players not in (None, 1):
@@ -285,6 +284,9 @@ def balance_command(
                 players = 1
                 options.pop("players", None)
         pairings = _pairings(bots, game, players)
+        base_options = dict(options)
+        if edits:  # after every other check: a refused command writes nothing
+            options = {"cards": str(_write_edited(options, edits, out))}
         if tune:
             _tune(console, options, trials, games, seed, n_workers, out, command, knobs, pairings)
             return
