@@ -128,6 +128,7 @@ def to_html(table: Sequence[Sequence[Any]]) -> str:
         "<p>Click a column to sort. The difference is measured within games (one value per "
         "game where one seat melded the card and the other did not), in points of win rate; "
         "a card behind few games has a wide interval. Also in <code>cards.csv</code>.</p>"
+        '<div style="overflow-x:auto">'
         f'<table class="sortable"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}'
-        f"</tbody></table><script>{_SORT_SCRIPT}</script>"
+        f"</tbody></table></div><script>{_SORT_SCRIPT}</script>"
     )
