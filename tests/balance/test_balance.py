@@ -355,6 +355,15 @@ def test_paired_difference_uses_twin_games_and_mcnemar() -> None:
     assert same["ci95"][1] - same["ci95"][0] < 2 * same["unpaired_half_width"]
     with pytest.raises(ValueError):
         paired.paired_difference([1.0], [])
+    m = paired.paired_mean([10.0, 12.0, 12.0, 11.0], [11.0, 12.0, 12.0, 12.0])
+    assert m["diff"] == pytest.approx(0.5) and m["ci95"][0] < 0.5 < m["ci95"][1]
+    assert 0 < m["p_value"] < 1
+    assert paired.paired_mean([3.0, 4.0], [3.0, 4.0]) == {
+        "diff": 0.0,
+        "ci95": [0.0, 0.0],
+        "p_value": 1.0,
+        "games": 2,
+    }
 
 
 def _edited_v3(tmp_path: Path, slug: str, force: int) -> Path:
@@ -380,9 +389,11 @@ def test_compare_pairs_each_game_with_its_twin_on_the_other_card_set(tmp_path: P
     assert first["paired"]["games"] == 4
     alone = lab.run_lab(campaigns[1], "test")["pairings"][0]["figures"]
     assert first["b"] == alone["first_emperor"]["share"]  # B is the edited deck's own run
-    assert set(figures) == {"first_emperor", "collapse", "collapse_by_turn_3"}
+    assert {"first_emperor", "collapse", "collapse_by_turn_3"} < set(figures)
+    assert figures["turns_played"]["paired_mean"]["games"] == 4
+    assert figures["turns_played"]["b"] == alone["shape"]["turns_played"]["mean"]
     page = report.write_compare(comparison, tmp_path / "cmp")
-    assert "McNemar" in page.read_text()
+    assert "McNemar" in page.read_text() and "Game shape, means" in page.read_text()
     written = json.loads((tmp_path / "cmp" / "summary.json").read_text())
     assert written["pairings"][0]["figures"]["collapse"]["paired"]["games"] == 4
     assert (tmp_path / "cmp" / "set-2" / "report.html").exists()

@@ -22,6 +22,11 @@ share counts a draw ½):
 - ``discordant``: ``[A only, B only]`` (games where the figure holds only in A, only in B);
 - ``unpaired_half_width``: the half-width the same games would give as two independent
   Wilson intervals' combined normal approximation, to show what the pairing gains.
+
+Game-shape means (:data:`MEANS`: turns played, lead changes, LT from melded Legacy cards,
+net LT from meld results; :mod:`porphyra.balance.shape`) get the mean of ``b_i - a_i``
+with the normal 95% interval of a paired mean and the paired t-test's p (1 when every game
+gives the same value on both sides).
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ import statistics
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from porphyra.balance.shape import lead_changes, legacy_sources
 from porphyra.balance.stats import outcome, rate, sign_test
 from porphyra.tournament.stats import Z95
 
@@ -56,6 +62,61 @@ FIGURES: dict[str, tuple[str, Value]] = {
     "collapse": ("collapses", _collapse),
     "collapse_by_turn_3": ("collapses by turn 3", _collapse_by_3),
 }
+
+
+def _turns(r: dict[str, Any]) -> float:
+    return float(r["end_turn"])
+
+
+def _lead_changes(r: dict[str, Any]) -> float:
+    return float(lead_changes(r))
+
+
+def _legacy_cards(r: dict[str, Any]) -> float:
+    return float(legacy_sources(r)[0])
+
+
+def _meld_results(r: dict[str, Any]) -> float:
+    return float(legacy_sources(r)[1])
+
+
+#: Game-shape means compared, by key: (label, per-game value).
+MEANS: dict[str, tuple[str, Value]] = {
+    "turns_played": ("turns played", _turns),
+    "lead_changes": ("lead changes per game", _lead_changes),
+    "melded_legacy_cards": ("LT from melded Legacy cards per game", _legacy_cards),
+    "meld_results_net": ("|net LT from meld results| per game", _meld_results),
+}
+
+
+def paired_mean(a: Sequence[float], b: Sequence[float]) -> dict[str, Any]:
+    """The paired mean difference ``b - a`` (module docstring).
+
+    Returns:
+        ``{"diff", "ci95", "p_value", "games"}``; ``None``s with fewer than 2 games.
+
+    Raises:
+        ValueError: ``a`` and ``b`` differ in length.
+    """
+    if len(a) != len(b):
+        raise ValueError("paired values need the same number of games on each side")
+    n = len(a)
+    if n < 2:
+        return {"diff": None, "ci95": None, "p_value": None, "games": n}
+    d = [y - x for x, y in zip(a, b, strict=True)]
+    mean, sd = statistics.fmean(d), statistics.stdev(d)
+    if sd == 0:
+        return {"diff": round(mean, 4), "ci95": [round(mean, 4)] * 2, "p_value": 1.0, "games": n}
+    from scipy.stats import ttest_rel  # type: ignore[import-untyped]
+
+    half = Z95 * sd / math.sqrt(n)
+    p = float(ttest_rel(b, a).pvalue)
+    return {
+        "diff": round(mean, 4),
+        "ci95": [round(mean - half, 4), round(mean + half, 4)],
+        "p_value": float(f"{p:.4g}"),
+        "games": n,
+    }
 
 
 def twin_key(r: dict[str, Any]) -> tuple[int, int, tuple[str, ...]]:
@@ -111,14 +172,25 @@ def twins(
 
 
 def compare_pairing(a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Every figure of :data:`FIGURES` for one pairing's games on sets A and B.
+    """Every figure of :data:`FIGURES` and :data:`MEANS` for one pairing's games on sets
+    A and B.
 
     Returns:
-        ``{key: {"figure", "a": rate, "b": rate, "paired": paired_difference}}`` (rates as
-        :func:`porphyra.balance.stats.rate`, on the twin games).
+        ``{key: {"figure", "a": rate, "b": rate, "paired": paired_difference}}`` for the
+        rates (as :func:`porphyra.balance.stats.rate`, on the twin games), then ``{key:
+        {"figure", "a": mean, "b": mean, "paired_mean": paired_mean}}`` for the means.
     """
     pairs = twins(a, b)
     out: dict[str, Any] = {}
+    for key, (label, value) in MEANS.items():
+        va = [value(x) for x, _ in pairs]
+        vb = [value(y) for _, y in pairs]
+        out[key] = {
+            "figure": label,
+            "a": round(statistics.fmean(va), 3) if va else None,
+            "b": round(statistics.fmean(vb), 3) if vb else None,
+            "paired_mean": paired_mean(va, vb),
+        }
     for key, (label, value) in FIGURES.items():
         va = [value(x) for x, _ in pairs]
         vb = [value(y) for _, y in pairs]

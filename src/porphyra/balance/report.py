@@ -298,8 +298,19 @@ def compare_html(comparison: dict[str, Any]) -> str:
         "twin games",
     ]
     rows = []
+    means = []
     for pairing in comparison["pairings"]:
         for f in pairing["figures"].values():
+            if "paired_mean" in f:
+                m = f["paired_mean"]
+                ci = m["ci95"]
+                means.append(
+                    [label(pairing), f["figure"], f["a"], f["b"],
+                     "–" if m["diff"] is None else
+                     f"{m['diff']:+.2f} [{ci[0]:+.2f} to {ci[1]:+.2f}]",
+                     m["p_value"], m["games"]]
+                )  # fmt: skip
+                continue
             d = f["paired"]
             rows.append(
                 [
@@ -331,7 +342,10 @@ def compare_html(comparison: dict[str, Any]) -> str:
         f"<title>porphyra balance: comparison</title><style>{_STYLE}</style></head><body>"
         f"<h1>Card sets compared</h1><p><code>{html.escape(comparison['command'])}</code></p>"
         f"{method}{sampling_html(comparison.get('sampling'))}{_table(rows, head)}"
-        f"<ul>{links}</ul></body></html>\n"
+        "<h2>Game shape, means</h2><p>Per game, B − A on the twin games, with the normal "
+        "95% interval of a paired mean and the paired t-test.</p>"
+        + _table(means, ["pairing", "figure", "A", "B", "B − A (95%)", "p (paired t)", "games"])
+        + f"<ul>{links}</ul></body></html>\n"
     )
 
 

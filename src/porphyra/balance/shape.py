@@ -89,12 +89,13 @@ def _leader_rate(results: Sequence[dict[str, Any]], after: int, by: int) -> dict
     return rate(sum(won), len(won))
 
 
-def _lead_changes(r: dict[str, Any]) -> int:
+def lead_changes(r: dict[str, Any]) -> int:
+    """How often the LT leader (ties skipped) changed over one game."""
     leaders = [x for x in (_leader(p["lt"]) for p in _points(r)) if x is not None]
     return sum(1 for a, b in itertools.pairwise(leaders) if a != b)
 
 
-def _legacy_sources(r: dict[str, Any]) -> tuple[int, int]:
+def legacy_sources(r: dict[str, Any]) -> tuple[int, int]:
     """(LT from melded Legacy cards, |net LT from meld results| per seat, summed) of a
     game."""
     legacy_of = {m[0]: (m[3] if len(m) > 3 else 0) for m in r["melds"]}
@@ -113,7 +114,7 @@ def _legacy_sources(r: dict[str, Any]) -> tuple[int, int]:
 
 def shape(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """The game-shape figures of one pairing's Byzantium games (module docstring)."""
-    sources = [_legacy_sources(r) for r in results]
+    sources = [legacy_sources(r) for r in results]
     from_cards = mean_ci([float(c) for c, _ in sources])
     from_results = mean_ci([float(n) for _, n in sources])
     meld_wins: dict[str, list[int]] = defaultdict(list)
@@ -140,7 +141,7 @@ def shape(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "after_turn_8": _leader_rate(results, 8, 1),
             "after_turn_8_by_3": _leader_rate(results, 8, 3),
         },
-        "lead_changes": mean_ci([float(_lead_changes(r)) for r in results]),
+        "lead_changes": mean_ci([float(lead_changes(r)) for r in results]),
         "legacy_sources": {
             "melded_legacy_cards": from_cards,
             "meld_results_net": from_results,

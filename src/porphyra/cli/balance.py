@@ -95,6 +95,8 @@ def _compare_table(comparison: dict[str, Any]) -> Table:
         table.add_column(col)
     for p in comparison["pairings"]:
         for f in p["figures"].values():
+            if "paired" not in f:  # the game-shape means: in the report
+                continue
             d = f["paired"]
             diff = (
                 "–"
