@@ -5,18 +5,19 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from porphyra.balance import analysis, lab, report, stats, tune
 from porphyra.balance.campaign import Campaign, play_task, run_tasks, seat_assignments
+from porphyra.bots.selfplay import play_bot_game
 from porphyra.cli import app
 from porphyra.cli.balance import normalize_ray_flag
 from porphyra.games.byzantium.cards import deck_path
+from porphyra.tournament.runner import cached_game
 
-SMALL = Campaign("byzantium", {"deck": "v1"}, (("random", "easy"),), 6, 3)
+from .helpers import SMALL, hand_made_game
 
 
 def test_campaign_rotates_each_pairing_over_the_seats_on_the_same_deals() -> None:
@@ -45,8 +46,6 @@ def test_seat_assignments_leave_out_rotations_that_repeat_a_seating() -> None:
 def test_a_symmetric_campaign_plays_no_game_twice() -> None:
     # Issue 30: every rotation of easy against easy used to replay the same game.  Replay
     # each task of the campaign in full and compare the whole action histories.
-    from porphyra.bots.selfplay import play_bot_game
-    from porphyra.tournament.runner import cached_game
 
     campaign = Campaign("byzantium", {"deck": "v3"}, (("easy", "easy"),), 6, 9_000_000)
     tasks = campaign.tasks()
@@ -135,8 +134,8 @@ def test_unpaired_differences_are_wide_for_few_games() -> None:
 def test_per_card_differences_count_each_game_once() -> None:
     melded_by_0 = {"tagmata": [[1, 1], [0, 0], [1, 0], [0, 0]]}
     melded_by_both = {"tagmata": [[1, 1], [0, 0], [1, 1], [0, 0]]}
-    games = [_game(0, [[0, 0]], [1, 0], melded_by_0)] * 3 + [
-        _game(0, [[0, 0]], [1, 0], melded_by_both)
+    games = [hand_made_game(0, [[0, 0]], [1, 0], melded_by_0)] * 3 + [
+        hand_made_game(0, [[0, 0]], [1, 0], melded_by_both)
     ] * 5
     d = analysis.byzantium(games)["cards"]["tagmata"]["win_rate_difference"]
     assert d["games"] == 3 and d["diff"] == 1.0  # the 5 games melded by both tell nothing
@@ -308,29 +307,13 @@ def test_pairings_read_bot_specs_with_options() -> None:
     assert _pairings(None, "conspiracy", 3) == (("easy", "easy", "easy"),)
 
 
-def _game(
-    first: int, turns: list[list[int]], final: list[int], cards: dict[str, Any]
-) -> dict[str, Any]:
-    return {
-        "returns": [1.0, -1.0],
-        "first": first,
-        "collapse": False,
-        "end_turn": len(turns),
-        "actions": 10,
-        "final": {"tt": 10, "lt": final},
-        "turns": [{"turn": i + 1, "tt": 10, "lt": lt} for i, lt in enumerate(turns)],
-        "melds": [],
-        "cards": cards,
-    }
-
-
 def test_legacy_gain_by_turn_and_first_emperor_draw_shares() -> None:
     # Two games, one with seat 1 as the first Emperor: the first Emperor is the Emperor on
     # odd turns (section 1), so each turn's gain is read off that turn's Emperor's LT.
-    one = _game(
+    one = hand_made_game(
         0, [[10, 10], [12, 10], [12, 11]], [13, 11], {"tagmata": [[2, 1], [0, 0], [1, 0], [0, 0]]}
     )
-    two = _game(
+    two = hand_made_game(
         1, [[10, 10], [10, 13], [9, 13]], [9, 14], {"tagmata": [[0, 1], [0, 0], [0, 1], [0, 0]]}
     )
     figures = analysis.byzantium([one, two])
@@ -338,303 +321,6 @@ def test_legacy_gain_by_turn_and_first_emperor_draw_shares() -> None:
     assert figures["emperor_legacy_gain_by_turn"] == {"1": 2.5, "2": 0.0, "3": 1.0}
     # tagmata entered the first Emperor's hand 2 + 1 times out of 4
     assert figures["cards"]["tagmata"]["first_emperor_share"] == pytest.approx(0.75)
-
-
-def test_paired_difference_uses_twin_games_and_mcnemar() -> None:
-    from porphyra.balance import paired
-
-    a = [1.0] * 10 + [0.0] * 90
-    b = [0.0] * 10 + [0.0] * 90
-    d = paired.paired_difference(a, b)
-    assert d["diff"] == pytest.approx(-0.1) and d["discordant"] == [10, 0]
-    assert d["p_value"] == pytest.approx(2 * 0.5**10, rel=1e-3)  # McNemar exact
-    assert d["ci95"][0] < -0.1 < d["ci95"][1] < 0
-    same = paired.paired_difference(a, a)
-    assert same["diff"] == 0 and same["p_value"] == 1.0 and same["discordant"] == [0, 0]
-    # identical games on both sides give a narrower interval than two independent samples
-    assert same["ci95"][1] - same["ci95"][0] < 2 * same["unpaired_half_width"]
-    with pytest.raises(ValueError):
-        paired.paired_difference([1.0], [])
-    m = paired.paired_mean([10.0, 12.0, 12.0, 11.0], [11.0, 12.0, 12.0, 12.0])
-    assert m["diff"] == pytest.approx(0.5) and m["ci95"][0] < 0.5 < m["ci95"][1]
-    assert 0 < m["p_value"] < 1
-    assert paired.paired_mean([3.0, 4.0], [3.0, 4.0]) == {
-        "diff": 0.0,
-        "ci95": [0.0, 0.0],
-        "p_value": 1.0,
-        "games": 2,
-    }
-
-
-def _edited_v3(tmp_path: Path, slug: str, force: int) -> Path:
-    deck = json.loads(deck_path("v3").read_text())
-    for card in deck["cards"]:
-        if card["slug"] == slug:
-            card["force"] = force
-    deck["version"] = None
-    path = tmp_path / "edited.json"
-    path.write_text(json.dumps(deck))
-    return path
-
-
-def test_compare_pairs_each_game_with_its_twin_on_the_other_card_set(tmp_path: Path) -> None:
-    edited = _edited_v3(tmp_path, "siege-train", 2)
-    campaigns = [
-        Campaign("byzantium", {"cards": str(p)}, (("easy", "easy"),), 4, 9_000_000)
-        for p in (deck_path("v3"), edited)
-    ]
-    comparison = lab.run_compare(campaigns, "test")
-    figures = comparison["pairings"][0]["figures"]
-    first = figures["first_emperor"]
-    assert first["paired"]["games"] == 4
-    alone = lab.run_lab(campaigns[1], "test")["pairings"][0]["figures"]
-    assert first["b"] == alone["first_emperor"]["share"]  # B is the edited deck's own run
-    assert {"first_emperor", "collapse", "collapse_by_turn_3"} < set(figures)
-    assert figures["turns_played"]["paired_mean"]["games"] == 4
-    assert figures["turns_played"]["b"] == alone["shape"]["turns_played"]["mean"]
-    page = report.write_compare(comparison, tmp_path / "cmp")
-    assert "McNemar" in page.read_text() and "Game shape, means" in page.read_text()
-    written = json.loads((tmp_path / "cmp" / "summary.json").read_text())
-    assert written["pairings"][0]["figures"]["collapse"]["paired"]["games"] == 4
-    assert (tmp_path / "cmp" / "set-2" / "report.html").exists()
-
-
-def test_until_stops_when_the_interval_is_narrow_enough() -> None:
-    campaign = Campaign("byzantium", {"deck": "v3"}, (("easy", "easy"),), 30, 9_000_000)
-    summary = lab.run_lab(campaign, "test", until=0.3, batch=4)
-    sampling = summary["sampling"]
-    played = summary["campaign"]["games_played"]
-    assert sampling["stopped_early"] and played < 30 and played % 4 == 0
-    share = summary["pairings"][0]["figures"]["first_emperor"]["share"]
-    assert (share["ci95"][1] - share["ci95"][0]) / 2 <= 0.3
-    assert sampling["looks"] == played // 4
-    # the games are those of a fixed campaign of the same size
-    fixed = lab.run_lab(Campaign("byzantium", {"deck": "v3"}, (("easy", "easy"),), played,
-                                 9_000_000), "test")  # fmt: skip
-    assert fixed["pairings"] == summary["pairings"]
-    capped = lab.run_lab(
-        Campaign("byzantium", {"deck": "v3"}, (("easy", "easy"),), 4, 9_000_000),
-        "test",
-        until=0.01,
-        batch=2,
-    )
-    assert not capped["sampling"]["stopped_early"] and "cap" in capped["sampling"]["reason"]
-    assert capped["campaign"]["games_played"] == 4
-    with pytest.raises(ValueError, match="--until"):
-        lab.run_lab(campaign, "test", until=1.5)
-
-
-def test_balance_cli_compares_two_card_sets_until_precise(tmp_path: Path) -> None:
-    edited = _edited_v3(tmp_path, "siege-train", 2)
-    out = tmp_path / "cmp"
-    args = ["balance", "byzantium", "--compare", str(deck_path("v3")), str(edited)]
-    args += ["--games", "4", "--until", "0.01", "--batch", "2", "--workers", "1"]
-    result = CliRunner().invoke(app, [*args, "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    summary = json.loads((out / "summary.json").read_text())
-    assert summary["sampling"]["looks"] == 2 and "--until 0.01" in summary["command"]
-    assert "on the same deals (paired)" in result.output
-    bad = CliRunner().invoke(app, ["balance", "byzantium", "--until", "2", "--games", "2"])
-    assert bad.exit_code == 2 and "--until" in bad.output
-
-
-def test_set_edits_force_copies_and_refuses_what_section_6_forbids() -> None:
-    from porphyra.balance.edits import EditError, apply_edits, parse_edit
-
-    base = json.loads(deck_path("v3").read_text())
-    deck = apply_edits(
-        base, [parse_edit("siege-train.force=2"), parse_edit(" tagmata.copies = 6")], "v3"
-    )
-    by_slug = {c["slug"]: c for c in deck["cards"]}
-    assert by_slug["siege-train"]["force"] == 2 and by_slug["tagmata"]["copies"] == 6
-    assert deck["version"] is None and "siege-train.force=2" in deck["provenance"]
-    changed = [c["slug"] for c, o in zip(deck["cards"], base["cards"], strict=True) if c != o]
-    assert set(changed) == {"siege-train", "tagmata"}
-    cases = [
-        ("siege-trian.force=2", "did you mean siege-train"),
-        ("siege-train.name=2", "unknown field 'name'"),
-        ("siege-train.force=-1", "force must be 0 or more"),
-        ("siege-train.force=two", "expected CARD.FIELD=NUMBER"),
-        ("hagia-sophia.copies=2", "unique"),
-        ("hagia-sophia.legacy=2", "from deck v4 on"),
-        ("hagia-sophia.legacy=4", "legacy must be 0 to 3"),
-        ("tagmata.legacy=1", "not a Legacy card"),
-    ]
-    for text, message in cases:
-        with pytest.raises(EditError, match=message):
-            apply_edits(base, [parse_edit(text)], "v3")
-    v4 = {**base, "version": "v4"}
-    edited = apply_edits(v4, [parse_edit("hagia-sophia.legacy=2")], "v4")
-    assert {c["slug"]: c for c in edited["cards"]}["hagia-sophia"]["legacy"] == 2
-    assert base == json.loads(deck_path("v3").read_text())  # the base is never changed
-
-
-def test_balance_cli_plays_an_edited_deck_against_its_base(tmp_path: Path) -> None:
-    out = tmp_path / "edit"
-    args = ["balance", "byzantium", "--deck", "v3", "--set", "siege-train.force=2"]
-    args += ["--vs-base", "--games", "2", "--workers", "1", "--out", str(out)]
-    result = CliRunner().invoke(app, args)
-    assert result.exit_code == 0, result.output
-    summary = json.loads((out / "summary.json").read_text())
-    assert summary["compare"][0]["version"] == "v3"
-    assert "siege-train.force=2" in summary["compare"][1]["name"]
-    assert {c["slug"]: c for c in json.loads((out / "cards.json").read_text())["cards"]}[
-        "siege-train"
-    ]["force"] == 2
-    bad = CliRunner().invoke(
-        app, ["balance", "byzantium", "--set", "nope.force=1", "--out", str(tmp_path / "x")]
-    )
-    assert bad.exit_code == 2 and "no card 'nope'" in bad.output
-    assert not (tmp_path / "x").exists()  # a refused edit writes nothing
-    args = ["balance", "byzantium", "--set", "siege-train.force=2", "--bots", "easy,nobot"]
-    bad_bot = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "y")])
-    assert bad_bot.exit_code == 2 and not (tmp_path / "y").exists()
-
-
-def test_game_shape_figures_of_a_hand_made_game() -> None:
-    from porphyra.balance import shape
-
-    turns = [[0, 0], [3, 0], *[[3, 0]] * 6, *[[3, 5]] * 3, [6, 5]]
-    game = _game(0, turns, [6, 5], {})
-    # turn 1: seat 0 melds 2 LT of Legacy cards and wins the meld (+1); turn 2: seat 1
-    # loses with no LT left (-0); turn 8: seat 1 melds 4 and wins (+1); turn 11: seat 0
-    # melds 3 and ties (ties go to the Foe) with TT unchanged (0): read off the LT
-    game["melds"] = [[1, 5, 3, 2], [2, 1, 4, 0], [8, 6, 2, 4], [11, 3, 3, 3]]
-    figures = shape.shape([game])
-    assert figures["turns_played"]["mean"] == 12
-    assert figures["leader_wins"]["after_turn_4"]["rate"] == 1.0  # seat 0 led 3-0 and won
-    assert figures["leader_wins"]["after_turn_8"]["rate"] == 0.0  # seat 1 led 5-3 and lost
-    assert figures["leader_wins"]["after_turn_8_by_3"]["n"] == 0  # a 2-LT lead
-    assert figures["lead_changes"]["mean"] == 2  # seat 0, then seat 1, then seat 0
-    sources = figures["legacy_sources"]
-    assert sources["melded_legacy_cards"]["mean"] == 9  # 2 + 4 + 3
-    # seat 0: +1 (turn 1) and 6 - 3 - 3 = 0 (turn 11); seat 1: 0 (turn 2) and +1 (turn 8)
-    assert sources["meld_results_net"]["mean"] == 2
-    assert sources["ratio"] == pytest.approx(2 / 9, abs=1e-3)
-    wins = figures["emperor_meld_wins_by_age"]
-    assert [wins[a]["rate"] for a in ("early", "middle", "late")] == [0.5, 1.0, 0.0]
-    assert figures["collapse_timing"]["early"]["rate"] == 0.0
-
-
-def test_every_run_reports_decisions_and_their_obvious_choices() -> None:
-    stats = play_task(SMALL.tasks()[1])
-    decisions = stats["decisions"]
-    assert {"meld (byzantine)", "meld (foe)", "redraw (byzantine)"} <= set(decisions)
-    for count, options, differed in decisions.values():
-        assert count >= 1 and options >= count * 0 and 0 <= differed <= count
-    # every meld decision offers at least the empty meld
-    assert decisions["meld (byzantine)"][1] >= decisions["meld (byzantine)"][0]
-    figures = analysis.summarize("byzantium", [stats])["shape"]["decisions"]
-    assert figures["meld (foe)"]["decisions"] == decisions["meld (foe)"][0]
-
-
-def test_report_has_the_designer_card_table_csv_and_game_shape(tmp_path: Path) -> None:
-    import csv
-
-    from porphyra.balance import cards_table
-
-    summary = lab.run_lab(SMALL, "test")
-    listing = summary["cards"]["list"]
-    assert listing["hagia-sophia"]["name"] == "Hagia Sophia"
-    assert listing["hagia-sophia"]["deck"] == "byzantine" and listing["hagia-sophia"]["legacy"]
-    report.write(summary, tmp_path)
-    with (tmp_path / "cards.csv").open() as f:
-        table = list(csv.reader(f))
-    assert tuple(table[0]) == cards_table.COLUMNS
-    played = summary["pairings"][0]["figures"]["cards"]
-    assert len(table) == 1 + len(played)
-    by_name = {row[1]: dict(zip(table[0], row, strict=True)) for row in table[1:]}
-    slug = next(iter(played))
-    row = by_name[listing[slug]["name"]]  # rows name cards, not slugs
-    assert row["side"] in ("Byzantine", "Foe") and row["copies"] == str(listing[slug]["copies"])
-    assert row["games behind"] == str(played[slug]["win_rate_difference"]["games"])
-    page = (tmp_path / "report.html").read_text()
-    assert 'class="sortable"' in page and "Game shape" in page
-    assert "leader after turn 8 wins" in page and "meld (byzantine)" in page
-
-
-def test_play_styles_are_legal_different_and_reported_per_pairing() -> None:
-    from porphyra.bots import describe_bots, make_bot
-    from porphyra.bots.byzantium_styles import STYLES
-
-    assert set(STYLES) == {"legacy", "territory"}
-    assert make_bot("easy:style=legacy").name == "easy:style=legacy"
-    with pytest.raises(ValueError, match="unknown style"):
-        make_bot("easy:style=nope")
-    assert "easy:style=territory" in dict(describe_bots())["easy"]
-    pairings = (("easy", "easy:style=legacy"), ("easy", "easy:style=territory"))
-    campaign = Campaign("byzantium", {"deck": "v3"}, pairings, 4, 9_000_000)
-    summary = lab.run_lab(campaign, "test")
-    assert [p["bots"] for p in summary["pairings"]] == [list(p) for p in pairings]
-    assert {(s["bot"], s["against"]) for s in summary["skill"]} == set(pairings)
-    # a style changes the play: the same deals give other games than easy against easy
-    plain = run_tasks(
-        Campaign("byzantium", {"deck": "v3"}, (("easy", "easy"),), 2, 9_000_000).tasks()
-    )
-    styled = run_tasks(campaign.tasks())
-    assert {r["digest"] for r in plain}.isdisjoint(r["digest"] for r in styled)
-
-
-def test_a_play_style_is_refused_outside_byzantium() -> None:
-    from porphyra.bots.selfplay import play_bot_game
-    from porphyra.tournament.runner import cached_game
-
-    with pytest.raises(ValueError, match="styles are for byzantium"):
-        play_bot_game(cached_game("conspiracy", {"players": 2}), ["easy:style=legacy", "easy"], 0)
-
-
-def test_the_lab_reads_records_and_reports_the_same_figures(tmp_path: Path) -> None:
-    from porphyra import record
-    from porphyra.balance.records import summarize_records
-    from porphyra.bots.selfplay import play_bot_game
-    from porphyra.tournament.runner import cached_game
-
-    tasks = Campaign("byzantium", {"deck": "v3"}, (("easy", "random"),), 4, 9_000_000).tasks()
-    game = cached_game("byzantium", {"deck": "v3"})
-    folder = tmp_path / "records"
-    folder.mkdir()
-    for t in tasks:  # seat 1 of the first two "played by a person"
-        second: dict[str, Any] = {"kind": "human", "bot": None}
-        if t.index >= 2:
-            second = {"kind": "bot", "bot": t.seats[1]}
-        seats: list[dict[str, Any]] = [{"kind": "bot", "bot": t.seats[0]}, second]
-        state = play_bot_game(game, t.seats, t.seed)
-        record.save(state, folder / f"game{t.index}.json", seats=seats)
-    (folder / "copy.json").write_text((folder / "game0.json").read_text())
-    (folder / "broken.json").write_text("{not json")
-    unfinished = record.to_record(game.new_initial_state(seed=1))
-    (folder / "unfinished.json").write_text(json.dumps(unfinished))
-    other = play_bot_game(cached_game("conspiracy", {"players": 2}), ["random", "random"], 0)
-    record.save(other, folder / "conspiracy.json")
-    summary = summarize_records("byzantium", [folder], "test")
-    assert summary["records"]["read"] == 4
-    reasons = " ".join(summary["records"]["skipped"])
-    for name in ("broken.json", "unfinished.json", "conspiracy.json"):
-        assert name in reasons
-    assert reasons.count("the same game as an earlier record") == 1  # copy.json / game0
-    groups = {tuple(p["bots"]): p["figures"] for p in summary["pairings"]}
-    assert set(groups) == {("easy", "human"), ("human", "random"), ("easy", "random")}
-    assert groups[("easy", "random")]["games"] == 2
-    # a record gives the statistics the lab collects while a bot game is played
-    from porphyra.balance.records import record_game_stats
-
-    live = play_task(tasks[3])
-    again = record_game_stats(record.load(folder / "game3.json"), 3)
-    for key in ("returns", "first", "turns", "melds", "cards", "decisions", "digest"):
-        assert again[key] == live[key]
-    report.write(summary, tmp_path / "out")
-    assert "People's games: 4 finished records" in (tmp_path / "out" / "report.html").read_text()
-
-
-def test_balance_cli_reads_records_and_refuses_an_empty_folder(tmp_path: Path) -> None:
-    empty = CliRunner().invoke(app, ["balance", "byzantium", "--records", str(tmp_path)])
-    assert empty.exit_code == 2 and "no finished byzantium record" in empty.output
-    both = CliRunner().invoke(
-        app, ["balance", "byzantium", "--records", str(tmp_path), "--bots", "easy,easy"]
-    )
-    assert both.exit_code == 2 and "--records" in both.output
-    missing = CliRunner().invoke(app, ["balance", "byzantium", "--records", str(tmp_path / "x")])
-    assert missing.exit_code == 2 and "Traceback" not in missing.output
 
 
 def test_tuner_and_tournaments_play_no_game_twice() -> None:
