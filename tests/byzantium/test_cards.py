@@ -49,15 +49,40 @@ def test_section_6_shipped_decks_are_marked_designed_for_this_project(deck: str)
 
 
 def test_section_6_later_decks_keep_names_types_ages_and_uniqueness() -> None:
-    """A new version may change forces and copies only (section 6)."""
+    """A new version may change forces and copies (section 6), and from version 4 on a
+    Legacy card's legacy value (0 to 3), never anything else."""
     first = {c.slug: c for c in load_deck(DECKS_SHIPPED[0]).cards}
     for deck in DECKS_SHIPPED[1:]:
         cards = {c.slug: c for c in load_deck(deck).cards}
         assert list(cards) == list(first)
+        legacy_may_change = int(deck[1:]) >= 4
         for slug, card in cards.items():
             old = first[slug]
-            same = ("name", "deck", "type", "first_age", "last_age", "unique", "legacy", "natural")
+            same = ["name", "deck", "type", "first_age", "last_age", "unique", "natural"]
+            if not legacy_may_change:
+                same.append("legacy")
             assert [getattr(card, k) for k in same] == [getattr(old, k) for k in same], slug
+            if card.type == "Legacy":
+                assert 0 <= card.legacy <= 3, slug
+
+
+def test_section_6_deck_v4_changes_legacy_values_as_documented() -> None:
+    """Deck v4 (section 6: legacy values may change from version 4 on) moves Legacy Tokens
+    from the Early and Middle Ages to the Late Age: its provenance names every change."""
+    v3 = {c.slug: c for c in load_deck("v3").cards}
+    v4 = {c.slug: c for c in load_deck("v4").cards}
+    provenance = json.loads(deck_path("v4").read_text())["provenance"]
+    changed = 0
+    for slug, card in v4.items():
+        for field in ("force", "copies", "legacy"):
+            old, new = getattr(v3[slug], field), getattr(card, field)
+            if old != new:
+                changed += 1
+                assert f"{card.name} {field} {old}->{new}" in provenance
+    assert changed == provenance.count("->")
+    late = sum(c.legacy * c.copies for c in v4.values() if c.first_age == 2)
+    early_middle = sum(c.legacy * c.copies for c in v4.values() if c.last_age < 2)
+    assert late > early_middle
 
 
 @pytest.mark.parametrize("deck", DECKS_SHIPPED)
@@ -252,7 +277,7 @@ def test_ranked_meld_table_next_positions_are_the_listed_extensions() -> None:
     assert checked > 5_000
 
 
-@pytest.mark.parametrize("deck_version", ["v1", "v2", "v3"])
+@pytest.mark.parametrize("deck_version", DECKS_SHIPPED)
 def test_ranked_meld_table_lists_the_same_melds_in_the_same_order(deck_version: str) -> None:
     # The ranked table computes len and every entry by counting (section 3 phase 4 limits,
     # at most one natural disaster); it must be the enumerated table entry for entry, on
@@ -288,6 +313,7 @@ SHIPPED_CARD_LISTS = {
     "v1": "056aebfea69d171c7e86fd6a1f62a9c809e576fb74a1cad7313c30b15313f206",
     "v2": "47a8c3828a119a0ea2466ea27202b462f784965a3161b5c98127bb6040d67278",
     "v3": "cc8b268bbbb57c8009b5d5c2c6ddf1764769f02a32d1751d0f22151de6991be4",
+    "v4": "b08e50b61621ed43ab57d2bdda85f164e2c077f2ebc1a7907f11a5e6dca18156",
 }
 
 
