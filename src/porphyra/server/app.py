@@ -627,7 +627,7 @@ def create_app(
         from porphyra.cli.rules import rules_text
 
         lang = from_accept_language(request.headers.get("accept-language"))
-        return {"game": name, "lang": lang, "markdown": rules_text(name, lang)}
+        return {"game": name, "lang": lang, "markdown": rules_text(name, lang, "browser")}
 
     @app.get("/api/games", dependencies=reads)
     async def list_games() -> list[dict[str, Any]]:
