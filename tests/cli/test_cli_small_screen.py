@@ -31,13 +31,14 @@ def _render(obs: dict[str, object], players: int, width: int, height: int, tty: 
     return console.export_text()
 
 
-def _positions(seed: int, players: int = 4) -> list[dict[str, object]]:
-    """The deciding seat's view at every decision of a random 4-player game."""
-    state = load_game("conspiracy", players=players).new_initial_state(seed=seed)
+def _positions(seed: int, players: int = 4, **options: object) -> list[dict[str, object]]:
+    """The deciding seat's view at every decision of a random game (4 players unless
+    ``players`` says otherwise; 1 is solo against ``opponent``)."""
+    state = load_game("conspiracy", players=players, **options).new_initial_state(seed=seed)
     rng = random.Random(seed)
     views = []
     while not state.is_terminal():
-        views.append(state.observation(state.current_player()))
+        views.append(state.observation(state.current_player() if players > 1 else 0))
         state.apply_action(rng.choice(state.legal_actions()))
     return views
 
@@ -51,6 +52,26 @@ def test_every_4_player_position_fits_80x24(language: str) -> None:
             lines = text.splitlines()
             assert len(lines) <= 24, (seed, obs["phase"], text)
             assert max(len(line.rstrip()) for line in lines) <= 80
+
+
+@pytest.mark.parametrize(("players", "options"), [(3, {}), (1, {"opponent": "military"})])
+def test_three_players_and_solo_fit_80x24_too(players: int, options: dict[str, object]) -> None:
+    lang.set_language("ja")  # the widest text
+    for obs in _positions(2, players, **options):
+        text = _render_seats(obs, players)
+        assert len(text.splitlines()) <= 24, (obs["phase"], text)
+    if players == 1:
+        assert "MIL › SIX › COAL › STACK" in text  # the opponent's card, in one line
+
+
+def _render_seats(obs: dict[str, object], players: int) -> str:
+    options = {"opponent": "military"} if players == 1 else {}
+    game = load_game("conspiracy", players=players, **options)
+    console = Console(
+        width=80, height=24, record=True, force_terminal=True, color_system=None, file=io.StringIO()
+    )
+    console.print(ConspiracyView().board(game, obs, LABELS[: max(players, 1)]))
+    return console.export_text()
 
 
 def test_the_compact_board_shows_every_chamber_and_the_table() -> None:

@@ -108,7 +108,10 @@ def _chamber_block(
         facts.append(tr("Pearl Master"))
     facts += [flag for flag in ("any-keys", "deck-search") if player.get(flag)]
     if player["locations"]:
-        facts.append(", ".join(player["locations"]))
+        held = ", ".join("?" if slug == "face-down" else slug for slug in player["locations"])
+        if player.get("legendary_opponent"):  # solo: no effect, 5 IP each (S-R2)
+            held += " " + tr("(face down, 5 IP each)")
+        facts.append(held)
     return Group(
         title,
         *compact_pyramid(player["chamber"]),
@@ -174,6 +177,17 @@ def _summary_line(
     first, *_, last = block.renderables
     assert isinstance(first, Text) and isinstance(last, Text)
     return Text(" · ").join([first, last])
+
+
+def compact_lo(obs: Obs) -> Text:
+    """The Legendary Opponent's card in a few lines: its conditions in order (their names:
+    ``help`` and the full board explain them), its end-game bonus and its ability."""
+    card = obs["legendary_opponent"]
+    line = Text(tr("Legendary Opponent: {0}", term(card["title"])), style="bold")
+    line.append(" · " + " › ".join(str(c["name"]) for c in card["conditions"]))
+    line.append(" · " + tr("End-game bonus:") + " " + term(card["bonus"]))
+    line.append(" · " + tr("Ability:") + " " + term(card["ability"]))
+    return line
 
 
 def compact_board(

@@ -29,7 +29,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from porphyra.cli.conspiracy_compact import FitToScreen, compact_board
+from porphyra.cli.conspiracy_compact import FitToScreen, compact_board, compact_lo
 from porphyra.cli.conspiracy_parts import (
     CATEGORIES,
     COLOURS,
@@ -100,7 +100,8 @@ class ConspiracyView(GameView):
             self._scores(obs, labels, scores),
         )
         header = self._header_lines(obs, labels, compact=True)
-        return FitToScreen(full, lambda: compact_board(game, obs, labels, scores, header, lo))
+        small = [compact_lo(obs)] if lo else []
+        return FitToScreen(full, lambda: compact_board(game, obs, labels, scores, header, small))
 
     def compact_board(self, game: Game, obs: Obs, labels: Sequence[str]) -> RenderableType:
         """Header, the deciding seat's own chamber and the piles (same turn, next step)."""
