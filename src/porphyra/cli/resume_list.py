@@ -12,14 +12,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from porphyra.cli.common import HUMAN, seat_text
 from porphyra.cli.lang import styled, tr
 from porphyra.cli.saves import SavedGame, games_dir, unfinished_games
 from porphyra.cli.views import ascii_number
-
-
-def _seat(index: int, kind: str) -> str:
-    who = tr("human") if kind == "human" else tr("{0} bot", kind)
-    return tr("Seat {0} ({1})", index + 1, who)
 
 
 def games_table(games: Sequence[SavedGame]) -> Table:
@@ -36,8 +32,8 @@ def games_table(games: Sequence[SavedGame]) -> Table:
             str(number),
             escape(tr(game.title)),
             time.strftime("%Y-%m-%d %H:%M", time.localtime(game.saved)),
-            escape(", ".join(_seat(i, game.seats[i]) for i in game.to_play)),
-            escape(", ".join(tr("human") if k == "human" else k for k in game.seats)),
+            escape(", ".join(seat_text(i, game.seats[i]) for i in game.to_play)),
+            escape(", ".join(tr("human") if k == HUMAN else k for k in game.seats)),
             str(game.actions),
             escape(game.path.name),
         )
