@@ -6,6 +6,7 @@ past the end and goes on."""
 
 from __future__ import annotations
 
+import importlib
 import os
 from pathlib import Path
 
@@ -170,3 +171,45 @@ def test_replay_refuses_an_action_past_the_end_and_goes_on(tmp_path: Path, beyon
     assert f"there is no action {beyond}: this record has 0 to {total}" in out
     assert "At action 3 of" in out  # the replay went on after the refusal
     assert "End of record" not in out
+
+
+def test_a_games_folder_that_cannot_be_made_still_lets_people_play(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocked = tmp_path / "file-not-folder"
+    blocked.write_text("", encoding="utf-8")
+    monkeypatch.setenv("PORPHYRA_DATA_DIR", str(blocked))  # games/ cannot be made under it
+    out = _play(["play", "byzantium", "--seed", "3", "--seats", "human,random"], "quit\n")
+    flat = " ".join(out.split())
+    assert "cannot keep this game in" in flat and "--save FILE" in flat
+    assert "Game stopped" in out
+
+
+def test_a_failed_save_during_play_is_said_once_and_play_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (porphyra.cli's ``play`` is the command; the module is found by its name)
+    play_module = importlib.import_module("porphyra.cli.play")
+    calls: list[int] = []
+
+    def full_disk(state: object, path: Path, seats: object) -> None:
+        calls.append(1)
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(play_module, "save_atomically", full_disk)
+    state = load_game("conspiracy", players=2).new_initial_state(seed=4)
+    console = Console(record=True, width=200)
+    lines = ["1", "1", "1", "1"]
+    session = PlaySession(
+        state,
+        make_seats(["human", "random"], 4),
+        console,
+        view_for("conspiracy"),
+        save_path=tmp_path / "g.json",
+        read_line=lambda _p: lines.pop(0) if lines else "quit",
+    )
+    with pytest.raises(OSError):
+        session.run()  # the final save on quit reports the failure (exit 2 at the command)
+    out = console.export_text()
+    assert out.count("cannot save the game to") == 1 and "the game goes on" in out
+    assert len(calls) > 2 and len(session.state.history) > 2  # play went on

@@ -34,13 +34,13 @@ from porphyra.cli.common import (
     make_seats,
     parse_seat_kinds,
 )
-from porphyra.cli.lang import argv_language, set_language, tr
+from porphyra.cli.lang import argv_language, set_language, styled, tr
 from porphyra.cli.options import game_options, with_game_options
 from porphyra.cli.play import Outcome, PlaySession
 from porphyra.cli.replay import record_labels, run_replay
 from porphyra.cli.resume_list import pick_saved_game
 from porphyra.cli.rules import rules_markdown
-from porphyra.cli.saves import autosave_path
+from porphyra.cli.saves import autosave_path, games_dir
 from porphyra.cli.simulate import simulate as run_simulation
 from porphyra.cli.simulate import simulate_solo, solo_table, summary_tables
 from porphyra.cli.tournament import parse_opponents, tournament_command
@@ -210,7 +210,18 @@ def _run_session(
     if delay < 0:
         raise CliError("--delay must be 0 or more seconds")
     if save is None:  # every game is kept as it is played (porphyra resume lists them)
-        save = autosave_path(game.info.name)
+        try:
+            save = autosave_path(game.info.name)
+        except OSError as exc:  # e.g. a read-only home: play all the same, unsaved
+            console.print(
+                styled(
+                    "yellow",
+                    "cannot keep this game in {0}: {1}; give --save FILE to keep it.",
+                    str(games_dir()),
+                    exc.strerror or str(exc),
+                ),
+                highlight=False,
+            )
     else:
         check_save_path(save)  # now, not after the whole game
     if hint_bot is not None:

@@ -147,6 +147,8 @@ class PlaySession:
         self._last_status = ""
         #: The seat that made the previous decision (a repeat gets a compact board).
         self._last_actor: int | None = None
+        #: The last save after an action failed (said once until one succeeds).
+        self._save_failed = False
 
     # ------------------------------------------------------------------ observations
     def _obs(self, viewer: int | None) -> Obs:
@@ -592,9 +594,28 @@ class PlaySession:
         self.console.print(escape(tr("Seed {0}.", self.state.seed)), highlight=False)
 
     def _keep(self) -> None:
-        """Save the game as it stands (after each action), when it has a save path."""
-        if self.save_path is not None:
+        """Save the game as it stands (after each action), when it has a save path.  A
+        failed write (a full disk) is said once and play goes on: the next action tries
+        again, and the end of the session saves (or reports) once more."""
+        if self.save_path is None:
+            return
+        try:
             save_atomically(self.state, self.save_path, self._seat_kinds())
+        except OSError as exc:
+            if not self._save_failed:
+                self._save_failed = True
+                self.console.print(
+                    "[red]✗ [/]"
+                    + styled(
+                        "red",
+                        "cannot save the game to {0}: {1}; the game goes on.",
+                        str(self.save_path),
+                        exc.strerror or str(exc),
+                    ),
+                    highlight=False,
+                )
+        else:
+            self._save_failed = False
 
     def _seat_kinds(self) -> list[dict[str, Any]]:
         return [
