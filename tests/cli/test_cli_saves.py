@@ -213,3 +213,26 @@ def test_a_failed_save_during_play_is_said_once_and_play_goes_on(
     out = console.export_text()
     assert out.count("cannot save the game to") == 1 and "the game goes on" in out
     assert len(calls) > 2 and len(session.state.history) > 2  # play went on
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"PORPHYRA_DATA_DIR": "/srv/porphyra-data"},
+        {"XDG_DATA_HOME": "/srv/xdg"},
+        {"XDG_DATA_HOME": "~/xdg"},
+        {},
+    ],
+)
+def test_the_terminal_keeps_its_games_where_the_server_keeps_its_own(
+    monkeypatch: pytest.MonkeyPatch, env: dict[str, str]
+) -> None:
+    from porphyra.cli.saves import data_dir
+    from porphyra.server.app import default_data_dir
+
+    for name in ("PORPHYRA_DATA_DIR", "XDG_DATA_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert data_dir() == default_data_dir()
+    assert games_dir() == default_data_dir() / "games"

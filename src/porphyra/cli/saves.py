@@ -26,12 +26,14 @@ from porphyra.core.game import State
 
 def data_dir() -> Path:
     """The data directory: ``$PORPHYRA_DATA_DIR``, else ``$XDG_DATA_HOME/porphyra``, else
-    ``~/.local/share/porphyra`` (the web server's default, ``porphyra serve``)."""
+    ``~/.local/share/porphyra``: the same rule as the web server's
+    :func:`porphyra.server.app.default_data_dir` (not imported: ``porphyra play`` loads no
+    web stack, ``tests/test_layers.py``), so that both keep their files in one place."""
     explicit = os.environ.get("PORPHYRA_DATA_DIR")
     if explicit:
         return Path(explicit).expanduser()
     xdg = os.environ.get("XDG_DATA_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".local" / "share") / "porphyra"
+    return (Path(xdg).expanduser() if xdg else Path.home() / ".local" / "share") / "porphyra"
 
 
 def games_dir() -> Path:
