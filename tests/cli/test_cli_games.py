@@ -67,8 +67,8 @@ def test_byzantium_human_game_with_notation_numbers_and_bad_input(tmp_path: Path
     rec0 = load_game("byzantium").new_initial_state(seed=8).observation(0)
     hand = rec0["hand"]
     # Emperor (seat 0) redraws first: bad words, a card not in hand, then typed notation
-    # naming hand cards by number; afterwards menu number 1 everywhere, first a bare "1"
-    # (refused where the long menu was not shown yet), then "menu" and "1".
+    # naming hand cards by number; afterwards menu number 1 everywhere, also at the long
+    # meld menu, whose entries are not listed (only each group's numbers) until "menu".
     not_held = next(c for c in ("tribute", "embassy", "chronicle", "infantry") if c not in hand)
     script = "\n".join(
         ["xyzzy", f"redraw {not_held}", "redraw 1 2 3 4 5", "redraw 1 2", *["1", "menu", "1"] * 80]
@@ -79,11 +79,15 @@ def test_byzantium_human_game_with_notation_numbers_and_bad_input(tmp_path: Path
     )
     assert "xyzzy" in out and "Try again" in out
     assert out.count("✗") >= 3  # every bad entry was explained
-    assert "The menu is not shown yet" in out  # (a long meld menu, number typed blind)
+    # The long meld menu shows each group's numbers, and a number typed there is taken
+    # and echoed (the first entry: the meld of no card).
+    assert "1 meld nothing" in out and "2-" in out
+    assert "1 = meld -" in out
     rec = records.load(save)
     assert rec["result"] is not None
     first = rec["actions"][0]
     assert first == {"player": 0, "action": f"redraw {hand[0]},{hand[1]}"}
+    assert rec["actions"][2] == {"player": 0, "action": "meld -"}
 
 
 def test_byzantium_meld_over_a_limit_is_explained() -> None:

@@ -96,7 +96,9 @@ def fresh_postgres_database(admin_url: str) -> Iterator[str]:
         admin.dispose()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+#: The PostgreSQL variant talks to a live database server: marked ``live``, so that
+#: ``-m "not live"`` keeps only the SQLite one.
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.live)])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A fresh database of each backend: an SQLite file in the test's temporary
     directory, and a new PostgreSQL database."""

@@ -29,9 +29,14 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="/usr/bin/chromium is not installed (apt-get install chromium)"
-)
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.live,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="/usr/bin/chromium is not installed (apt-get install chromium)",
+    ),
+]
 
 #: A Byzantium seed whose game (with this test's clicks) lasts beyond the first turns.
 BYZANTIUM_SEED = 7

@@ -18,9 +18,14 @@ from .live import LiveServer
 from .test_e2e_browser import CHROMIUM, CHROMIUM_ARGS, open_checked_page, wait_until
 from .test_server_clocks import FakeTime, clocked_server
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="/usr/bin/chromium is not installed (apt-get install chromium)"
-)
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.live,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="/usr/bin/chromium is not installed (apt-get install chromium)",
+    ),
+]
 
 
 def test_the_clock_shows_and_a_seat_can_leave_and_come_back(sqlite_url: str) -> None:

@@ -18,9 +18,14 @@ import pytest
 from .live import LiveServer
 from .test_e2e_browser import CHROMIUM, CHROMIUM_ARGS, wait_until
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="/usr/bin/chromium is not installed (apt-get install chromium)"
-)
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.live,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="/usr/bin/chromium is not installed (apt-get install chromium)",
+    ),
+]
 
 LOCALES = {"en": "en-US", "ja": "ja-JP", "ko": "ko-KR"}
 #: What each page must show in each language (English: the source text).

@@ -62,6 +62,7 @@ def _hub(live: LiveServer) -> Hub:
     return hub
 
 
+@pytest.mark.live
 def test_game_creation_is_limited_per_client(db_url: str) -> None:
     for live in _live(db_url, create_limit="3/minute"):
         for _ in range(3):
@@ -71,6 +72,7 @@ def test_game_creation_is_limited_per_client(db_url: str) -> None:
         assert "too many new games" in refused.json()["detail"]
 
 
+@pytest.mark.live
 def test_reads_of_stored_games_are_limited_per_client(db_url: str) -> None:
     # A replay, or the info of a game not in memory, replays a whole record: an unlimited
     # client could keep the server busy with them.  The pages and static data stay free.
@@ -107,6 +109,7 @@ def _out_of_memory(live: LiveServer, game_ids: list[str]) -> None:
         time.sleep(0.05)
 
 
+@pytest.mark.live
 def test_a_wrong_token_or_a_socket_over_the_read_limit_never_replays_a_stored_game(
     db_url: str,
 ) -> None:
@@ -142,6 +145,7 @@ def test_a_wrong_token_or_a_socket_over_the_read_limit_never_replays_a_stored_ga
         assert ids[2] not in _hub(live).runners
 
 
+@pytest.mark.live
 @pytest.mark.parametrize("trusted", [None, "127.0.0.1"])
 def test_forwarded_for_counts_only_from_a_named_proxy(sqlite_url: str, trusted: str | None) -> None:
     app = create_app(db_url=sqlite_url, create_limit="3/minute")
@@ -172,6 +176,7 @@ def test_forwarded_for_counts_only_from_a_named_proxy(sqlite_url: str, trusted: 
         assert codes == [201] * 5
 
 
+@pytest.mark.live
 def test_messages_are_limited_per_connection(db_url: str) -> None:
     for live in _live(db_url, message_limit="5/second"):
         info = live.create(HUMANS)
@@ -201,6 +206,7 @@ def _refused_with_limit(live: LiveServer, game_id: str, token: str | None) -> st
         return message
 
 
+@pytest.mark.live
 def test_connections_are_limited_per_seat_and_per_client(db_url: str) -> None:
     for live in _live(db_url, max_seat_connections=2, max_client_connections=3):
         info = live.create(HUMANS)
@@ -225,6 +231,7 @@ def test_connections_are_limited_per_seat_and_per_client(db_url: str) -> None:
             c.close()
 
 
+@pytest.mark.live
 def test_bot_only_games_are_capped(db_url: str, slow_bots: None) -> None:
     for live in _live(db_url, max_bot_games=2):
         live.create(BOTS)
@@ -235,6 +242,7 @@ def test_bot_only_games_are_capped(db_url: str, slow_bots: None) -> None:
         live.create({"game": "byzantium", "seats": [{"kind": "human"}, {"kind": "bot"}]})
 
 
+@pytest.mark.live
 def test_bot_only_cap_holds_under_concurrent_creation(db_url: str, slow_bots: None) -> None:
     for live in _live(db_url, max_bot_games=8):
 
@@ -257,6 +265,7 @@ def test_bot_only_cap_holds_under_concurrent_creation(db_url: str, slow_bots: No
         assert _hub(live).active_bot_only_games() == 8
 
 
+@pytest.mark.live
 def test_a_failed_bot_only_creation_gives_its_slot_back(db_url: str, slow_bots: None) -> None:
     for live in _live(db_url, max_bot_games=1):
         bad = httpx.post(
@@ -293,6 +302,7 @@ def test_a_bot_facing_a_human_is_served_before_bot_only_games(slow_bots: None) -
     assert done.index("human") <= 1, done
 
 
+@pytest.mark.live
 def test_idle_games_leave_memory_and_reload_on_demand(db_url: str) -> None:
     for live in _live(db_url, idle_after=0.2):
         info = live.create(HUMANS)
@@ -345,6 +355,7 @@ def _alive(pid: int) -> bool:
     return "State:\tZ" not in status
 
 
+@pytest.mark.live
 def test_bot_workers_exit_when_their_server_is_killed() -> None:
     server = subprocess.Popen(
         [sys.executable, "-c", WORKER_SCRIPT], stdout=subprocess.PIPE, text=True

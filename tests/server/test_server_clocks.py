@@ -94,6 +94,7 @@ def act_and_wait(client: SeatClient, choice: int = 0) -> None:
 
 
 # ------------------------------------------------------------------------ validation
+@pytest.mark.live
 @pytest.mark.parametrize(
     ("body", "status", "names"),
     [
@@ -118,6 +119,7 @@ def test_bad_clock_fields_are_refused_and_nothing_is_created(
     assert live.get("/api/games").json() == []
 
 
+@pytest.mark.live
 def test_the_api_shows_the_settings_and_each_seats_time(live: LiveServer) -> None:
     info = live.create(
         two_humans(
@@ -142,6 +144,7 @@ def test_the_api_shows_the_settings_and_each_seats_time(live: LiveServer) -> Non
 
 
 # ------------------------------------------------------------------------ accounting
+@pytest.mark.live
 def test_simultaneous_decision_runs_each_seats_clock_until_its_own_choice(
     live: LiveServer, fake: FakeTime
 ) -> None:
@@ -170,6 +173,7 @@ def test_simultaneous_decision_runs_each_seats_clock_until_its_own_choice(
 
 
 # ------------------------------------------------------------------------ timeouts
+@pytest.mark.live
 def test_timeouts_bot_moves_logged_then_takeover_then_the_seat_given_back(
     live: LiveServer, fake: FakeTime
 ) -> None:
@@ -234,6 +238,7 @@ def test_timeouts_bot_moves_logged_then_takeover_then_the_seat_given_back(
     records.replay(records.validate(rec))
 
 
+@pytest.mark.live
 def test_a_seat_that_leaves_is_played_by_the_bot_until_it_returns(live: LiveServer) -> None:
     info = live.create(two_humans("conspiracy", timeout_bot="random"))
     gid = info["id"]
@@ -306,6 +311,7 @@ def test_a_seat_that_leaves_is_played_by_the_bot_until_it_returns(live: LiveServ
     assert all("token" not in m and m["clock"]["kind"] == "none" for m in mine)
 
 
+@pytest.mark.live
 def test_a_released_game_still_times_out(sqlite_url: str, fake: FakeTime) -> None:
     server = clocked_server(sqlite_url, fake, idle_after=0.05).start()
     try:
@@ -323,6 +329,7 @@ def test_a_released_game_still_times_out(sqlite_url: str, fake: FakeTime) -> Non
 
 
 # ------------------------------------------------------------------------ restart
+@pytest.mark.live
 def test_clocks_survive_a_restart_and_the_downtime_is_not_charged(
     db_url: str, fake: FakeTime
 ) -> None:
@@ -366,6 +373,7 @@ def test_clocks_survive_a_restart_and_the_downtime_is_not_charged(
         third.stop()
 
 
+@pytest.mark.live
 def test_an_undo_against_a_bot_keeps_the_clock_running(live: LiveServer, fake: FakeTime) -> None:
     info = live.create(
         {
@@ -392,6 +400,7 @@ def test_an_undo_against_a_bot_keeps_the_clock_running(live: LiveServer, fake: F
     assert snap["clock"]["seats"][1]["running"] is False  # a bot seat's never runs
 
 
+@pytest.mark.live
 def test_a_table_whose_people_are_away_waits_like_a_bot_only_game(live: LiveServer) -> None:
     """Its bots are served first only while a person who plays a seat has the page open,
     and a table whose every human seat a bot has taken over counts as bot-only (tables of

@@ -191,6 +191,7 @@ def test_the_lease_must_outlive_two_heartbeats() -> None:
         main(["--cluster-address", "http://127.0.0.1:1", "--lease", "8"])
 
 
+@pytest.mark.live
 def test_a_single_server_keeps_no_leases(sqlite_url: str) -> None:
     server = LiveServer(sqlite_url).start()
     try:
@@ -204,6 +205,7 @@ def test_a_single_server_keeps_no_leases(sqlite_url: str) -> None:
     engine.dispose()
 
 
+@pytest.mark.live
 def test_a_game_runs_on_one_server_and_the_other_sends_its_clients_there(
     pair: tuple[LiveServer, LiveServer],
 ) -> None:
@@ -235,6 +237,7 @@ def test_a_game_runs_on_one_server_and_the_other_sends_its_clients_there(
     assert b.get("/api/games/" + "x" * 40).status_code == 404  # (longer than any id)
 
 
+@pytest.mark.live
 def test_a_server_cut_off_past_its_lease_cannot_write_over_the_new_owner(
     pair: tuple[LiveServer, LiveServer],
 ) -> None:
@@ -273,6 +276,7 @@ def record_rows(server: LiveServer, game_id: str) -> list[tuple[int, str]]:
     return [(a["player"], a["action"]) for a in row.actions]
 
 
+@pytest.mark.live
 def test_a_stopping_server_hands_its_games_over_at_once(db_url: str) -> None:
     a = cluster_server(db_url, lease_s=60.0)  # a lease that would not run out in the test
     b = cluster_server(db_url, lease_s=60.0)
@@ -290,6 +294,7 @@ def test_a_stopping_server_hands_its_games_over_at_once(db_url: str) -> None:
         b.stop()
 
 
+@pytest.mark.live
 def test_a_game_released_from_memory_gives_its_lease_up(db_url: str) -> None:
     a = cluster_server(db_url, lease_s=60.0, idle_after=0.2)
     b = cluster_server(db_url, lease_s=60.0)
@@ -330,6 +335,7 @@ def cluster_process(db_url: str) -> ProcessServer:
     return ProcessServer(db_url, port, code=QUICK_BEAT, extra=extra)
 
 
+@pytest.mark.live
 def test_kill_9_of_a_server_hands_its_games_to_another_with_every_acknowledged_move(
     db_url: str,
 ) -> None:
@@ -367,6 +373,7 @@ def test_kill_9_of_a_server_hands_its_games_to_another_with_every_acknowledged_m
         b.stop()
 
 
+@pytest.mark.live
 def test_a_server_restarted_at_its_address_takes_its_games_back_at_once(db_url: str) -> None:
     port = free_port()
     extra = ("--cluster-address", f"http://127.0.0.1:{port}", "--lease", "600")
@@ -384,6 +391,7 @@ def test_a_server_restarted_at_its_address_takes_its_games_back_at_once(db_url: 
         server.stop()
 
 
+@pytest.mark.live
 def test_a_game_is_read_again_once_claimed(pair: tuple[LiveServer, LiveServer]) -> None:
     # b reads the game, then pauses before its claim; meanwhile a (still the owner, its
     # heartbeat stopped) stores a move, and its lease runs out.  b must run the game with
@@ -419,6 +427,7 @@ def test_a_game_is_read_again_once_claimed(pair: tuple[LiveServer, LiveServer]) 
     assert len(record_rows(b, game_id)) == 1
 
 
+@pytest.mark.live
 def test_a_second_live_server_at_the_same_address_is_refused(
     db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -55,6 +55,7 @@ def _stored(db_url: str, game_id: str) -> list[tuple[int, str]]:
         storage.close()
 
 
+@pytest.mark.live
 @pytest.mark.parametrize("first", [1, 0], ids=["foe-first", "emperor-first"])
 def test_crash_after_one_simultaneous_choice_is_stored_resumes(db_url: str, first: int) -> None:
     crashing = ProcessServer(db_url, free_port(), code=CRASH_AFTER_FIRST_STORED_ACTION).start()

@@ -62,6 +62,7 @@ def _fill(path: Path, games: int) -> list[str]:
     return ids
 
 
+@pytest.mark.live
 def test_bad_rows_mark_only_their_game_broken(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite3"
     ids = _fill(path, 4)
@@ -95,6 +96,7 @@ def _refused(path: Path) -> str:
     return str(caught.value)
 
 
+@pytest.mark.live
 def test_an_empty_database_file_is_refused_and_left_alone(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite3"
     path.touch()
@@ -145,6 +147,7 @@ def _broken_after_loading(live: LiveServer, gid: str) -> str:
     return problem
 
 
+@pytest.mark.live
 def test_a_database_error_on_load_is_not_public_and_not_for_good(db_url: str) -> None:
     live = LiveServer(db_url).start()
     try:
@@ -168,6 +171,7 @@ def test_a_database_error_on_load_is_not_public_and_not_for_good(db_url: str) ->
         live.stop()
 
 
+@pytest.mark.live
 def test_a_bad_action_row_is_not_quoted_publicly(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite3"
     ids = _fill(path, 2)
@@ -187,6 +191,7 @@ def test_a_bad_action_row_is_not_quoted_publicly(tmp_path: Path) -> None:
         live.stop()
 
 
+@pytest.mark.live
 @pytest.mark.parametrize(
     "damage",
     [
@@ -236,6 +241,7 @@ def test_every_bad_field_of_a_game_row_marks_only_that_game_broken(
         live.stop()
 
 
+@pytest.mark.live
 @pytest.mark.parametrize("status", ["active", "over"])
 def test_an_id_that_is_not_text_leaves_the_other_games_alone(tmp_path: Path, status: str) -> None:
     # The server did not start (an active game), or the lobby list answered 500 (a
@@ -259,6 +265,7 @@ def test_an_id_that_is_not_text_leaves_the_other_games_alone(tmp_path: Path, sta
         live.stop()
 
 
+@pytest.mark.live
 def test_a_damaged_game_link_says_so_on_the_websocket(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite3"
     ids = _fill(path, 1)
@@ -317,6 +324,7 @@ def test_a_damaged_write_ahead_log_is_refused_and_left_alone(tmp_path: Path) -> 
     assert (path.read_bytes(), wal.read_bytes()) == before
 
 
+@pytest.mark.live
 def test_a_socket_that_fails_after_opening_gives_its_slot_back(tmp_path: Path) -> None:
     """Whatever fails once a connection is counted (here: building its first view), the
     player gets the protocol's error with an error id, never a bare close, and the seat's

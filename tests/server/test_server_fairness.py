@@ -10,6 +10,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from porphyra import record as records
 from porphyra.server.storage import DEAL_LEGACY, Storage
 
@@ -18,6 +20,7 @@ from .live import LiveServer, SeatClient, connect_seats
 TWO_HUMANS = {"game": "byzantium", "seats": [{"kind": "human"}, {"kind": "human"}]}
 
 
+@pytest.mark.live
 def test_server_seeds_have_128_bits_and_are_stored_whole(server: LiveServer, db_url: str) -> None:
     ids = [server.create(TWO_HUMANS)["id"] for _ in range(4)]
     storage = Storage(db_url)
@@ -30,6 +33,7 @@ def test_server_seeds_have_128_bits_and_are_stored_whole(server: LiveServer, db_
     assert max(s.bit_length() for s in seeds) > 120, seeds
 
 
+@pytest.mark.live
 def test_a_128_bit_game_plays_to_the_end_and_its_record_replays(server: LiveServer) -> None:
     info = server.create(
         {"game": "conspiracy", "seats": [{"kind": "bot", "bot": "random"}] * 2, "seed": 2**130 + 7}
@@ -45,6 +49,7 @@ def test_a_128_bit_game_plays_to_the_end_and_its_record_replays(server: LiveServ
     assert records.to_record(records.replay(rec)) == rec
 
 
+@pytest.mark.live
 def test_a_chosen_seed_is_shown_to_every_seat_and_spectator_and_never_rated(
     server: LiveServer,
 ) -> None:

@@ -49,6 +49,7 @@ def _stored_actions(db_url: str, game_id: str) -> list[dict[str, Any]]:
         storage.close()
 
 
+@pytest.mark.live
 def test_a_failed_write_says_try_again_with_an_error_id_and_changes_nothing(
     server: LiveServer,
     db_url: str,
@@ -96,6 +97,7 @@ def test_a_failed_write_says_try_again_with_an_error_id_and_changes_nothing(
             c.close()
 
 
+@pytest.mark.live
 def test_a_write_that_landed_before_the_connection_broke_is_taken_as_stored(
     server: LiveServer, db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -117,6 +119,7 @@ def test_a_write_that_landed_before_the_connection_broke_is_taken_as_stored(
             c.close()
 
 
+@pytest.mark.live
 def test_a_failed_suffix_rewrite_changes_nothing_and_the_retry_lands(
     server: LiveServer, db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

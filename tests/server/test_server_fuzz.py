@@ -11,6 +11,7 @@ import json
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -93,6 +94,7 @@ def _garbage(rng: random.Random) -> str | bytes:
     )
 
 
+@pytest.mark.live
 def test_every_malformed_message_on_a_live_socket_gets_one_error_reply(server: LiveServer) -> None:
     info = server.create({"game": "conspiracy", "seats": [{"kind": "human"}] * 2})
     me = SeatClient(server, info["id"], info["invites"][0]["token"], 0)

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from .driver import play_out, record_of, sync
 from .live import LiveServer, SeatClient, free_port
@@ -122,6 +123,7 @@ def _is_subsequence_with_optional(record: list[str], sent: list[tuple[str, bool]
     return fits(0, 0)
 
 
+@pytest.mark.live
 def test_kill_9_at_chosen_points_loses_no_acknowledged_move(db_url: str) -> None:
     port = free_port()
     server = ProcessServer(db_url, port).start()

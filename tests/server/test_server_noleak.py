@@ -154,6 +154,7 @@ def check_messages(client: SeatClient, states: list[State], rec: dict[str, Any])
     return checked
 
 
+@pytest.mark.live
 @pytest.mark.parametrize(("name", "options", "seats", "seed"), GAMES)
 def test_no_message_leaks_hidden_cards(
     server: LiveServer,
@@ -181,6 +182,7 @@ def test_no_message_leaks_hidden_cards(
         assert arrived != [(a["player"], a["action"]) for a in rec["actions"]]
 
 
+@pytest.mark.live
 def test_early_choice_sends_nothing_to_the_other_seat(server: LiveServer) -> None:
     info = server.create(
         {

@@ -52,6 +52,7 @@ def _move(clients: list[SeatClient]) -> dict[str, object]:
     )
 
 
+@pytest.mark.live
 def test_a_database_restart_in_the_middle_of_a_game(cluster: Cluster) -> None:
     live = LiveServer(cluster.url).start()
     try:

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from porphyra.server.storage import GameRow, SeatRow, Storage, now
 
 from .driver import play_out, sync
 from .live import LiveServer, SeatClient, connect_seats
 
 
+@pytest.mark.live
 def test_restart_and_resume(db_url: str) -> None:
     first = LiveServer(db_url).start()
     try:
@@ -150,6 +153,7 @@ def test_restart_and_resume(db_url: str) -> None:
         second.stop()
 
 
+@pytest.mark.live
 def test_a_record_that_no_longer_replays_is_listed_as_broken(db_url: str) -> None:
     storage = Storage(db_url)
     stamp = now()

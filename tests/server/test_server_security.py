@@ -44,6 +44,7 @@ def _open(server: LiveServer, game_id: str, origin: str | None) -> str:
         return f"refused {exc.response.status_code}"
 
 
+@pytest.mark.live
 def test_websockets_refuse_a_foreign_origin(guarded: LiveServer) -> None:
     game_id = guarded.create({"game": "byzantium", "seats": [{"kind": "human"}] * 2})["id"]
     assert _open(guarded, game_id, "http://evil.example") == "refused 403"
@@ -62,12 +63,14 @@ def test_origin_rule() -> None:
     assert origin_allowed("http://b.example", "a.example", ["*"])
 
 
+@pytest.mark.live
 def test_only_allowed_hosts_are_answered(guarded: LiveServer) -> None:
     ok = httpx.get(guarded.base + "/api/meta", headers={"host": f"localhost:{guarded.port}"})
     bad = httpx.get(guarded.base + "/api/meta", headers={"host": "rebound.example"})
     assert ok.status_code == 200 and bad.status_code == 400
 
 
+@pytest.mark.live
 def test_a_refused_host_gets_the_security_headers(guarded: LiveServer) -> None:
     bad = httpx.get(guarded.base + "/api/meta", headers={"host": "rebound.example"})
     assert bad.status_code == 400
@@ -75,6 +78,7 @@ def test_a_refused_host_gets_the_security_headers(guarded: LiveServer) -> None:
     assert bad.headers["x-content-type-options"] == "nosniff"
 
 
+@pytest.mark.live
 @pytest.mark.parametrize("path", ["/", "/game/abc", "/api/meta", "/static/game.js", "/nope"])
 def test_every_response_has_the_security_headers(server: LiveServer, path: str) -> None:
     headers = server.get(path).headers

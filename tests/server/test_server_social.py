@@ -28,6 +28,7 @@ def _errors(client: SeatClient) -> dict[str, Any]:
     return client.recv_until(lambda m: m["type"] == "error")
 
 
+@pytest.mark.live
 def test_chat_reaches_everyone_is_saved_and_checked(server: LiveServer) -> None:
     info = server.create({"game": "conspiracy", "seats": TWO_HUMANS, "seed": 3})
     clients = connect_seats(server, info, spectators=1)
@@ -53,6 +54,7 @@ def test_chat_reaches_everyone_is_saved_and_checked(server: LiveServer) -> None:
         c.close()
 
 
+@pytest.mark.live
 def test_spectators_write_where_the_table_allows_and_chat_is_rate_limited(db_url: str) -> None:
     server = LiveServer(db_url, chat_limit="2/minute").start()
     try:
@@ -81,6 +83,7 @@ def test_spectators_write_where_the_table_allows_and_chat_is_rate_limited(db_url
         server.stop()
 
 
+@pytest.mark.live
 def test_spectators_fill_only_their_share_of_the_chat(
     server: LiveServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -105,6 +108,7 @@ def test_spectators_fill_only_their_share_of_the_chat(
         c.close()
 
 
+@pytest.mark.live
 def test_chat_never_carries_hidden_cards_or_the_seed(server: LiveServer) -> None:
     # A seed no timestamp or message number can contain by chance (with seed 11 the test
     # failed whenever a chat line's time had an 11 in it).
@@ -123,6 +127,7 @@ def test_chat_never_carries_hidden_cards_or_the_seed(server: LiveServer) -> None
         group[0].close()
 
 
+@pytest.mark.live
 def test_hints_only_where_allowed_and_for_the_seat_that_asks(server: LiveServer) -> None:
     info = server.create({"game": "conspiracy", "seats": VS_BOT, "seed": 5})
     clients = connect_seats(server, info, spectators=1)
@@ -175,6 +180,7 @@ def test_hints_only_where_allowed_and_for_the_seat_that_asks(server: LiveServer)
         group[0].close()
 
 
+@pytest.mark.live
 def test_a_hint_stays_fresh_when_another_seats_hidden_choice_moves_the_game(
     server: LiveServer,
 ) -> None:
@@ -225,6 +231,7 @@ def test_a_hint_depends_on_the_seats_view_only() -> None:
         assert hint_on_state(state, seat, spec, 9) == hint_on_state(other, seat, spec, 9)
 
 
+@pytest.mark.live
 def test_replays_rematch_and_summary_of_a_finished_game(server: LiveServer) -> None:
     for loose in ("yes", 1):  # a table's choices are true or false, nothing that reads so
         body = {"game": "byzantium", "seats": VS_BOT, "table": {"hints": loose}}

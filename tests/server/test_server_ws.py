@@ -35,6 +35,7 @@ def _error(client: SeatClient) -> dict[str, Any]:
     return msg
 
 
+@pytest.mark.live
 def test_refused_submissions_change_nothing(server: LiveServer) -> None:
     info = _two_humans(server)
     clients = connect_seats(server, info, spectators=1)
@@ -86,6 +87,7 @@ def test_refused_submissions_change_nothing(server: LiveServer) -> None:
         c.close()
 
 
+@pytest.mark.live
 def test_huge_frame_closes_cleanly_and_server_stays_up(server: LiveServer) -> None:
     info = _two_humans(server)
     clients = connect_seats(server, info)
@@ -101,6 +103,7 @@ def test_huge_frame_closes_cleanly_and_server_stays_up(server: LiveServer) -> No
     clients[1][0].close()
 
 
+@pytest.mark.live
 def test_wrong_token_and_unknown_game(server: LiveServer) -> None:
     info = _two_humans(server)
     bad = SeatClient(server, info["id"], "not-a-token", 0)
@@ -115,6 +118,7 @@ def test_wrong_token_and_unknown_game(server: LiveServer) -> None:
     assert server.get(f"/api/games/{info['id']}").json()["actions"] == 0
 
 
+@pytest.mark.live
 def test_reconnect_gets_a_full_snapshot(server: LiveServer) -> None:
     info = _two_humans(server)
     clients = connect_seats(server, info)
@@ -131,6 +135,7 @@ def test_reconnect_gets_a_full_snapshot(server: LiveServer) -> None:
     clients[1][0].close()
 
 
+@pytest.mark.live
 @pytest.mark.parametrize("foe_first", [True, False])
 def test_simultaneous_choices_in_either_order(server: LiveServer, foe_first: bool) -> None:
     info = _two_humans(server, "byzantium", seed=4)
@@ -159,6 +164,7 @@ def test_simultaneous_choices_in_either_order(server: LiveServer, foe_first: boo
         c.close()
 
 
+@pytest.mark.live
 def test_choice_before_a_bot_emperor_is_not_applied_twice_nor_lost(server: LiveServer) -> None:
     info = server.create(
         {
@@ -190,6 +196,7 @@ def _recruited(m: dict[str, Any]) -> bool:
     return m["type"] == "update" and (bool(m["legal"]) or m["status"] == "over")
 
 
+@pytest.mark.live
 def test_undo_against_bots_only_without_new_information(server: LiveServer) -> None:
     info = server.create(
         {
@@ -227,6 +234,7 @@ def test_undo_against_bots_only_without_new_information(server: LiveServer) -> N
     me.close()
 
 
+@pytest.mark.live
 def test_bots_in_worker_processes_finish_a_game(db_url: str) -> None:
     live = LiveServer(db_url, bot_workers=1).start()
     try:
@@ -247,6 +255,7 @@ def test_bots_in_worker_processes_finish_a_game(db_url: str) -> None:
         live.stop()
 
 
+@pytest.mark.live
 def test_a_thinking_bot_does_not_hold_up_other_games(db_url: str) -> None:
     live = LiveServer(db_url, bot_workers=1).start()
     try:
@@ -276,6 +285,7 @@ def test_a_thinking_bot_does_not_hold_up_other_games(db_url: str) -> None:
         live.stop()
 
 
+@pytest.mark.live
 @pytest.mark.parametrize("game_id", ["a%00b", "x" * 40, "%E2%98%83", "a%20b"])
 def test_an_id_no_game_can_have_is_no_such_game(server: LiveServer, game_id: str) -> None:
     # (a NUL in the id was an HTTP 500 on PostgreSQL, which refuses it in a text)

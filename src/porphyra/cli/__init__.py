@@ -34,11 +34,13 @@ from porphyra.cli.common import (
     make_seats,
     parse_seat_kinds,
 )
-from porphyra.cli.lang import argv_language, set_language, tr
+from porphyra.cli.lang import argv_language, set_language, styled, tr
 from porphyra.cli.options import game_options, with_game_options
 from porphyra.cli.play import Outcome, PlaySession
 from porphyra.cli.replay import record_labels, run_replay
+from porphyra.cli.resume_list import pick_saved_game
 from porphyra.cli.rules import rules_markdown
+from porphyra.cli.saves import autosave_path, games_dir
 from porphyra.cli.simulate import simulate as run_simulation
 from porphyra.cli.simulate import simulate_solo, solo_table, summary_tables
 from porphyra.cli.tournament import parse_opponents, tournament_command
@@ -127,7 +129,13 @@ ConfirmOpt = Annotated[
 WATCH_DELAY = 0.6
 SaveOpt = Annotated[
     Path | None,
-    typer.Option("--save", help=tr("Write the record here at the end, on quit and on Ctrl-C.")),
+    typer.Option(
+        "--save",
+        help=tr(
+            "Keep the record in this file (written after every move); default: a new file "
+            "in the games folder of the data directory, listed by porphyra resume."
+        ),
+    ),
 ]
 SoloOpt = Annotated[
     bool,
@@ -201,7 +209,21 @@ def _run_session(
         delay = WATCH_DELAY if watching else 0.0
     if delay < 0:
         raise CliError("--delay must be 0 or more seconds")
-    check_save_path(save)  # now, not after the whole game
+    if save is None:  # every game is kept as it is played (porphyra resume lists them)
+        try:
+            save = autosave_path(game.info.name)
+        except OSError as exc:  # e.g. a read-only home: play all the same, unsaved
+            console.print(
+                styled(
+                    "yellow",
+                    "cannot keep this game in {0}: {1}; give --save FILE to keep it.",
+                    str(games_dir()),
+                    exc.strerror or str(exc),
+                ),
+                highlight=False,
+            )
+    else:
+        check_save_path(save)  # now, not after the whole game
     if hint_bot is not None:
         make_bot(hint_bot)  # fail now, with a clear message, on an unknown bot
     if sys.stdin.isatty():
@@ -308,10 +330,19 @@ def _resume(
 
 
 @app.command(
-    help=tr("Continue a saved unfinished game (saved back into FILE unless --save is given).")
+    help=tr(
+        "Continue a saved unfinished game (saved back into FILE unless --save is given); "
+        "without FILE, choose one of the unfinished games kept in the games folder."
+    )
 )
 def resume(
-    file: Annotated[Path, typer.Argument(help=RECORD_HELP)],
+    file: Annotated[
+        Path | None,
+        typer.Argument(
+            help=tr("A record; default: one of the unfinished games played at this terminal."),
+            show_default=False,
+        ),
+    ] = None,
     seats: SeatsOpt = None,
     save: Annotated[
         Path | None, typer.Option("--save", help=tr("Save here instead of back into FILE."))
@@ -321,10 +352,15 @@ def resume(
     confirm: ConfirmOpt = None,
     lang: LangOpt = None,
 ) -> None:
-    """Continue a saved unfinished game (saved back into FILE unless --save is given)."""
+    """Continue a saved unfinished game (saved back into FILE unless --save is given);
+    without FILE, the one the player picks among the unfinished games kept by ``play``."""
     console = _console()
     with handle_errors(console):
         set_language(lang)
+        if file is None:
+            file = pick_saved_game(console, lambda prompt: console.input(prompt))
+            if file is None:
+                return
         _resume(console, file, seats, save, hint_bot, delay, confirm)
 
 

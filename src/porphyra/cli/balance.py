@@ -8,6 +8,7 @@ card file with its report.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shlex
@@ -119,6 +120,25 @@ def _compare_table(comparison: dict[str, Any]) -> Table:
 #: Options the lab sets itself: it rotates the seats (and Byzantium's first Emperor) on
 #: mirrored deals, and plays the solo opponents of --opponents.
 LAB_CONTROLLED = ("first_emperor", "first_player", "opponent")
+
+
+#: What ``porphyra balance`` needs beyond a plain install (the ``balance`` extra).
+BALANCE_EXTRA = ("scipy", "matplotlib", "optuna")
+
+
+def require_balance_extra() -> None:
+    """Fail before any game is played when the ``balance`` extra is missing (the README's
+    play command installs no extra).
+
+    Raises:
+        CliError: one of :data:`BALANCE_EXTRA` cannot be imported.
+    """
+    missing = [name for name in BALANCE_EXTRA if importlib.util.find_spec(name) is None]
+    if missing:
+        raise CliError(
+            "porphyra balance needs the balance extra: pip install 'porphyra[balance]' "
+            "(or '.[balance]' in a checkout)"
+        )
 
 
 @with_game_options(exclude=LAB_CONTROLLED)
@@ -235,6 +255,7 @@ def balance_command(
 
     console = Console(highlight=False)
     with handle_errors(console):
+        require_balance_extra()
         if game not in registered_games():
             raise CliError(f"unknown game {game!r}; known: {', '.join(registered_games())}")
         options = game_options(game, options)

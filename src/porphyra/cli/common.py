@@ -91,9 +91,16 @@ class Seat:
     @property
     def label(self) -> str:
         """Display name in the terminal's language, e.g. ``"Seat 1 (random bot)"`` for
-        player 0 (people count seats from 1, see :mod:`porphyra.core.seats`)."""
-        who = tr("human") if self.is_human else tr("{0} bot", self.kind)
-        return tr("Seat {0} ({1})", self.index + 1, who)
+        player 0 (:func:`seat_text`)."""
+        return seat_text(self.index, HUMAN if self.is_human else self.kind)
+
+
+def seat_text(index: int, kind: str) -> str:
+    """A seat as the terminal names it, in its language: ``"Seat 1 (random bot)"`` for
+    player 0 played by ``random`` (people count seats from 1, see
+    :mod:`porphyra.core.seats`); ``kind`` is ``"human"`` or a bot name."""
+    who = tr("human") if kind == HUMAN else tr("{0} bot", kind)
+    return tr("Seat {0} ({1})", index + 1, who)
 
 
 def check_save_path(path: Path | None) -> None:

@@ -29,6 +29,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from porphyra.cli.conspiracy_compact import FitToScreen, compact_board, compact_lo
 from porphyra.cli.conspiracy_parts import (
     CATEGORIES,
     COLOURS,
@@ -82,20 +83,25 @@ class ConspiracyView(GameView):
 
     def board(self, game: Game, obs: Obs, labels: Sequence[str]) -> RenderableType:
         """Header, every chamber, the piles and face-up Locations, and the scores (solo:
-        the Legendary Opponent's card too)."""
+        the Legendary Opponent's card too); at a terminal too small for it, the compact
+        layout of :mod:`porphyra.cli.conspiracy_compact` (a 4-player table in 80x24)."""
         labels = solo_labels(obs, labels)
         scores = live_scores(game, obs)
         chambers = [
             self._chamber(game, obs, seat, labels, scores) for seat in range(len(obs["players"]))
         ]
-        return Group(
+        lo = [lo_card(obs)] if obs.get("legendary_opponent") else []
+        full = Group(
             self._header(obs, labels),
-            *([lo_card(obs)] if obs.get("legendary_opponent") else []),
+            *lo,
             Columns(chambers),
             Text.from_markup(legend(), style="dim"),
             self._piles(game, obs),
             self._scores(obs, labels, scores),
         )
+        header = self._header_lines(obs, labels, compact=True)
+        small = [compact_lo(obs)] if lo else []
+        return FitToScreen(full, lambda: compact_board(game, obs, labels, scores, header, small))
 
     def compact_board(self, game: Game, obs: Obs, labels: Sequence[str]) -> RenderableType:
         """Header, the deciding seat's own chamber and the piles (same turn, next step)."""
@@ -119,6 +125,15 @@ class ConspiracyView(GameView):
         )
 
     def _header(self, obs: Obs, labels: Sequence[str]) -> RenderableType:
+        return Panel(
+            "\n".join(self._header_lines(obs, labels)), title=tr("Conspiracy"), expand=False
+        )
+
+    def _header_lines(self, obs: Obs, labels: Sequence[str], compact: bool = False) -> list[str]:
+        """The header's lines (Rich markup): turn, phase, decks, restrictions, pending;
+        ``compact`` (the small-screen board) leaves out what its chambers and Location
+        lines show (the Pearl Master, the drawn Locations, the searched deck) and says
+        the last round in fewer words."""
         current = obs.get("current_player")
         who = (
             escape(labels[current])
@@ -135,6 +150,12 @@ class ConspiracyView(GameView):
             + f" [bold]{who}[/]",
             escape(
                 tr(
+                    "Lord deck {0} · Location deck {1}",
+                    obs.get("lord_deck_size"),
+                    obs.get("location_deck_size"),
+                )
+                if compact
+                else tr(
                     "Lord deck {0} · Location deck {1} · Pearl Master: {2}",
                     obs.get("lord_deck_size"),
                     obs.get("location_deck_size"),
@@ -164,7 +185,13 @@ class ConspiracyView(GameView):
                     )
                 )
             )
-        if obs.get("end_triggered"):
+        if obs.get("end_triggered") and compact:
+            lines[-1] += " · " + styled(
+                "bold red",
+                "Last round: {0} filled their chamber.",
+                labels[obs["end_trigger_player"]],
+            )
+        elif obs.get("end_triggered"):
             lines.append(
                 styled("bold red", "Last round:")
                 + " "
@@ -189,13 +216,13 @@ class ConspiracyView(GameView):
             pending.append(tr("drawn: {0}", listed))
         if obs.get("to_place"):
             pending.append(tr("to place: {0}", ", ".join(obs["to_place"])))
-        if obs.get("drawn_locations"):
+        if obs.get("drawn_locations") and not compact:
             pending.append(tr("drawn Locations: {0}", ", ".join(obs["drawn_locations"])))
-        if obs.get("location_deck"):
+        if obs.get("location_deck") and not compact:
             pending.append(tr("Location deck: {0}", ", ".join(obs["location_deck"])))
         if pending:
             lines.append("[bold]" + escape(" · ".join(pending)) + "[/]")
-        return Panel("\n".join(lines), title=tr("Conspiracy"), expand=False)
+        return lines
 
     def _chamber(
         self,

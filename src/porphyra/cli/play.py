@@ -17,6 +17,7 @@ import enum
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -29,11 +30,13 @@ from porphyra.bots import bot_names, make_bot, seat_view
 from porphyra.cli.common import Seat, default_bot
 from porphyra.cli.lang import error_text, language, people, styled, tr
 from porphyra.cli.rules import rules_markdown
+from porphyra.cli.saves import games_dir, save_atomically
 from porphyra.cli.views import GameView, Obs, ascii_number, log_entry, log_lines
 from porphyra.core.errors import IllegalActionError, InvalidActionError
 from porphyra.core.game import Action, State
 
-#: Menus longer than this are not printed in full unless asked (``menu``).
+#: Menus longer than this are not printed in full unless asked (``menu``): the prompt shows
+#: the number range of each group instead (its numbers work all the same).
 MENU_LIMIT = 40
 
 #: The marker line that starts every "pass the device" screen (tests look for it).
@@ -66,7 +69,7 @@ def help_text() -> str:
             ),
         ),
         ("help", tr("this text")),
-        ("quit", tr("stop (the game is saved first if you gave --save)")),
+        ("quit", tr("stop; the game is kept, and porphyra resume continues it")),
     ]
     lines = [styled("bold", "At the prompt you can type")]
     lines += [f"  [cyan]{escape(word)}[/]  {escape(meaning)}" for word, meaning in rows]
@@ -100,7 +103,9 @@ class PlaySession:
         seats: one :class:`~porphyra.cli.common.Seat` per player.
         console: where everything is printed.
         view: the game's :class:`~porphyra.cli.views.GameView`.
-        save_path: where the record is written at the end, on ``quit`` and on Ctrl-C.
+        save_path: where the record is written after every action, at the end, on
+            ``quit`` and on Ctrl-C (atomically: :func:`porphyra.cli.saves.save_atomically`);
+            ``None`` keeps nothing.
         read_line: reads one line after printing the prompt; default ``console.input``.
             Raises ``EOFError`` at end of input (treated as ``quit``).
         hint_bot: the bot spec that answers ``hint`` (default ``hard`` if registered, else
@@ -142,6 +147,8 @@ class PlaySession:
         self._last_status = ""
         #: The seat that made the previous decision (a repeat gets a compact board).
         self._last_actor: int | None = None
+        #: The last save after an action failed (said once until one succeeds).
+        self._save_failed = False
 
     # ------------------------------------------------------------------ observations
     def _obs(self, viewer: int | None) -> Obs:
@@ -166,8 +173,8 @@ class PlaySession:
 
     # ------------------------------------------------------------------ the loop
     def run(self) -> Outcome:
-        """Play until the end, a ``quit`` or Ctrl-C; the record is saved in every case
-        when ``save_path`` is set.
+        """Play until the end, a ``quit`` or Ctrl-C; the record is saved after every
+        action and in every case at the end when ``save_path`` is set.
 
         Returns:
             How the session ended.
@@ -191,6 +198,7 @@ class PlaySession:
                     else:
                         action = seat.bot.choose(view)
                     self.state.apply_action(action)
+                    self._keep()
                     self._after_bot(player, action)
                     if self.delay:
                         time.sleep(self.delay)
@@ -296,8 +304,10 @@ class PlaySession:
         try:
             action = self._ask(player, actions, obs)
         except _Undone:
+            self._keep()
             return
         self.state.apply_action(action)
+        self._keep()
         if len(self.humans) > 1:
             # Hot seat: the end-of-game screen shows public events after the last decision.
             self._mark_log_seen(None)
@@ -312,18 +322,7 @@ class PlaySession:
         """The numbered menu: in columns when short; ``full`` (the ``menu`` command) lists
         one action per line, never cut, only those containing ``contains`` if given."""
         if len(actions) > MENU_LIMIT and not full:
-            self.console.print(
-                escape(
-                    tr(
-                        "{0} legal actions: type menu to list them with numbers, menu <text> "
-                        "for those containing the text (e.g. menu {1}), or type one in the "
-                        "notation.",
-                        len(actions),
-                        self._sample_word(actions),
-                    )
-                ),
-                highlight=False,
-            )
+            self._print_menu_ranges(actions)
             return
         if full:
             needle = (contains or "").strip().lower()
@@ -363,6 +362,31 @@ class PlaySession:
             table.add_row(*cells)
         self.console.print(table)
 
+    def _print_menu_ranges(self, actions: Sequence[Action]) -> None:
+        """A long menu in one line per group: the numbers of each group (as ``menu``
+        lists them) and its heading, so that a number can be typed at once."""
+        obs = self.state.observation(self.state.current_player())
+        table = Table.grid(padding=(0, 1))
+        table.add_column(justify="right", style="cyan", no_wrap=True)
+        table.add_column(overflow="fold")
+        for heading, positions in self.view.menu_groups(self.game, actions, obs):
+            first, last = positions[0] + 1, positions[-1] + 1
+            numbers = str(first) if first == last else f"{first}-{last}"
+            label = heading or tr("{0} legal actions", len(positions))
+            if first == last:
+                label += "  " + self.view.menu_label(self.game, actions[first - 1], obs)
+            table.add_row(numbers, escape(label))
+        self.console.print(table)
+        self.console.print(
+            styled(
+                "dim",
+                "menu: every action with its number; menu <text>: those containing the text "
+                "(e.g. menu {0}).",
+                self._sample_word(actions),
+            ),
+            highlight=False,
+        )
+
     @staticmethod
     def _sample_word(actions: Sequence[Action]) -> str:
         """A word of the last action's argument, to show how ``menu <text>`` works."""
@@ -372,9 +396,6 @@ class PlaySession:
     def _ask(self, player: int, actions: Sequence[Action], obs: Obs) -> Action:
         """Ask until the input names a legal action; bad input is explained, then re-asked."""
         prompt = f"[bold]{escape(self.labels[player])}[/] > "
-        # A long menu is not printed until asked for: a number typed before it was shown
-        # would pick an action the player never saw (a bare "1" is "meld -").
-        numbers_shown = len(actions) <= MENU_LIMIT
         while True:
             try:
                 text = self._read_line(prompt).strip()
@@ -406,7 +427,6 @@ class PlaySession:
             first, _, rest = word.partition(" ")
             if first in ("menu", "list", "actions"):
                 self._print_menu(actions, full=True, contains=rest)
-                numbers_shown = True
                 if len(actions) > MENU_LIMIT and not rest:
                     self.console.print(
                         f"[dim]{escape(self.view.hint(self.game, obs))}  "
@@ -421,23 +441,15 @@ class PlaySession:
                 self.console.print(self.view.board(self.game, obs, self.labels))
                 continue
             number = ascii_number(text)
-            if number is not None and not numbers_shown:
-                self.console.print(
-                    "[red]✗ "
-                    + escape(
-                        tr(
-                            "The menu is not shown yet: type menu to see its numbers, or "
-                            "type the action in the notation."
-                        )
-                    )
-                    + "[/]",
-                    highlight=False,
-                )
-                continue
             if number is not None:
                 if 1 <= number <= len(actions):
-                    if self._locked_in(player, actions[number - 1], text):
-                        return actions[number - 1]
+                    chosen = actions[number - 1]
+                    if len(actions) > MENU_LIMIT:
+                        # The entry was not on screen: say what the number picked.
+                        label = self.view.menu_label(self.game, chosen, obs)
+                        self.console.print(f"[cyan]{number}[/] = {escape(label)}", highlight=False)
+                    if self._locked_in(player, chosen, text):
+                        return chosen
                     continue
                 self.console.print(
                     "[red]✗ "
@@ -581,23 +593,49 @@ class PlaySession:
         self.console.print(self.view.result(self.game, self.state, self.labels))
         self.console.print(escape(tr("Seed {0}.", self.state.seed)), highlight=False)
 
+    def _keep(self) -> None:
+        """Save the game as it stands (after each action), when it has a save path.  A
+        failed write (a full disk) is said once and play goes on: the next action tries
+        again, and the end of the session saves (or reports) once more."""
+        if self.save_path is None:
+            return
+        try:
+            save_atomically(self.state, self.save_path, self._seat_kinds())
+        except OSError as exc:
+            if not self._save_failed:
+                self._save_failed = True
+                self.console.print(
+                    "[red]✗ [/]"
+                    + styled(
+                        "red",
+                        "cannot save the game to {0}: {1}; the game goes on.",
+                        str(self.save_path),
+                        exc.strerror or str(exc),
+                    ),
+                    highlight=False,
+                )
+        else:
+            self._save_failed = False
+
+    def _seat_kinds(self) -> list[dict[str, Any]]:
+        return [
+            {"kind": "human", "bot": None} if s.is_human else {"kind": "bot", "bot": s.kind}
+            for s in self.seats
+        ]
+
     def _save(self, outcome: Outcome) -> None:
         if self.save_path is None:
-            if outcome is not Outcome.FINISHED:
-                self.console.print(styled("dim", "Not saved (use --save FILE to keep a game)."))
             return
-        records.save(
-            self.state,
-            self.save_path,
-            [
-                {"kind": "human", "bot": None} if s.is_human else {"kind": "bot", "bot": s.kind}
-                for s in self.seats
-            ],
-        )
+        save_atomically(self.state, self.save_path, self._seat_kinds())
         if outcome is Outcome.FINISHED:
             self.console.print(escape(tr("Record saved to {0}.", str(self.save_path))))
-        else:
+            return
+        self.console.print(
+            escape(tr("Unfinished game saved to {0}; continue it with", str(self.save_path)))
+            + f" [cyan]porphyra resume {escape(str(self.save_path))}[/]."
+        )
+        if self.save_path.parent.resolve() == games_dir().resolve():
             self.console.print(
-                escape(tr("Unfinished game saved to {0}; continue it with", str(self.save_path)))
-                + f" [cyan]porphyra resume {escape(str(self.save_path))}[/]."
+                escape(tr("(or just porphyra resume: it lists your unfinished games)")),
+                highlight=False,
             )

@@ -198,6 +198,12 @@ def run_replay(
                 continue
             elif key in ("b", "back") or ascii_number(key) is not None:
                 target = rep.position - 1 if key in ("b", "back") else int(key)
+                if target > rep.total:  # refused, the replay goes on where it was
+                    beyond = styled(
+                        "red", "there is no action {0}: this record has 0 to {1}.", key, rep.total
+                    )
+                    console.print("[red]✗ [/]" + beyond, highlight=False)
+                    continue
                 rep.go_to(target)
                 shown = len(log_lines(rep.obs()))
                 console.print(styled("yellow", "At action {0} of {1}.", rep.position, rep.total))

@@ -90,6 +90,7 @@ from porphyra.server.errors import MOVED_MESSAGE, SubmitError
 from porphyra.server.gamedata import card_data, lobby_bot_text, lobby_bots, solo_supported
 from porphyra.server.hub import CreateError, Hub
 from porphyra.server.incidents import player_message, report
+from porphyra.server.notfound import not_found_page, wants_page
 from porphyra.server.owners import ClusterSettings, OwnedElsewhere
 from porphyra.server.quotas import (
     CHAT_LIMIT,
@@ -515,9 +516,12 @@ def create_app(
     origins = tuple(allowed_origins)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         """The error's text in the language the request prefers (``Accept-Language``; the
-        pages send the chosen one), its status and headers unchanged."""
+        pages send the chosen one), its status and headers unchanged; a browser asking for
+        a page at an unknown address gets a page (:mod:`porphyra.server.notfound`)."""
+        if exc.status_code == 404 and wants_page(request):
+            return not_found_page(request)
         detail: Any = exc.detail
         if isinstance(detail, str):
             lang = from_accept_language(request.headers.get("accept-language"))
@@ -623,7 +627,7 @@ def create_app(
         from porphyra.cli.rules import rules_text
 
         lang = from_accept_language(request.headers.get("accept-language"))
-        return {"game": name, "lang": lang, "markdown": rules_text(name, lang)}
+        return {"game": name, "lang": lang, "markdown": rules_text(name, lang, "browser")}
 
     @app.get("/api/games", dependencies=reads)
     async def list_games() -> list[dict[str, Any]]:
