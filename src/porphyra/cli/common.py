@@ -57,7 +57,9 @@ def handle_errors(console: Console) -> Iterator[None]:
         yield
     except (PorphyraError, CliError, ValueError) as exc:
         console.print(
-            styled("bold red", "error:") + f" {escape(error_text(str(exc)))}", soft_wrap=True
+            styled("bold red", "error:")
+            + f" {escape(error_text(exc if isinstance(exc, PorphyraError) else str(exc)))}",
+            soft_wrap=True,
         )
         raise typer.Exit(EXIT_ERROR) from None
     except OSError as exc:

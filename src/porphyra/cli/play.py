@@ -32,6 +32,7 @@ from porphyra.cli.rules import rules_markdown
 from porphyra.cli.views import GameView, Obs, ascii_number, log_entry, log_lines
 from porphyra.core.errors import IllegalActionError, InvalidActionError
 from porphyra.core.game import Action, State
+from porphyra.core.messages import msg
 
 #: Menus longer than this are not printed in full unless asked (``menu``).
 MENU_LIMIT = 40
@@ -456,10 +457,8 @@ class PlaySession:
                 # ValueError: a parser that trusted str.isdigit() ("swap ² 3"); bad input
                 # is explained and re-asked, it never ends the game.
                 if not isinstance(exc, InvalidActionError | IllegalActionError):
-                    exc = InvalidActionError(f"cannot read {text!r}: use the digits 0-9")
-                self.console.print(
-                    f"[red]✗ {escape(people(error_text(str(exc))))}[/]", highlight=False
-                )
+                    exc = InvalidActionError(msg("cannot read {0}: use the digits 0-9", repr(text)))
+                self.console.print(f"[red]✗ {escape(people(error_text(exc)))}[/]", highlight=False)
                 self.console.print(
                     "[dim]"
                     + escape(
@@ -569,7 +568,7 @@ class PlaySession:
             try:
                 return self.game.parse_action(self.state, expanded)
             except IllegalActionError as second:
-                raise IllegalActionError(f"{expanded}: {second}") from None
+                raise IllegalActionError(msg("{0}: {1}", expanded, second.message)) from None
             except InvalidActionError:
                 raise first from None
 

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from porphyra.core.messages import Message
 from porphyra.server.incidents import player_message
 
 
 class SubmitError(Exception):
-    """A submission refused by the runner; ``code`` and ``message`` go to the client."""
+    """A submission refused by the runner; ``code`` and ``message`` go to the client.
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    ``message`` is English text or a :class:`~porphyra.core.messages.Message` (an id plus
+    arguments, e.g. an engine's refusal), translated per client from its id and arguments
+    (:meth:`porphyra.server.client.Client.error_text`); ``str(error)`` is the English text.
+    """
+
+    def __init__(self, code: str, message: str | Message) -> None:
+        super().__init__(str(message))
         self.code = code
         self.message = message
 
