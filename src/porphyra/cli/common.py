@@ -28,7 +28,7 @@ from rich.progress import (
 
 from porphyra.bots import Bot, bot_names, make_bot
 from porphyra.bots.selfplay import seat_seed
-from porphyra.cli.lang import error_text, styled, tr
+from porphyra.cli.lang import error_text, styled, term, tr
 from porphyra.core.errors import PorphyraError
 
 #: Exit code of every handled error (bad record, unknown game, bad card file, bad option).
@@ -94,7 +94,7 @@ class Seat:
     def label(self) -> str:
         """Display name in the terminal's language, e.g. ``"Seat 1 (random bot)"`` for
         player 0 (people count seats from 1, see :mod:`porphyra.core.seats`)."""
-        who = tr("human") if self.is_human else tr("{0} bot", self.kind)
+        who = tr("human") if self.is_human else tr("{0} bot", term(self.kind))
         return tr("Seat {0} ({1})", self.index + 1, who)
 
 

@@ -52,6 +52,7 @@ from porphyra.cli.views import GameView, Obs, ascii_number
 from porphyra.core.errors import InvalidActionError
 from porphyra.core.game import Action, Game, State
 from porphyra.i18n import N_
+from porphyra.i18n.names import location_name, lord_name
 
 #: Each phase of a turn in words (the engine names them ``recruit``, ``keep``...).
 PHASE_LABEL = {
@@ -72,6 +73,12 @@ def _phase_label(phase: object) -> str:
     """The phase ``phase`` in the terminal's language (itself if unknown)."""
     label = PHASE_LABEL.get(str(phase))
     return tr(label) if label else str(phase)
+
+
+def located(game: Game, slug: str) -> str:
+    """A Location a player may name in an action: its name in the terminal's language,
+    the slug to type, its IP and effect (``大荘園 [l7] (7影響点)``)."""
+    return f"{location_name(slug, language())} [{slug}] ({location_effect(game, slug)})"
 
 
 class ConspiracyView(GameView):
@@ -145,7 +152,7 @@ class ConspiracyView(GameView):
         restriction = obs.get("restriction")
         if restriction and obs.get("legendary_opponent"):
             lines.append(
-                f"[yellow]{restriction['location']}[/] "
+                f"[yellow]{escape(location_name(restriction['location'], language()))}[/] "
                 + escape(
                     tr(
                         "of {0}: no effect, the LO is never restricted (section 4.2)",
@@ -155,7 +162,7 @@ class ConspiracyView(GameView):
             )
         elif restriction:
             lines.append(
-                f"[yellow]{restriction['location']}[/] "
+                f"[yellow]{escape(location_name(restriction['location'], language()))}[/] "
                 + escape(
                     tr(
                         "of {0}: the others must draw exactly {1}",
@@ -183,16 +190,21 @@ class ConspiracyView(GameView):
             drawn = numbered_choices("keep", obs)
             times: Counter[str] = Counter(obs["drawn_lords"])
             listed = ", ".join(
-                f"{i}. {n}" + (f" ×{times[n]}" if times[n] > 1 else "")
+                f"{i}. {lord_name(n, language())} [{n}]" + (f" ×{times[n]}" if times[n] > 1 else "")
                 for i, n in enumerate(drawn, 1)
             )
             pending.append(tr("drawn: {0}", listed))
         if obs.get("to_place"):
-            pending.append(tr("to place: {0}", ", ".join(obs["to_place"])))
+            named = ", ".join(f"{lord_name(n, language())} [{n}]" for n in obs["to_place"])
+            pending.append(tr("to place: {0}", named))
         if obs.get("drawn_locations"):
-            pending.append(tr("drawn Locations: {0}", ", ".join(obs["drawn_locations"])))
+            named = ", ".join(
+                f"{location_name(s, language())} [{s}]" for s in obs["drawn_locations"]
+            )
+            pending.append(tr("drawn Locations: {0}", named))
         if obs.get("location_deck"):
-            pending.append(tr("Location deck: {0}", ", ".join(obs["location_deck"])))
+            named = ", ".join(f"{location_name(s, language())} [{s}]" for s in obs["location_deck"])
+            pending.append(tr("Location deck: {0}", named))
         if pending:
             lines.append("[bold]" + escape(" · ".join(pending)) + "[/]")
         return Panel("\n".join(lines), title=tr("Conspiracy"), expand=False)
@@ -246,13 +258,13 @@ class ConspiracyView(GameView):
             if obs.get(key):  # lockeep / locpick: each one's effect, as for face-up ones
                 table.add_row(
                     Text(f"{title} ({len(obs[key])})", style="bold yellow"),
-                    Text("; ".join(f"{s} ({location_effect(game, s)})" for s in obs[key])),
+                    Text("; ".join(located(game, s) for s in obs[key])),
                 )
         face_up = obs.get("face_up_locations") or []
         table.add_row(
             Text(tr("face-up Locations ({0})", len(face_up)), style="bold"),
             Text(
-                "; ".join(f"{s} ({location_effect(game, s)})" for s in face_up) or "—",
+                "; ".join(located(game, s) for s in face_up) or "—",
             ),
         )
         owned = []
@@ -261,7 +273,8 @@ class ConspiracyView(GameView):
                 lo = player.get("legendary_opponent")
                 who = tr("LO") if lo else seat_label(seat)
                 face = " " + tr("(face down, 5 IP each)") if lo else ""
-                owned.append(f"{who}: " + ", ".join(player["locations"]) + face)
+                named = ", ".join(location_name(s, language()) for s in player["locations"])
+                owned.append(f"{who}: " + named + face)
         if owned:
             table.add_row(Text(tr("Locations held"), style="bold"), Text(" · ".join(owned)))
         return table

@@ -10,7 +10,7 @@ by the one form that fits the word before it:
   ``로`` after a vowel and after ㄹ (``서울로``), ``으로`` after any other consonant;
 - a digit as Korean reads it (일, 이, 삼...: ``2가``, ``3이``, ``1로``);
 - a word in Latin letters as it is commonly read (``l`` as ㄹ; ``m``, ``n``, ``ng`` and a
-  ``p``/``t``/``k`` after a vowel as consonants; anything else as a vowel: ``Alice가``);
+  ``b``/``p``/``t``/``k`` after a vowel as consonants; anything else as a vowel: ``Alice가``);
 - closing quotes and brackets are skipped (``'archers'를``); anything else (a symbol,
   a Chinese character) takes the form after a consonant, which reads acceptably either way.
 
@@ -78,7 +78,7 @@ def final_sound(word: str) -> str:
 
 def _latin_final(text: str) -> str:
     """How a word in Latin letters ends as Korean commonly reads it: ``l`` as ㄹ
-    (``meld`` aside, ``Paul``), ``m``/``n``/``ng`` as consonants, a ``p``/``t``/``k``
+    (``Paul``), ``m``/``n``/``ng`` as consonants, a ``b``/``p``/``t``/``k``
     right after a vowel letter as a consonant (``keep`` 킵, ``target`` 타깃), anything else
     as a vowel (``pass`` 패스, ``Alice`` 앨리스, ``meld`` 멜드)."""
     lower = text.lower()
@@ -87,7 +87,7 @@ def _latin_final(text: str) -> str:
         return "l"
     if last in "mn" or lower.endswith("ng"):
         return "c"
-    if last in "ptk" and len(lower) > 1 and lower[-2] in "aeiou":
+    if last in "bptk" and len(lower) > 1 and lower[-2] in "aeiou":
         return "c"
     return "v"
 
