@@ -217,3 +217,16 @@ def test_korean_refusals_and_terminal_texts_have_no_particle_pairs() -> None:
         assert named == "Alice를 기다리는 중"
     finally:
         cli_lang.set_language("en")
+
+
+def test_a_malformed_websocket_message_is_refused_in_the_clients_language() -> None:
+    """The protocol's refusals are structured too: one that echoes a client's 1,000
+    characters is translated whole (matching the English text left it English)."""
+    from porphyra.server import protocol
+
+    junk = ": " * 500
+    with pytest.raises(protocol.ProtocolError) as caught:
+        protocol.parse_client_message(f'{{"type": "{junk}"}}')
+    ja = Client(seat=0, lang="ja").error_text(caught.value.message)
+    assert ja.startswith("不明なメッセージの種類 ") and repr(junk) in ja
+    assert Client(seat=0).error_text(caught.value.message) == str(caught.value)

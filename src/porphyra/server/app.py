@@ -1009,7 +1009,7 @@ async def _handle(
     try:
         msg = protocol.parse_client_message(raw)
     except protocol.ProtocolError as exc:
-        client.send(protocol.error(runner.seq, client.error_text(str(exc)), "malformed"))
+        client.send(protocol.error(runner.seq, client.error_text(exc.message), "malformed"))
         return
     if msg.type == "ping":
         client.send({"type": "pong", "seq": runner.seq})
