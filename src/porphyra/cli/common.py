@@ -28,7 +28,7 @@ from rich.progress import (
 
 from porphyra.bots import Bot, bot_names, make_bot
 from porphyra.bots.selfplay import seat_seed
-from porphyra.cli.lang import error_text, styled, term, tr
+from porphyra.cli.lang import error_text, fitted, styled, term, tr
 from porphyra.core.errors import PorphyraError
 
 #: Exit code of every handled error (bad record, unknown game, bad card file, bad option).
@@ -58,7 +58,7 @@ def handle_errors(console: Console) -> Iterator[None]:
     except (PorphyraError, CliError, ValueError) as exc:
         console.print(
             styled("bold red", "error:")
-            + f" {escape(error_text(exc if isinstance(exc, PorphyraError) else str(exc)))}",
+            + f" {escape(fitted(error_text(exc if isinstance(exc, PorphyraError) else str(exc))))}",
             soft_wrap=True,
         )
         raise typer.Exit(EXIT_ERROR) from None
@@ -66,7 +66,7 @@ def handle_errors(console: Console) -> Iterator[None]:
         where = f" {exc.filename}" if exc.filename else ""
         message = f"cannot access{where}: {exc.strerror or exc}"
         console.print(
-            styled("bold red", "error:") + f" {escape(error_text(message))}", soft_wrap=True
+            styled("bold red", "error:") + f" {escape(fitted(error_text(message)))}", soft_wrap=True
         )
         raise typer.Exit(EXIT_ERROR) from None
 

@@ -450,6 +450,7 @@ class ConspiracyView(GameView):
             style="dim",
         )
         locs = Table(title=tr("Locations"), box=box.SIMPLE_HEAD)
+        locs.add_column(tr("name"), no_wrap=True)
         locs.add_column(tr("slug"), no_wrap=True)
         locs.add_column("IP", justify="right")
         locs.add_column(tr("effect"), overflow="fold")
@@ -457,6 +458,7 @@ class ConspiracyView(GameView):
         base = bonus = 0
         for card in cards.locations:
             locs.add_row(
+                location_name(card.slug, language()),
                 card.slug,
                 str(card.ip),
                 location_effect(game, card.slug).partition("; ")[2],

@@ -67,6 +67,12 @@ def error_text(message: PorphyraError | Message | str) -> str:
     return error_message(message, language())
 
 
+def fitted(text: str) -> str:
+    """A final text in the current language with its Korean particles fitted to the words
+    before them (:func:`porphyra.i18n.korean.particles`; other languages: unchanged)."""
+    return particles(text) if language() == "ko" else text
+
+
 def log(lines: list[str]) -> list[str]:
     """English log lines in the current language, every lord id and Location slug named
     (:func:`porphyra.i18n.names.name_ids`)."""
@@ -91,8 +97,7 @@ def seat_label(player: int) -> str:
 def people(text: str, names: Sequence[str] | None = None) -> str:
     """A text already in the current language (a translated log line or refusal) with
     its seats counted from 1, or named by ``names`` (:func:`porphyra.core.seats.for_people`)."""
-    text = for_people(text, names, tr(ENGLISH_SEAT))
-    return particles(text) if language() == "ko" else text
+    return fitted(for_people(text, names, tr(ENGLISH_SEAT)))
 
 
 def argv_language(argv: Sequence[str]) -> str | None:

@@ -27,7 +27,7 @@ from rich.table import Table
 from porphyra import record as records
 from porphyra.bots import bot_names, make_bot, seat_view
 from porphyra.cli.common import Seat, default_bot
-from porphyra.cli.lang import error_text, language, people, styled, tr
+from porphyra.cli.lang import error_text, language, people, styled, term, tr
 from porphyra.cli.rules import rules_markdown
 from porphyra.cli.views import GameView, Obs, ascii_number, log_entry, log_lines
 from porphyra.core.errors import IllegalActionError, InvalidActionError
@@ -546,12 +546,13 @@ class PlaySession:
                     action, note = bot.choose(view), ""
         except ValueError as exc:  # a hint is advice: a failing bot must not end the game
             self.console.print(
-                "[red]✗ [/]" + styled("red", "no hint: the {0} bot failed: {1}", spec, str(exc)),
+                "[red]✗ [/]"
+                + styled("red", "no hint: the {0} bot failed: {1}", term(spec), str(exc)),
                 highlight=False,
             )
             return
         self.console.print(
-            styled("yellow", "Hint ({0}):", spec) + f" [bold]{escape(str(action))}[/]{note}",
+            styled("yellow", "Hint ({0}):", term(spec)) + f" [bold]{escape(str(action))}[/]{note}",
             highlight=False,
         )
 

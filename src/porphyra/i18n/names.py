@@ -47,10 +47,10 @@ LOCATION_NAMES: dict[str, str] = {
     "count-green": "Trade Quarter",
     "count-blue": "Assembly",
     "count-purple": "Arcane Circle",
-    "alliance-1": "Pact of One",
-    "alliance-2": "Pact of Two",
-    "alliance-3": "Pact of Three",
-    "alliance-4": "Pact of Four",
+    "alliance-1": "One-IP Pact",
+    "alliance-2": "Two-IP Pact",
+    "alliance-3": "Three-IP Pact",
+    "alliance-4": "Four-IP Pact",
     "extremes": "Court of Extremes",
 }
 
