@@ -12,6 +12,7 @@ Skips only when ``/usr/bin/chromium`` is missing.
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import pytest
@@ -152,6 +153,54 @@ def test_no_id_reaches_a_person_in_any_language(sqlite_url: str) -> None:
                                 assert shown, (lang, size_name)
                         assert errors == [], errors
                         context.close()
+            finally:
+                browser.close()
+    finally:
+        server.stop()
+    assert sorted(set(problems)) == [], "\n".join(sorted(set(problems)))
+
+
+def finished(server: LiveServer, body: dict[str, Any]) -> str:
+    """The id of a game of bots only (``body``'s game and options), played to its end."""
+    seats = [{"kind": "bot", "bot": bot} for bot in ("easy", "random", "random", "random")]
+    info = server.create({**body, "seats": seats[: len(body["seats"])], "seed": "5"})
+    deadline = time.monotonic() + 120
+    while server.get(f"/api/games/{info['id']}").json()["status"] != "over":
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.2)
+    game_id: str = info["id"]
+    return game_id
+
+
+def test_no_id_in_the_end_screen_and_the_replay(sqlite_url: str) -> None:
+    """The end screen of a finished game and its replay, step by step, in every language."""
+    from playwright.sync_api import sync_playwright
+
+    server = LiveServer(sqlite_url).start()
+    problems: list[str] = []
+    try:
+        ids = {name: finished(server, body) for name, body in GAMES.items()}
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            try:
+                for lang, locale in LOCALES.items():
+                    context = browser.new_context(
+                        locale=locale, viewport={"width": 390, "height": 844}
+                    )
+                    page = context.new_page()
+                    errors = collect_errors(page)
+                    for name, game_id in ids.items():
+                        page.goto(f"{server.base}/game/{game_id}")
+                        page.locator("#final-score").wait_for()
+                        for found in ids_in(visible_text(page), lang):
+                            problems.append(f"{name} end screen {lang}: {found}")
+                        for step in (1, 5, 12, 30):
+                            page.goto(f"{server.base}/replay/{game_id}?view=all&step={step}")
+                            wait_until(page, f"document.body.dataset.seq === '{step}'", 30_000)
+                            for found in ids_in(visible_text(page), lang):
+                                problems.append(f"{name} replay {step} {lang}: {found}")
+                    assert errors == [], errors
+                    context.close()
             finally:
                 browser.close()
     finally:
