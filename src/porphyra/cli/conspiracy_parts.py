@@ -76,7 +76,7 @@ HINTS = {
     "swap": N_("Swap two keyless lords: 'swap 3 7' (slots), or 'swap -' to skip."),
     "location": N_(
         "Take a Location: 'locdraw 1'..'locdraw 3' (keep one), 'loctake <slug>' (face up), "
-        "or with deck-search 'locpick <slug>'."
+        "or with the Scouts' Camp 'locpick <slug>'."
     ),
     "lockeep": N_("Keep one drawn Location: 'lockeep <slug>'; the others are put face up."),
     "lopile": N_(

@@ -227,10 +227,10 @@ class ConspiracyView(GameView):
         ]
         if obs.get("pearl_master") == seat:
             facts.append(styled("bold", "Pearl Master"))
-        if player.get("any_keys"):
-            facts.append("any-keys")
+        if player.get("any_keys"):  # a held Location's power, by its name
+            facts.append(escape(location_name("any-keys", language())))
         if player.get("deck_search"):
-            facts.append("deck-search")
+            facts.append(escape(location_name("deck-search", language())))
         body = Group(pyramid(player["chamber"]), Text.from_markup(" · ".join(facts)))
         title = escape(labels[seat]) + (escape(tr(" — you")) if obs.get("seat") == seat else "")
         subtitle = None if scores is None else tr("{0} IP", scores[seat]["total"])

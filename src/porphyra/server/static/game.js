@@ -854,7 +854,13 @@ function loCard(lo, choice) {
     el("div", { class: "muted" }, GAME_STRINGS.loTie));
   if (lo.bonus) box.append(el("div", {}, el("strong", {}, t("End bonus: ")), term(String(lo.bonus))));
   if (lo.ability) box.append(el("div", {}, el("strong", {}, t("Ability: ")), term(String(lo.ability))));
-  if (choice) box.append(el("div", { class: "muted", style: "margin-top:4px" }, t("Pending: "), typeof choice === "object" ? Object.entries(choice).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(", ") : v}`).join("; ") : String(choice)));
+  if (choice) {
+    // The pending pile choice (lopile) in words: its piles' colours and its reason.
+    const words = typeof choice === "object"
+      ? t("The LO takes one of: {0}", (choice.piles || []).map((c) => term(c)).join(", ")) + " " + t("({0}); you choose.", term(String(choice.reason || "")))
+      : String(choice);
+    box.append(el("div", { class: "muted", style: "margin-top:4px" }, t("Pending: "), words));
+  }
   return box;
 }
 
