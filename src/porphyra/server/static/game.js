@@ -59,11 +59,14 @@ function locationName(slug) {
   return info && info.name ? term(info.name) : slug;
 }
 /* A text (a log line, a refusal) with every lord id and Location slug named. */
+let ID_PATTERN = null;  // [card data, the pattern of its ids] (built once per game)
 function nameIds(text) {
   if (!CARDS || !CARDS.lords) return text;
-  const ids = [...Object.keys(CARDS.locations || {}), ...Object.keys(CARDS.lords)].sort((a, b) => b.length - a.length);
-  const pattern = new RegExp(`(?<![\\w-])(${ids.map((s) => s.replace(/[-]/g, "\\-")).join("|")})(?![\\w-])`, "g");
-  return text.replace(pattern, (id) => (CARDS.lords[id] ? lordName(id) : locationName(id)));
+  if (!ID_PATTERN || ID_PATTERN[0] !== CARDS) {
+    const ids = [...Object.keys(CARDS.locations || {}), ...Object.keys(CARDS.lords)].sort((a, b) => b.length - a.length);
+    ID_PATTERN = [CARDS, new RegExp(`(?<![\\w-])(${ids.map((s) => s.replace(/[-]/g, "\\-")).join("|")})(?![\\w-])`, "g")];
+  }
+  return text.replace(ID_PATTERN[1], (id) => (CARDS.lords[id] ? lordName(id) : locationName(id)));
 }
 /* A bot's level ("easy", "hard") in the page's language (a spec with settings as typed). */
 function botName(spec) { return term(String(spec)); }
@@ -181,7 +184,8 @@ async function onMessage(msg) {
     if (!M) refusal = msg.message;
     if (HINT && HINT.pending) HINT = null;
     busy = false;
-    toast(nameSeats(t(msg.message)));
+    // The server's text is final but for its seats: named first, particles fitted after.
+    toast(nameSeats(I18N.lookup(msg.message)));
     if (msg.code === "stale") send({ type: "snapshot" });
     if (M) render();
   }

@@ -39,6 +39,9 @@ const I18N = (() => {
     return text.replace(/\{(\d+)\}/g, (whole, i) => (Number(i) < args.length ? String(args[Number(i)]) : whole));
   }
   function t(message, ...args) { return particles(format(messages[message] || message, args)); }
+  /* A text in the page's language as the catalogue has it, nothing fitted yet (a server
+     text whose seats the page names before its Korean particles are fitted). */
+  function lookup(message) { return messages[message] || message; }
   function term(text) { return terms[text] || text; }
 
   /* Korean particles chosen by the preceding word's final consonant: the catalogue writes
@@ -144,7 +147,7 @@ const I18N = (() => {
     return new Proxy(source, { get: (target, key) => read(target[key]) });
   }
 
-  return { lang, t, term, particles, table, translatePage, ready: load() };
+  return { lang, t, term, lookup, particles, table, translatePage, ready: load() };
 })();
 const t = I18N.t;
 const term = I18N.term;
