@@ -230,3 +230,13 @@ def test_a_malformed_websocket_message_is_refused_in_the_clients_language() -> N
     ja = Client(seat=0, lang="ja").error_text(caught.value.message)
     assert ja.startswith("不明なメッセージの種類 ") and repr(junk) in ja
     assert Client(seat=0).error_text(caught.value.message) == str(caught.value)
+
+
+def test_a_translation_that_does_not_format_falls_back_to_english(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import porphyra.i18n.messages as messages
+
+    monkeypatch.setattr(messages, "pgettext", lambda lang, ctx, text: "壊れた {3}")
+    message = msg("unknown card {0}", "'zzz'")
+    assert messages.render(message, "ja") == "unknown card 'zzz'"

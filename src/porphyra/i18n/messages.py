@@ -39,7 +39,8 @@ def render_arg(arg: Arg, lang: str, context: str = "error") -> str:
 def render(message: Message, lang: str, context: str = "error") -> str:
     """``message`` in ``lang``: its template from the catalogue's ``context`` (the English
     template where the catalogue lacks it) filled with its rendered arguments; English is
-    exactly ``str(message)``."""
+    exactly ``str(message)``, and so is a translation that does not format (never an
+    error: ``tests/i18n/test_messages.py`` formats every template)."""
     if lang == DEFAULT:
         return str(message)
     template = message.msgid
@@ -47,7 +48,10 @@ def render(message: Message, lang: str, context: str = "error") -> str:
         template = pgettext(lang, context, template)
     if not message.args:
         return template
-    return template.format(*(render_arg(arg, lang, context) for arg in message.args))
+    try:
+        return template.format(*(render_arg(arg, lang, context) for arg in message.args))
+    except (IndexError, KeyError, ValueError):  # a broken translation: say it in English
+        return str(message)
 
 
 def error_message(error: PorphyraError | Message | str, lang: str) -> str:
