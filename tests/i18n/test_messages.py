@@ -142,7 +142,7 @@ NOTATION = {
     "lopile", "parse", "game.parse_action", "pass", "ping", "players", "public", "red",
     "replay", "return", "seat", "seq", "snapshot", "swap", "text", "undo", "view",
     "reveal_first_draws", "JSON", "UTF", "NUL", "TT", "LT", "B-R", "C-R", "S-R",
-    "COAL", "KEY", "MIL", "PEARL", "SIX", "STACK",
+    "COAL", "KEY", "MIL", "PEARL", "SIX", "STACK", "true", "false",
 }  # fmt: skip
 
 
@@ -240,3 +240,27 @@ def test_a_translation_that_does_not_format_falls_back_to_english(
     monkeypatch.setattr(messages, "pgettext", lambda lang, ctx, text: "壊れた {3}")
     message = msg("unknown card {0}", "'zzz'")
     assert messages.render(message, "ja") == "unknown card 'zzz'"
+
+
+def test_a_refused_game_creation_is_translated_from_its_id() -> None:
+    """The lobby's refusals of a game's options (one echoing a long value, cut) reach the
+    page in its language from their ids, Korean particle pairs left for the page."""
+    from fastapi.testclient import TestClient
+
+    from porphyra.server.app import create_app
+
+    seats = [{"kind": "human"}, {"kind": "human"}]
+    body = {"game": "conspiracy", "options": {"players": 2, "opponent": "x" * 300}, "seats": seats}
+    with TestClient(create_app(db_url="sqlite://")) as client:
+        english = client.post("/api/games", json=body).json()["detail"]
+        assert english.startswith("option opponent='xxx") and "not accepted" in english
+        ja = client.post("/api/games", json=body, headers={"accept-language": "ja"}).json()
+        assert ja["detail"].startswith("オプション opponent='xxx") and "または" in ja["detail"]
+        assert "not accepted" not in ja["detail"]
+        body = {"game": "conspiracy", "options": {"players": 2, "solo_only": 1}, "seats": seats}
+        ko = client.post("/api/games", json=body, headers={"accept-language": "ko"}).json()
+        # The particle pair is fitted by the page (t()), as for every refusal it shows.
+        assert ko["detail"] == "옵션 'solo_only'은(는) 여기서 설정할 수 없습니다"
+        body = {"game": "conspiracy", "options": {"players": 3}, "seats": seats}
+        ja = client.post("/api/games", json=body, headers={"accept-language": "ja"}).json()
+        assert ja["detail"] == "このオプションのconspiracyは3席です"  # the engine's seat count
