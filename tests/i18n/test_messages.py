@@ -264,3 +264,11 @@ def test_a_refused_game_creation_is_translated_from_its_id() -> None:
         body = {"game": "conspiracy", "options": {"players": 3}, "seats": seats}
         ja = client.post("/api/games", json=body, headers={"accept-language": "ja"}).json()
         assert ja["detail"] == "このオプションのconspiracyは3席です"  # the engine's seat count
+
+
+def test_an_options_values_message_says_what_its_description_says() -> None:
+    from porphyra.core import registry
+
+    for name in registry.registered_games():
+        for option in registry.game_info(name).options:
+            assert str(option.values_message()) == option.describe_values(), option.name
