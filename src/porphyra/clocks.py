@@ -119,13 +119,17 @@ class ClockSettings:
         )
         return settings
 
-    def describe(self, tr: Callable[..., str] | None = None) -> str:
+    def describe(
+        self, tr: Callable[..., str] | None = None, term: Callable[[str], str] | None = None
+    ) -> str:
         """A short line (for replays): ``real time, 300 s + 10 s a move; a seat out of
         time is played by the easy bot, taken over after 3 timeouts``.
 
         Args:
             tr: translates and formats each part (``porphyra.cli.lang.tr``); default:
                 English.
+            term: names the timeout bot's level as a game term (``porphyra.cli.lang.term``:
+                ``easy`` → ``かんたん``); default: as it is.
         """
         tr = tr or _english
         if self.kind == "realtime":
@@ -134,7 +138,8 @@ class ClockSettings:
             text = tr("turn-based, {0} s a move", self.per_move_s)
         else:
             text = tr("no clock")
-        text += tr("; a seat out of time is played by the {0} bot", self.timeout_bot)
+        bot = term(self.timeout_bot) if term is not None else self.timeout_bot
+        text += tr("; a seat out of time is played by the {0} bot", bot)
         if self.takeover_after:
             text += tr(", taken over after {0} timeouts", self.takeover_after)
         return text

@@ -364,7 +364,7 @@ def test_pyramid_shape_and_location() -> None:
     assert text[0].startswith("R4●")
     assert "R6↑◆" in text[0]  # the best red lord carries the coat of arms
     assert "R4●◆" not in text[0]
-    assert "l7" in text[1]  # the Location line under row 1
+    assert "Grand Es" in text[1]  # the Location line under row 1: l7 by its name, cut
     assert "B1sk◆" in text[2]
     assert [line.strip().split()[-1] for line in text[3:]] == ["·12", "·14", "·15"]
 

@@ -18,6 +18,7 @@ from porphyra.cli.play import PlaySession
 from porphyra.cli.replay import run_replay
 from porphyra.cli.views import ascii_number, view_for
 from porphyra.core.registry import load_game
+from porphyra.i18n.names import location_name, lord_name
 
 runner = CliRunner()
 
@@ -139,7 +140,8 @@ def test_conspiracy_keep_number_matches_the_menu_entry(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     for i, name in enumerate(drawn, 1):
         assert f"{i} keep {name}" in result.output  # menu in drawn order
-        assert f"{i}. {name}" in result.output  # the header numbers them the same way
+        # The header numbers them the same way, each by its name and its notation.
+        assert f"{i}. {lord_name(name)} [{name}]" in result.output
     assert records.load(save)["actions"][1] == {"player": 0, "action": f"keep {drawn[1]}"}
     view = ConspiracyView()
     obs = state.observation(0)
@@ -179,8 +181,8 @@ def test_drawn_locations_show_their_effect() -> None:
     for render in (view.board, view.compact_board):
         console.print(render(game, obs, ["a", "b"]))
         text = console.export_text()
-        for slug in slugs:
-            assert f"{slug} ({location_effect(game, slug)})" in text
+        for slug in slugs:  # by its name, with the slug to type and its effect
+            assert f"{location_name(slug)} [{slug}] ({location_effect(game, slug)})" in text
 
 
 # ---------------------------------------------------------------- 8. messages
@@ -411,7 +413,7 @@ def test_terminal_counts_what_the_hand_holds() -> None:
     console = Console(width=120, record=True, file=io.StringIO())
     console.print(ConspiracyView().board(game, obs, ["Seat 1 (human)", "Seat 2 (bot)"]))
     text = console.export_text()
-    assert "1. purple1 ×2, 2. blue0" in text
+    assert "1. Purple 1 [purple1] ×2, 2. Blue 0 [blue0]" in text
     assert ConspiracyView().expand_input("keep 2", obs) == "keep blue0"
 
 

@@ -94,11 +94,14 @@ def test_a_translated_line_keeps_every_fact(line: str, ja: str, ko: str) -> None
     assert translate_line(line, "en") == line
 
 
-def test_notation_and_numbers_stay_as_they_are() -> None:
+def test_locations_read_by_their_names_and_numbers_stay_as_they_are() -> None:
+    """A Location's slug is notation: a translated line names the Location instead
+    (issue 29: no id reaches a person); seats and numbers stay for the edge."""
     line = "seat 0 keeps Location l5-pearl; face up: count-blue, draw-one"
     out = translate_line(line, "ja")
-    assert "l5-pearl" in out and "count-blue" in out and "draw-one" in out
-    assert out != line
+    assert out == "席0が地域真珠の入江を制圧。表向きに：議会、狭き門"
+    ko = translate_line("seat 12 takes the face-up Location any-keys", "ko")
+    assert "any-keys" not in ko and "자물쇠 장인" in ko and "12" in ko
 
 
 def test_an_unknown_line_is_shown_in_english() -> None:

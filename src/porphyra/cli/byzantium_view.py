@@ -29,6 +29,8 @@ from porphyra.games.byzantium.rules import COLLAPSE_PENALTY
 from porphyra.i18n import N_
 
 AGE_LABEL = {"early": "Early", "middle": "Middle", "late": "Late"}
+#: A card's Age letter (card data) as the word shown for it (a term).
+AGE_WORD = {"E": "early", "M": "middle", "L": "late"}
 PHASE_LABEL = {
     "redraw": N_("Redraw"),
     "meld": N_("Meld"),
@@ -519,7 +521,7 @@ class ByzantiumView(GameView):
             table.add_column(tr("type"), no_wrap=True)
             table.add_column(tr("force"), justify="right", no_wrap=True)
             table.add_column(tr("ages"), no_wrap=True)
-            table.add_column(tr("notes"), max_width=9, overflow="fold")  # room for the slugs
+            table.add_column(tr("notes"), max_width=7, overflow="fold")  # room for the slugs
             table.add_column(tr("qty"), justify="right", no_wrap=True)
             counts: Counter[str] = Counter()
             for card in all_cards:
@@ -530,7 +532,7 @@ class ByzantiumView(GameView):
                     card_label(card, always_slug=True),
                     term(card.type),
                     str(card.force),
-                    _ages_text(card.ages),
+                    _ages_text(card.ages).replace("–", "\n"),  # narrow: one Age a line
                     card_notes(card),
                     str(card.copies),
                 )
@@ -561,11 +563,11 @@ class ByzantiumView(GameView):
 
 
 def _ages_text(ages: str) -> str:
-    """A card's Ages (``all``, ``E``, ``E-M``...) in the terminal's language, short for a
-    table column."""
+    """A card's Ages (``all``, ``E``, ``M-L``...) in words of the terminal's language
+    (``middle–late``, ``中期–後期``), never the data's letters."""
     if ages == "all":
         return tr("all")
-    return "–".join(term(a) for a in ages.split("-"))
+    return "–".join(term(AGE_WORD.get(a, a)) for a in ages.split("-"))
 
 
 def slugify(name: str) -> str:

@@ -28,7 +28,7 @@ from rich.progress import (
 
 from porphyra.bots import Bot, bot_names, make_bot
 from porphyra.bots.selfplay import seat_seed
-from porphyra.cli.lang import error_text, styled, tr
+from porphyra.cli.lang import error_text, fitted, styled, term, tr
 from porphyra.core.errors import PorphyraError
 
 #: Exit code of every handled error (bad record, unknown game, bad card file, bad option).
@@ -57,14 +57,16 @@ def handle_errors(console: Console) -> Iterator[None]:
         yield
     except (PorphyraError, CliError, ValueError) as exc:
         console.print(
-            styled("bold red", "error:") + f" {escape(error_text(str(exc)))}", soft_wrap=True
+            styled("bold red", "error:")
+            + f" {escape(fitted(error_text(exc if isinstance(exc, PorphyraError) else str(exc))))}",
+            soft_wrap=True,
         )
         raise typer.Exit(EXIT_ERROR) from None
     except OSError as exc:
         where = f" {exc.filename}" if exc.filename else ""
         message = f"cannot access{where}: {exc.strerror or exc}"
         console.print(
-            styled("bold red", "error:") + f" {escape(error_text(message))}", soft_wrap=True
+            styled("bold red", "error:") + f" {escape(fitted(error_text(message)))}", soft_wrap=True
         )
         raise typer.Exit(EXIT_ERROR) from None
 
@@ -99,7 +101,7 @@ def seat_text(index: int, kind: str) -> str:
     """A seat as the terminal names it, in its language: ``"Seat 1 (random bot)"`` for
     player 0 played by ``random`` (people count seats from 1, see
     :mod:`porphyra.core.seats`); ``kind`` is ``"human"`` or a bot name."""
-    who = tr("human") if kind == HUMAN else tr("{0} bot", kind)
+    who = tr("human") if kind == HUMAN else tr("{0} bot", term(kind))
     return tr("Seat {0} ({1})", index + 1, who)
 
 

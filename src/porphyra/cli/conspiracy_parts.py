@@ -5,18 +5,22 @@ Legendary Opponent's card and the live score breakdown (used by
 
 from __future__ import annotations
 
+import functools
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from rich.cells import set_cell_size
 from rich.console import RenderableType
 from rich.markup import escape
 from rich.panel import Panel
 from rich.text import Text
 
-from porphyra.cli.lang import seat_label, styled, term, tr
+from porphyra.cli.lang import language, seat_label, styled, term, tr
 from porphyra.cli.views import Obs
 from porphyra.core.game import Game
 from porphyra.i18n import N_
+from porphyra.i18n.names import LOCATION_NAMES, location_name
 
 COLOURS = ("yellow", "red", "green", "blue", "purple")
 #: Rich style per guild colour (purple is shown as magenta).
@@ -72,7 +76,7 @@ HINTS = {
     "swap": N_("Swap two keyless lords: 'swap 3 7' (slots), or 'swap -' to skip."),
     "location": N_(
         "Take a Location: 'locdraw 1'..'locdraw 3' (keep one), 'loctake <slug>' (face up), "
-        "or with deck-search 'locpick <slug>'."
+        "or with the Scouts' Camp 'locpick <slug>'."
     ),
     "lockeep": N_("Keep one drawn Location: 'lockeep <slug>'; the others are put face up."),
     "lopile": N_(
@@ -158,9 +162,28 @@ def solo_labels(obs: Obs, labels: Sequence[str]) -> list[str]:
 
 
 def short_location(slug: str) -> str:
-    """A Location slug cut to fit a chamber cell (``count-yellow`` → ``count-Y``)."""
+    """A Location's label in a chamber cell: its name in the terminal's language cut to fit
+    (``Trade Qu``, ``商業地区``), or, where that cut would read like another Location's,
+    its slug cut to fit (``count-Y``); ``?`` for a face-down one."""
     if slug == "face-down":
         return "?"
+    names = _short_names(language())
+    return names.get(slug) or _short_slug(slug)
+
+
+@functools.cache
+def _short_names(lang: str) -> dict[str, str]:
+    """Each Location's name in ``lang`` cut to ``CELL - 1`` columns, for the slugs whose
+    cut names are all different (the others keep their slugs)."""
+    cut = {
+        slug: set_cell_size(location_name(slug, lang), CELL - 1).rstrip() for slug in LOCATION_NAMES
+    }
+    counts = Counter(cut.values())
+    return {slug: label for slug, label in cut.items() if counts[label] == 1}
+
+
+def _short_slug(slug: str) -> str:
+    """A Location slug cut to fit a chamber cell (``count-yellow`` → ``count-Y``)."""
     if len(slug) < CELL:
         return slug
     head, _, tail = slug.rpartition("-")
@@ -206,7 +229,7 @@ def pyramid(chamber: Sequence[Any]) -> Text:
                     covered = True
                     short = short_location(loc)
                     if cell.get("face_down"):  # solo: the LO's face-down Location
-                        short = "▼" + short[: CELL - 2]
+                        short = "▼" + set_cell_size(short, CELL - 2).rstrip()
                     below = Text(short, style="reverse")
                     below.pad_right(CELL - below.cell_len)
                 bottom.append_text(below)

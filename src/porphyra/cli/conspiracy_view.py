@@ -53,6 +53,7 @@ from porphyra.cli.views import GameView, Obs, ascii_number
 from porphyra.core.errors import InvalidActionError
 from porphyra.core.game import Action, Game, State
 from porphyra.i18n import N_
+from porphyra.i18n.names import location_name, lord_name
 
 #: Each phase of a turn in words (the engine names them ``recruit``, ``keep``...).
 PHASE_LABEL = {
@@ -73,6 +74,12 @@ def _phase_label(phase: object) -> str:
     """The phase ``phase`` in the terminal's language (itself if unknown)."""
     label = PHASE_LABEL.get(str(phase))
     return tr(label) if label else str(phase)
+
+
+def located(game: Game, slug: str) -> str:
+    """A Location a player may name in an action: its name in the terminal's language,
+    the slug to type, its IP and effect (``大荘園 [l7] (7影響点)``)."""
+    return f"{location_name(slug, language())} [{slug}] ({location_effect(game, slug)})"
 
 
 class ConspiracyView(GameView):
@@ -166,7 +173,7 @@ class ConspiracyView(GameView):
         restriction = obs.get("restriction")
         if restriction and obs.get("legendary_opponent"):
             lines.append(
-                f"[yellow]{restriction['location']}[/] "
+                f"[yellow]{escape(location_name(restriction['location'], language()))}[/] "
                 + escape(
                     tr(
                         "of {0}: no effect, the LO is never restricted (section 4.2)",
@@ -176,7 +183,7 @@ class ConspiracyView(GameView):
             )
         elif restriction:
             lines.append(
-                f"[yellow]{restriction['location']}[/] "
+                f"[yellow]{escape(location_name(restriction['location'], language()))}[/] "
                 + escape(
                     tr(
                         "of {0}: the others must draw exactly {1}",
@@ -210,16 +217,21 @@ class ConspiracyView(GameView):
             drawn = numbered_choices("keep", obs)
             times: Counter[str] = Counter(obs["drawn_lords"])
             listed = ", ".join(
-                f"{i}. {n}" + (f" ×{times[n]}" if times[n] > 1 else "")
+                f"{i}. {lord_name(n, language())} [{n}]" + (f" ×{times[n]}" if times[n] > 1 else "")
                 for i, n in enumerate(drawn, 1)
             )
             pending.append(tr("drawn: {0}", listed))
         if obs.get("to_place"):
-            pending.append(tr("to place: {0}", ", ".join(obs["to_place"])))
+            named = ", ".join(f"{lord_name(n, language())} [{n}]" for n in obs["to_place"])
+            pending.append(tr("to place: {0}", named))
         if obs.get("drawn_locations") and not compact:
-            pending.append(tr("drawn Locations: {0}", ", ".join(obs["drawn_locations"])))
+            named = ", ".join(
+                f"{location_name(s, language())} [{s}]" for s in obs["drawn_locations"]
+            )
+            pending.append(tr("drawn Locations: {0}", named))
         if obs.get("location_deck") and not compact:
-            pending.append(tr("Location deck: {0}", ", ".join(obs["location_deck"])))
+            named = ", ".join(f"{location_name(s, language())} [{s}]" for s in obs["location_deck"])
+            pending.append(tr("Location deck: {0}", named))
         if pending:
             lines.append("[bold]" + escape(" · ".join(pending)) + "[/]")
         return lines
@@ -242,10 +254,10 @@ class ConspiracyView(GameView):
         ]
         if obs.get("pearl_master") == seat:
             facts.append(styled("bold", "Pearl Master"))
-        if player.get("any_keys"):
-            facts.append("any-keys")
+        if player.get("any_keys"):  # a held Location's power, by its name
+            facts.append(escape(location_name("any-keys", language())))
         if player.get("deck_search"):
-            facts.append("deck-search")
+            facts.append(escape(location_name("deck-search", language())))
         body = Group(pyramid(player["chamber"]), Text.from_markup(" · ".join(facts)))
         title = escape(labels[seat]) + (escape(tr(" — you")) if obs.get("seat") == seat else "")
         subtitle = None if scores is None else tr("{0} IP", scores[seat]["total"])
@@ -273,13 +285,13 @@ class ConspiracyView(GameView):
             if obs.get(key):  # lockeep / locpick: each one's effect, as for face-up ones
                 table.add_row(
                     Text(f"{title} ({len(obs[key])})", style="bold yellow"),
-                    Text("; ".join(f"{s} ({location_effect(game, s)})" for s in obs[key])),
+                    Text("; ".join(located(game, s) for s in obs[key])),
                 )
         face_up = obs.get("face_up_locations") or []
         table.add_row(
             Text(tr("face-up Locations ({0})", len(face_up)), style="bold"),
             Text(
-                "; ".join(f"{s} ({location_effect(game, s)})" for s in face_up) or "—",
+                "; ".join(located(game, s) for s in face_up) or "—",
             ),
         )
         owned = []
@@ -288,7 +300,8 @@ class ConspiracyView(GameView):
                 lo = player.get("legendary_opponent")
                 who = tr("LO") if lo else seat_label(seat)
                 face = " " + tr("(face down, 5 IP each)") if lo else ""
-                owned.append(f"{who}: " + ", ".join(player["locations"]) + face)
+                named = ", ".join(location_name(s, language()) for s in player["locations"])
+                owned.append(f"{who}: " + named + face)
         if owned:
             table.add_row(Text(tr("Locations held"), style="bold"), Text(" · ".join(owned)))
         return table
@@ -464,6 +477,7 @@ class ConspiracyView(GameView):
             style="dim",
         )
         locs = Table(title=tr("Locations"), box=box.SIMPLE_HEAD)
+        locs.add_column(tr("name"), no_wrap=True)
         locs.add_column(tr("slug"), no_wrap=True)
         locs.add_column("IP", justify="right")
         locs.add_column(tr("effect"), overflow="fold")
@@ -471,6 +485,7 @@ class ConspiracyView(GameView):
         base = bonus = 0
         for card in cards.locations:
             locs.add_row(
+                location_name(card.slug, language()),
                 card.slug,
                 str(card.ip),
                 location_effect(game, card.slug).partition("; ")[2],

@@ -10,9 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from porphyra.core.errors import PorphyraError
+from porphyra.core.messages import Message
 from porphyra.core.seats import ENGLISH_SEAT, for_people
 from porphyra.i18n import Translator, from_environment
-from porphyra.i18n.log import translate_error, translate_lines
+from porphyra.i18n.korean import particles
+from porphyra.i18n.log import translate_lines
+from porphyra.i18n.messages import error_message
+from porphyra.i18n.names import name_ids
 
 _current: Translator | None = None
 
@@ -55,14 +60,24 @@ def term(text: str) -> str:
     return translator().term(text)
 
 
-def error_text(message: str) -> str:
-    """An error message (English, e.g. an engine's refusal) in the current language."""
-    return translate_error(message, language())
+def error_text(message: PorphyraError | Message | str) -> str:
+    """A refusal in the current language: an engine's error or a message from its id and
+    arguments (:func:`porphyra.i18n.messages.error_message`); an English text that is not
+    structured is looked up whole."""
+    return error_message(message, language())
+
+
+def fitted(text: str) -> str:
+    """A final text in the current language with its Korean particles fitted to the words
+    before them (:func:`porphyra.i18n.korean.particles`; other languages: unchanged)."""
+    return particles(text) if language() == "ko" else text
 
 
 def log(lines: list[str]) -> list[str]:
-    """English log lines in the current language."""
-    return translate_lines(lines, language())
+    """English log lines in the current language, every lord id and Location slug named
+    (:func:`porphyra.i18n.names.name_ids`)."""
+    lang = language()
+    return [name_ids(line, lang) for line in translate_lines(lines, lang)]
 
 
 def styled(style: str, message: str, *args: object) -> str:
@@ -82,7 +97,7 @@ def seat_label(player: int) -> str:
 def people(text: str, names: Sequence[str] | None = None) -> str:
     """A text already in the current language (a translated log line or refusal) with
     its seats counted from 1, or named by ``names`` (:func:`porphyra.core.seats.for_people`)."""
-    return for_people(text, names, tr(ENGLISH_SEAT))
+    return fitted(for_people(text, names, tr(ENGLISH_SEAT)))
 
 
 def argv_language(argv: Sequence[str]) -> str | None:

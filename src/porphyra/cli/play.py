@@ -28,12 +28,13 @@ from rich.table import Table
 from porphyra import record as records
 from porphyra.bots import bot_names, make_bot, seat_view
 from porphyra.cli.common import Seat, default_bot
-from porphyra.cli.lang import error_text, language, people, styled, tr
+from porphyra.cli.lang import error_text, language, people, styled, term, tr
 from porphyra.cli.rules import rules_markdown
 from porphyra.cli.saves import games_dir, save_atomically
 from porphyra.cli.views import GameView, Obs, ascii_number, log_entry, log_lines
 from porphyra.core.errors import IllegalActionError, InvalidActionError
 from porphyra.core.game import Action, State
+from porphyra.core.messages import msg
 
 #: Menus longer than this are not printed in full unless asked (``menu``): the prompt shows
 #: the number range of each group instead (its numbers work all the same).
@@ -468,10 +469,8 @@ class PlaySession:
                 # ValueError: a parser that trusted str.isdigit() ("swap ² 3"); bad input
                 # is explained and re-asked, it never ends the game.
                 if not isinstance(exc, InvalidActionError | IllegalActionError):
-                    exc = InvalidActionError(f"cannot read {text!r}: use the digits 0-9")
-                self.console.print(
-                    f"[red]✗ {escape(people(error_text(str(exc))))}[/]", highlight=False
-                )
+                    exc = InvalidActionError(msg("cannot read {0}: use the digits 0-9", repr(text)))
+                self.console.print(f"[red]✗ {escape(people(error_text(exc)))}[/]", highlight=False)
                 self.console.print(
                     "[dim]"
                     + escape(
@@ -559,12 +558,13 @@ class PlaySession:
                     action, note = bot.choose(view), ""
         except ValueError as exc:  # a hint is advice: a failing bot must not end the game
             self.console.print(
-                "[red]✗ [/]" + styled("red", "no hint: the {0} bot failed: {1}", spec, str(exc)),
+                "[red]✗ [/]"
+                + styled("red", "no hint: the {0} bot failed: {1}", term(spec), str(exc)),
                 highlight=False,
             )
             return
         self.console.print(
-            styled("yellow", "Hint ({0}):", spec) + f" [bold]{escape(str(action))}[/]{note}",
+            styled("yellow", "Hint ({0}):", term(spec)) + f" [bold]{escape(str(action))}[/]{note}",
             highlight=False,
         )
 
@@ -581,7 +581,7 @@ class PlaySession:
             try:
                 return self.game.parse_action(self.state, expanded)
             except IllegalActionError as second:
-                raise IllegalActionError(f"{expanded}: {second}") from None
+                raise IllegalActionError(msg("{0}: {1}", expanded, second.message)) from None
             except InvalidActionError:
                 raise first from None
 

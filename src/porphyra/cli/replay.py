@@ -18,7 +18,7 @@ from rich.rule import Rule
 
 from porphyra import record as records
 from porphyra.cli.lang import log as translated_log
-from porphyra.cli.lang import people, seat_label, styled, tr
+from porphyra.cli.lang import people, seat_label, styled, term, tr
 from porphyra.cli.views import GameView, Obs, ascii_number, log_entry, log_lines
 from porphyra.clocks import ClockError, ClockSettings, event_text
 from porphyra.core.errors import RecordError
@@ -114,7 +114,7 @@ def _shown_name(name: object) -> str | None:
 def describe_clock(clock: dict[str, Any]) -> str:
     """A record's ``clock`` settings in words (:meth:`ClockSettings.describe`)."""
     try:
-        return ClockSettings.from_json(clock).describe(tr)
+        return ClockSettings.from_json(clock).describe(tr, term)
     except ClockError:
         return f"{clock.get('kind')} (settings unreadable)"
 

@@ -6,9 +6,43 @@ names the problem; an operation that raises leaves the state it was called on un
 
 from __future__ import annotations
 
+from porphyra.core.messages import Arg, Message
+
 
 class PorphyraError(Exception):
-    """Base class of every error raised by porphyra on purpose."""
+    """Base class of every error raised by porphyra on purpose.
+
+    Args:
+        message: the English text, or a :class:`~porphyra.core.messages.Message` (an id
+            plus arguments) whose English text becomes the exception's text; the edges
+            translate :attr:`message` (id and arguments), never the English text.
+
+    Attributes:
+        message: the structured message (a plain text becomes a message without
+            arguments whose id is the text itself).
+        msgid: the message's id (its English template).
+        args: the exception's arguments (``(english_text,)``, as for any exception).
+        msgargs: the message's arguments.
+    """
+
+    def __init__(self, message: str | Message = "") -> None:
+        structured = message if isinstance(message, Message) else Message(message)
+        super().__init__(str(structured))
+        self.message: Message = structured
+
+    def __reduce__(self) -> tuple[type[PorphyraError], tuple[Message]]:
+        """Pickled with its structured message (a process pool's errors keep it)."""
+        return (type(self), (self.message,))
+
+    @property
+    def msgid(self) -> str:
+        """The message id (English template) of this error."""
+        return self.message.msgid
+
+    @property
+    def msgargs(self) -> tuple[Arg, ...]:
+        """The arguments of this error's message."""
+        return self.message.args
 
 
 class InvalidActionError(PorphyraError, ValueError):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from porphyra.core.errors import UnknownGameError
+from porphyra.core.messages import Message, msg
 
 #: The value types an option can have.  ``path``: a file path (text); ``mapping``: a JSON
 #: object (e.g. stacked decks).
@@ -92,6 +93,19 @@ class GameOption:
             self.type, f"a value of type {self.type}"
         )
 
+    def values_message(self) -> Message:
+        """:meth:`describe_values` as a message (an id plus arguments, translated at the
+        edge); ``str()`` of it is exactly :meth:`describe_values`."""
+        if self.choices:
+            texts = [repr(c) if isinstance(c, str) else _json_text(c) for c in self.choices]
+            if len(texts) > 1:
+                return msg("{0} or {1}", ", ".join(texts[:-1]), texts[-1])
+            return msg("{0}", texts[0])
+        fixed = {"bool": "true or false", "path": "a file path", "mapping": "a JSON object"}
+        if self.type in fixed:
+            return msg(fixed[self.type])
+        return msg("a value of type {0}", self.type)
+
     def from_text(self, text: str) -> Any:
         """The value that command-line ``text`` stands for: a choice whose text matches
         (case-insensitive), else an integer for ``int`` options, else the text (lower case
@@ -154,7 +168,12 @@ def check_options(
     unknown = sorted(set(given) - set(by_name))
     if unknown:
         raise UnknownGameError(
-            f"unknown {game} option(s): {', '.join(unknown)}; known: {', '.join(by_name)}"
+            msg(
+                "unknown {0} option(s): {1}; known: {2}",
+                game,
+                ", ".join(unknown),
+                ", ".join(by_name),
+            )
         )
     given = {k: v for k, v in given.items() if v is not None}  # None: the default
     values = {o.name: given.get(o.name, o.default) for o in declared}
@@ -162,13 +181,25 @@ def check_options(
         value = values[option.name]
         if not option.accepts(value):
             raise UnknownGameError(
-                f"{game}: {option.name} must be {option.describe_values()}, not {value!r}"
+                msg(
+                    "{0}: {1} must be {2}, not {3}",
+                    game,
+                    option.name,
+                    option.values_message(),
+                    repr(value),
+                )
             )
         if option.name in given:
             for other, wanted in option.requires.items():
                 if not _same(values[other], wanted):
                     raise UnknownGameError(
-                        f"{game}: {option.name} applies only with {other}={wanted!r}"
+                        msg(
+                            "{0}: {1} applies only with {2}={3}",
+                            game,
+                            option.name,
+                            other,
+                            repr(wanted),
+                        )
                     )
     return values
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from porphyra.core.errors import UnknownGameError
 from porphyra.core.game import Game, GameInfo
+from porphyra.core.messages import msg
 
 _GAMES: dict[str, str] = {
     "byzantium": "porphyra.games.byzantium.game:ByzantiumGame",
@@ -70,7 +71,7 @@ def _game_class(name: str) -> type[Game]:
         target = _GAMES[name]
     except KeyError:
         raise UnknownGameError(
-            f"unknown game {name!r}; known games: {', '.join(registered_games())}"
+            msg("unknown game {0}; known games: {1}", repr(name), ", ".join(registered_games()))
         ) from None
     module_name, _, cls_name = target.partition(":")
     cls: type[Game] = getattr(importlib.import_module(module_name), cls_name)

@@ -144,9 +144,15 @@ class Translator:
         self.lang = lang
 
     def __call__(self, message: str, *args: object, **kwargs: object) -> str:
-        """``message`` translated, then formatted with ``args``/``kwargs`` if any."""
+        """``message`` translated, then formatted with ``args``/``kwargs`` if any (in
+        Korean, each particle then fits the word before it: :mod:`porphyra.i18n.korean`)."""
         text = gettext(self.lang, message)
-        return text.format(*args, **kwargs) if args or kwargs else text
+        text = text.format(*args, **kwargs) if args or kwargs else text
+        if self.lang == "ko":
+            from porphyra.i18n.korean import particles
+
+            text = particles(text)
+        return text
 
     def term(self, text: str) -> str:
         """A game term (context ``"term"``) translated, itself if not catalogued."""

@@ -103,9 +103,11 @@ def option_messages() -> set[Message]:
 
 def term_messages() -> set[Message]:
     """The game terms shown as data: every card name and type of every shipped Byzantium
-    deck, the Conspiracy colours, lords, Location effects and Legendary Opponents (names,
+    deck, the Conspiracy colours, lords, Location names and effects, Legendary Opponents (names,
     titles, conditions, bonuses, abilities)."""
+    from porphyra.bots import bot_names
     from porphyra.games.conspiracy import solo
+    from porphyra.i18n.names import LOCATION_NAMES
 
     terms: set[str] = {"Byzantine", "Foe", "byzantine", "foe", "natural", "nothing", "none"}
     terms.update({"Early", "Middle", "Late", "early", "middle", "late", "the LO", "no pile"})
@@ -120,6 +122,8 @@ def term_messages() -> set[Message]:
     for loc in json.loads((data / "locations.json").read_text(encoding="utf-8"))["locations"]:
         if loc["text"]:
             terms.add(loc["text"])
+    terms.update(LOCATION_NAMES.values())  # the Locations' names (never their slugs)
+    terms.update(bot_names())  # the bots' levels ("easy"), shown in seat names and badges
     for opponent in solo.load_opponents(data / "legendary_opponents.json"):
         terms.update((opponent.name, opponent.title, opponent.bonus_text, opponent.ability_text))
         for condition in opponent.conditions:

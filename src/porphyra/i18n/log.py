@@ -6,9 +6,11 @@ never changes).  The catalogue's context ``"log"`` holds every line's English te
 (``msgid``, with ``{0}``, ``{1}``... for the variable parts) and its translations.  A line
 is matched against the templates (the one with the most fixed text first); each variable
 part is then rendered in turn: a game term (context ``"term"``: card names, Ages, colours,
-roles...), a shorter template (``"seat {0}"``, ``"{0} ({1} removed from the game)"``...),
-a list of those (``", "``, ``"; "``), or kept as it is (numbers, notation such as lord and
-Location ids, ruling ids).  A translated line is therefore a function of the English line
+roles...), a Location's name for its slug (:mod:`porphyra.i18n.names`; lord ids are terms),
+a shorter template (``"seat {0}"``, ``"{0} ({1} removed from the game)"``...), a list of
+those (``", "``, ``"; "``), or kept as it is (numbers, ruling ids).  English lines keep
+their ids here; the edges name them (:func:`porphyra.i18n.names.name_ids`, the pages'
+``nameSeats``).  A translated line is therefore a function of the English line
 alone: it says exactly what the English line says to the same reader, nothing more.
 
 Error messages (the refusals a player can provoke: bad notation, an illegal or stale move,
@@ -23,6 +25,7 @@ import re
 from dataclasses import dataclass
 
 from porphyra.i18n import DEFAULT, has, pgettext, translations
+from porphyra.i18n.names import name_of
 
 _FIELD = re.compile(r"\{(\d+)\}")
 #: What a variable part may be left as (no words to translate): numbers, signs, notation
@@ -76,6 +79,9 @@ def _part(text: str, lang: str, context: str) -> str | None:
     """A variable part in ``lang``, or None if it is words the catalogue does not know."""
     if has(lang, "term", text):
         return pgettext(lang, "term", text)
+    named = name_of(text, lang)
+    if named is not None:
+        return named  # a Location slug (lord ids are terms themselves)
     for sep, english in _SEPARATORS:
         pieces = sep.split(text)
         if len(pieces) > 1:

@@ -77,6 +77,7 @@ from porphyra.clocks import (
 )
 from porphyra.core import registry
 from porphyra.core.errors import UnknownGameError
+from porphyra.core.messages import msg
 from porphyra.core.options import options_of
 from porphyra.core.registry import registered_games
 from porphyra.core.seats import default_name, hidden_character
@@ -84,9 +85,10 @@ from porphyra.i18n import DEFAULT as DEFAULT_LANGUAGE
 from porphyra.i18n import LANGUAGES, catalogue_json, from_accept_language
 from porphyra.i18n import normalize as normalize_language
 from porphyra.i18n.log import translate_error, translate_lines
+from porphyra.i18n.messages import error_message
 from porphyra.server import HEARTBEAT_S, protocol
 from porphyra.server.client import MOVED_CLOSE_CODE, Client
-from porphyra.server.errors import MOVED_MESSAGE, SubmitError
+from porphyra.server.errors import MOVED_MESSAGE, RefusedRequest, SubmitError
 from porphyra.server.gamedata import card_data, lobby_bot_text, lobby_bots, solo_supported
 from porphyra.server.hub import CreateError, Hub
 from porphyra.server.incidents import player_message, report
@@ -387,20 +389,27 @@ def check_options(name: str, options: dict[str, Any]) -> dict[str, Any]:
     try:
         declared = options_of(registry.game_info(name).options, "lobby")
     except UnknownGameError:
-        raise HTTPException(
-            400, f"unknown game {_short(name)!r}; games: {', '.join(registered_games())}"
+        raise RefusedRequest(
+            400,
+            msg("unknown game {0}; games: {1}", repr(_short(name)), ", ".join(registered_games())),
         ) from None
     allowed = {o.name: o for o in declared}
     out: dict[str, Any] = {}
     for key, value in options.items():
         option = allowed.get(key)
         if option is None:
-            raise HTTPException(400, f"option {_short(key)!r} cannot be set here")
+            raise RefusedRequest(400, msg("option {0} cannot be set here", repr(_short(key))))
         if value is None:
             continue
         if not option.accepts(value):
-            raise HTTPException(
-                400, f"option {key}={_short(value)!r} not accepted; {option.describe_values()}"
+            raise RefusedRequest(
+                400,
+                msg(
+                    "option {0}={1} not accepted; {2}",
+                    key,
+                    repr(_short(value)),
+                    option.values_message(),
+                ),
             )
         out[key] = value
     return out
@@ -523,8 +532,10 @@ def create_app(
         if exc.status_code == 404 and wants_page(request):
             return not_found_page(request)
         detail: Any = exc.detail
-        if isinstance(detail, str):
-            lang = from_accept_language(request.headers.get("accept-language"))
+        lang = from_accept_language(request.headers.get("accept-language"))
+        if isinstance(exc, RefusedRequest):
+            detail = error_message(exc.message, lang)  # from its id and arguments
+        elif isinstance(detail, str):
             detail = translate_error(detail, lang)
         return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=exc.headers)
 
@@ -694,7 +705,7 @@ def create_app(
                 body.game, options, seats, body.seed, body.table.model_dump(), clock=clock
             )
         except (CreateError, UnknownGameError) as exc:
-            raise HTTPException(400, str(exc)) from None
+            raise RefusedRequest(400, exc.message) from None
         info = runner.info()
         info["fixed_seed"] = body.seed is not None  # the same as info["deal"] == "chosen"
         info["invites"] = [
@@ -791,7 +802,7 @@ def create_app(
         try:
             new = await hub.rematch(runner)
         except (CreateError, UnknownGameError) as exc:
-            raise HTTPException(400, str(exc)) from None
+            raise RefusedRequest(400, exc.message) from None
         info: dict[str, Any] = new.info()
         info["url"] = f"/game/{new.id}"
         return info
@@ -1013,7 +1024,7 @@ async def _handle(
     try:
         msg = protocol.parse_client_message(raw)
     except protocol.ProtocolError as exc:
-        client.send(protocol.error(runner.seq, client.error_text(str(exc)), "malformed"))
+        client.send(protocol.error(runner.seq, client.error_text(exc.message), "malformed"))
         return
     if msg.type == "ping":
         client.send({"type": "pong", "seq": runner.seq})

@@ -6,8 +6,9 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
+from porphyra.core.messages import Message
 from porphyra.i18n import DEFAULT as DEFAULT_LANGUAGE
-from porphyra.i18n.log import translate_error
+from porphyra.i18n.messages import error_message
 from porphyra.server import protocol
 from porphyra.server.errors import MOVED_MESSAGE
 
@@ -41,9 +42,11 @@ class Client:
     #: The websocket close code once the writer stops (None: 1008 if dropped, else 1000).
     close_code: int | None = None
 
-    def error_text(self, message: str) -> str:
-        """An error ``message`` (English) in this client's language."""
-        return translate_error(message, self.lang)
+    def error_text(self, message: str | Message) -> str:
+        """An error ``message`` in this client's language: a structured message from its
+        id and arguments, an English text looked up whole (or matched, while some
+        messages are not structured yet)."""
+        return error_message(message, self.lang)
 
     def send(self, message: dict[str, Any] | str) -> None:
         """Queue ``message`` (a dict, or JSON text already encoded)."""

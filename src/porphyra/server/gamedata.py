@@ -17,6 +17,7 @@ from porphyra.core.errors import PorphyraError
 from porphyra.core.game import Game
 from porphyra.core.registry import load_game
 from porphyra.i18n import N_
+from porphyra.i18n.names import location_name
 
 #: Bot difficulties offered first in the lobby (others from ``bot_names()`` follow).
 PREFERRED_BOTS = ("easy", "medium", "hard", "random")
@@ -59,12 +60,23 @@ def solo_supported() -> bool:
 
 @functools.cache
 def card_data(name: str) -> dict[str, Any]:
-    """The public card data of game ``name`` for the browser (``Game.card_data()``).
+    """The public card data of game ``name`` for the browser (``Game.card_data()``), each
+    Conspiracy Location with its English ``name`` (:data:`porphyra.i18n.names.
+    LOCATION_NAMES`, a term the page translates: the page never shows a slug).
 
     Raises:
         UnknownGameError: ``name`` is not a registered game.
     """
-    return load_game(name).card_data()
+    data = load_game(name).card_data()
+    locations = data.get("locations")
+    if isinstance(locations, dict):
+        data = {
+            **data,
+            "locations": {
+                slug: {**info, "name": location_name(slug)} for slug, info in locations.items()
+            },
+        }
+    return data
 
 
 #: Games whose views carry figures derived from the public observation (see :func:`derived`).

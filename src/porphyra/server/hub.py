@@ -18,6 +18,8 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from porphyra.clocks import ClockSettings, TableClock
+from porphyra.core.errors import PorphyraError
+from porphyra.core.messages import msg
 from porphyra.server import HEARTBEAT_S, owners
 from porphyra.server.botpool import BotPool
 from porphyra.server.incidents import damaged_game, report
@@ -73,8 +75,9 @@ def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
         future.set_exception(error)
 
 
-class CreateError(ValueError):
-    """A lobby request to create a game that cannot be honoured (message says why)."""
+class CreateError(PorphyraError, ValueError):
+    """A lobby request to create a game that cannot be honoured; its :attr:`message` (an
+    id plus arguments) says why, translated per request."""
 
 
 class Hub:
@@ -642,10 +645,12 @@ class Hub:
         """
         try:
             game = shared_game(name, options)
+        except PorphyraError as exc:
+            raise CreateError(exc.message) from None
         except (ValueError, TypeError) as exc:
             raise CreateError(str(exc)) from None
         if len(seats) != game.num_players:
-            raise CreateError(f"{name} with these options has {game.num_players} seat(s)")
+            raise CreateError(msg("{0} with these options has {1} seat(s)", name, game.num_players))
         deal = DEAL_SECRET if seed is None else DEAL_CHOSEN
         if seed is None:
             seed = secrets.randbits(SEED_BITS)

@@ -38,7 +38,9 @@ from typing import TYPE_CHECKING, Any
 
 from porphyra import record as records
 from porphyra.bots.selfplay import decision_seed
+from porphyra.core.errors import PorphyraError
 from porphyra.core.game import Action, Game, State
+from porphyra.core.messages import Joined, msg
 from porphyra.i18n import DEFAULT as DEFAULT_LANGUAGE
 from porphyra.i18n.log import translate_lines
 from porphyra.server import protocol
@@ -573,7 +575,7 @@ class MatchRunner(ClockedRunner):
         start = self._decision_start(seat)
         if seq > self.seq or seq < start:
             raise SubmitError(
-                "stale", f"stale hint request: you saw {seq}, the game is at {self.seq}"
+                "stale", msg("stale hint request: you saw {0}, the game is at {1}", seq, self.seq)
             )
         if not self._legal(seat):
             raise SubmitError("turn", "a hint is for your own decision: it is not your turn")
@@ -606,6 +608,8 @@ class MatchRunner(ClockedRunner):
     def _parse(self, state: State, text: str, seat: int) -> Action:
         try:
             return self.game.parse_action(state, text, seat)
+        except PorphyraError as exc:
+            raise SubmitError("illegal", msg("{0}: {1}", repr(text), exc.message)) from None
         except ValueError as exc:
             raise SubmitError("illegal", f"{text!r}: {exc}") from None
 
@@ -626,13 +630,17 @@ class MatchRunner(ClockedRunner):
             if seq > self.seq or seq < start:
                 raise SubmitError(
                     "stale",
-                    f"stale submission: you saw state {seq}, the game is at {self.seq}; "
-                    "look at the new state and decide again",
+                    msg(
+                        "stale submission: you saw state {0}, the game is at {1}; "
+                        "look at the new state and decide again",
+                        seq,
+                        self.seq,
+                    ),
                 )
             active = self.state.active_players()
             if seat not in active:
-                waiting = ", ".join(f"seat {p}" for p in active)
-                raise SubmitError("turn", f"not your turn: waiting for {waiting}")
+                waiting = Joined(", ", tuple(msg("seat {0}", p) for p in active))
+                raise SubmitError("turn", msg("not your turn: waiting for {0}", waiting))
             if seat in self._timing_out:
                 raise SubmitError("timeout", "your time ran out: a bot is moving for you")
             if self.clock.seats[seat].takeover is not None:
@@ -753,7 +761,9 @@ class MatchRunner(ClockedRunner):
         """
         async with self.lock:
             if seq != self.seq:
-                raise SubmitError("stale", f"stale undo: you saw {seq}, the game is at {self.seq}")
+                raise SubmitError(
+                    "stale", msg("stale undo: you saw {0}, the game is at {1}", seq, self.seq)
+                )
             if self.seats[seat].kind != "human" or not self._all_others_bots(seat):
                 raise SubmitError("undo", "undo is only possible when every other seat is a bot")
             if self.over:

@@ -63,6 +63,8 @@ from typing import Any
 
 import orjson
 
+from porphyra.core.errors import PorphyraError
+from porphyra.core.messages import msg
 from porphyra.core.seats import hidden_character
 
 #: Largest accepted client message, in bytes of text.
@@ -88,8 +90,10 @@ FIELDS: dict[str, frozenset[str]] = {
 }
 
 
-class ProtocolError(ValueError):
-    """A client message that is not valid JSON or not a known message shape."""
+class ProtocolError(PorphyraError, ValueError):
+    """A client message that is not valid JSON or not a known message shape; its
+    :attr:`message` is an id plus arguments (the client's own text kept as it is),
+    translated per client."""
 
 
 @dataclass(frozen=True)
@@ -126,7 +130,9 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
     if isinstance(text, str) and size > MAX_MESSAGE_BYTES // 4:  # up to 4 bytes a character
         size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_MESSAGE_BYTES:
-        raise ProtocolError(f"message too large ({size} bytes; limit {MAX_MESSAGE_BYTES})")
+        raise ProtocolError(
+            msg("message too large ({0} bytes; limit {1})", size, MAX_MESSAGE_BYTES)
+        )
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
@@ -145,14 +151,22 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
     fields = FIELDS.get(kind) if isinstance(kind, str) else None
     if fields is None:
         raise ProtocolError(
-            f"unknown message type {kind!r}; expected act, undo, snapshot, ping, leave, return, "
-            "chat, hint"
+            msg(
+                "unknown message type {0}; expected act, undo, snapshot, ping, leave, return, "
+                "chat, hint",
+                repr(kind),
+            )
         )
     unknown = sorted(str(k) for k in data if k not in fields)
     if unknown:
         shown = ", ".join(repr(k[:40]) for k in unknown[:5])
         raise ProtocolError(
-            f"unknown field(s) {shown} in '{kind}'; it has only {', '.join(sorted(fields))}"
+            msg(
+                "unknown field(s) {0} in '{1}'; it has only {2}",
+                shown,
+                str(kind),
+                ", ".join(sorted(fields)),
+            )
         )
     if kind in ("ping", "snapshot", "leave", "return"):
         return ClientMessage(kind)
@@ -161,7 +175,11 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
     seq = data.get("seq")
     if not isinstance(seq, int) or isinstance(seq, bool) or abs(seq) > MAX_SEQ:
         raise ProtocolError(
-            f"'{kind}' needs an integer 'seq' of at most {MAX_SEQ} (the last seq you saw)"
+            msg(
+                "'{0}' needs an integer 'seq' of at most {1} (the last seq you saw)",
+                str(kind),
+                MAX_SEQ,
+            )
         )
     if kind in ("undo", "hint"):
         return ClientMessage(kind, seq=seq)
@@ -169,7 +187,7 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
     if not isinstance(action, str) or not action.strip():
         raise ProtocolError("'act' needs an 'action' string in the game's notation")
     if len(action) > MAX_ACTION_CHARS:
-        raise ProtocolError(f"action text too long ({len(action)} characters)")
+        raise ProtocolError(msg("action text too long ({0} characters)", len(action)))
     return ClientMessage("act", action=action.strip(), seq=seq)
 
 
@@ -188,11 +206,16 @@ def chat_text(text: Any) -> str:
     if not line:
         raise ProtocolError("a chat line cannot be empty")
     if len(line) > MAX_CHAT_CHARS:
-        raise ProtocolError(f"chat line too long ({len(line)} characters; limit {MAX_CHAT_CHARS})")
+        raise ProtocolError(
+            msg("chat line too long ({0} characters; limit {1})", len(line), MAX_CHAT_CHARS)
+        )
     for ch in line:
         if hidden_character(ch):  # as in seat names
             raise ProtocolError(
-                f"a chat line may not contain control or formatting characters (U+{ord(ch):04X})"
+                msg(
+                    "a chat line may not contain control or formatting characters ({0})",
+                    f"U+{ord(ch):04X}",
+                )
             )
     return line
 

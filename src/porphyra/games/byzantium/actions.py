@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from porphyra.core.errors import InvalidActionError
 from porphyra.core.game import Action
+from porphyra.core.messages import msg
 from porphyra.games.byzantium.cards import CardSet
 
 VERBS = ("redraw", "meld", "target", "replace", "pass")
@@ -64,36 +65,43 @@ def parse(text: str, cardset: CardSet) -> ByzantiumAction:
             list given where one card is expected.
     """
     if not isinstance(text, str):
-        raise InvalidActionError(f"an action must be text, not {type(text).__name__}")
+        raise InvalidActionError(msg("an action must be text, not {0}", type(text).__name__))
     if len(text) > MAX_TEXT:
-        raise InvalidActionError(f"action text is too long ({len(text)} characters)")
+        raise InvalidActionError(msg("action text is too long ({0} characters)", len(text)))
     parts = text.strip().split()
     if not parts:
-        raise InvalidActionError(f"empty action; expected one of: {', '.join(VERBS)}")
+        raise InvalidActionError(msg("empty action; expected one of: {0}", ", ".join(VERBS)))
     verb = parts[0].lower()
     if verb not in VERBS:
         raise InvalidActionError(
-            f"unknown action {parts[0]!r}; expected one of: {', '.join(VERBS)}"
+            msg("unknown action {0}; expected one of: {1}", repr(parts[0]), ", ".join(VERBS))
         )
     if len(parts) != 2:
         example = "-" if verb != "pass" else "<card>"
         raise InvalidActionError(
-            f"{verb!r} takes exactly one argument (e.g. '{verb} {example}'), got {len(parts) - 1}"
+            msg(
+                "{0} takes exactly one argument (e.g. '{1}'), got {2}",
+                repr(verb),
+                f"{verb} {example}",
+                len(parts) - 1,
+            )
         )
     arg = parts[1].lower()
     if arg == "-":
         if verb == "pass":
-            raise InvalidActionError("'pass' needs the card to pass, e.g. 'pass archers'")
+            raise InvalidActionError(msg("'pass' needs the card to pass, e.g. 'pass archers'"))
         return ByzantiumAction(verb, ())
     slugs = arg.split(",")
     if verb not in LIST_VERBS and len(slugs) > 1:
-        raise InvalidActionError(f"{verb!r} takes a single card, got {len(slugs)}")
+        raise InvalidActionError(msg("{0} takes a single card, got {1}", repr(verb), len(slugs)))
     kinds: list[int] = []
     for slug in slugs:
         if not slug:
-            raise InvalidActionError(f"empty card name in {arg!r} (use commas without spaces)")
+            raise InvalidActionError(
+                msg("empty card name in {0} (use commas without spaces)", repr(arg))
+            )
         card = cardset.by_slug.get(slug)
         if card is None:
-            raise InvalidActionError(f"unknown card {slug!r}")
+            raise InvalidActionError(msg("unknown card {0}", repr(slug)))
         kinds.append(card.index)
     return make_action(verb, kinds, cardset)

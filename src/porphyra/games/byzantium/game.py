@@ -25,6 +25,7 @@ from typing import Any
 
 from porphyra.core.errors import IllegalActionError, UnknownGameError
 from porphyra.core.game import Action, Game, GameInfo, JSONDict, State
+from porphyra.core.messages import msg
 from porphyra.core.options import GameOption, check_options
 from porphyra.games.byzantium import melds
 from porphyra.games.byzantium.actions import VERBS, make_action, parse
@@ -248,7 +249,7 @@ class ByzantiumGame(Game):
         """
         action = parse(text, self.cardset)
         if not isinstance(state, ByzantiumState):
-            raise IllegalActionError("not a Byzantium state")
+            raise IllegalActionError(msg("not a Byzantium state"))
         state.check_legal(action, player)
         return action
 

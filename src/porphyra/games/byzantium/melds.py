@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Final
 
+from porphyra.core.messages import Message, Term, msg
 from porphyra.games.byzantium.cards import Card, CardSet
 
 LIMITS: Final[dict[str, dict[str, int]]] = {
@@ -27,25 +28,30 @@ FOE_PEOPLES: Final = ("Northern Foe", "Southern Foe")
 REDRAW_LIMIT: Final = 4
 
 
-def meld_problem(cards: Iterable[Card], deck: str) -> str | None:
+def meld_problem(cards: Iterable[Card], deck: str) -> Message | None:
     """Why ``cards`` is not a legal meld for ``deck`` (``None`` if it is).
 
-    Returns a message such as ``"2 Leader cards (limit 1)"`` or
-    ``"a foe card in a byzantine meld"``.
+    Returns a message (id and arguments) whose English text is such as
+    ``"2 Leader cards (limit 1)"`` or ``"'archers' is a foe card, not a byzantine card"``.
     """
     counts: Counter[str] = Counter()
     natural = 0
     for card in cards:
         if card.deck != deck:
-            return f"{card.slug!r} is a {card.deck} card, not a {deck} card"
+            return msg(
+                "{0} is a {1} card, not a {2} card",
+                Term(card.name, repr(card.slug)),
+                Term(card.deck),
+                Term(deck),
+            )
         counts[card.type] += 1
         natural += card.natural
     for typ, n in counts.items():
         limit = LIMITS[deck][typ]
         if n > limit:
-            return f"{n} {typ} cards (limit {limit})"
+            return msg("{0} {1} cards (limit {2})", n, Term(typ), limit)
     if natural > MAX_NATURAL_DISASTERS:
-        return f"{natural} natural Disaster cards (limit {MAX_NATURAL_DISASTERS})"
+        return msg("{0} natural Disaster cards (limit {1})", natural, MAX_NATURAL_DISASTERS)
     return None
 
 

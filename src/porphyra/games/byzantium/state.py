@@ -39,6 +39,7 @@ from mypy_extensions import mypyc_attr
 from porphyra.core.errors import IllegalActionError
 from porphyra.core.game import TERMINAL_PLAYER, Action, State
 from porphyra.core.logcache import FormattedLog, carried
+from porphyra.core.messages import Joined, Message, Term, msg
 from porphyra.core.seatarg import optional_seat_of, seat_of
 from porphyra.games.byzantium import melds as M
 from porphyra.games.byzantium import turn, view
@@ -372,25 +373,27 @@ class ByzantiumState(State):
             if kinds is not None:
                 return seat, kinds
         reason = self.illegal_reason(action, who)
-        raise IllegalActionError(reason or f"{action} is not a legal choice now")
+        raise IllegalActionError(reason or msg("{0} is not a legal choice now", str(action)))
 
-    def _missing_text(self, kinds: Sequence[int], missing: Counter[int], seat: int) -> str:
+    def _missing_text(self, kinds: Sequence[int], missing: Counter[int], seat: int) -> Message:
         """Why ``kinds`` are not all in ``seat``'s hand: ``card not in hand: x`` for a card
         not held at all, and for one held too few times how many are held (a fourth
         copy of a card held three times is not "not in hand")."""
         held = Counter(self.hands[seat])
         asked = Counter(kinds)
-        parts = []
+        parts: list[Message] = []
         for k in missing:
-            slug = self._cs.cards[k].slug
+            card = self._cs.cards[k]
+            name = Term(card.name, card.slug)
             if held[k]:
-                parts.append(f"{slug} is in hand {held[k]} time(s), not {asked[k]}")
+                parts.append(msg("{0} is in hand {1} time(s), not {2}", name, held[k], asked[k]))
             else:
-                parts.append(f"card not in hand: {slug}")
-        return "; ".join(parts)
+                parts.append(msg("card not in hand: {0}", name))
+        return parts[0] if len(parts) == 1 else msg("{0}", Joined("; ", tuple(parts)))
 
-    def illegal_reason(self, action: Action, player: SupportsIndex | None = None) -> str | None:
-        """Why ``action`` is not legal now for ``player`` (default: current), or ``None``.
+    def illegal_reason(self, action: Action, player: SupportsIndex | None = None) -> Message | None:
+        """Why ``action`` is not legal now for ``player`` (default: current), or ``None``:
+        a message (id and arguments; ``str()`` of it is the English text).
 
         Only explains a refusal: whether an action is legal is decided by the option table
         alone (:meth:`check_legal`).
@@ -400,28 +403,30 @@ class ByzantiumState(State):
         """
         who = optional_seat_of(player, 2)
         if self.phase == "over":
-            return "the game is over"
+            return msg("the game is over")
         seat = self._decides(who)
         if seat is None:
             assert who is not None
             if who in (0, 1) and self.pending[who] is not None:
-                return (
-                    f"you have already chosen; waiting for seat {self.current_player()} "
-                    f"({PHASES[self.phase][0]} phase)"
+                return msg(
+                    "you have already chosen; waiting for seat {0} ({1} phase)",
+                    self.current_player(),
+                    PHASES[self.phase][0],
                 )
-            return (
-                f"not your turn: seat {self.current_player()} decides now "
-                f"({PHASES[self.phase][0]} phase)"
+            return msg(
+                "not your turn: seat {0} decides now ({1} phase)",
+                self.current_player(),
+                PHASES[self.phase][0],
             )
         if not isinstance(action, ByzantiumAction):
-            return f"{action!r} is not a Byzantium action"
+            return msg("{0} is not a Byzantium action", repr(action))
         verb = PHASES[self.phase][0]
         if action.verb != verb:
-            return f"wrong phase: it is the {verb} phase, not {action.verb}"
+            return msg("wrong phase: it is the {0} phase, not {1}", verb, action.verb)
         by_slug = self._cs.by_slug
         unknown = [s for s in action.cards if s not in by_slug]
         if unknown:
-            return f"unknown card {unknown[0]!r}"
+            return msg("unknown card {0}", repr(unknown[0]))
         kinds = sorted(by_slug[s].index for s in action.cards)
         cards = [self._cs.cards[k] for k in kinds]
         if verb in ("redraw", "meld", "pass", "replace"):
@@ -430,28 +435,30 @@ class ByzantiumState(State):
                 return self._missing_text(kinds, missing, seat)
         if verb == "redraw":
             if len(kinds) > M.REDRAW_LIMIT:
-                return f"redraw at most {M.REDRAW_LIMIT} cards, not {len(kinds)} (B-R10)"
+                return msg("redraw at most {0} cards, not {1} (B-R10)", M.REDRAW_LIMIT, len(kinds))
             return None
         if verb == "meld":
             problem = M.meld_problem(cards, DECK_NAMES[self._deck_of_seat(seat)])
-            return None if problem is None else f"meld over a limit: {problem}"
+            return None if problem is None else msg("meld over a limit: {0}", problem)
         if len(kinds) > 1:
-            return f"{verb} takes a single card"
+            return msg("{0} takes a single card", verb)
         if verb == "pass":
-            return None if kinds else "pass needs the card to pass"
+            return None if kinds else msg("pass needs the card to pass")
         if not kinds:
             return None  # "target -" / "replace -"
         if verb == "target":
             if cards[0].type in M.FOE_PEOPLES and kinds[0] in self.melds[FOE]:
                 return None
-            return (
-                f"{cards[0].slug!r} is not a Northern or Southern Foe card in the Foe meld (B-R4)"
+            return msg(
+                "{0} is not a Northern or Southern Foe card in the Foe meld (B-R4)",
+                Term(cards[0].name, repr(cards[0].slug)),
             )
         if kinds[0] in M.replacement_options(self.melds[FOE], self.hands[seat], self._cs):
             return None
-        return (
-            f"{cards[0].slug!r} cannot replace: it must be a Northern or Southern Foe "
-            f"card that keeps the Foe meld within its limits (B-R4)"
+        return msg(
+            "{0} cannot replace: it must be a Northern or Southern Foe card that keeps the "
+            "Foe meld within its limits (B-R4)",
+            Term(cards[0].name, repr(cards[0].slug)),
         )
 
     def apply_action(self, action: Action, player: SupportsIndex | None = None) -> None:
@@ -618,23 +625,23 @@ class ByzantiumState(State):
                 choice of its decision from its hand (B-R10 and the meld limits).
         """
         if self.phase == "over" or self.pending[seat] is None:
-            raise IllegalActionError(f"seat {seat} has no pending choice to replace")
+            raise IllegalActionError(msg("seat {0} has no pending choice to replace", seat))
         choice = tuple(sorted(kinds))
         verb = PHASES[self.phase][0]
         cards = self._cs.cards
-        problem: str | None = None
+        problem: Message | None = None
         short = Counter(choice) - Counter(self.hands[seat])
         if short:
             problem = self._missing_text(list(choice), short, seat)
         elif verb == "redraw" and len(choice) > M.REDRAW_LIMIT:
-            problem = f"redraw at most {M.REDRAW_LIMIT} cards (B-R10)"
+            problem = msg("redraw at most {0} cards (B-R10)", M.REDRAW_LIMIT)
         elif verb == "meld":
             deck = DECK_NAMES[self._deck_of_seat(seat)]
             problem = M.meld_problem([cards[k] for k in choice], deck)
         elif verb == "pass" and len(choice) != 1:
-            problem = "pass takes one card"
+            problem = msg("pass takes one card")
         if problem is not None:
-            raise IllegalActionError(f"cannot replace seat {seat}'s {verb}: {problem}")
+            raise IllegalActionError(msg("cannot replace seat {0}'s {1}: {2}", seat, verb, problem))
         self.pending[seat] = choice
         self._offered = None
 

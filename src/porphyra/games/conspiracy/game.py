@@ -26,6 +26,7 @@ from typing import Any, SupportsIndex
 
 from porphyra.core.errors import IllegalActionError, UnknownGameError
 from porphyra.core.game import Game, GameInfo, JSONDict, State
+from porphyra.core.messages import msg
 from porphyra.core.options import GameOption, check_options
 from porphyra.games.conspiracy.cards import COLOURS, CardSet, default_cards
 from porphyra.games.conspiracy.notation import ActionTable, ConspiracyAction, action_table, parse
@@ -240,8 +241,10 @@ class ConspiracyGame(Game):
         """
         action = parse(self.actions, text, solo=self.solo)
         if not isinstance(state, ConspiracyState):
-            raise IllegalActionError("not a Conspiracy state")
+            raise IllegalActionError(msg("not a Conspiracy state"))
         if player is not None and state._seat(player) != state.current_player():
-            raise IllegalActionError(f"not your turn: seat {state.current_player()} decides now")
+            raise IllegalActionError(
+                msg("not your turn: seat {0} decides now", state.current_player())
+            )
         state.check_legal(action)
         return action

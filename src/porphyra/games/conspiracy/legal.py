@@ -12,6 +12,7 @@ from typing import SupportsIndex
 
 from porphyra.core.errors import IllegalActionError
 from porphyra.core.game import Action
+from porphyra.core.messages import msg
 from porphyra.core.seatarg import optional_seat_of
 from porphyra.games.conspiracy.base import StateBase
 from porphyra.games.conspiracy.notation import ConspiracyAction
@@ -123,14 +124,22 @@ class LegalMixin(StateBase):
                     return
         if not isinstance(action, ConspiracyAction):
             raise IllegalActionError(
-                f"{action!r} is not a Conspiracy action (parse text with game.parse_action)"
+                msg(
+                    "{0} is not a Conspiracy action (parse text with game.parse_action)",
+                    repr(action),
+                )
             )
         if self.phase == OVER:
-            raise IllegalActionError(f"{action}: the game is over")
+            raise IllegalActionError(msg("{0}: the game is over", str(action)))
         legal = self._options()
         if action not in legal:
             shown = ", ".join(str(a) for a in legal[:8]) + (", ..." if len(legal) > 8 else "")
             raise IllegalActionError(
-                f"{action} is not legal now: seat {self.current_player()} must decide "
-                f"'{PHASES[self.phase]}' (legal: {shown})"
+                msg(
+                    "{0} is not legal now: seat {1} must decide '{2}' (legal: {3})",
+                    str(action),
+                    self.current_player(),
+                    PHASES[self.phase],
+                    shown,
+                )
             )

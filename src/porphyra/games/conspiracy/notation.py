@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from porphyra.core.errors import InvalidActionError
 from porphyra.core.game import Action
+from porphyra.core.messages import msg
 from porphyra.games.conspiracy.cards import COLOURS, CardSet
 from porphyra.games.conspiracy.chamber import SLOTS
 
@@ -105,13 +106,13 @@ MAX_TEXT = 400
 
 def _count(word: str, text: str) -> int:
     if word not in ("1", "2", "3"):
-        raise InvalidActionError(f"bad count {word!r} in {text!r} (1, 2 or 3)")
+        raise InvalidActionError(msg("bad count {0} in {1} (1, 2 or 3)", repr(word), repr(text)))
     return int(word)
 
 
 def _slot(word: str, text: str) -> int:
     if not (word.isascii() and word.isdigit()) or not 1 <= int(word) <= SLOTS:
-        raise InvalidActionError(f"bad slot {word!r} in {text!r} (1..{SLOTS})")
+        raise InvalidActionError(msg("bad slot {0} in {1} (1..{2})", repr(word), repr(text), SLOTS))
     return int(word) - 1
 
 
@@ -132,28 +133,30 @@ def parse(table: ActionTable, text: str, solo: bool = False) -> ConspiracyAction
             the solo mode.
     """
     if not isinstance(text, str):
-        raise InvalidActionError(f"an action must be text, not {type(text).__name__}")
+        raise InvalidActionError(msg("an action must be text, not {0}", type(text).__name__))
     if len(text) > MAX_TEXT:
-        raise InvalidActionError(f"action text is too long ({len(text)} characters)")
+        raise InvalidActionError(msg("action text is too long ({0} characters)", len(text)))
     words = text.lower().split()
     if not words:
-        raise InvalidActionError("empty action text")
+        raise InvalidActionError(msg("empty action text"))
     verb = words[0]
     if verb in SOLO_VERBS and not solo:
-        raise InvalidActionError(f"{verb!r} exists only in the solo mode (players=1)")
+        raise InvalidActionError(msg("{0} exists only in the solo mode (players=1)", repr(verb)))
     if verb not in VERBS:
         known = VERBS if solo else VERBS[: -len(SOLO_VERBS)]
-        raise InvalidActionError(f"unknown verb {verb!r} (one of {', '.join(known)})")
+        raise InvalidActionError(msg("unknown verb {0} (one of {1})", repr(verb), ", ".join(known)))
     args = words[1:]
     if verb == "replay":
         if args == []:
             return table.replay
         if args == ["-"]:
             return table.replay_none
-        raise InvalidActionError(f"'replay' takes no argument or '-', got {text!r}")
+        raise InvalidActionError(msg("'replay' takes no argument or '-', got {0}", repr(text)))
     want = 2 if verb == "swap" and args[:1] != ["-"] else 1
     if len(args) != want:
-        raise InvalidActionError(f"{verb!r} takes {want} argument(s), got {len(args)}: {text!r}")
+        raise InvalidActionError(
+            msg("{0} takes {1} argument(s), got {2}: {3}", repr(verb), want, len(args), repr(text))
+        )
     arg = args[0]
     cards = table.cards
     if verb == "draw":
@@ -163,20 +166,24 @@ def parse(table: ActionTable, text: str, solo: bool = False) -> ConspiracyAction
     if verb in ("keep", "place", "loplace"):
         kind = cards.lord_index.get(arg)
         if kind is None:
-            raise InvalidActionError(f"unknown lord {arg!r} (e.g. red4)")
+            raise InvalidActionError(msg("unknown lord {0} (e.g. red4)", repr(arg)))
         return {"keep": table.keep, "place": table.place, "loplace": table.loplace}[verb][kind]
     if verb in ("take", "lopile"):
         if arg not in COLOURS:
-            raise InvalidActionError(f"unknown colour {arg!r} (one of {', '.join(COLOURS)})")
+            raise InvalidActionError(
+                msg("unknown colour {0} (one of {1})", repr(arg), ", ".join(COLOURS))
+            )
         return (table.take if verb == "take" else table.lopile)[COLOURS.index(arg)]
     if verb == "swap":
         if arg == "-":
             return table.swap_none
         i, j = _slot(args[0], text), _slot(args[1], text)
         if i == j:
-            raise InvalidActionError(f"bad slot: swap needs two different slots: {text!r}")
+            raise InvalidActionError(
+                msg("bad slot: swap needs two different slots: {0}", repr(text))
+            )
         return table.swap[min(i, j)][max(i, j)]
     loc = cards.location_index.get(arg)
     if loc is None:
-        raise InvalidActionError(f"unknown location {arg!r}")
+        raise InvalidActionError(msg("unknown location {0}", repr(arg)))
     return {"lockeep": table.lockeep, "loctake": table.loctake, "locpick": table.locpick}[verb][loc]

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, SupportsIndex, cast
 from porphyra.core.errors import IllegalActionError
 from porphyra.core.game import Action
 from porphyra.core.logcache import Listed
+from porphyra.core.messages import msg
 from porphyra.games.conspiracy import replay_token, solo
 from porphyra.games.conspiracy.cards import COLOURS, EFFECT_REVEAL, EFFECT_SWAP
 from porphyra.games.conspiracy.chamber import SLOTS
@@ -60,7 +61,9 @@ class TurnMixin(LocationsMixin):
             SeatError: ``player`` is not a seat number, or not a seat of this game.
         """
         if player is not None and self._seat(player) != self.current_player():
-            raise IllegalActionError(f"not your turn: seat {self.current_player()} decides now")
+            raise IllegalActionError(
+                msg("not your turn: seat {0} decides now", self.current_player())
+            )
         self.check_legal(action)
         assert isinstance(action, ConspiracyAction)
         self._offered = None

@@ -63,7 +63,7 @@ function describeClock(c) {
   let text = c.kind === "realtime" ? CLOCK_TEXT.realtime(fmtDuration(c.base_s), fmtDuration(c.increment_s))
     : c.kind === "turn" ? CLOCK_TEXT.turn(fmtDuration(c.per_move_s)) : CLOCK_TEXT.noClock;
   if (c.kind === "none") return text;  // no time runs out, so no timeout bot and no takeover by timeouts
-  text += " · " + CLOCK_TEXT.timeoutBot(c.timeout_bot);
+  text += " · " + CLOCK_TEXT.timeoutBot(term(String(c.timeout_bot)));
   if (c.takeover_after) text += CLOCK_TEXT.takeoverAfter(c.takeover_after);
   return text;
 }

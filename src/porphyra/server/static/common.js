@@ -65,6 +65,6 @@ function shownName(name) {
   const seatDefault = /^Seat (\d+)$/.exec(name || "");
   if (seatDefault) return t("Seat {0}", seatDefault[1]);
   const botDefault = /^([A-Z][a-z]+) bot (\d+)$/.exec(name || "");
-  if (botDefault) return t("{0} bot {1}", botDefault[1].toLowerCase(), botDefault[2]);
+  if (botDefault) return t("{0} bot {1}", term(botDefault[1].toLowerCase()), botDefault[2]);
   return name;
 }

@@ -44,6 +44,34 @@ function lordLabel(info, symbol) {
     + (info.key ? ", " + (info.key === "gold" ? t("gold key") : t("silver key")) : "")
     + (info.pearls ? ", " + t("{0} pearl(s)", info.pearls) : "");
 }
+/* Names, never ids: a lord id ("red4") reads as its colour and influence ("Red 4", 赤4),
+   a Location slug ("count-green") as its name, in the page's language; the ids stay the
+   notation the page sends. */
+function lordName(id) {
+  const named = term(id);
+  if (named !== id) return named;
+  const m = /^([a-z]+)(\d)$/.exec(id);
+  return m ? `${term(m[1]).charAt(0).toUpperCase()}${term(m[1]).slice(1)} ${m[2]}` : id;
+}
+function locationName(slug) {
+  if (slug === FACE_DOWN) return t("face down");
+  const info = CARDS && CARDS.locations && CARDS.locations[slug];
+  return info && info.name ? term(info.name) : slug;
+}
+/* A text (a log line, a refusal) with every lord id and Location slug named. */
+let ID_PATTERN = null;  // [card data, the pattern of its ids] (built once per game)
+function nameIds(text) {
+  if (!CARDS || !CARDS.lords) return text;
+  if (!ID_PATTERN || ID_PATTERN[0] !== CARDS) {
+    const ids = [...Object.keys(CARDS.locations || {}), ...Object.keys(CARDS.lords)].sort((a, b) => b.length - a.length);
+    ID_PATTERN = [CARDS, new RegExp(`(?<![\\w-])(${ids.map((s) => s.replace(/[-]/g, "\\-")).join("|")})(?![\\w-])`, "g")];
+  }
+  return text.replace(ID_PATTERN[1], (id) => (CARDS.lords[id] ? lordName(id) : locationName(id)));
+}
+/* A bot's level ("easy", "hard") in the page's language (a spec with settings as typed). */
+function botName(spec) { return term(String(spec)); }
+/* A Byzantium card's name by its slug. */
+function cardName(slug) { return term(((CARDS && CARDS.cards && CARDS.cards[slug]) || { name: slug }).name); }
 /* Conspiracy's colours also have a symbol each (colour-blind players, monochrome screens). */
 const COLOUR_SYMBOLS = { yellow: "▲", red: "■", green: "●", blue: "◆", purple: "★" };
 
@@ -156,7 +184,8 @@ async function onMessage(msg) {
     if (!M) refusal = msg.message;
     if (HINT && HINT.pending) HINT = null;
     busy = false;
-    toast(nameSeats(t(msg.message)));
+    // The server's text is final but for its seats: named first, particles fitted after.
+    toast(nameSeats(I18N.lookup(msg.message)));
     if (msg.code === "stale") send({ type: "snapshot" });
     if (M) render();
   }
@@ -177,11 +206,12 @@ function seatName(i) {
   return M && M.seat === i ? t("{0} (you)", name) : name;
 }
 
-/* The log's "seat N" (in the page's language) as the seat's name. */
+/* The log's "seat N" (in the page's language) as the seat's name, its lord ids and
+   Location slugs as their names, and (Korean) each particle fitted to the word before it. */
 function nameSeats(text) {
   const [before, after] = t("seat {0}").split("{0}").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
   const pattern = new RegExp((/^\w/.test(before) ? "\\b" : "") + before + "(\\d)(?!\\d)" + after, "gi");
-  return text.replace(pattern, (_, d) => seatName(Number(d)));
+  return I18N.particles(nameIds(text.replace(pattern, (_, d) => seatName(Number(d)))));
 }
 
 const FACE_DOWN = "face-down";
@@ -261,7 +291,7 @@ function hintBox(actions) {
   }, HINT && HINT.pending ? GAME_STRINGS.thinking : GAME_STRINGS.hint));
   if (HINT && !HINT.pending) {
     const chance = HINT.chance === null || HINT.chance === undefined ? "" : GAME_STRINGS.chance(Math.round(100 * HINT.chance));
-    box.append(el("div", { role: "status", "data-testid": "hint-text" }, GAME_STRINGS.hintText(HINT.bot, HINT.action) + chance));
+    box.append(el("div", { role: "status", "data-testid": "hint-text" }, GAME_STRINGS.hintText(botName(HINT.bot), actionText(HINT.action)) + chance));
     for (const b of actions.querySelectorAll("[data-action]")) {
       if (b.dataset.action === HINT.action) b.classList.add("hinted");
     }
@@ -298,7 +328,7 @@ function renderSeats() {
     box.append(el("div", { "data-seat-row": String(i) },
       el("span", { class: "dot" + (s.connected ? " on" : "") }),
       seatName(i),
-      s.kind === "bot" ? el("span", { class: "badge" }, t("bot: {0}", s.bot)) : null,
+      s.kind === "bot" ? el("span", { class: "badge" }, t("bot: {0}", botName(s.bot))) : null,
       toAct(i) ? el("span", { class: "badge turn" }, t("to act")) : null));
   });
   const lo = M && M.observation.legendary_opponent;
@@ -352,11 +382,14 @@ function renderFinal(obs) {
 
 /* ================================================================== Byzantium */
 const AGE_LETTERS = ["E", "M", "L"];
+/* An Age of a card's Age strip in words ("early", 初期, 초기), never its letter. */
+const AGE_WORDS = { E: "early", M: "middle", L: "late" };
+function ageMark(letter) { return term(AGE_WORDS[letter] || letter); }
 
 /* A card's Ages ("all", "early-middle"...) in words of the page's language. */
 function agesText(ages) {
   if (ages === "all") return t("all Ages");
-  return String(ages).split("-").map((a) => term(a)).join("–");
+  return String(ages).split("-").map(ageMark).join("–");
 }
 
 function agesOn(ages) {
@@ -388,7 +421,7 @@ function byzCard(slug, opts) {
   el("div", { class: "name" }, term(c.name)),
   el("div", { class: `type t-${String(c.type).replace(/ /g, "-")}` }, term(c.type)),
   opts.mini ? null : el("div", { class: "flags" }, flags.join(" · ")),
-  el("div", { class: "ages" }, ...AGE_LETTERS.map((a) => el("span", { class: on.includes(a) ? "on" : "" }, a))));
+  el("div", { class: "ages" }, ...AGE_LETTERS.map((a) => el("span", { class: on.includes(a) ? "on" : "" }, ageMark(a)))));
   if (opts.onclick) keyboardClick(node, opts.onclick);
   return node;
 }
@@ -525,7 +558,7 @@ function byzActions(obs, box) {
   const legal = M.legal;
   if (M.status === "over") { box.append(el("div", { class: "prompt" }, t("The game is over."))); return; }
   if (M.seat === null) { box.append(el("div", { class: "prompt" }, t("Spectating")), el("div", { class: "muted" }, t("{0} is deciding.", seatName(obs.current_player)))); return; }
-  if (!legal.length && obs.pending_choice) { box.append(el("div", { class: "prompt" }, t("Choice locked in")), el("div", {}, `${obs.phase} ${obs.pending_choice.join(",") || "-"}`), el("div", { class: "muted" }, t("It applies as soon as the other player has chosen; it stays secret until then."))); return; }
+  if (!legal.length && obs.pending_choice) { box.append(el("div", { class: "prompt" }, t("Choice locked in")), el("div", {}, obs.pending_choice.map(cardName).join(", ") || t("none")), el("div", { class: "muted" }, t("It applies as soon as the other player has chosen; it stays secret until then."))); return; }
   if (!legal.length) {
     box.append(el("div", { class: "prompt" }, t("Waiting")), el("div", { class: "muted" }, t("{0} is deciding…", seatName(obs.current_player))));
     return;
@@ -610,7 +643,7 @@ function lordEl(name, opts) {
   if (info.effect === "swap") icons.append(el("span", { title: t("swap two lords") }, "⇄"));
   if (info.effect === "reveal") icons.append(el("span", { title: t("reveals the top lord") }, "◉"));
   const symbol = COLOUR_SYMBOLS[info.colour] || "";
-  const label = lordLabel(info, symbol) + (opts.crest ? ", " + GAME_STRINGS.crest : "") + (opts.location ? ", " + t("under Location {0}", opts.location) : "");
+  const label = lordLabel(info, symbol) + (opts.crest ? ", " + GAME_STRINGS.crest : "") + (opts.location ? ", " + t("under Location {0}", locationName(opts.location)) : "");
   const node = el("div", {
     class: `lord c-${info.colour}${opts.small ? " small" : ""}${opts.extra ? " " + opts.extra : ""}`,
     title: label,
@@ -624,7 +657,7 @@ function lordEl(name, opts) {
   el("span", { class: "sym", "aria-hidden": "true" }, symbol),
   opts.crest ? el("span", { class: "crest", title: GAME_STRINGS.crest }, "♛") : null,
   el("div", { class: "ip" }, String(info.ip)), icons,
-  opts.location ? el("div", { class: "loc" }, opts.faceDown ? `▼ ${opts.location === FACE_DOWN ? t("face down") : opts.location}` : opts.location) : null);
+  opts.location ? el("div", { class: "loc" }, opts.faceDown ? `▼ ${locationName(opts.location)}` : locationName(opts.location)) : null);
   if (opts.onclick) {
     if (opts.slot) node.dataset.focusKey = `slot-${opts.slot}`;
     keyboardClick(node, opts.onclick);
@@ -635,11 +668,11 @@ function lordEl(name, opts) {
 function locationEl(slug, extra, faceDown) {
   if (slug === FACE_DOWN || faceDown) {
     return el("div", { class: "location facedown", "data-location": slug, title: t("face down: no effect, 5 IP at the end") },
-      el("span", { class: "lip" }, "5"), el("div", { class: "lname" }, slug === FACE_DOWN ? t("face down") : slug), el("div", {}, t("no effect")), extra || null);
+      el("span", { class: "lip" }, "5"), el("div", { class: "lname" }, locationName(slug)), el("div", {}, t("no effect")), extra || null);
   }
   const info = (CARDS && CARDS.locations[slug]) || { ip: "?", text: "" };
   return el("div", { class: "location", "data-location": slug, title: info.text ? term(info.text) : "" },
-    el("span", { class: "lip" }, `${info.ip}`), el("div", { class: "lname" }, slug), el("div", {}, info.text ? term(info.text) : t("no effect")), extra || null);
+    el("span", { class: "lip" }, `${info.ip}`), el("div", { class: "lname" }, locationName(slug)), el("div", {}, info.text ? term(info.text) : t("no effect")), extra || null);
 }
 
 function crestSlots(chamber) {
@@ -704,8 +737,8 @@ function consRender(obs, board, actions) {
     // C-R7: a restriction binds the seats in its "against" list; in solo that list is
     // empty (the Legendary Opponent is never restricted, rules section 4.2), as the
     // terminal says too.
-    obs.restriction && !(obs.restriction.against || []).length ? el("span", { class: "badge" }, `${obs.restriction.location} ${t("of {0}: no effect, the LO is never restricted (section 4.2)", seatName(obs.restriction.owner))}`) : null,
-    obs.restriction && (obs.restriction.against || []).length ? el("span", { class: "badge gold" }, t("{0}: others draw exactly {1} (until {2}'s turn)", obs.restriction.location, obs.restriction.count, seatName(obs.restriction.owner))) : null,
+    obs.restriction && !(obs.restriction.against || []).length ? el("span", { class: "badge" }, `${locationName(obs.restriction.location)} ${t("of {0}: no effect, the LO is never restricted (section 4.2)", seatName(obs.restriction.owner))}`) : null,
+    obs.restriction && (obs.restriction.against || []).length ? el("span", { class: "badge gold" }, t("{0}: others draw exactly {1} (until {2}'s turn)", locationName(obs.restriction.location), obs.restriction.count, seatName(obs.restriction.owner))) : null,
     obs.end_triggered ? el("span", { class: "badge gold" }, t("{0} filled the chamber: last round", seatName(obs.end_trigger_player))) : null);
   board.append(status);
 
@@ -798,6 +831,22 @@ function consRender(obs, board, actions) {
   consActions(obs, actions, byVerb, swapping);
 }
 
+/* An action's argument (notation) as people read it: a colour, a lord or a Location by
+   its name, a Byzantium card by its name, a number as it is. */
+function argText(arg) {
+  if (CARDS && CARDS.colours && CARDS.colours.includes(arg)) return term(arg);
+  if (CARDS && CARDS.lords && CARDS.lords[arg]) return lordName(arg);
+  if (CARDS && CARDS.locations && CARDS.locations[arg]) return locationName(arg);
+  if (CARDS && CARDS.cards) return arg.split(",").map((s) => (CARDS.cards[s] ? cardName(s) : s)).join(", ");
+  return arg;
+}
+/* A whole action (a hint, a locked-in choice) in words: its verb as typed, its argument
+   named ("meld Archers, Cavalry", "keep Red 4"). */
+function actionText(action) {
+  const verb = verbOf(action);
+  return action.includes(" ") ? `${verb} ${argText(argOf(action))}` : action;
+}
+
 function loCard(lo, choice) {
   const box = el("div", { class: "lo-card section", "data-testid": "lo-card" }, el("h3", {}, t("Legendary Opponent")));
   if (typeof lo !== "object" || lo === null) { box.append(el("div", {}, String(lo))); return box; }
@@ -809,7 +858,13 @@ function loCard(lo, choice) {
     el("div", { class: "muted" }, GAME_STRINGS.loTie));
   if (lo.bonus) box.append(el("div", {}, el("strong", {}, t("End bonus: ")), term(String(lo.bonus))));
   if (lo.ability) box.append(el("div", {}, el("strong", {}, t("Ability: ")), term(String(lo.ability))));
-  if (choice) box.append(el("div", { class: "muted", style: "margin-top:4px" }, t("Pending: "), typeof choice === "object" ? Object.entries(choice).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(", ") : v}`).join("; ") : String(choice)));
+  if (choice) {
+    // The pending pile choice (lopile) in words: its piles' colours and its reason.
+    const words = typeof choice === "object"
+      ? t("The LO takes one of: {0}", (choice.piles || []).map((c) => term(c)).join(", ")) + " " + t("({0}); you choose.", term(String(choice.reason || "")))
+      : String(choice);
+    box.append(el("div", { class: "muted", style: "margin-top:4px" }, t("Pending: "), words));
+  }
   return box;
 }
 
@@ -831,10 +886,10 @@ function consActions(obs, box, byVerb, swapping) {
   for (const [verb, list] of Object.entries(byVerb)) {
     if (verb === "swap" && swapping) continue;
     for (const a of list) {
-      // The argument is notation (a lord such as red4, a colour): a colour reads in the
-      // page's language, a lord as it is printed.
+      // The argument is notation (a lord such as red4, a colour, a Location): each reads
+      // by its name in the page's language.
       const arg = argOf(a);
-      let label = labels[verb] ? `${labels[verb]} ${CARDS && CARDS.colours && CARDS.colours.includes(arg) ? term(arg) : arg}` : a;
+      let label = labels[verb] ? `${labels[verb]} ${argText(arg)}` : actionText(a);
       if (verb === "swap") label = t("Do not swap");
       if (verb === "replay") label = a === "replay" ? t("Play again (spend the token)") : t("Keep the token");
       box.append(actionButton(a, label));

@@ -38,8 +38,52 @@ const I18N = (() => {
   function format(text, args) {
     return text.replace(/\{(\d+)\}/g, (whole, i) => (Number(i) < args.length ? String(args[Number(i)]) : whole));
   }
-  function t(message, ...args) { return format(messages[message] || message, args); }
+  function t(message, ...args) { return particles(format(messages[message] || message, args)); }
+  /* A text in the page's language as the catalogue has it, nothing fitted yet (a server
+     text whose seats the page names before its Korean particles are fitted). */
+  function lookup(message) { return messages[message] || message; }
   function term(text) { return terms[text] || text; }
+
+  /* Korean particles chosen by the preceding word's final consonant: the catalogue writes
+     both forms ("{0}이(가)", "{0}을(를)", "{0}(으)로"), and each is replaced by the one that
+     fits the word before it, once the text is final (the same rules as the terminal's,
+     porphyra.i18n.korean).  Other languages are left as they are. */
+  const PARTICLES = {
+    "이(가)": ["이", "가", "이"], "가(이)": ["이", "가", "이"], "은(는)": ["은", "는", "은"], "는(은)": ["은", "는", "은"],
+    "을(를)": ["을", "를", "을"], "를(을)": ["을", "를", "을"], "과(와)": ["과", "와", "과"], "와(과)": ["과", "와", "과"],
+    "(으)로": ["으로", "로", "로"], "(이)나": ["이나", "나", "이나"], "(이)라": ["이라", "라", "이라"],
+    "(이)다": ["이다", "다", "이다"], "(이)며": ["이며", "며", "이며"], "(이)고": ["이고", "고", "이고"],
+  };
+  const PARTICLE = new RegExp(Object.keys(PARTICLES).map((m) => m.replace(/[()]/g, "\\$&")).join("|"), "g");
+  const CLOSING = "'\"’”)]}」』》〉>*`";
+  const DIGIT_FINAL = { 0: "c", 1: "l", 2: "v", 3: "c", 4: "v", 5: "v", 6: "c", 7: "l", 8: "l", 9: "v" };
+  function finalSound(word) {
+    let text = word.trimEnd();
+    while (text && CLOSING.includes(text[text.length - 1])) text = text.slice(0, -1).trimEnd();
+    if (!text) return "c";
+    const last = text[text.length - 1];
+    const code = last.charCodeAt(0) - 0xac00;
+    if (code >= 0 && code < 11172) { const f = code % 28; return f === 0 ? "v" : f === 8 ? "l" : "c"; }
+    if (last in DIGIT_FINAL) return DIGIT_FINAL[last];
+    if (/[A-Za-z]/.test(last)) {
+      const lower = text.toLowerCase();
+      if (last.toLowerCase() === "l") return "l";
+      if (/[mn]$|ng$/.test(lower)) return "c";
+      if (/[aeiou][bptk]$/.test(lower)) return "c";
+      return "v";
+    }
+    return "c";
+  }
+  function particles(text) {
+    if (lang !== "ko" || typeof text !== "string" || !text.includes("(")) return text;
+    return text.replace(PARTICLE, (marker, offset) => {
+      const before = text.slice(0, offset);
+      if (!before || /\s$/.test(before)) return marker;
+      const [consonant, vowel, rieul] = PARTICLES[marker];
+      const sound = finalSound(before);
+      return sound === "v" ? vowel : sound === "l" ? rieul : consonant;
+    });
+  }
 
   function translatePage(root) {
     for (const node of (root || document).querySelectorAll("[data-i18n]")) {
@@ -103,7 +147,7 @@ const I18N = (() => {
     return new Proxy(source, { get: (target, key) => read(target[key]) });
   }
 
-  return { lang, t, term, table, translatePage, ready: load() };
+  return { lang, t, term, lookup, particles, table, translatePage, ready: load() };
 })();
 const t = I18N.t;
 const term = I18N.term;

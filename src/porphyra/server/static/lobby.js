@@ -93,7 +93,7 @@ function renderSeats() {
     const prev = old[i] || { name: "", kind: i === 0 ? "human" : "easy" };
     const kind = el("select", { "data-seat": String(i) },
       el("option", { value: "human" }, t("Human")),
-      ...bots.map((b) => el("option", { value: "bot:" + b }, t("Bot — {0}", (META && META.bot_text && META.bot_text[b]) ? t(META.bot_text[b]) : b))));
+      ...bots.map((b) => el("option", { value: "bot:" + b }, t("Bot — {0}", (META && META.bot_text && META.bot_text[b]) ? t(META.bot_text[b]) : term(b)))));
     kind.value = prev.kind === "human" ? "human" : (prev.kind.startsWith("bot:") ? prev.kind : "bot:" + prev.kind);
     if (!kind.value) kind.value = "bot:easy";
     kind.setAttribute("aria-label", t("Seat {0}: who plays", i + 1));
@@ -208,7 +208,7 @@ async function loadGames() {
       el("td", {}, el("strong", {}, row.game === "byzantium" ? t("Byzantium") : t("Conspiracy")), el("div", { class: "muted" }, describeOptions(row)), deal),
       el("td", {}, ...row.seats.map((s) => el("div", {},
         el("span", { class: "dot" + (s.connected ? " on" : "") }), shownName(s.name),
-        el("span", { class: "muted" }, s.kind === "bot" ? ` (${s.bot})` : "")))),
+        el("span", { class: "muted" }, s.kind === "bot" ? ` (${term(s.bot)})` : "")))),
       el("td", {}, status), el("td", {}, String(row.actions)), el("td", {}, ago(row.updated)),
       el("td", {}, buttons)));
   }
