@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from porphyra.balance.cardthumbs import with_thumbnails
+
 
 def _png(fig: Any) -> str:
     buffer = io.BytesIO()
@@ -306,6 +308,7 @@ def render_html(summary: dict[str, Any]) -> str:
                 )
                 + "</details>"
             )
+            parts[-1] = with_thumbnails(parts[-1])  # each card's picture (issue 29)
     else:
         for p in pairings:
             f = p["figures"]

@@ -1,0 +1,38 @@
+"""Card pictures in the balance report (issue 29): each Byzantium card row of a report
+table starts with the card's picture, the same art as the browser's (see
+:mod:`porphyra.server.cardart`), inlined so that the report stays one self-contained file.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from functools import cache
+from pathlib import Path
+
+from porphyra.server.cardart import byzantium_thumbnail
+
+_DECKS = Path(__file__).parents[1] / "games" / "byzantium" / "data"
+
+
+@cache
+def card_types() -> dict[str, str]:
+    """Byzantium card slug → card type, over every deck version's file."""
+    types: dict[str, str] = {}
+    for path in sorted(_DECKS.glob("deck-v*.json")):
+        for card in json.loads(path.read_text("utf-8"))["cards"]:
+            types[card["slug"]] = card["type"]
+    return types
+
+
+def with_thumbnails(table_html: str) -> str:
+    """``table_html`` (a report table whose rows start with a card's slug) with the card's
+    picture before each known slug; other rows are left as they are."""
+    for slug, card_type in card_types().items():
+        cell = f"<tr><td>{html.escape(slug)}</td>"
+        if cell in table_html:
+            thumb = byzantium_thumbnail(slug, card_type, size=20)
+            table_html = table_html.replace(
+                cell, f'<tr><td><span class="thumb">{thumb}</span> {html.escape(slug)}</td>'
+            )
+    return table_html
