@@ -91,7 +91,7 @@ def build_sprite(icons: dict[str, Any], drawn_svg: str, art: dict[str, Any]) -> 
 def thumbnail(symbol: str, fill: str, background: str, size: int = 22) -> str:
     """A standalone inline ``<svg>`` (``size`` px square) of sprite symbol ``symbol`` in
     colour ``fill`` on a rounded ``background`` square, for pages that cannot load the
-    sprite (the balance report is one self-contained file).
+    sprite (the balance report is one self-contained file); it sits on the text's middle.
 
     Raises:
         KeyError: the sprite has no symbol ``symbol``.
@@ -102,6 +102,7 @@ def thumbnail(symbol: str, fill: str, background: str, size: int = 22) -> str:
     inner = inner.replace('fill="currentColor"', f'fill="{fill}"')
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" '
+        'style="vertical-align:middle" '
         f'viewBox="{x - pad:g} {y - pad:g} {w + 2 * pad:g} {h + 2 * pad:g}" aria-hidden="true">'
         f'<rect x="{x - pad:g}" y="{y - pad:g}" width="{w + 2 * pad:g}" height="{h + 2 * pad:g}" '
         f'rx="{w * 0.18:g}" fill="{background}"/>{inner}</svg>'
