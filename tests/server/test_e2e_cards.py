@@ -2,7 +2,8 @@
 390x844 and 1366x768, in both games, every card on the table and in the hand shows its
 picture (an SVG whose symbol is in the page), the zoom opens on hover (desktop), a long
 press (touch) and keyboard focus with the card's name in the page's language, a long press
-does not pick the card, and the axe scan stays clean with the zoom open.
+does not pick the card, and the axe scan stays clean with the zoom open; the replay viewer
+draws the same art.
 
 Skips only when ``/usr/bin/chromium`` is missing (``.ci/run`` installs it).
 """
@@ -210,3 +211,22 @@ def test_every_card_shows_its_art_and_zooms_in_the_pages_language(
         assert errors == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("game", ["byzantium", "conspiracy"])
+def test_the_replay_viewer_draws_the_same_art(live: LiveServer, browser: Any, game: str) -> None:
+    from .test_e2e_ui import finished_game, new_page
+
+    gid = finished_game(live, game, {}, 2, 5)
+    page, errors = new_page(browser, SIZES["desktop"])
+    try:
+        page.goto(f"{live.base}/replay/{gid}?view=all&step=12")
+        wait_until(page, "document.body.dataset.seq === '12'", 30_000)
+        faces = "[data-testid=melds] .card" if game == "byzantium" else "#board .pyramid .lord"
+        assert page.evaluate(COUNT, faces + " svg use") >= 4
+        assert page.evaluate(MISSING_ART) == []
+        page.locator(faces + "[data-zoom]").first.hover()
+        assert _zoom_text(page)
+        assert errors == []
+    finally:
+        page.context.close()
