@@ -351,19 +351,11 @@ function renderFinal(obs) {
 }
 
 /* ================================================================== Byzantium */
-const AGE_LETTERS = ["E", "M", "L"];
 
 /* A card's Ages ("all", "early-middle"...) in words of the page's language. */
 function agesText(ages) {
   if (ages === "all") return t("all Ages");
   return String(ages).split("-").map((a) => term(a)).join("–");
-}
-
-function agesOn(ages) {
-  if (ages === "all") return ["E", "M", "L"];
-  const [a, b] = ages.split("-");
-  const i = AGE_LETTERS.indexOf(a), j = AGE_LETTERS.indexOf(b || a);
-  return AGE_LETTERS.slice(i, j + 1);
 }
 
 function byzCard(slug, opts) {
