@@ -50,9 +50,10 @@ const PorphyraCards = (() => {
   ]).catch(() => { /* offline: the cards keep their words */ });
 
   /* An inline <svg> showing sprite symbol `id` (decorative: the card says it in words). */
-  function icon(id, cls, box) {
+  function icon(id, cls, box, fill) {
+    const aspect = fill ? ' preserveAspectRatio="xMidYMid slice"' : "";
     return el("span", { class: "art-icon" + (cls ? " " + cls : ""), "aria-hidden": "true",
-      html: `<svg viewBox="${box || "0 0 512 512"}" focusable="false"><use href="#${id}"></use></svg>` });
+      html: `<svg viewBox="${box || "0 0 512 512"}"${aspect} focusable="false"><use href="#${id}"></use></svg>` });
   }
 
   function typeArt(type) { return ART.types[type] || { icon: "gi-crossed-swords", colour: "#666", light: "#eee" }; }
@@ -106,9 +107,10 @@ const PorphyraCards = (() => {
     return node;
   }
 
-  /* A face-down card: "byzantium" | "foe" | "lord" | "location". */
-  function back(deck, cls) {
-    return icon(`back-${deck}`, "back-art" + (cls ? " " + cls : ""), "0 0 100 140");
+  /* A face-down card: "byzantium" | "foe" | "lord" | "location"; `fill`: cover a box of
+     another shape (a face-down Location lies sideways), cropping the back. */
+  function back(deck, cls, fill) {
+    return icon(`back-${deck}`, "back-art" + (cls ? " " + cls : ""), "0 0 100 140", fill);
   }
 
   /* The Legendary Opponent's portrait (lo: its card as the observation gives it). */

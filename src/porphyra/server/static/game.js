@@ -622,7 +622,7 @@ function lordEl(name, opts) {
 function locationEl(slug, extra, faceDown) {
   if (slug === FACE_DOWN || faceDown) {
     return el("div", { class: "location facedown", "data-location": slug, "data-zoom": "location", tabindex: "0", role: "img", "aria-label": t("face down: no effect, 5 IP at the end") },
-      PorphyraCards.back("location"), el("span", { class: "lip" }, "5"), el("div", { class: "lname" }, slug === FACE_DOWN ? t("face down") : slug), el("div", {}, t("no effect")), extra || null);
+      PorphyraCards.back("location", null, true), el("span", { class: "lip" }, "5"), el("div", { class: "lname" }, slug === FACE_DOWN ? t("face down") : slug), el("div", {}, t("no effect")), extra || null);
   }
   const info = (CARDS && CARDS.locations[slug]) || { ip: "?", text: "" };
   return el("div", { class: "location", "data-location": slug, "data-zoom": "location", tabindex: "0" },
