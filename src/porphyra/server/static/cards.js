@@ -128,6 +128,7 @@ const PorphyraCards = (() => {
   let hoverTimer = null;
   let pressTimer = null;
   let pressed = false;
+  let touching = false;  // a finger is on the screen
   let keyboard = false;  // the last input was a key (a click's focus does not zoom)
 
   function box() {
@@ -271,20 +272,22 @@ const PorphyraCards = (() => {
     document.addEventListener("keydown", (ev) => { if (ev.key === "Escape" && zoomFor) hide(); });
     /* A long press (half a second) zooms; the tap that ends it does not pick the card. */
     document.addEventListener("touchstart", (ev) => {
+      touching = true;
       const node = zoomable(ev.target);
       pressed = false;
       clearTimeout(pressTimer);
       if (!node) { if (zoomFor) hide(); return; }
       pressTimer = setTimeout(() => { pressed = true; if (node.isConnected) show(node); }, 500);
     }, { passive: true });
-    const cancel = () => clearTimeout(pressTimer);
-    document.addEventListener("touchmove", cancel, { passive: true });
-    document.addEventListener("touchcancel", cancel, { passive: true });
+    document.addEventListener("touchmove", () => clearTimeout(pressTimer), { passive: true });
+    document.addEventListener("touchcancel", () => { touching = false; clearTimeout(pressTimer); }, { passive: true });
     document.addEventListener("touchend", (ev) => {
+      touching = false;
       clearTimeout(pressTimer);
       if (pressed) { ev.preventDefault(); setTimeout(() => { pressed = false; }, 50); }
     });
-    document.addEventListener("contextmenu", (ev) => { if (zoomable(ev.target)) ev.preventDefault(); });
+    // A finger held on a card opens the zoom, not the browser's menu (a mouse's stays).
+    document.addEventListener("contextmenu", (ev) => { if (touching && zoomable(ev.target)) ev.preventDefault(); });
     document.addEventListener("click", (ev) => {
       if (pressed) { ev.stopPropagation(); ev.preventDefault(); return; }
       clearTimeout(hoverTimer);
