@@ -107,3 +107,11 @@ def test_the_balance_reports_card_rows_start_with_the_cards_picture() -> None:
     assert f'<tr><td><span class="thumb">{huns}</span> huns</td><td>3</td></tr>' in shown
     assert "<tr><td>no-such-card</td><td>1</td></tr>" in shown
     assert shown.count("<svg") == 1
+
+
+def test_the_licence_file_names_every_vendored_icon() -> None:
+    licence = (cardart.ART_DIR / "LICENSE.md").read_text("utf-8")
+    vendored = sorted(name[3:] for name in cardart.sprite_symbols() if name.startswith("gi-"))
+    listed = re.findall(r"^- `([a-z0-9-]+)`$", licence, re.M)
+    assert listed == vendored
+    assert f"The icons used ({len(vendored)})" in licence and "CC BY 3.0" in licence

@@ -88,8 +88,8 @@ const PorphyraCards = (() => {
         + `<g color="${kind.colour}"><use href="#${motif}" x="29" y="7" width="42" height="42"></use></g></svg>` }),
       el("div", { class: "cf-foot" },
         el("div", { class: "ages", "aria-hidden": "true" }, ...AGES.map((a, i) => el("span", { class: on.includes(a) ? "on" : "" }, NUMERALS[i]))),
-        c.legacy ? el("span", { class: "cf-legacy", "aria-hidden": "true" }, icon("gi-laurels"), `+${c.legacy}`) : null,
-        c.natural ? el("span", { class: "cf-natural", "aria-hidden": "true" }, icon("gi-earth-crack")) : null,
+        c.legacy ? el("span", { class: "cf-legacy", "aria-hidden": "true" }, icon(ART.tokens.legacy || "gi-laurels"), `+${c.legacy}`) : null,
+        c.natural ? el("span", { class: "cf-natural", "aria-hidden": "true" }, icon(ART.tokens.natural || "gi-earth-crack")) : null,
         el("div", { class: "force" }, icon(ART.tokens.force || "badge-shield", "cf-shield", "0 0 40 46"), el("span", {}, String(c.force)))));
     return face;
   }
@@ -100,11 +100,11 @@ const PorphyraCards = (() => {
     return icon(ART.colours[colour] || "gi-crown", "lf-art");
   }
 
-  /* A Location's picture: its effect's, tinted with the colour it names. */
-  function locationArt(info) {
-    const colour = info && info.params && info.params.colour;
-    const node = icon(ART.locations[(info && info.effect) || "none"] || "gi-greek-temple", "loc-art" + (colour ? ` c-${colour}` : ""));
-    return node;
+  /* A Location's picture: its effect's, on the colour its slug names (max-red...). */
+  function locationArt(slug, info) {
+    const colours = (CARDS && CARDS.colours) || [];
+    const colour = colours.find((c) => String(slug).split("-").includes(c));
+    return icon(ART.locations[(info && info.effect) || "none"] || "gi-greek-temple", "loc-art" + (colour ? ` c-${colour}` : ""));
   }
 
   /* A face-down card: "byzantium" | "foe" | "lord" | "location"; `fill`: cover a box of
@@ -119,7 +119,7 @@ const PorphyraCards = (() => {
     return el("div", { class: `lo-portrait c-${entry.colour}`, "aria-hidden": "true" }, icon(entry.icon));
   }
 
-  /* A token's icon ("replay", "swap", "reveal"). */
+  /* A token's icon ("replay"). */
   function token(name) { return icon(ART.tokens[name] || "gi-hourglass", "token-icon"); }
 
   /* ------------------------------------------------------------------ the zoom */

@@ -626,7 +626,7 @@ function locationEl(slug, extra, faceDown) {
   }
   const info = (CARDS && CARDS.locations[slug]) || { ip: "?", text: "" };
   return el("div", { class: "location", "data-location": slug, "data-zoom": "location", tabindex: "0" },
-    PorphyraCards.locationArt(info), el("span", { class: "lip" }, `${info.ip}`), el("div", { class: "lname" }, slug), el("div", {}, info.text ? term(info.text) : t("no effect")), extra || null);
+    PorphyraCards.locationArt(slug, info), el("span", { class: "lip" }, `${info.ip}`), el("div", { class: "lname" }, slug), el("div", {}, info.text ? term(info.text) : t("no effect")), extra || null);
 }
 
 function crestSlots(chamber) {
