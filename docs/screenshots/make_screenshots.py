@@ -119,7 +119,8 @@ def main() -> None:
             cards = page.locator(".card.selectable")
             for i in (0, 2, 3):
                 cards.nth(i).click()
-            page.wait_for_timeout(300)
+            page.mouse.move(0, 0)  # no card zoomed under the pointer
+            page.wait_for_timeout(500)
             page.screenshot(path=str(HERE / "byzantium.png"), full_page=True)
             # A card zoomed with every fact (hover; a long press or the focus on a phone).
             page.locator("[data-testid=hand] .card").nth(1).hover()
