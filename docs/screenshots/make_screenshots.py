@@ -4,9 +4,10 @@ Starts the web server on a free loopback port with a throw-away database, plays 
 Byzantium game, a 3-player Conspiracy game against bots and a solo game against a
 Legendary Opponent (``conspiracy-solo.png``) through the page (headless Debian
 ``chromium`` driven by Playwright) up to an interesting position; then a Byzantium game
-on a phone's 390x844 screen (``phone.png``), a finished game's end screen with its
-turn-by-turn course (``byzantium-end.png``) and its replay with everything revealed
-(``replay.png``).  The screenshots are saved next to this file::
+on a phone's 390x844 screen (``phone.png``), a card zoomed (``card-zoom.png``), a
+2-player Conspiracy game on a phone (``conspiracy-phone.png``), a finished game's end
+screen with its turn-by-turn course (``byzantium-end.png``) and its replay with
+everything revealed (``replay.png``).  The screenshots are saved next to this file::
 
     .venv/bin/python docs/screenshots/make_screenshots.py
 """
@@ -118,8 +119,13 @@ def main() -> None:
             cards = page.locator(".card.selectable")
             for i in (0, 2, 3):
                 cards.nth(i).click()
-            page.wait_for_timeout(300)
+            page.mouse.move(0, 0)  # no card zoomed under the pointer
+            page.wait_for_timeout(500)
             page.screenshot(path=str(HERE / "byzantium.png"), full_page=True)
+            # A card zoomed with every fact (hover; a long press or the focus on a phone).
+            page.locator("[data-testid=hand] .card").nth(1).hover()
+            page.locator("#card-zoom:not(.hidden)").wait_for()
+            page.screenshot(path=str(HERE / "card-zoom.png"))
             create(page, base, "conspiracy", seed=5, players=3)
             while page.evaluate("M.observation.turn") < 19:
                 step(page, rng)
@@ -142,6 +148,13 @@ def main() -> None:
             wait(phone, READY)
             phone.wait_for_timeout(300)
             phone.screenshot(path=str(HERE / "phone.png"))
+            create(phone, base, "conspiracy", seed=5, players=2)
+            while phone.evaluate("M.observation.turn") < 13:
+                step(phone, rng)
+            wait(phone, READY)
+            phone.wait_for_timeout(300)
+            phone.locator("[data-player='0']").scroll_into_view_if_needed()
+            phone.screenshot(path=str(HERE / "conspiracy-phone.png"))
             # The end screen of a finished game (played to the end here), then its replay.
             create(page, base, "byzantium", seed=9)
             while page.evaluate("document.body.dataset.status") != "over":

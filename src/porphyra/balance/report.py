@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from porphyra.balance import cards_table, plots
+from porphyra.balance.cardthumbs import with_thumbnails
 from porphyra.balance.plots import label
 
 _STYLE = (
@@ -180,7 +181,9 @@ def render_html(summary: dict[str, Any]) -> str:
                     )
                 )
             parts.append(shape_html(p))
-        parts.append("<h2>Per card</h2>" + cards_table.to_html(cards_table.rows(summary)))
+        # each card row starts with the card's picture (issue 29)
+        table = with_thumbnails(cards_table.to_html(cards_table.rows(summary)))
+        parts.append("<h2>Per card</h2>" + table)
     else:
         for p in pairings:
             f = p["figures"]

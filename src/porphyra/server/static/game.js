@@ -381,7 +381,6 @@ function renderFinal(obs) {
 }
 
 /* ================================================================== Byzantium */
-const AGE_LETTERS = ["E", "M", "L"];
 /* An Age of a card's Age strip in words ("early", 初期, 초기), never its letter. */
 const AGE_WORDS = { E: "early", M: "middle", L: "late" };
 function ageMark(letter) { return term(AGE_WORDS[letter] || letter); }
@@ -392,36 +391,24 @@ function agesText(ages) {
   return String(ages).split("-").map(ageMark).join("–");
 }
 
-function agesOn(ages) {
-  if (ages === "all") return ["E", "M", "L"];
-  const [a, b] = ages.split("-");
-  const i = AGE_LETTERS.indexOf(a), j = AGE_LETTERS.indexOf(b || a);
-  return AGE_LETTERS.slice(i, j + 1);
-}
-
 function byzCard(slug, opts) {
   opts = opts || {};
   const c = (CARDS && CARDS.cards[slug]) || { name: slug, type: "?", force: "?", ages: "all", deck: "byzantine" };
-  const on = agesOn(c.ages);
   const flags = [];
   if (c.unique) flags.push(t("★ unique"));
   if (c.legacy) flags.push(`+${c.legacy} LT`);
   if (c.natural) flags.push(term("natural"));
+  // The face is drawn by cards.js (issue 29); hover, a long press or focus zooms it.
   const node = el("div", {
     class: `card ${c.deck === "foe" ? "foe" : "byz"}${opts.mini ? " mini" : ""}${opts.selectable ? " selectable" : ""}${opts.selected ? " selected" : ""}`,
-    title: t("{0} — {1}, force {2}, ages {3}", term(c.name), term(c.type), c.force, agesText(c.ages)) + (flags.length ? ", " + flags.join(", ") : ""),
     "data-slug": slug,
+    "data-zoom": "card",
     onclick: opts.onclick || null,
-    role: opts.onclick ? "button" : null,
-    tabindex: opts.onclick && opts.selectable ? "0" : null,
+    role: opts.onclick ? "button" : "img",
+    tabindex: "0",
     "aria-pressed": opts.onclick ? String(Boolean(opts.selected)) : null,
-    "aria-label": cardLabel(c, opts.selected),
-  },
-  el("div", { class: "force" }, String(c.force)),
-  el("div", { class: "name" }, term(c.name)),
-  el("div", { class: `type t-${String(c.type).replace(/ /g, "-")}` }, term(c.type)),
-  opts.mini ? null : el("div", { class: "flags" }, flags.join(" · ")),
-  el("div", { class: "ages" }, ...AGE_LETTERS.map((a) => el("span", { class: on.includes(a) ? "on" : "" }, ageMark(a)))));
+    "aria-label": cardLabel(c, opts.selected) + (flags.length ? ", " + flags.join(", ") : ""),
+  }, PorphyraCards.byzFace(c, slug, opts));
   if (opts.onclick) keyboardClick(node, opts.onclick);
   return node;
 }
@@ -475,7 +462,7 @@ function byzRender(obs, board, actions) {
     const backs = el("div", { class: "flexwrap" });
     const shown = obs.seat_views && obs.seat_views[s] ? obs.seat_views[s].hand : null;
     if (shown) backs.append(...shown.map((slug) => byzCard(slug, { mini: true })));
-    else for (let i = 0; i < obs.hand_sizes[s]; i++) backs.append(el("div", { class: "card back" }));
+    else for (let i = 0; i < obs.hand_sizes[s]; i++) backs.append(el("div", { class: "card back" }, PorphyraCards.back(s === obs.emperor ? "byzantium" : "foe")));
     hands.append(el("h3", {}, shown ? GAME_STRINGS.revealedHand(seatName(s)) : t("{0} — {1} — {2} card(s) in hand", seatName(s), role, obs.hand_sizes[s])), backs);
   }
   if (me !== null && obs.known_opponent_cards && obs.known_opponent_cards.length) {
@@ -646,14 +633,14 @@ function lordEl(name, opts) {
   const label = lordLabel(info, symbol) + (opts.crest ? ", " + GAME_STRINGS.crest : "") + (opts.location ? ", " + t("under Location {0}", locationName(opts.location)) : "");
   const node = el("div", {
     class: `lord c-${info.colour}${opts.small ? " small" : ""}${opts.extra ? " " + opts.extra : ""}`,
-    title: label,
-    "data-lord": name, onclick: opts.onclick || null,
+    "data-lord": name, "data-zoom": "lord", onclick: opts.onclick || null,
     "data-slot": opts.slot ? String(opts.slot) : null,
     role: opts.onclick ? "button" : "img",
     tabindex: opts.onclick ? "0" : null,
     "aria-pressed": opts.onclick ? String((opts.extra || "").includes("picked")) : null,
     "aria-label": label,
   },
+  PorphyraCards.lordArt(info.colour),
   el("span", { class: "sym", "aria-hidden": "true" }, symbol),
   opts.crest ? el("span", { class: "crest", title: GAME_STRINGS.crest }, "♛") : null,
   el("div", { class: "ip" }, String(info.ip)), icons,
@@ -667,12 +654,12 @@ function lordEl(name, opts) {
 
 function locationEl(slug, extra, faceDown) {
   if (slug === FACE_DOWN || faceDown) {
-    return el("div", { class: "location facedown", "data-location": slug, title: t("face down: no effect, 5 IP at the end") },
-      el("span", { class: "lip" }, "5"), el("div", { class: "lname" }, locationName(slug)), el("div", {}, t("no effect")), extra || null);
+    return el("div", { class: "location facedown", "data-location": slug, "data-zoom": "location", tabindex: "0", role: "img", "aria-label": t("face down: no effect, 5 IP at the end") },
+      PorphyraCards.back("location", null, true), el("span", { class: "lip" }, "5"), el("div", { class: "lname" }, locationName(slug)), el("div", {}, t("no effect")), extra || null);
   }
   const info = (CARDS && CARDS.locations[slug]) || { ip: "?", text: "" };
-  return el("div", { class: "location", "data-location": slug, title: info.text ? term(info.text) : "" },
-    el("span", { class: "lip" }, `${info.ip}`), el("div", { class: "lname" }, locationName(slug)), el("div", {}, info.text ? term(info.text) : t("no effect")), extra || null);
+  return el("div", { class: "location", "data-location": slug, "data-zoom": "location", tabindex: "0" },
+    PorphyraCards.locationArt(slug, info), el("span", { class: "lip" }, `${info.ip}`), el("div", { class: "lname" }, locationName(slug)), el("div", {}, info.text ? term(info.text) : t("no effect")), extra || null);
 }
 
 function crestSlots(chamber) {
@@ -744,9 +731,9 @@ function consRender(obs, board, actions) {
 
   // The court: decks, face-up Locations, what is being drawn or placed.
   const court = el("div", { class: "panel section" });
-  const lordDeck = el("div", { class: "deckbox", "data-testid": "lord-deck" }, el("div", { class: "muted" }, t("Lord deck")), el("div", { class: "count" }, String(obs.lord_deck_size)),
+  const lordDeck = el("div", { class: "deckbox", "data-testid": "lord-deck" }, PorphyraCards.back("lord", "deck-back"), el("div", { class: "muted" }, t("Lord deck")), el("div", { class: "count" }, String(obs.lord_deck_size)),
     el("div", {}, ...(byVerb.draw || []).map((a) => actionButton(a, t("Draw {0}", argOf(a))))));
-  const locDeck = el("div", { class: "deckbox" }, el("div", { class: "muted" }, t("Location deck")), el("div", { class: "count" }, String(obs.location_deck_size)),
+  const locDeck = el("div", { class: "deckbox" }, PorphyraCards.back("location", "deck-back"), el("div", { class: "muted" }, t("Location deck")), el("div", { class: "count" }, String(obs.location_deck_size)),
     el("div", {}, ...(byVerb.locdraw || []).map((a) => actionButton(a, t("Draw {0}", argOf(a))))));
   const loctake = new Set((byVerb.loctake || []).map(argOf));
   const faceUp = el("div", { class: "flexwrap" }, ...obs.face_up_locations.map((slug) =>
@@ -820,7 +807,7 @@ function consRender(obs, board, actions) {
       p.any_keys ? el("span", { class: "badge" }, term("any 2 keys take a Location")) : null,
       p.deck_search ? el("span", { class: "badge" }, t("deck search")) : null,
       p.legendary_opponent ? el("span", { class: "badge gold" }, t("Legendary Opponent")) : null,
-      i === M.seat && obs.replay_token ? el("span", { class: "badge gold", title: t("spend it at the end of a turn to play again") }, t("Replay token")) : null,
+      i === M.seat && obs.replay_token ? el("span", { class: "badge gold", title: t("spend it at the end of a turn to play again") }, PorphyraCards.token("replay"), t("Replay token")) : null,
       i === M.seat && obs.forced_draw_one ? el("span", { class: "badge" }, t("Military: you must draw exactly 1")) : null,
       p.locations.length ? el("div", { class: "player-locations" }, el("h3", { style: "margin-top:6px" }, t("Locations")), locs) : null));
   });
@@ -850,7 +837,7 @@ function actionText(action) {
 function loCard(lo, choice) {
   const box = el("div", { class: "lo-card section", "data-testid": "lo-card" }, el("h3", {}, t("Legendary Opponent")));
   if (typeof lo !== "object" || lo === null) { box.append(el("div", {}, String(lo))); return box; }
-  box.append(el("div", { class: "big" }, el("strong", {}, term(lo.title || lo.name))));
+  box.append(el("div", { class: "big lo-head" }, PorphyraCards.loPortrait(lo), el("strong", {}, term(lo.title || lo.name))));
   const conds = lo.conditions || [];
   box.append(el("div", {}, GAME_STRINGS.loTakes),
     el("ol", { class: "lo-conditions", "data-testid": "lo-conditions" }, ...conds.map((c) => el("li", {},
@@ -921,4 +908,4 @@ function initPage() {
   connect();
 }
 
-I18N.ready.then(initPage);
+Promise.all([I18N.ready, PorphyraCards.ready]).then(initPage);

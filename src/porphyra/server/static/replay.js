@@ -130,7 +130,7 @@ document.addEventListener("keydown", (ev) => {
   rpShow(to);
 });
 
-I18N.ready.then(() => {
+Promise.all([I18N.ready, PorphyraCards.ready]).then(() => {
   const params = new URLSearchParams(location.search);
   const step = Number(params.get("step"));
   rpLoad(params.get("view") || "public", Number.isFinite(step) && params.has("step") ? step : 0);
