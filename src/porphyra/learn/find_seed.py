@@ -1,0 +1,201 @@
+"""Finding the tutorials' deals: seeds on which every lesson's situation happens.
+
+``python -m porphyra.learn.find_seed byzantium [--start N] [--count K]`` tries seeds in
+order, plays each deal with the lesson's own policy for the learner (the moves the steps
+will ask for) and the lesson's bots for the other seats, and prints the first seeds whose
+deal shows every situation the lesson explains, with the moves to put in the script.  The
+same checks run in the tests on the shipped seed (:func:`plan`), so the scripts cannot
+drift from what their deal does.
+
+Byzantium (the learner is seat 0, the first Emperor, against ``easy``): turn 1 deals the
+Emperor two Leaders (a meld holds one: the redraw swaps the weaker), a Legacy card and no
+Negotiation card in the meld; the learner's meld beats the Foe's (the Empire gains TT,
+the Emperor 1 LT and the legacy value); the card passed is the one card of least force;
+turn 2, as the Foe, the learner's meld wins (ties go to the Foe) and no Negotiation
+target interrupts it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from porphyra.core.game import Action
+from porphyra.learn.script import Lesson, Step, Tutorial
+
+#: A plan: the learner's move for each action step, by step key.
+Plan = dict[str, str]
+
+
+class NoFit(Exception):
+    """The deal does not show a situation the lesson needs (the message says which)."""
+
+
+def _cards(tutorial: Tutorial, action: Action) -> list[str]:
+    text = str(action).split(" ", 1)[1] if " " in str(action) else "-"
+    return [] if text == "-" else text.split(",")
+
+
+def _card(tutorial: Tutorial, slug: str) -> Any:
+    """The card data of ``slug`` (Byzantium's ``Game.card``)."""
+    return getattr(tutorial.game, "card")(slug)  # noqa: B009 (not on the Game protocol)
+
+
+def _force(tutorial: Tutorial, slugs: list[str]) -> int:
+    return sum(int(_card(tutorial, s).force) for s in slugs)
+
+
+def _type(tutorial: Tutorial, slug: str) -> str:
+    return str(_card(tutorial, slug).type)
+
+
+def _best(tutorial: Tutorial, verb: str, keep: Callable[[list[str]], bool]) -> str:
+    """The legal ``verb`` move of most force among those whose cards pass ``keep`` (the
+    first such in the engine's order on a tie)."""
+    best: tuple[int, str] | None = None
+    for action in tutorial.legal_actions():
+        if not str(action).startswith(verb + " "):
+            continue
+        cards = _cards(tutorial, action)
+        if keep(cards) and (best is None or _force(tutorial, cards) > best[0]):
+            best = (_force(tutorial, cards), str(action))
+    if best is None:
+        raise NoFit(f"no {verb} fits")
+    return best[1]
+
+
+def _weakest(tutorial: Tutorial) -> str:
+    """``pass X``: the one card of least force (no Legacy card may be left: their worth is
+    their legacy value, not their force)."""
+    hand = [str(c) for c in tutorial.observation()["hand"]]
+    if any(_type(tutorial, s) == "Legacy" for s in hand):
+        raise NoFit("a Legacy card is left to pass")
+    forces = sorted((_card(tutorial, s).force, s) for s in set(hand))
+    if len(forces) > 1 and forces[0][0] == forces[1][0]:
+        raise NoFit("no single weakest card")
+    return f"pass {forces[0][1]}"
+
+
+def _byzantium(tutorial: Tutorial, step: Step) -> str:
+    obs = tutorial.observation()
+    hand = [str(c) for c in obs["hand"]]
+    if step.key == "redraw":
+        leaders = sorted(
+            (_card(tutorial, s).force, s) for s in hand if _type(tutorial, s) == "Leader"
+        )
+        if len(leaders) != 2 or not any(_type(tutorial, s) == "Legacy" for s in hand):
+            raise NoFit("turn 1 needs two Leaders and a Legacy card")
+        return f"redraw {leaders[0][1]}"
+    if step.key == "meld":
+        move = _best(
+            tutorial,
+            "meld",
+            lambda cards: (
+                any(_type(tutorial, c) == "Legacy" for c in cards)
+                and any(_type(tutorial, c) == "Leader" for c in cards)
+                and not any(_type(tutorial, c) == "Negotiation" for c in cards)
+            ),
+        )
+        return move
+    if step.key in ("pass", "pass2"):
+        return _weakest(tutorial)
+    if step.key == "redraw2":
+        return "redraw -"
+    if step.key == "meld2":
+        return _best(tutorial, "meld", lambda cards: True)
+    raise NoFit(f"no policy for step {step.key!r}")
+
+
+def _check_byzantium(tutorial: Tutorial, step: Step, before: dict[str, Any]) -> None:
+    """The situations an info step describes, checked on the deal as it stands."""
+    obs = tutorial.observation()
+    if step.key == "battle":
+        if not obs["territory"] > before["territory"]:
+            raise NoFit("the learner's Emperor meld does not win")
+        if obs["legacy"][0] <= before["legacy"][0] + 1:
+            raise NoFit("no legacy value scored")
+    if step.key == "battle2":
+        if not obs["territory"] < before["territory"]:
+            raise NoFit("the learner's Foe meld does not win")
+        if obs["legacy"][1] != before["legacy"][1] - 1:
+            raise NoFit("the bot Emperor does not lose exactly 1 LT")
+    if step.key == "switch" and obs["role"] != "foe":
+        raise NoFit("the learner is not the Foe in turn 2")
+
+
+POLICIES: dict[str, Callable[[Tutorial, Step], str]] = {"byzantium": _byzantium}
+CHECKS: dict[str, Callable[[Tutorial, Step, dict[str, Any]], None]] = {
+    "byzantium": _check_byzantium
+}
+
+
+def plan(lesson: Lesson) -> Plan:
+    """Play ``lesson``'s deal with its policy and check every situation it explains.
+
+    Returns:
+        The learner's move per action step (key → notation).
+
+    Raises:
+        NoFit: the deal misses a situation (the message says which), or the learner is
+            asked something the script does not expect (e.g. a Negotiation replacement).
+    """
+    tutorial = Tutorial(lesson)
+    moves: Plan = {}
+    before = tutorial.observation()
+    while (step := tutorial.step) is not None:
+        if step.expect is None:
+            CHECKS[lesson.name](tutorial, step, before)
+            before = tutorial.observation()
+            tutorial.proceed()
+            continue
+        if not tutorial.legal_actions():
+            raise NoFit(f"the learner has no decision at step {step.key!r}")
+        move = POLICIES[lesson.name](tutorial, step)
+        moves[step.key] = move
+        try:
+            tutorial.play(move)
+        except ValueError as exc:
+            raise NoFit(f"step {step.key!r}: {exc}") from None
+    return moves
+
+
+def with_seed(lesson: Lesson, seed: int) -> Lesson:
+    """``lesson`` on another deal, its moves left to :func:`plan` (placeholders)."""
+    steps = tuple(
+        Step(s.key, s.text, None if s.expect is None else "?", s.why) for s in lesson.steps
+    )
+    return Lesson(**{**lesson.__dict__, "seed": seed, "steps": steps})
+
+
+def search(lesson: Lesson, start: int, count: int) -> Iterator[tuple[int, Plan]]:
+    """The seeds from ``start`` on whose deals fit ``lesson``, with their plans (``count``
+    of them at most)."""
+    found = 0
+    for seed in itertools.count(start):
+        if found >= count:
+            return
+        try:
+            moves = plan(with_seed(lesson, seed))
+        except NoFit:
+            continue
+        found += 1
+        yield seed, moves
+
+
+def main() -> None:
+    """The command line (see the module docstring)."""
+    from porphyra.learn import LESSONS
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("lesson", choices=sorted(LESSONS))
+    parser.add_argument("--start", type=int, default=1)
+    parser.add_argument("--count", type=int, default=3)
+    args = parser.parse_args()
+    for seed, moves in search(LESSONS[args.lesson], args.start, args.count):
+        print(seed, moves)
+
+
+if __name__ == "__main__":
+    main()
