@@ -1,0 +1,63 @@
+"""``porphyra learn GAME`` plays to its end in every language with scripted input, and
+refuses a wrong move with its explanation."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from porphyra.cli import app
+from porphyra.i18n import Translator
+from porphyra.learn import LESSONS
+
+
+def _script_input(name: str, wrong: dict[str, str] | None = None) -> str:
+    """The learner's lines: Enter at info steps, the lesson's move at move steps (after a
+    wrong one where ``wrong`` names one), then "n" to the offer of a game."""
+    lines: list[str] = []
+    for step in LESSONS[name].steps:
+        if step.expect is None:
+            lines.append("")
+        else:
+            if wrong and step.key in wrong:
+                lines.append(wrong[step.key])
+            lines.append(step.expect)
+    lines.append("n")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "ko"])
+@pytest.mark.parametrize("name", sorted(LESSONS))
+def test_the_tutorial_plays_to_its_end(name: str, lang: str) -> None:
+    result = CliRunner().invoke(app, ["learn", name, "--lang", lang], input=_script_input(name))
+    assert result.exit_code == 0, result.output
+    tr = Translator(lang)
+    out = " ".join(result.output.split())
+    assert tr("Tutorial complete.") in out
+    assert LESSONS[name].play_command in out
+    for step in LESSONS[name].steps:  # every step's text was shown, translated
+        first_words = " ".join(tr(step.text).split())[:20]
+        assert first_words in out, step.key
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_wrong_moves_are_refused_with_their_explanation(lang: str) -> None:
+    wrong = {"redraw": "redraw -", "meld": "meld huns"}
+    result = CliRunner().invoke(
+        app, ["learn", "byzantium", "--lang", lang], input=_script_input("byzantium", wrong)
+    )
+    assert result.exit_code == 0, result.output
+    tr = Translator(lang)
+    out = " ".join(result.output.split())
+    why = LESSONS["byzantium"].steps[1].why
+    assert " ".join(tr(why).split())[:25] in out
+    assert tr("The rules refuse that move: {0}", "")[:8] in out
+
+
+def test_quit_leaves_and_an_unknown_tutorial_is_refused() -> None:
+    result = CliRunner().invoke(app, ["learn", "byzantium", "--lang", "en"], input="\nquit\n")
+    assert result.exit_code == 0
+    assert "Tutorial complete." not in result.output
+    result = CliRunner().invoke(app, ["learn", "chess"])
+    assert result.exit_code == 2
+    assert "unknown tutorial" in result.output
