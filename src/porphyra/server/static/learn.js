@@ -112,7 +112,9 @@ function verbOf(expect) { return expect ? expect.split(" ")[0] : null; }
 
 function render(view) {
   VIEW = view;
-  document.getElementById("progress").textContent = view.finished ? LEARN_STRINGS.done : LEARN_STRINGS.step(view.index + 1, view.total);
+  const progress = document.getElementById("progress");
+  progress.textContent = view.finished ? LEARN_STRINGS.done : LEARN_STRINGS.step(view.index + 1, view.total);
+  progress.dataset.index = String(view.index);
   document.getElementById("lesson").textContent = view.finished ? "" : view.text;
   const expect = document.getElementById("expect");
   expect.classList.toggle("hidden", !view.expect);
