@@ -110,8 +110,8 @@ STEPS = (
         N_(
             "Your Foe meld wins: the Empire loses TT equal to the difference, and the Emperor, "
             "now your opponent, loses 1 LT. Careful: the Empire you shrink is yours to rule "
-            "next turn, and if TT falls to 0 the game ends at once and that turn's Emperor "
-            "loses 3 LT."
+            "next turn, and if TT falls to 0 or less the game ends at once and that turn's "
+            "Emperor loses 3 LT."
         ),
     ),
     Step(
@@ -132,8 +132,9 @@ STEPS = (
             "That is a turn on each side. The game goes on like this for 12 turns: turns 1-4 "
             "are the Early Age, 5-8 the Middle, 9-12 the Late; cards of a later Age are "
             "shuffled into the decks when it begins, and the Emperor's hand shrinks to 8, "
-            "then 7. A Negotiation card in the Emperor's meld may discard a Foe card from "
-            "the Foe's meld. Now play a whole game against the easy bot."
+            "then 7. A Negotiation card in the Emperor's meld may discard a Northern or "
+            "Southern Foe card from the Foe's meld, which the Foe may replace from hand. Now "
+            "play a whole game against the easy bot."
         ),
     ),
 )
