@@ -9,9 +9,10 @@ The terminal (``porphyra learn GAME``, :mod:`porphyra.cli.learn`) and the browse
 from __future__ import annotations
 
 from porphyra.learn.byzantium import LESSON as BYZANTIUM
+from porphyra.learn.conspiracy import LESSON as CONSPIRACY
 from porphyra.learn.script import Lesson, Step, Tutorial, Verdict
 
 #: Every tutorial, by name.
-LESSONS: dict[str, Lesson] = {BYZANTIUM.name: BYZANTIUM}
+LESSONS: dict[str, Lesson] = {lesson.name: lesson for lesson in (BYZANTIUM, CONSPIRACY)}
 
 __all__ = ["LESSONS", "Lesson", "Step", "Tutorial", "Verdict"]

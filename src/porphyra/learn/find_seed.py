@@ -125,9 +125,76 @@ def _check_byzantium(tutorial: Tutorial, step: Step, before: dict[str, Any]) -> 
         raise NoFit("the learner is not the Foe in turn 2")
 
 
-POLICIES: dict[str, Callable[[Tutorial, Step], str]] = {"byzantium": _byzantium}
+def _ip(lord: str) -> int:
+    """A lord's influence points, from its id (``red4`` → 4)."""
+    return int(lord.rstrip()[-1])
+
+
+#: What a lord's IP gives when placed (Conspiracy rules: keys 1-2, pearls 3-4).
+KEY = {1: "silver", 2: "gold"}
+PEARLS = {3: 2, 4: 1}
+
+
+def _moves(tutorial: Tutorial, verb: str) -> list[str]:
+    return [str(a).split(" ", 1)[1] for a in tutorial.legal_actions() if str(a).startswith(verb)]
+
+
+def _one(items: list[str], what: str) -> str:
+    if len(set(items)) != 1:
+        raise NoFit(f"not one {what}: {items}")
+    return items[0]
+
+
+def _conspiracy(tutorial: Tutorial, step: Step) -> str:
+    obs = tutorial.observation()
+    me = obs["players"][tutorial.lesson.seat]
+    if step.key in ("draw", "draw2"):
+        return "draw 3"
+    if step.key == "keep":
+        lords = _moves(tutorial, "keep")
+        return "keep " + _one([lord for lord in lords if _ip(lord) in PEARLS], "lord with pearls")
+    if step.key == "take":
+        piles = {c: p for c, p in obs["piles"].items() if len(p) >= 2}
+        fits = {
+            c: p
+            for c, p in piles.items()
+            if sum(_ip(lord) in KEY for lord in p) == 1 and not any(_ip(x) == 0 for x in p)
+        }
+        if not fits:
+            raise NoFit("no pile with one key")
+        most = max(len(p) for p in fits.values())
+        if sum(len(p) == most for p in piles.values()) != 1:
+            raise NoFit("no single largest pile")
+        return "take " + _one([c for c, p in fits.items() if len(p) == most], "largest pile")
+    if step.key == "place":
+        return "place " + _one([x for x in _moves(tutorial, "place") if _ip(x) in KEY], "key")
+    if step.key == "keep2":
+        held = [k for k, n in me["unspent_keys"].items() if n == 1]
+        lords = [x for x in _moves(tutorial, "keep") if KEY.get(_ip(x)) in held]
+        return "keep " + _one(lords, "lord with the matching key")
+    if step.key == "location":
+        return "loctake " + _one(list(obs["face_up_locations"]), "face-up Location")
+    raise NoFit(f"no policy for step {step.key!r}")
+
+
+def _check_conspiracy(tutorial: Tutorial, step: Step, before: dict[str, Any]) -> None:
+    obs = tutorial.observation()
+    seat = tutorial.lesson.seat
+    if step.key == "pearls" and (
+        obs["pearl_master"] != seat or obs["players"][seat]["pearls"] != 1
+    ):
+        raise NoFit("the learner does not hold one pearl and the Pearl Master")
+    if step.key == "finish" and not obs["players"][seat]["locations"]:
+        raise NoFit("the learner has no Location")
+
+
+POLICIES: dict[str, Callable[[Tutorial, Step], str]] = {
+    "byzantium": _byzantium,
+    "conspiracy": _conspiracy,
+}
 CHECKS: dict[str, Callable[[Tutorial, Step, dict[str, Any]], None]] = {
-    "byzantium": _check_byzantium
+    "byzantium": _check_byzantium,
+    "conspiracy": _check_conspiracy,
 }
 
 

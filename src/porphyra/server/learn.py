@@ -65,8 +65,21 @@ def _view(tutorial: Tutorial, lang: str) -> dict[str, Any]:
         "text": None if step is None else tr(step.text),
         "expect": None if step is None else step.expect,
         "observation": observation,
+        "moves": _moves(tutorial),
         "log": [for_people(line, None, seat) for line in log],
     }
+
+
+#: The most legal moves listed in a view (a Byzantium meld has hundreds: its page builds
+#: the move from the cards chosen instead).
+MAX_MOVES = 40
+
+
+def _moves(tutorial: Tutorial) -> list[str]:
+    """The learner's legal moves now, in notation, or none when there are more than
+    :data:`MAX_MOVES` (they are the learner's own choices: nothing hidden)."""
+    moves = [str(action) for action in tutorial.legal_actions()]
+    return moves if len(moves) <= MAX_MOVES else []
 
 
 @router.get("/learn/{name}", include_in_schema=False)

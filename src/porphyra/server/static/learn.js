@@ -27,6 +27,21 @@ const LEARN_STRINGS = I18N.table({
   selected: N_("{0} selected"),
   verbs: { redraw: N_("Redraw the selected cards"), meld: N_("Meld the selected cards"), pass: N_("Pass the selected card") },
   unknown: N_("No such tutorial."),
+  legacyValue: N_("+{0} LT"),
+  pearlMaster: N_("Pearl Master: {0}"),
+  noOne: N_("no one"),
+  yourChamber: N_("Your chamber"),
+  botChamber: N_("The easy bot's chamber"),
+  loChamber: N_("The Legendary Opponent's chamber"),
+  pearlsKeys: N_("{0} pearls · silver keys {1} · gold keys {2}"),
+  piles: N_("Discard piles"),
+  faceUp: N_("Face-up Locations"),
+  empty: N_("empty"),
+  opponent: N_("the Legendary Opponent"),
+  moveLabels: {
+    draw: N_("Draw {0}"), keep: N_("Keep {0}"), take: N_("Take the {0} pile"), place: N_("Place {0}"),
+    loctake: N_("Take the Location: {0}"), locdraw: N_("Draw {0} Locations"), lockeep: N_("Keep the Location: {0}"),
+  },
 });
 
 const NAME = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -47,6 +62,7 @@ function renderCard(slug, index) {
   },
   el("span", { class: "name" }, name),
   el("span", { class: "type" }, term(info.type)),
+  info.legacy ? el("span", { class: "legacy" }, LEARN_STRINGS.legacyValue(info.legacy)) : null,
   el("span", { class: "force", "aria-hidden": "true" }, String(info.force)));
   button.addEventListener("click", () => {
     button.setAttribute("aria-pressed", button.getAttribute("aria-pressed") === "true" ? "false" : "true");
@@ -64,9 +80,48 @@ function updateCount() {
   if (count) count.textContent = LEARN_STRINGS.selected(selectedSlugs().length);
 }
 
+/* A Location as people read it: its effect text (a game term) and its IP. */
+function locationLabel(slug) {
+  const loc = (CARDS.locations || {})[slug];
+  if (!loc) return slug;
+  return loc.text ? `${term(loc.text)} (${loc.ip} IP)` : `${loc.ip} IP`;
+}
+
+function moveLabel(move) {
+  const [verb, arg] = move.split(" ");
+  const label = LEARN_STRINGS.moveLabels[verb];
+  if (!label || arg === undefined) return move;
+  const shown = verb.startsWith("loc") && verb !== "locdraw" ? locationLabel(arg) : term(arg);
+  return label(shown);
+}
+
+function renderConspiracy(board, obs) {
+  const seat = obs.seat;
+  const who = (i) => (i === seat ? LEARN_STRINGS.you : (obs.legendary_opponent ? LEARN_STRINGS.opponent : LEARN_STRINGS.bot));
+  board.append(el("h2", {}, LEARN_STRINGS.turn(obs.turn).replace("/12", "")));
+  board.append(el("div", { class: "learn-stats" },
+    el("span", {}, LEARN_STRINGS.pearlMaster(obs.pearl_master === null ? LEARN_STRINGS.noOne : who(obs.pearl_master)))));
+  obs.players.forEach((player, i) => {
+    const lords = (player.chamber || []).filter(Boolean);
+    const keys = player.unspent_keys || { silver: 0, gold: 0 };
+    board.append(el("h3", {}, i === seat ? LEARN_STRINGS.yourChamber : (obs.legendary_opponent ? LEARN_STRINGS.loChamber : LEARN_STRINGS.botChamber)));
+    board.append(el("div", { class: "learn-meld" },
+      el("div", { class: "cards" }, lords.length ? lords.map((slot) => el("span", { class: "learn-chip lord-" + String(slot.lord).replace(/\d+$/, "") }, term(slot.lord) + (slot.location ? ` + ${locationLabel(slot.location)}` : ""))) : el("span", { class: "muted" }, LEARN_STRINGS.empty)),
+      el("div", { class: "muted" }, LEARN_STRINGS.pearlsKeys(player.pearls || 0, keys.silver || 0, keys.gold || 0))));
+  });
+  board.append(el("h3", {}, LEARN_STRINGS.piles));
+  for (const [colour, pile] of Object.entries(obs.piles || {})) {
+    board.append(el("div", { class: "learn-meld" }, el("span", {}, `${term(colour)}: `),
+      pile.length ? pile.map((lord) => el("span", { class: "learn-chip" }, term(lord))) : el("span", { class: "muted" }, LEARN_STRINGS.empty)));
+  }
+  board.append(el("h3", {}, LEARN_STRINGS.faceUp));
+  board.append(el("div", { class: "cards learn-meld" }, (obs.face_up_locations || []).length ? obs.face_up_locations.map((slug) => el("span", { class: "learn-chip" }, locationLabel(slug))) : el("span", { class: "muted" }, LEARN_STRINGS.empty)));
+}
+
 function renderBoard(obs) {
   const board = document.getElementById("board");
   board.innerHTML = "";
+  if (obs && obs.game === "conspiracy") { renderConspiracy(board, obs); return; }
   if (!obs || obs.game !== "byzantium") return;
   const seat = obs.seat;
   const emperor = obs.emperor === seat ? LEARN_STRINGS.you : LEARN_STRINGS.bot;
@@ -132,6 +187,11 @@ function render(view) {
       el("span", { class: "learn-move" }, LEARN_STRINGS.terminal(SCRIPT.play.command)));
   } else if (!verb) {
     actions.append(el("button", { class: "primary", "data-testid": "continue", onclick: () => send(null) }, LEARN_STRINGS.cont));
+  } else if (SCRIPT.game !== "byzantium") {
+    for (const move of view.moves || []) {
+      actions.append(el("button", { "data-move": move, onclick: () => send(move) }, moveLabel(move)));
+    }
+    actions.append(el("button", { "data-testid": "show-me", onclick: showMe }, LEARN_STRINGS.showMe));
   } else {
     actions.append(
       el("button", { class: "primary", "data-testid": "submit", onclick: () => send(`${verb} ${selectedSlugs().join(",") || "-"}`) }, LEARN_STRINGS.verbs[verb] || verb),
@@ -147,6 +207,14 @@ function render(view) {
 
 /* Selects the cards of the lesson's move (each card of the hand at most once). */
 function showMe() {
+  if (SCRIPT.game !== "byzantium") {
+    for (const button of document.querySelectorAll("#actions [data-move]")) {
+      const right = button.dataset.move === VIEW.expect;
+      button.classList.toggle("primary", right);
+      if (right) button.focus();
+    }
+    return;
+  }
   const wanted = VIEW.expect.split(" ")[1] === "-" ? [] : VIEW.expect.split(" ")[1].split(",");
   const cards = [...document.querySelectorAll("[data-testid=hand] .card")];
   for (const card of cards) card.setAttribute("aria-pressed", "false");
@@ -216,7 +284,8 @@ async function start() {
     return;
   }
   try {
-    CARDS = (await api(`/api/cards/${encodeURIComponent(SCRIPT.game)}`)).cards || {};
+    const data = await api(`/api/cards/${encodeURIComponent(SCRIPT.game)}`);
+    CARDS = data.cards || data;  /* Byzantium: {cards: {slug: ...}}; Conspiracy: {lords, locations} */
   } catch (e) { CARDS = {}; }
   document.getElementById("title").textContent = SCRIPT.title;
   document.title = `porphyra — ${SCRIPT.title}`;
