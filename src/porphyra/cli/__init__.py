@@ -532,7 +532,9 @@ app.command(name="agent")(agent_command)
     help=tr("Learn a game step by step on a scripted deal: byzantium, conspiracy or solo.")
 )
 def learn(
-    game: Annotated[str, typer.Argument(help=tr("The tutorial: {0}.", "byzantium"))],
+    game: Annotated[
+        str, typer.Argument(help=tr("The tutorial: {0}.", "byzantium, conspiracy, solo"))
+    ],
     lang: LangOpt = None,
 ) -> None:
     """A tutorial (:mod:`porphyra.cli.learn`), then a first game against ``easy``."""

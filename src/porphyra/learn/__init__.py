@@ -11,8 +11,9 @@ from __future__ import annotations
 from porphyra.learn.byzantium import LESSON as BYZANTIUM
 from porphyra.learn.conspiracy import LESSON as CONSPIRACY
 from porphyra.learn.script import Lesson, Step, Tutorial, Verdict
+from porphyra.learn.solo import LESSON as SOLO
 
 #: Every tutorial, by name.
-LESSONS: dict[str, Lesson] = {lesson.name: lesson for lesson in (BYZANTIUM, CONSPIRACY)}
+LESSONS: dict[str, Lesson] = {lesson.name: lesson for lesson in (BYZANTIUM, CONSPIRACY, SOLO)}
 
 __all__ = ["LESSONS", "Lesson", "Step", "Tutorial", "Verdict"]

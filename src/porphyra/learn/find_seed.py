@@ -177,6 +177,38 @@ def _conspiracy(tutorial: Tutorial, step: Step) -> str:
     raise NoFit(f"no policy for step {step.key!r}")
 
 
+def _solo(tutorial: Tutorial, step: Step) -> str:
+    obs = tutorial.observation()
+    if step.key in ("draw", "draw2"):
+        return "draw 3"
+    if step.key in ("keep", "keep2"):
+        lords = _moves(tutorial, "keep")
+        best = max(_ip(lord) for lord in lords)
+        if best == 0:
+            raise NoFit("no lord worth keeping")
+        return "keep " + _one([x for x in lords if _ip(x) == best], "most influential lord")
+    if step.key == "lopile":
+        piles = {c: sum(_ip(x) for x in obs["piles"][c]) for c in _moves(tutorial, "lopile")}
+        if not piles:
+            raise NoFit("the LO leaves no choice")
+        least = min(piles.values())
+        return "lopile " + _one([c for c, ip in piles.items() if ip == least], "weakest pile")
+    if step.key == "loplace":
+        lords = _moves(tutorial, "loplace")
+        least = min(_ip(x) for x in lords)
+        return "loplace " + _one([x for x in lords if _ip(x) == least], "weakest lord")
+    raise NoFit(f"no policy for step {step.key!r}")
+
+
+def _check_solo(tutorial: Tutorial, step: Step, before: dict[str, Any]) -> None:
+    obs = tutorial.observation()
+    lo = obs["players"][1]
+    if step.key == "lo" and not any(lo["chamber"]):
+        raise NoFit("the LO has taken nothing")
+    if step.key == "finish" and sum(1 for slot in lo["chamber"] if slot) < 3:
+        raise NoFit("the LO has not placed its second pile")
+
+
 def _check_conspiracy(tutorial: Tutorial, step: Step, before: dict[str, Any]) -> None:
     obs = tutorial.observation()
     seat = tutorial.lesson.seat
@@ -191,10 +223,12 @@ def _check_conspiracy(tutorial: Tutorial, step: Step, before: dict[str, Any]) ->
 POLICIES: dict[str, Callable[[Tutorial, Step], str]] = {
     "byzantium": _byzantium,
     "conspiracy": _conspiracy,
+    "solo": _solo,
 }
 CHECKS: dict[str, Callable[[Tutorial, Step, dict[str, Any]], None]] = {
     "byzantium": _check_byzantium,
     "conspiracy": _check_conspiracy,
+    "solo": _check_solo,
 }
 
 

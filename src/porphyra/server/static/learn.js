@@ -40,7 +40,8 @@ const LEARN_STRINGS = I18N.table({
   opponent: N_("the Legendary Opponent"),
   moveLabels: {
     draw: N_("Draw {0}"), keep: N_("Keep {0}"), take: N_("Take the {0} pile"), place: N_("Place {0}"),
-    loctake: N_("Take the Location: {0}"), locdraw: N_("Draw {0} Locations"), lockeep: N_("Keep the Location: {0}"),
+    loctake: N_("Take the Location: {0}"),
+    lopile: N_("The LO takes the {0} pile"), loplace: N_("The LO places {0} next"), locdraw: N_("Draw {0} Locations"), lockeep: N_("Keep the Location: {0}"),
   },
 });
 
