@@ -52,17 +52,36 @@ def test_a_legal_move_off_the_lesson_is_refused_with_the_scripts_reason(
     assert body["message"] == Translator("ko")(step.why)
 
 
-def test_the_whole_tutorial_is_accepted_step_by_step(client: TestClient) -> None:
+@pytest.mark.parametrize("name", sorted(LESSONS))
+def test_the_whole_tutorial_is_accepted_step_by_step(client: TestClient, name: str) -> None:
     index = 0
-    for step in LESSONS["byzantium"].steps:
-        body = client.post(
-            "/api/learn/byzantium/step", json={"step": index, "action": step.expect}
-        ).json()
+    url = f"/api/learn/{name}/step"
+    for step in LESSONS[name].steps:
+        body = client.post(url, json={"step": index, "action": step.expect}).json()
         assert body["ok"], (step.key, body)
+        if step.expect is not None and body["view"]["moves"]:  # listed: the learner's own
+            assert all(isinstance(m, str) for m in body["view"]["moves"])
         index = body["view"]["index"]
-    assert body["view"]["finished"] and index == len(LESSONS["byzantium"].steps)
-    over = client.post("/api/learn/byzantium/step", json={"step": index, "action": None})
+    assert body["view"]["finished"] and index == len(LESSONS[name].steps)
+    over = client.post(url, json={"step": index, "action": None})
     assert over.status_code == 400
+
+
+def test_a_conspiracy_move_that_is_not_legal_is_refused_by_the_engine(
+    client: TestClient,
+) -> None:
+    body = client.post(
+        "/api/learn/conspiracy/step", json={"step": 1, "action": "take red", "lang": "ja"}
+    ).json()
+    assert (body["ok"], body["kind"]) == (False, "illegal")
+    assert body["message"] and body["view"]["index"] == 1
+
+
+def test_the_lesson_views_hold_only_the_learners_seat(client: TestClient) -> None:
+    body = client.get("/api/learn/byzantium").json()
+    obs = body["view"]["observation"]
+    assert obs["seat"] == 0 and obs["hand_sizes"][1] == 8
+    assert "hands" not in obs and "known_opponent_cards" in obs  # the bot's hand stays hidden
 
 
 def test_bad_requests_are_refused_and_change_nothing(client: TestClient) -> None:

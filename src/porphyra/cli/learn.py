@@ -69,7 +69,7 @@ def run_learn(console: Console, name: str, read_line: ReadLine) -> bool:
             console.print(tr("The lesson's move: {0}", step.expect))
             if not _ask_move(console, tutorial, read_line):
                 return False
-        except EOFError:
+        except (EOFError, KeyboardInterrupt):  # end of input, Ctrl-C: leave quietly
             console.print()
             return False
     console.print(styled("bold green", "Tutorial complete."))
@@ -113,5 +113,5 @@ def _ask_move(console: Console, tutorial: Tutorial, read_line: ReadLine) -> bool
 def _read(read_line: ReadLine, prompt: str) -> str | None:
     try:
         return read_line(prompt)
-    except EOFError:
+    except (EOFError, KeyboardInterrupt):
         return None
