@@ -61,3 +61,16 @@ def test_quit_leaves_and_an_unknown_tutorial_is_refused() -> None:
     result = CliRunner().invoke(app, ["learn", "chess"])
     assert result.exit_code == 2
     assert "unknown tutorial" in result.output
+
+
+def test_menu_numbers_choose_a_listed_move() -> None:
+    lesson = LESSONS["conspiracy"]
+    lines = []
+    for step in lesson.steps:  # "3" for the first "draw 3" (the menu: draw 1, 2, 3)
+        lines.append("" if step.expect is None else ("3" if step.key == "draw" else step.expect))
+    result = CliRunner().invoke(
+        app, ["learn", "conspiracy", "--lang", "en"], input="\n".join([*lines, "n"]) + "\n"
+    )
+    assert result.exit_code == 0, result.output
+    assert "1 draw 1  2 draw 2  3 draw 3" in result.output
+    assert "Tutorial complete." in result.output

@@ -16,12 +16,16 @@ from rich.markup import escape
 from rich.panel import Panel
 
 from porphyra.cli.lang import error_text, people, seat_label, styled, tr
-from porphyra.cli.views import log_entry, log_lines, view_for
+from porphyra.cli.views import ascii_number, log_entry, log_lines, view_for
 from porphyra.core.errors import InvalidActionError
 from porphyra.learn import LESSONS, Tutorial
 
 #: Reads one line of input after showing a prompt; raises EOFError at the end of input.
 ReadLine = Callable[[str], str]
+
+#: The most legal moves shown as a numbered menu (a Byzantium meld has hundreds: there the
+#: learner types the move, with hand numbers as in ``play``).
+MAX_MENU = 12
 
 #: What the learner may type instead of a move.
 QUIT = ("quit", "q", "exit")
@@ -87,12 +91,20 @@ def _ask_move(console: Console, tutorial: Tutorial, read_line: ReadLine) -> bool
     view = view_for(tutorial.lesson.game)
     step = tutorial.step
     assert step is not None and step.expect is not None
+    menu = [str(action) for action in tutorial.legal_actions()]
+    if len(menu) > MAX_MENU:
+        menu = []
+    if menu:
+        console.print("  ".join(f"[cyan]{i}[/] {escape(move)}" for i, move in enumerate(menu, 1)))
     while True:
         text = read_line("> ").strip()
         if text.lower() in QUIT:
             return False
         if not text:
             continue
+        number = ascii_number(text)
+        if menu and number is not None and 1 <= number <= len(menu):
+            text = menu[number - 1]
         try:
             text = view.expand_input(text, tutorial.observation())
         except InvalidActionError as exc:
