@@ -83,3 +83,13 @@ def test_menu_numbers_choose_a_listed_move() -> None:
     assert result.exit_code == 0, result.output
     assert "1 draw 1  2 draw 2  3 draw 3" in result.output
     assert "Tutorial complete." in result.output
+
+
+@pytest.mark.parametrize("name", sorted(LESSONS))
+def test_yes_at_the_end_starts_the_first_real_game(name: str) -> None:
+    lines = _script_input(name).rstrip("\n").rsplit("\n", 1)[0] + "\ny\nquit\n"
+    result = CliRunner().invoke(app, ["learn", name, "--lang", "en"], input=lines)
+    assert result.exit_code == 0, result.output
+    after = result.output.split("Play a first game against the easy bot now?", 1)[1]
+    assert "Seat 1 (human) >" in after  # the game's own prompt: a real game began
+    assert "Game stopped." in after
