@@ -13,6 +13,16 @@ Negotiation card in the meld; the learner's meld beats the Foe's (the Empire gai
 the Emperor 1 LT and the legacy value); the card passed is the one card of least force;
 turn 2, as the Foe, the learner's meld wins (ties go to the Foe) and no Negotiation
 target interrupts it.
+
+Conspiracy (seat 0 against ``easy``, 2 players): the first three lords drawn hold exactly
+one with pearls, which wins the Pearl Master with one pearl; on the next turn the largest
+pile holds two lords, one of them with a key and none of 0 IP (one placing choice); on the
+third, one drawn lord's key pairs the learner's, and exactly one Location lies face up.
+
+Solo (against the Farmer): the learner keeps the one most influential lord each turn; the
+Farmer's first turn finds several piles meeting its condition (the learner chooses, the
+pile worth the fewest IP), and its second takes a pile whose placing order the learner
+chooses (the lord worth the fewest IP first).
 """
 
 from __future__ import annotations
