@@ -205,6 +205,8 @@ def _solo(tutorial: Tutorial, step: Step) -> str:
         return "lopile " + _one([c for c, ip in piles.items() if ip == least], "weakest pile")
     if step.key == "loplace":
         lords = _moves(tutorial, "loplace")
+        if len(lords) != 2:  # the text: a pile of two lords, so taken for STACK
+            raise NoFit("the LO's pile is not of two lords")
         least = min(_ip(x) for x in lords)
         return "loplace " + _one([x for x in lords if _ip(x) == least], "weakest lord")
     raise NoFit(f"no policy for step {step.key!r}")
