@@ -564,6 +564,33 @@ app.command(name="serve")(serve_command)
 app.command(name="agent")(agent_command)
 
 
+@app.command(
+    help=tr("Learn a game step by step on a scripted deal: byzantium, conspiracy or solo.")
+)
+def learn(
+    game: Annotated[
+        str, typer.Argument(help=tr("The tutorial: {0}.", "byzantium, conspiracy, solo"))
+    ],
+    lang: LangOpt = None,
+) -> None:
+    """A tutorial (:mod:`porphyra.cli.learn`), then a first game against ``easy``."""
+    from porphyra.cli.learn import lesson_names, run_learn
+
+    console = _console()
+    with handle_errors(console):
+        set_language(lang)
+        name = game.strip().lower()
+        if name not in lesson_names():
+            raise CliError(f"unknown tutorial {name!r}; known: {', '.join(lesson_names())}")
+        if run_learn(console, name, lambda prompt: console.input(escape(prompt))):
+            from porphyra.learn import LESSONS
+
+            lesson = LESSONS[name]
+            seed = fresh_seed()
+            state = load_game(lesson.game, **lesson.play_options).new_initial_state(seed=seed)
+            _run_session(console, state, lesson.play_seats, seed, None)
+
+
 @app.command()
 def bots() -> None:
     """List the bot names that --seats and --bots accept, and the options of a bot spec."""

@@ -92,6 +92,7 @@ from porphyra.server.errors import MOVED_MESSAGE, RefusedRequest, SubmitError
 from porphyra.server.gamedata import card_data, lobby_bot_text, lobby_bots, solo_supported
 from porphyra.server.hub import CreateError, Hub
 from porphyra.server.incidents import player_message, report
+from porphyra.server.learn import router as learn_router
 from porphyra.server.notfound import not_found_page, wants_page
 from porphyra.server.owners import ClusterSettings, OwnedElsewhere
 from porphyra.server.quotas import (
@@ -577,6 +578,7 @@ def create_app(
     app.add_middleware(SecurityHeaders)
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.include_router(learn_router)
 
     def hub_of(request_app: Any) -> Hub:
         hub: Hub = request_app.state.hub
