@@ -336,3 +336,29 @@ def test_tuner_and_tournaments_play_no_game_twice() -> None:
     assert len({(m.seed, m.seats) for m in matches}) == len(matches) == 6
     with pytest.raises(ValueError, match="named twice"):
         round_robin("byzantium", {}, ["easy", "easy"], 2, 2, 0)
+
+
+def test_byzantium_collector_records_each_meld_as_resolved_after_a_negotiation() -> None:
+    # B-R4: a Negotiation takes a Foe people out of the revealed Foe meld (and the Foe may put
+    # another in), so the forces the lab compares are those the meld phase resolved: the log's
+    # "The Byzantine meld wins X to Y" / "The Foe meld wins|ties Y to X", turn by turn.
+    import re
+
+    from porphyra.balance.collect import ByzantiumCollector
+
+    game = cached_game("byzantium", {})
+    negotiated = 0
+    for seed in range(3):
+        collector = ByzantiumCollector()
+        state = play_bot_game(game, ("easy", "easy"), seed, observer=collector.before)
+        melds = collector.finish(state)["melds"]
+        lines = state.log_lines((-1,))  # type: ignore[attr-defined]
+        resolved = []
+        for line in lines:
+            m = re.match(r"^The (Byzantine|Foe) meld (?:wins|ties) (\d+) to (\d+)", line)
+            if m:
+                a, b = int(m.group(2)), int(m.group(3))
+                resolved.append((a, b) if m.group(1) == "Byzantine" else (b, a))
+        negotiated += sum(line.startswith("Negotiation: seat") for line in lines)
+        assert [(m[1], m[2]) for m in melds] == resolved
+    assert negotiated > 0  # the games did take cards out of Foe melds

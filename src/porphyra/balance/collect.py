@@ -6,7 +6,7 @@ seat's view).  One collector per game; :func:`collector_for` picks it.
 
 Byzantium (``shared/rules/byzantium.md``): the result, the first Emperor's seat, whether and
 on which turn the Empire collapsed (B-R7), TT and LT at the start of each turn and at the
-end, each revealed meld's force per side and the legacy value of the Byzantine meld's
+end, each meld's force per side as resolved (after a Negotiation, B-R4) and the legacy value of the Byzantine meld's
 Legacy cards, per card kind and seat how many copies entered a hand, were redrawn (B-R10),
 melded, or passed in the End phase (B-R9), and per decision type (:func:`decision_type`)
 ``[decisions, legal options summed, choices other than the obvious one]``.
@@ -48,6 +48,7 @@ class ByzantiumCollector:
     def __init__(self) -> None:
         self.turn_starts: list[dict[str, Any]] = []
         self.melds: list[list[int]] = []  # [turn, byzantine force, foe force, byz legacy]
+        # (the forces as resolved: after a Negotiation, B-R4)
         self.decisions: dict[str, list[int]] = {}  # type -> [decisions, options, differed]
         self.cards: dict[str, list[list[int]]] = {}  # slug -> [entered, redrawn, melded, passed]
         self._hands: list[Counter[str]] = [Counter(), Counter()]
@@ -65,11 +66,18 @@ class ByzantiumCollector:
         if state.turn != self._last_turn:
             self._last_turn = state.turn
             self.turn_starts.append({"turn": state.turn, "tt": state.tt, "lt": list(state.lt)})
-        if state.melds_turn != self._melds_turn and state.melds_turn:
-            self._melds_turn = state.melds_turn
+        if state.melds_turn:
+            # The melds as they stand: a Negotiation (B-R4) may take a card out of the Foe
+            # meld and put another in after the reveal, so the entry of the turn is updated
+            # until the next reveal and ends as the melds were resolved.
             force = [sum(state._cs.cards[k].force for k in m) for m in state.melds]
             legacy = sum(state._cs.cards[k].legacy for k in state.melds[0])
-            self.melds.append([state.melds_turn, force[0], force[1], legacy])
+            entry = [state.melds_turn, force[0], force[1], legacy]
+            if state.melds_turn != self._melds_turn:
+                self._melds_turn = state.melds_turn
+                self.melds.append(entry)
+            else:
+                self.melds[-1] = entry
         cards = state._cs.cards
         for seat in (0, 1):
             hand = Counter(cards[k].slug for k in state.hands[seat])
