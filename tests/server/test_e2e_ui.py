@@ -28,9 +28,11 @@ import pytest
 from .live import LiveServer
 from .test_e2e_browser import CHROMIUM, CHROMIUM_ARGS, READY, collect_errors, wait_until
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="/usr/bin/chromium is not installed (apt-get install chromium)"
-)
+pytestmark = [
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is not installed"),
+    pytest.mark.browser,
+    pytest.mark.live,
+]
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = Path(os.environ.get("PORPHYRA_SCREENSHOTS", ROOT / "test-artifacts" / "screenshots"))

@@ -748,8 +748,8 @@ function consRender(obs, board, actions) {
     pending.append(el("div", {}, el("h3", {}, t("Drawn Locations — keep one")), el("div", { class: "flexwrap" },
       ...obs.drawn_locations.map((s) => locationEl(s, (byVerb.lockeep || []).includes(`lockeep ${s}`) ? actionButton(`lockeep ${s}`, t("Keep")) : null)))));
   }
-  if (obs.location_deck) {
-    pending.append(el("div", {}, el("h3", {}, t("Deck search: choose any Location")), el("div", { class: "flexwrap" },
+  if (obs.location_deck) {  // the whole deck: on the table, its buttons in the decision too
+    court.append(el("div", {}, el("h3", {}, t("Deck search: choose any Location")), el("div", { class: "flexwrap" },
       ...obs.location_deck.map((s) => locationEl(s, (byVerb.locpick || []).includes(`locpick ${s}`) ? actionButton(`locpick ${s}`, t("Take")) : null)))));
   }
   if (pending.childNodes.length) document.getElementById("handslot").append(el("div", { class: "panel pending", "data-zone": "pending" }, pending));

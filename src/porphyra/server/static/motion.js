@@ -55,6 +55,13 @@ const PorphyraMotion = (() => {
   function visible(rect) {
     return shown(rect) && rect.bottom > 0 && rect.top < window.innerHeight && rect.right > 0 && rect.left < window.innerWidth;
   }
+  /* Whether `rect` of `node` shows inside its scrolling box (the table or the dock). */
+  function inView(node, rect) {
+    const box = node.closest("#table-scroll, #dock");
+    if (!box) return visible(rect);
+    const b = box.getBoundingClientRect();
+    return visible(rect) && rect.bottom > b.top && rect.top < b.bottom;
+  }
 
   /* Measure the pieces on the page before it re-renders a new view. */
   function capture() {
@@ -63,7 +70,7 @@ const PorphyraMotion = (() => {
     const pieces = [];
     for (const node of document.querySelectorAll(PIECES)) {
       const rect = node.getBoundingClientRect();
-      if (shown(rect)) pieces.push({ key: keyOf(node), zone: zoneOf(node), rect, node: node.cloneNode(true) });
+      if (shown(rect)) pieces.push({ key: keyOf(node), zone: zoneOf(node), rect, seen: inView(node, rect), node: node.cloneNode(true) });
     }
     const counts = new Map();
     for (const node of document.querySelectorAll("[data-count]")) counts.set(node.dataset.count, Number(node.textContent));
@@ -130,7 +137,7 @@ const PorphyraMotion = (() => {
   /* An old piece that left the page flies (as a copy) to `to` and fades there. */
   function leave(piece, to) {
     const copy = ghost(piece.node, piece.rect);
-    const end = to && visible(to)
+    const end = to
       ? `translate(${to.left + to.width / 2 - piece.rect.left - piece.rect.width / 2}px, ${to.top + to.height / 2 - piece.rect.top - piece.rect.height / 2}px) scale(.4)`
       : "translateY(24px) scale(.8)";
     const anim = track(copy.animate([{ transform: "none", opacity: 1 }, { transform: end, opacity: 0 }], TIMING), "leave");
@@ -139,9 +146,11 @@ const PorphyraMotion = (() => {
     anim.addEventListener("cancel", drop);
   }
 
+  /* The box of the first `selector` element where it shows now, else null. */
   function rectOf(selector) {
     const node = selector && document.querySelector(selector);
-    return node ? node.getBoundingClientRect() : null;
+    const rect = node ? node.getBoundingClientRect() : null;
+    return rect && inView(node, rect) ? rect : null;
   }
 
   /* Where a piece that appeared comes from, and where one that left goes (Byzantium
@@ -196,16 +205,17 @@ const PorphyraMotion = (() => {
     }
     for (const piece of unmatched) {
       const from = take((o) => o.key === piece.key);
-      if (from) { glide(piece.node, from.rect, piece.rect, true, "move"); continue; }
+      if (!inView(piece.node, piece.rect)) continue;  // arrived out of sight: nothing to follow
+      if (from && from.seen) { glide(piece.node, from.rect, piece.rect, true, "move"); continue; }
       if (piece.zone === "melds") {  // a revealed card turns over
         track(piece.node.animate([{ transform: "perspective(600px) rotateY(90deg)" }, { transform: "none" }], TIMING), "reveal");
         continue;
       }
-      const source = sourceOf(piece, prev, obs);
-      if (source && visible(source)) glide(piece.node, { left: source.left + source.width / 2 - piece.rect.width / 2, top: source.top + source.height / 2 - piece.rect.height / 2, width: piece.rect.width, height: piece.rect.height }, piece.rect, true, "enter");
+      const source = from ? null : sourceOf(piece, prev, obs);
+      if (source) glide(piece.node, { left: source.left + source.width / 2 - piece.rect.width / 2, top: source.top + source.height / 2 - piece.rect.height / 2, width: piece.rect.width, height: piece.rect.height }, piece.rect, true, "enter");
       else track(piece.node.animate([{ transform: "translateY(-40px)", opacity: 0 }, { transform: "none", opacity: 1 }], TIMING), "enter");
     }
-    for (const piece of old) leave(piece, targetOf(piece, prev, obs));
+    for (const piece of old) if (piece.seen) leave(piece, targetOf(piece, prev, obs));
     for (const node of document.querySelectorAll("[data-count]")) countUp(node, was.counts.get(node.dataset.count), Number(node.textContent));
     document.querySelectorAll("[data-testid=lt] strong").forEach((node, i) => countUp(node, was.counts.get(`legacy-${i}`), Number(node.textContent)));
     document.querySelectorAll("[data-testid=lt] .bar div").forEach((node, i) => {
