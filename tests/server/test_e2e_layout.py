@@ -55,13 +55,23 @@ ON_SCREEN = """() => {
 }"""
 
 #: The motion animations (motion.js names them motion-...) and all animations, recorded at
-#: every render of a new view (body's data-seq changes as the page renders).
+#: every render of a new view (body's data-seq changes as the page renders it); `stale`: at a
+#: render that gives this page a decision, the motion animations of earlier views still
+#: running (an animation started by this very render has no start time yet).
 RECORD = """() => {
   window.__renders = [];
-  new MutationObserver(() => window.__renders.push({
-    motion: document.getAnimations().filter((a) => String(a.id).startsWith('motion-')).length,
-    all: document.getAnimations().length,
-  })).observe(document.body, {attributes: true, attributeFilter: ['data-seq']});
+  new MutationObserver((records) => {
+    // A click re-renders the same view (its seq unchanged): not a new view.
+    if (records.every((r) => r.oldValue === document.body.dataset.seq)) return;
+    const motion = document.getAnimations().filter((a) => String(a.id).startsWith('motion-'));
+    window.__renders.push({
+      motion: motion.length,
+      all: document.getAnimations().length,
+      stale: M.legal.length ? motion.filter((a) => a.startTime !== null
+          && a.playState === 'running').length : 0,
+    });
+  }).observe(document.body, {attributes: true, attributeOldValue: true,
+                              attributeFilter: ['data-seq']});
 }"""
 
 
@@ -216,6 +226,13 @@ def test_moves_animate_unless_reduced_motion_is_asked(
         renders = _moves_with_record(page, seat_link(live, game, options, 2, 5), 6)
         assert max(r["motion"] for r in renders) > 0, renders
         assert page.evaluate("PorphyraMotion.stats.played") > 0
+        # The player's decision never waits: what still moved has finished when it comes.
+        assert all(r["stale"] == 0 for r in renders), renders
+        # Nothing moves in a hidden tab.
+        page.add_init_script("Object.defineProperty(document, 'hidden', {get: () => true})")
+        renders = _moves_with_record(page, seat_link(live, game, options, 2, 7), 4)
+        assert all(r["motion"] == 0 for r in renders), renders
+        assert page.evaluate("PorphyraMotion.stats.skipped") > 0
         # The page's setting turns them off, and the browser remembers it.
         page.check("[data-testid=reduce-motion]")
         renders = _moves_with_record(page, seat_link(live, game, options, 2, 6), 6)

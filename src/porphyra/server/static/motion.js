@@ -188,8 +188,8 @@ const PorphyraMotion = (() => {
   function play(prev, obs) {
     const was = before;
     before = null;
-    if (!was || !prev || !obs || prev.game !== obs.game) return;
-    if (off()) { stats.skipped += 1; return; }
+    if (!prev || !obs || prev.game !== obs.game) return;
+    if (!was || off()) { stats.skipped += 1; return; }  // hidden, or reduced motion
     const old = was.pieces.slice();
     const fresh = [];
     for (const node of document.querySelectorAll(PIECES)) {
