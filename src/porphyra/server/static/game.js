@@ -81,8 +81,12 @@ function connect() {
   ws.onopen = () => { setConn(t("online"), true); };
   ws.onmessage = (ev) => {
     // Handle messages strictly in order (the first one waits for the card data).
+    let msg;
+    try { msg = JSON.parse(ev.data); } catch (e) { toast(String(e)); return; }
+    // A view that gives this page a decision cuts short what still moves on screen.
+    if (Array.isArray(msg.legal) && msg.legal.length) PorphyraMotion.finishAll();
     backlog += 1;
-    inbox = inbox.then(() => { backlog -= 1; return onMessage(JSON.parse(ev.data)); }).catch((e) => toast(String(e)));
+    inbox = inbox.then(() => { backlog -= 1; return onMessage(msg); }).catch((e) => toast(String(e)));
   };
   ws.onclose = (ev) => {
     setConn(t("offline"), false);
