@@ -1,13 +1,22 @@
 """Take the README screenshots of the browser UI.
 
-Starts the web server on a free loopback port with a throw-away database, plays a
-Byzantium game, a 3-player Conspiracy game against bots and a solo game against a
-Legendary Opponent (``conspiracy-solo.png``) through the page (headless Debian
-``chromium`` driven by Playwright) up to an interesting position; then a Byzantium game
-on a phone's 390x844 screen (``phone.png``), a card zoomed (``card-zoom.png``), a
-2-player Conspiracy game on a phone (``conspiracy-phone.png``), a finished game's end
-screen with its turn-by-turn course (``byzantium-end.png``) and its replay with
-everything revealed (``replay.png``).  The screenshots are saved next to this file::
+Starts the web server on a free loopback port with a throw-away database and plays games
+against bots through the page (headless Debian ``chromium`` driven by Playwright) up to an
+interesting position, at a laptop's 1366x768 and a phone's 390x844 (issue 29: the hand and
+the decision docked at the bottom of the window):
+
+- ``byzantium-desktop.png``, ``byzantium-phone.png``: a meld being built in turn 3;
+- ``conspiracy-desktop.png`` (3 players), ``conspiracy-phone.png`` (4 players) mid-game;
+- ``byzantium-motion.png``, ``conspiracy-motion-phone.png``: during a move's animation
+  (the revealed melds turning over; the lords not kept on their way to the discard
+  piles), frozen half-way;
+- ``card-zoom.png``: a card zoomed with its facts;
+- ``conspiracy-solo.png``: solo against a Legendary Opponent;
+- ``byzantium-ja.png``, ``conspiracy-solo-ko.png``: the pages in Japanese and Korean;
+- ``byzantium-end.png``: a finished game's end screen with its turn-by-turn course, and
+  ``replay.png``: its replay with everything revealed.
+
+The screenshots are saved next to this file::
 
     .venv/bin/python docs/screenshots/make_screenshots.py
 """
@@ -23,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import uvicorn
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import ViewportSize, sync_playwright
 
 from porphyra.server.app import create_app
 
@@ -94,6 +103,44 @@ def step(page: Any, rng: random.Random) -> None:
     buttons.nth(rng.randrange(buttons.count())).click()
 
 
+#: Pauses every motion animation (motion.js) of the first render after this call that
+#: has some, and `when` says so, at `at` ms (half-way); `window.__frozen` then holds their
+#: names.
+FREEZE = """([at, when]) => { window.__frozen = null; const seq = document.body.dataset.seq;
+  const mo = new MutationObserver(() => {
+    if (document.body.dataset.seq === seq || !eval_when(when)) return;
+    const anims = document.getAnimations().filter((a) => String(a.id).startsWith('motion-'));
+    if (!anims.length) return;
+    mo.disconnect();
+    for (const a of anims) { a.pause(); a.currentTime = at; }
+    window.__frozen = anims.map((a) => a.id);
+  });
+  const eval_when = (w) => w === 'reveal' ? M.observation.melds_turn === M.observation.turn
+    && M.observation.phase !== 'meld' : true;
+  mo.observe(document.body, {attributes: true, attributeFilter: ['data-seq']});
+}"""
+
+DESKTOP: ViewportSize = {"width": 1366, "height": 768}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+
+
+def meld_position(page: Any, rng: random.Random, turn: int) -> None:
+    """Play Byzantium up to this seat's meld in ``turn`` (or later) as the Emperor."""
+    while True:
+        wait(page, READY)
+        obs = page.evaluate("M.observation")
+        legal = page.evaluate("M.legal")
+        meld = bool(legal) and legal[0].startswith("meld")
+        if obs["turn"] >= turn and meld and obs["role"] == "byzantine":
+            return
+        step(page, rng)
+
+
+def shot(page: Any, name: str) -> None:
+    page.wait_for_timeout(450)  # the last move's animation ends
+    page.screenshot(path=str(HERE / name))
+
+
 def main() -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -107,69 +154,89 @@ def main() -> None:
         rng = random.Random(3)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-            page = browser.new_page(viewport={"width": 1440, "height": 1200})
-            create(page, base, "byzantium", seed=21)
-            # Play to the meld phase of turn 3, then pick a few cards in the builder.
-            while True:
-                wait(page, READY)
-                obs = page.evaluate("M.observation")
-                if obs["turn"] >= 3 and obs["phase"] == "meld" and obs["role"] == "byzantine":
-                    break
-                step(page, rng)
-            cards = page.locator(".card.selectable")
-            for i in (0, 2, 3):
-                cards.nth(i).click()
-            page.mouse.move(0, 0)  # no card zoomed under the pointer
-            page.wait_for_timeout(500)
-            page.screenshot(path=str(HERE / "byzantium.png"), full_page=True)
+            desktop = browser.new_page(viewport=DESKTOP)
+            phone = browser.new_page(viewport=PHONE)
+            # Byzantium: a meld being built in turn 3, on a laptop and on a phone.
+            for page, name in ((desktop, "byzantium-desktop.png"), (phone, "byzantium-phone.png")):
+                create(page, base, "byzantium", seed=21)
+                meld_position(page, rng, 3)
+                cards = page.locator("[data-testid=hand] .card.selectable")
+                for i in (0, 2, 3):
+                    cards.nth(i).click()
+                    if not page.locator("[data-testid=commit]").is_enabled():
+                        cards.nth(i).click()
+                shot(page, name)
             # A card zoomed with every fact (hover; a long press or the focus on a phone).
-            page.locator("[data-testid=hand] .card").nth(1).hover()
-            page.locator("#card-zoom:not(.hidden)").wait_for()
-            page.screenshot(path=str(HERE / "card-zoom.png"))
-            create(page, base, "conspiracy", seed=5, players=3)
-            while page.evaluate("M.observation.turn") < 19:
-                step(page, rng)
-            wait(page, READY)
-            page.wait_for_timeout(300)
-            page.screenshot(path=str(HERE / "conspiracy.png"), full_page=True)
+            desktop.locator("[data-testid=hand] .card").nth(1).hover()
+            desktop.locator("#card-zoom:not(.hidden)").wait_for()
+            desktop.screenshot(path=str(HERE / "card-zoom.png"))
+            desktop.mouse.move(0, 0)
+            desktop.locator("#card-zoom.hidden").wait_for(state="attached")
+            # The melds revealed, turning over half-way (the page's own meld just sent).
+            desktop.evaluate(FREEZE, [190, "reveal"])
+            desktop.click("[data-testid=commit]")
+            wait(desktop, "window.__frozen !== null")
+            desktop.screenshot(path=str(HERE / "byzantium-motion.png"))
+            desktop.evaluate("PorphyraMotion.finishAll()")
+            # Conspiracy: 3 players on a laptop, 4 on a phone.
+            create(desktop, base, "conspiracy", seed=5, players=3)
+            while desktop.evaluate("M.observation.turn") < 19:
+                step(desktop, rng)
+            wait(desktop, READY)
+            shot(desktop, "conspiracy-desktop.png")
+            create(phone, base, "conspiracy", seed=5, players=4)
+            while phone.evaluate("M.observation.turn") < 17:
+                step(phone, rng)
+            wait(phone, READY)
+            phone.evaluate("document.querySelector('.player:not(.mine)').scrollIntoView()")
+            shot(phone, "conspiracy-phone.png")
+            # A lord kept, the others on their way to the discard piles, half-way.
+            while True:
+                wait(phone, READY)
+                if phone.locator("#actions [data-action^='keep ']").count() >= 2:
+                    break
+                step(phone, rng)
+            phone.wait_for_timeout(450)
+            phone.evaluate("document.querySelector('.piles').scrollIntoView()")
+            phone.evaluate(FREEZE, [170, "any"])
+            phone.locator("#actions [data-action^='keep ']").first.click()
+            wait(phone, "window.__frozen !== null")
+            phone.screenshot(path=str(HERE / "conspiracy-motion-phone.png"))
+            phone.evaluate("PorphyraMotion.finishAll()")
             # Solo against the Legendary Opponent (when the engine has the solo mode).
-            if page.evaluate("fetch('/api/meta').then(r => r.json()).then(m => m.solo)"):
-                create(page, base, "solo", seed=8)
-                while page.evaluate("M.observation.turn") < 15:
+            if desktop.evaluate("fetch('/api/meta').then(r => r.json()).then(m => m.solo)"):
+                create(desktop, base, "solo", seed=8)
+                while desktop.evaluate("M.observation.turn") < 15:
+                    step(desktop, rng)
+                wait(desktop, READY)
+                shot(desktop, "conspiracy-solo.png")
+            # The pages in Japanese and Korean (the browser's language).
+            for locale, game, seed, name in (
+                ("ja-JP", "byzantium", 21, "byzantium-ja.png"),
+                ("ko-KR", "solo", 8, "conspiracy-solo-ko.png"),
+            ):
+                context = browser.new_context(viewport=DESKTOP, locale=locale)
+                page = context.new_page()
+                create(page, base, game, seed=seed)
+                while page.evaluate("M.observation.turn") < (3 if game == "byzantium" else 12):
                     step(page, rng)
                 wait(page, READY)
-                page.wait_for_timeout(300)
-                page.screenshot(path=str(HERE / "conspiracy-solo.png"), full_page=True)
-            # A phone: the decision first, then the table (no horizontal scrolling).
-            phone = browser.new_page(viewport={"width": 390, "height": 844})
-            create(phone, base, "byzantium", seed=21)
-            for _ in range(4):
-                step(phone, rng)
-            wait(phone, READY)
-            phone.wait_for_timeout(300)
-            phone.screenshot(path=str(HERE / "phone.png"))
-            create(phone, base, "conspiracy", seed=5, players=2)
-            while phone.evaluate("M.observation.turn") < 13:
-                step(phone, rng)
-            wait(phone, READY)
-            phone.wait_for_timeout(300)
-            phone.locator("[data-player='0']").scroll_into_view_if_needed()
-            phone.screenshot(path=str(HERE / "conspiracy-phone.png"))
+                shot(page, name)
+                context.close()
             # The end screen of a finished game (played to the end here), then its replay.
-            create(page, base, "byzantium", seed=9)
-            while page.evaluate("document.body.dataset.status") != "over":
-                step(page, rng)
-            page.locator("#final-score").wait_for()
-            page.wait_for_timeout(300)
-            page.locator("#final-score").screenshot(path=str(HERE / "byzantium-end.png"))
-            page.click("[data-testid=replay]")
-            wait(page, "document.body.dataset.seq === '0'")
-            page.select_option("#replay-view", "all")
-            wait(page, "location.search.includes('view=all')")
+            create(desktop, base, "byzantium", seed=9)
+            while desktop.evaluate("document.body.dataset.status") != "over":
+                step(desktop, rng)
+            desktop.locator("#final-score").wait_for()
+            desktop.wait_for_timeout(300)
+            desktop.locator("#final-score").screenshot(path=str(HERE / "byzantium-end.png"))
+            desktop.click("[data-testid=replay]")
+            wait(desktop, "document.body.dataset.seq === '0'")
+            desktop.select_option("#replay-view", "all")
+            wait(desktop, "location.search.includes('view=all')")
             for _ in range(12):
-                page.click("[data-testid=replay-next]")
-            page.wait_for_timeout(300)
-            page.screenshot(path=str(HERE / "replay.png"))
+                desktop.click("[data-testid=replay-next]")
+            shot(desktop, "replay.png")
             browser.close()
         server.should_exit = True
         thread.join(timeout=10)

@@ -60,6 +60,27 @@ OVERFLOW = """() => {
 }"""
 
 
+#: Touch targets under 24x24 px (WCAG 2.2 AA 2.5.8): every visible control; a checkbox or
+#: radio button counts with its label (a click on the label sets it), a link inside a line
+#: of text is the criterion's inline exception, and a list that takes the focus only to
+#: scroll by keyboard (the log, the chat) is no pointer target (JavaScript).
+SMALL_TARGETS = """() => {
+  const small = [];
+  for (const node of document.querySelectorAll(
+      'button, a[href], input, select, summary, [role=button], [tabindex]:not(ol):not(ul)')) {
+    if (node.closest('#motion-layer')) continue;
+    const target = node.closest('label') || node;
+    const r = target.getBoundingClientRect();
+    if (!r.width && !r.height) continue;
+    if (node.tagName === 'A' && getComputedStyle(node).display === 'inline') continue;
+    if (r.width < 23.5 || r.height < 23.5)
+      small.push((node.textContent || node.outerHTML).trim().slice(0, 30)
+        + ' ' + Math.round(r.width) + 'x' + Math.round(r.height));
+  }
+  return small;
+}"""
+
+
 def _axe_source() -> str:
     import axe_playwright_python  # type: ignore[import-untyped]
 
@@ -67,14 +88,15 @@ def _axe_source() -> str:
 
 
 def axe_violations(page: Any) -> list[str]:
-    """axe-core's WCAG 2 A and AA violations of the page (evaluated through DevTools, which
-    the pages' Content-Security-Policy does not restrict)."""
+    """axe-core's WCAG 2.0, 2.1 and 2.2 A and AA violations of the page (2.2 AA adds the
+    touch targets' size, 2.5.8), evaluated through DevTools, which the pages'
+    Content-Security-Policy does not restrict."""
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         page.evaluate(_axe_source())
     result: list[str] = page.evaluate(
         """async () => {
           const r = await axe.run(document, {runOnly: {type: 'tag',
-              values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}});
+              values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']}});
           return r.violations.map(v => v.id + ': ' + v.help + ' — ' + v.nodes.slice(0, 3)
               .map(n => n.target.join(' ') + ' ' + (n.failureSummary || '').slice(0, 160))
               .join(' | '));
@@ -142,12 +164,13 @@ def finished_game(server: LiveServer, game: str, options: dict[str, Any], n: int
 
 
 def check_page(page: Any, name: str, errors: list[str]) -> None:
-    """No horizontal overflow, no control outside the width, no axe violation, no script
-    error; and a screenshot."""
+    """No horizontal overflow, no control outside the width, no touch target under 24 px,
+    no axe violation, no script error; and a screenshot."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.wait_for_timeout(250)  # let layout and the last-move animation start settle
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
     assert page.evaluate(OVERFLOW) == [], name
+    assert page.evaluate(SMALL_TARGETS) == [], name
     assert axe_violations(page) == [], name
     assert errors == [], name
 

@@ -87,6 +87,7 @@ let finalDismissed = false;
 let stopReconnect = false;
 let retryDelay = 500;
 let inbox = Promise.resolve();
+let backlog = 0;       // messages received and not yet handled
 let TABLE = null;      // the table's choices (hints, spectator_chat)
 let REMATCH = null;    // the rematch's game id, once started
 let HINT = null;       // {seq, action, chance, bot, decision} or {seq, pending: true, decision}
@@ -108,7 +109,12 @@ function connect() {
   ws.onopen = () => { setConn(t("online"), true); };
   ws.onmessage = (ev) => {
     // Handle messages strictly in order (the first one waits for the card data).
-    inbox = inbox.then(() => onMessage(JSON.parse(ev.data))).catch((e) => toast(String(e)));
+    let msg;
+    try { msg = JSON.parse(ev.data); } catch (e) { toast(String(e)); return; }
+    // A view that gives this page a decision cuts short what still moves on screen.
+    if (Array.isArray(msg.legal) && msg.legal.length) PorphyraMotion.finishAll();
+    backlog += 1;
+    inbox = inbox.then(() => { backlog -= 1; return onMessage(msg); }).catch((e) => toast(String(e)));
   };
   ws.onclose = (ev) => {
     setConn(t("offline"), false);
@@ -161,6 +167,9 @@ async function onMessage(msg) {
       if (typeof chatReset === "function" && msg.chat) chatReset(msg.chat);
     }
     if (!CARDS || (M && M.game !== msg.game)) CARDS = await api(`/api/cards/${msg.game}`);
+    // The previous move's animation first, unless this view is the player's decision or
+    // the page has fallen behind (then it catches up at once).
+    await PorphyraMotion.settle((msg.legal || []).length > 0 || backlog > 2);
     if (msg.type === "snapshot" || (M && msg.seq !== M.seq)) { sel = []; swapSel = []; }
     M = msg;
     busy = false;
@@ -246,8 +255,11 @@ function render() {
   deal.textContent = DEAL === "chosen" ? t("chosen seed: the creator may know every card · unrated")
     : t("old table (weak seed) · unrated");
   renderSeats();
+  const moved = obs !== PREV_OBS;  // a new view, not a click in a builder
+  if (moved) PorphyraMotion.capture();
   const board = document.getElementById("board");
   board.innerHTML = "";
+  document.getElementById("handslot").innerHTML = "";
   board.append(el("div", { id: "lastmove", class: "lastmove", role: "status", "aria-live": "polite" }));
   const actions = document.getElementById("actions");
   actions.innerHTML = "";
@@ -267,6 +279,7 @@ function render() {
     const fresh = PREV_OBS && log.length > PREV_LOG ? log.slice(PREV_LOG) : log.slice(-1);
     LAST_LINES = fresh.map(nameSeats);
     showLastMove(PREV_OBS, obs, LAST_LINES);
+    PorphyraMotion.play(PREV_OBS, obs);
   } else {
     showLastMove(null, obs, LAST_LINES);
   }
@@ -455,7 +468,7 @@ function byzRender(obs, board, actions) {
     el("h3", {}, t("Legacy Tokens")), lt));
 
   // Opponent / both hands.
-  const hands = el("div", { class: "panel section" });
+  const hands = el("div", { class: "panel section", "data-zone": "opponent" });
   const seatsToShow = me === null ? [0, 1] : [opp];
   for (const s of seatsToShow) {
     const role = s === obs.emperor ? t("Byzantine Emperor") : t("Foe");
@@ -517,14 +530,14 @@ function byzRender(obs, board, actions) {
       hand.append(el("p", {}, t("Your secret choice: "), el("strong", {}, obs.pending_choice.length ? obs.pending_choice.map((s) => term(CARDS.cards[s].name)).join(", ") : t("none")),
         el("span", { class: "muted" }, t(" — waiting for the other player."))));
     }
-    board.append(hand);
+    document.getElementById("handslot").append(hand);
   }
   // Decks and discard piles.
-  const decks = el("div", { class: "panel section" });
+  const decks = el("div", { class: "panel section", "data-zone": "decks" });
   decks.append(el("h3", {}, t("Decks and discard piles")));
   for (const deck of ["byzantine", "foe"]) {
     const pile = obs.discards[deck];
-    decks.append(el("details", {},
+    decks.append(el("details", { "data-zone": `discard-${deck}` },
       el("summary", {}, t("{0} deck: {1} to draw · discard pile {2} · {3} set aside for later Ages", deck === "byzantine" ? t("Byzantine") : t("Foe"), obs.deck_sizes[deck], pile.length, obs.set_aside[deck].length)),
       el("div", { class: "flexwrap" }, pile.map((s) => byzCard(s, { mini: true })))));
   }
@@ -534,7 +547,7 @@ function byzRender(obs, board, actions) {
         el("div", { class: "flexwrap" }, order.map((s) => byzCard(s, { mini: true })))));
     }
   }
-  decks.append(el("details", {}, el("summary", {}, t("Removed from play: {0}", obs.removed.length)),
+  decks.append(el("details", { "data-zone": "removed" }, el("summary", {}, t("Removed from play: {0}", obs.removed.length)),
     el("div", { class: "flexwrap" }, obs.removed.map((s) => byzCard(s, { mini: true })))));
   board.append(decks);
 
@@ -733,7 +746,7 @@ function consRender(obs, board, actions) {
   const court = el("div", { class: "panel section" });
   const lordDeck = el("div", { class: "deckbox", "data-testid": "lord-deck" }, PorphyraCards.back("lord", "deck-back"), el("div", { class: "muted" }, t("Lord deck")), el("div", { class: "count" }, String(obs.lord_deck_size)),
     el("div", {}, ...(byVerb.draw || []).map((a) => actionButton(a, t("Draw {0}", argOf(a))))));
-  const locDeck = el("div", { class: "deckbox" }, PorphyraCards.back("location", "deck-back"), el("div", { class: "muted" }, t("Location deck")), el("div", { class: "count" }, String(obs.location_deck_size)),
+  const locDeck = el("div", { class: "deckbox", "data-zone": "location-deck" }, PorphyraCards.back("location", "deck-back"), el("div", { class: "muted" }, t("Location deck")), el("div", { class: "count" }, String(obs.location_deck_size)),
     el("div", {}, ...(byVerb.locdraw || []).map((a) => actionButton(a, t("Draw {0}", argOf(a))))));
   const loctake = new Set((byVerb.loctake || []).map(argOf));
   const faceUp = el("div", { class: "flexwrap" }, ...obs.face_up_locations.map((slug) =>
@@ -759,11 +772,11 @@ function consRender(obs, board, actions) {
     pending.append(el("div", {}, el("h3", {}, t("Drawn Locations — keep one")), el("div", { class: "flexwrap" },
       ...obs.drawn_locations.map((s) => locationEl(s, (byVerb.lockeep || []).includes(`lockeep ${s}`) ? actionButton(`lockeep ${s}`, t("Keep")) : null)))));
   }
-  if (obs.location_deck) {
-    pending.append(el("div", {}, el("h3", {}, t("Deck search: choose any Location")), el("div", { class: "flexwrap" },
+  if (obs.location_deck) {  // the whole deck: on the table, its buttons in the decision too
+    court.append(el("div", {}, el("h3", {}, t("Deck search: choose any Location")), el("div", { class: "flexwrap" },
       ...obs.location_deck.map((s) => locationEl(s, (byVerb.locpick || []).includes(`locpick ${s}`) ? actionButton(`locpick ${s}`, t("Take")) : null)))));
   }
-  if (pending.childNodes.length) court.append(pending);
+  if (pending.childNodes.length) document.getElementById("handslot").append(el("div", { class: "panel pending", "data-zone": "pending" }, pending));
   if (obs.hidden && obs.hidden.lord_deck) {
     court.append(el("details", {}, el("summary", {}, GAME_STRINGS.drawOrder(t("Lord"))),
       el("div", { class: "flexwrap" }, ...obs.hidden.lord_deck.map((l) => lordEl(l, { small: true })))));
@@ -797,12 +810,14 @@ function consRender(obs, board, actions) {
     const head = el("div", { class: "row", style: "justify-content:space-between" },
       el("strong", {}, seatName(i)),
       el("span", {},
-        el("span", { html: pearlSvg(13) }), ` ${p.pearls} `,
+        el("span", { html: pearlSvg(13) }), " ", el("span", { "data-count": `pearls-${i}` }, String(p.pearls)), " ",
         pm === i ? el("span", { class: "badge gold" }, t("Pearl Master +5")) : null,
-        el("span", { class: "badge", title: t("unspent keys") }, el("span", { html: keySvg("silver") }), ` ${keys.silver} `, el("span", { html: keySvg("gold") }), ` ${keys.gold}`),
+        el("span", { class: "badge", title: t("unspent keys") }, el("span", { html: keySvg("silver") }), " ", el("span", { "data-count": `silver-${i}` }, String(keys.silver)), " ", el("span", { html: keySvg("gold") }), " ", el("span", { "data-count": `gold-${i}` }, String(keys.gold))),
         scores[i] ? el("span", { class: "badge" }, t("{0} IP", scores[i].total)) : null));
     const locs = el("div", { class: "flexwrap" }, ...p.locations.map((s) => locationEl(s, null, p.legendary_opponent)));
-    players.append(el("div", { class: "panel player" + (obs.current_player === i ? " current" : ""), "data-player": String(i) },
+    // While this player swaps, the chamber to click is in the dock with the confirm button.
+    const into = i === M.seat && swapping ? document.getElementById("handslot") : players;
+    into.append(el("div", { class: "panel player" + (obs.current_player === i ? " current" : "") + (i === M.seat ? " mine" : ""), "data-player": String(i) },
       head, pyramidEl(p.chamber, i === M.seat ? swapping : null),
       p.any_keys ? el("span", { class: "badge" }, term("any 2 keys take a Location")) : null,
       p.deck_search ? el("span", { class: "badge" }, t("deck search")) : null,
@@ -899,11 +914,11 @@ function consActions(obs, box, byVerb, swapping) {
 function initPage() {
   const bar = document.querySelector(".topbar");
   bar.insertBefore(helpButton(() => (M ? M.game : "byzantium")), document.getElementById("whoami"));
-  if (REPLAY) return;
   const side = document.querySelector(".side");
+  if (REPLAY) { side.append(PorphyraMotion.settings()); return; }
   CHAT = chatPanel((text) => send({ type: "chat", text }),
     () => Boolean(M) && (M.seat !== null || Boolean(TABLE && TABLE.spectator_chat)));
-  side.append(CHAT, notifySettings());
+  side.append(CHAT, notifySettings(), PorphyraMotion.settings());
   CHAT.refresh();
   connect();
 }
