@@ -6,9 +6,10 @@ seat's view).  One collector per game; :func:`collector_for` picks it.
 
 Byzantium (``shared/rules/byzantium.md``): the result, the first Emperor's seat, whether and
 on which turn the Empire collapsed (B-R7), TT and LT at the start of each turn and at the
-end, each meld's force per side as resolved (after a Negotiation, B-R4) and the legacy value of the Byzantine meld's
-Legacy cards, per card kind and seat how many copies entered a hand, were redrawn (B-R10),
-melded, or passed in the End phase (B-R9), and per decision type (:func:`decision_type`)
+end, each meld's force per side as resolved (after a Negotiation, B-R4) and the legacy
+value of the Byzantine meld's Legacy cards, per card kind and seat how many copies entered
+a hand, were redrawn (B-R10), melded, or passed in the End phase (B-R9), and per decision
+type (:func:`decision_type`)
 ``[decisions, legal options summed, choices other than the obvious one]``.
 
 The **obvious choice** of a decision: for a meld, the most forceful legal meld (a choice
