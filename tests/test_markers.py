@@ -2,7 +2,8 @@
 ``browser``; registered in pyproject.toml), so that ``pytest -m "not browser and not live"``
 really leaves them out.  Found by reading the tests: a test that names the live server
 (``LiveServer``, ``uvicorn.Server``, a ``subprocess.Popen`` server), Playwright, or the
-``server`` / ``pair`` fixtures, itself or through a helper or fixture of its module."""
+``server`` / ``pair`` / ``live`` / ``browser`` fixtures, itself or through a helper or
+fixture of its module."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ LIVE = {"LiveServer", "_live", "Popen", "Server", "uvicorn"}
 #: Names whose use means a browser.
 BROWSER = {"sync_playwright", "async_playwright"}
 #: Fixtures (of tests/server/conftest.py) that start a live server.
-LIVE_FIXTURES = {"server", "pair"}
+LIVE_FIXTURES = {"server", "pair", "live"}
+#: Fixtures (of tests/server/conftest.py) that start a browser.
+BROWSER_FIXTURES = {"browser"}
 
 
 def _marks(decorators: list[ast.expr]) -> set[str]:
@@ -53,7 +56,7 @@ def _unmarked(path: Path) -> list[str]:
         kinds = set()
         if names & LIVE or args & LIVE_FIXTURES:
             kinds.add("live")
-        if names & BROWSER:
+        if names & BROWSER or args & BROWSER_FIXTURES:
             kinds.add("browser")
         for name in (names | args) & set(functions):
             if name not in seen and name != node.name:

@@ -137,6 +137,9 @@ def meld_position(page: Any, rng: random.Random, turn: int) -> None:
 
 
 def shot(page: Any, name: str) -> None:
+    # No card zoomed under the pointer that clicked it (a person on a phone has none).
+    page.mouse.move(1, 1)
+    page.keyboard.press("Escape")
     page.wait_for_timeout(450)  # the last move's animation ends
     page.screenshot(path=str(HERE / name))
 

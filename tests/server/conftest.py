@@ -16,6 +16,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -122,3 +123,32 @@ def server(db_url: str) -> Iterator[LiveServer]:
         yield live
     finally:
         live.stop()
+
+
+@pytest.fixture(scope="module")
+def live(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LiveServer]:
+    """A live server on a fresh SQLite file, shared by one test module's tests (the browser
+    tests; a module may define its own ``live``)."""
+    db = tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1]) / "games.sqlite3"
+    server = LiveServer(f"sqlite:///{db}").start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's chromium driven by Playwright, shared by one test module's tests."""
+    from playwright.sync_api import sync_playwright
+
+    from .test_e2e_browser import CHROMIUM, CHROMIUM_ARGS
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()

@@ -10,13 +10,12 @@ Skips only when ``/usr/bin/chromium`` is missing (``.ci/run`` installs it).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from .live import LiveServer
-from .test_e2e_browser import CHROMIUM, CHROMIUM_ARGS, READY, collect_errors, wait_until
+from .test_e2e_browser import CHROMIUM, READY, collect_errors, wait_until
 from .test_e2e_ui import axe_violations, human_vs_bots
 
 pytestmark = [
@@ -52,28 +51,6 @@ ZOOM_OPEN = (
     "(() => { const z = document.getElementById('card-zoom');"
     " return !!z && !z.classList.contains('hidden'); })()"
 )
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    db = tmp_path_factory.mktemp("cards") / "games.sqlite3"
-    server = LiveServer(f"sqlite:///{db}").start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def _catalogue(live: LiveServer, lang: str) -> dict[str, str]:

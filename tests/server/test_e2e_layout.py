@@ -15,13 +15,12 @@ Skips only when ``/usr/bin/chromium`` is missing (``.ci/run`` installs it).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from .live import LiveServer
-from .test_e2e_browser import CHROMIUM, CHROMIUM_ARGS, READY, collect_errors, wait_until
+from .test_e2e_browser import CHROMIUM, READY, collect_errors, wait_until
 
 pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is not installed"),
@@ -73,28 +72,6 @@ RECORD = """() => {
   }).observe(document.body, {attributes: true, attributeOldValue: true,
                               attributeFilter: ['data-seq']});
 }"""
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    db = tmp_path_factory.mktemp("layout") / "games.sqlite3"
-    server = LiveServer(f"sqlite:///{db}").start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def seat_link(server: LiveServer, game: str, options: dict[str, Any], n: int, seed: int) -> str:

@@ -19,14 +19,13 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from .live import LiveServer
-from .test_e2e_browser import CHROMIUM, CHROMIUM_ARGS, READY, collect_errors, wait_until
+from .test_e2e_browser import CHROMIUM, READY, collect_errors, wait_until
 
 pytestmark = [
     pytest.mark.browser,
@@ -103,28 +102,6 @@ def axe_violations(page: Any) -> list[str]:
         }"""
     )
     return result
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    db = tmp_path_factory.mktemp("ui") / "games.sqlite3"
-    server = LiveServer(f"sqlite:///{db}").start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def new_page(browser: Any, size: tuple[int, int]) -> tuple[Any, list[str]]:

@@ -5,7 +5,6 @@ opens a game against ``easy``, and the page passes the axe scan of the other pag
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,7 +13,7 @@ from porphyra.i18n import Translator
 from porphyra.learn import LESSONS
 
 from .live import LiveServer
-from .test_e2e_browser import CHROMIUM, CHROMIUM_ARGS, collect_errors, wait_until
+from .test_e2e_browser import CHROMIUM, collect_errors, wait_until
 from .test_e2e_ui import OVERFLOW, axe_violations
 
 pytestmark = [
@@ -32,28 +31,6 @@ ON_SCREEN = """() => {
   const hand = document.querySelector('[data-testid=hand]');
   return button !== null && inside(button) && inside(hand);
 }"""
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    db = tmp_path_factory.mktemp("learn") / "games.sqlite3"
-    server = LiveServer(f"sqlite:///{db}").start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def _page(browser: Any, size: tuple[int, int], lang: str) -> tuple[Any, list[str]]:
