@@ -29,9 +29,10 @@ from porphyra.cli.conspiracy_parts import (
     lord_text,
     split_lord,
 )
-from porphyra.cli.lang import term, tr
+from porphyra.cli.lang import language, term, tr
 from porphyra.cli.views import Obs
 from porphyra.core.game import Game
+from porphyra.i18n.names import location_name
 
 #: Columns of one slot in the compact pyramid (``Y3●●◆▪`` and a space).
 CELL = 7
@@ -106,9 +107,11 @@ def _chamber_block(
     ]
     if obs.get("pearl_master") == seat:
         facts.append(tr("Pearl Master"))
-    facts += [flag for flag in ("any-keys", "deck-search") if player.get(flag)]
+    facts += [_name(flag) for flag in ("any-keys", "deck-search") if player.get(flag)]
     if player["locations"]:
-        held = ", ".join("?" if slug == "face-down" else slug for slug in player["locations"])
+        held = ", ".join(
+            "?" if slug == "face-down" else _name(slug) for slug in player["locations"]
+        )
         if player.get("legendary_opponent"):  # solo: no effect, 5 IP each (S-R2)
             held += " " + tr("(face down, 5 IP each)")
         facts.append(held)
@@ -132,6 +135,11 @@ def _piles_line(obs: Obs) -> Text:
             line.append(" " if i else "")
             line.append_text(lord_text(name))
     return line
+
+
+def _name(slug: str) -> str:
+    """A Location's name in the terminal's language (people see names, never slugs)."""
+    return location_name(slug, language())
 
 
 def _choosing_location(obs: Obs) -> bool:
@@ -161,7 +169,10 @@ def _locations_lines(game: Game, obs: Obs) -> list[Text]:
             continue
         # The searched deck (deck-search: up to the whole deck) by name only.
         effects = choosing and key != "location_deck"
-        names = [f"{s} ({location_effect(game, s)})" if effects else s for s in slugs]
+        # Names for people; the notation (the slug) beside it where one is typed now.
+        names = [
+            f"{_name(s)} [{s}] ({location_effect(game, s)})" if effects else _name(s) for s in slugs
+        ]
         line = Text(title + ": ", style="bold")
         line.append("; ".join(names) or "—", style="")
         out.append(line)
