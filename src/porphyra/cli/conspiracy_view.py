@@ -53,7 +53,7 @@ from porphyra.cli.views import GameView, Obs, ascii_number
 from porphyra.core.errors import InvalidActionError
 from porphyra.core.game import Action, Game, State
 from porphyra.i18n import N_
-from porphyra.i18n.names import location_name, lord_name
+from porphyra.i18n.names import location_name, lord_name, name_ids
 
 #: Each phase of a turn in words (the engine names them ``recruit``, ``keep``...).
 PHASE_LABEL = {
@@ -366,6 +366,13 @@ class ConspiracyView(GameView):
             return choices.index(arg) if verb == phase and arg in choices else len(choices)
 
         return sorted(actions, key=position)
+
+    def menu_label(self, game: Game, action: Action, obs: Obs) -> str:
+        """A move with its lords and Locations named in the terminal's language, and the
+        notation the player may type beside it: ``keep Purple 4  [keep purple4]``."""
+        text = str(action)
+        named = name_ids(text, language())
+        return text if named == text else f"{named}  [{text}]"
 
     def expand_input(self, text: str, obs: Obs) -> str:
         """``keep 2`` → the 2nd drawn lord; ``take r`` / ``loctake cou-r`` → the one

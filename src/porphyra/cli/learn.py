@@ -70,7 +70,7 @@ def run_learn(console: Console, name: str, read_line: ReadLine) -> bool:
                     return False
                 tutorial.proceed()
                 continue
-            console.print(tr("The lesson's move: {0}", step.expect))
+            console.print(tr("The lesson's move: {0}", _move_label(tutorial, step.expect)))
             if not _ask_move(console, tutorial, read_line):
                 return False
         except (EOFError, KeyboardInterrupt):  # end of input, Ctrl-C: leave quietly
@@ -95,7 +95,10 @@ def _ask_move(console: Console, tutorial: Tutorial, read_line: ReadLine) -> bool
     if len(menu) > MAX_MENU:
         menu = []
     if menu:
-        console.print("  ".join(f"[cyan]{i}[/] {escape(move)}" for i, move in enumerate(menu, 1)))
+        labels = [_move_label(tutorial, move) for move in menu]
+        console.print(
+            "  ".join(f"[cyan]{i}[/] {escape(label)}" for i, label in enumerate(labels, 1))
+        )
     while True:
         text = read_line("> ").strip()
         if text.lower() in QUIT:
@@ -119,7 +122,19 @@ def _ask_move(console: Console, tutorial: Tutorial, read_line: ReadLine) -> bool
             console.print(styled("red", "The rules refuse that move: {0}", reason))
         else:
             console.print(f"[yellow]{escape(tr(verdict.message))}[/]")
-        console.print(tr("The lesson's move: {0}", step.expect))
+        console.print(tr("The lesson's move: {0}", _move_label(tutorial, step.expect)))
+
+
+def _move_label(tutorial: Tutorial, text: str) -> str:
+    """A move as the terminal's menus show it (cards, lords and Locations by name, in the
+    terminal's language), with its notation, which the learner may type, in brackets."""
+    view = view_for(tutorial.lesson.game)
+    obs = tutorial.observation()
+    for action in tutorial.legal_actions():
+        if str(action) == text:
+            label = view.menu_label(tutorial.game, action, obs)
+            return label if label == text else f"{label} [{text}]"
+    return text
 
 
 def _read(read_line: ReadLine, prompt: str) -> str | None:
