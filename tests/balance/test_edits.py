@@ -27,7 +27,7 @@ def test_set_edits_force_copies_and_refuses_what_section_6_forbids() -> None:
     cases = [
         ("siege-trian.force=2", "did you mean siege-train"),
         ("siege-train.name=2", "unknown field 'name'"),
-        ("siege-train.force=-1", "force must be 0 or more"),
+        ("siege-train.force=-1", "force must be 0 to 99"),
         ("siege-train.force=two", "expected CARD.FIELD=NUMBER"),
         ("hagia-sophia.copies=2", "unique"),
         ("hagia-sophia.legacy=2", "from deck v4 on"),
@@ -63,3 +63,40 @@ def test_balance_cli_plays_an_edited_deck_against_its_base(tmp_path: Path) -> No
     args = ["balance", "byzantium", "--set", "siege-train.force=2", "--bots", "easy,nobot"]
     bad_bot = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "y")])
     assert bad_bot.exit_code == 2 and not (tmp_path / "y").exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("infantry.copies=100000000", "copies must be 1 to 99"),
+        ("siege-train.force=100", "force must be 0 to 99"),
+        ("siege-train.force=٣", "expected CARD.FIELD=NUMBER"),  # ASCII digits only
+        ("siege-train.force=" + "9" * 5000, "expected CARD.FIELD=NUMBER"),
+    ],
+)
+def test_set_refuses_huge_and_non_ascii_numbers(text: str, says: str) -> None:
+    from porphyra.balance.edits import EditError, parse_edit
+
+    with pytest.raises(EditError, match=says):
+        parse_edit(text)
+
+
+def test_records_left_out_are_printed_as_text_not_markup(tmp_path: Path) -> None:
+    # A record's own words (its game name, a reason quoting it) are neither Rich markup nor
+    # terminal control codes when the lab says why it left the record out.
+    from porphyra import record
+    from porphyra.bots.selfplay import play_bot_game
+    from porphyra.core.registry import load_game
+
+    state = play_bot_game(load_game("byzantium"), ("random", "random"), 1)
+    record.save(state, tmp_path / "good.json")
+    bad = json.loads((tmp_path / "good.json").read_text())
+    bad["actions"][0]["action"] = "meld [/x]\x1b[2J"  # an illegal move quoting markup, escapes
+    (tmp_path / "bad.json").write_text(json.dumps(bad))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        app, ["balance", "byzantium", "--records", str(tmp_path), "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "left out" in result.output and "[/x]" in result.output
+    assert "\x1b" not in result.output

@@ -30,7 +30,11 @@ MAX_LEGACY = 3
 #: The first deck version whose Legacy cards' legacy values may change (rules section 6).
 LEGACY_FROM = 4
 
-_EDIT = re.compile(r"^\s*([a-z0-9-]+)\.([a-z]+)\s*=\s*(-?\d+)\s*$")
+_EDIT = re.compile(r"^\s*([a-z0-9-]+)\.([a-z]+)\s*=\s*(-?[0-9]{1,12})\s*$", re.ASCII)
+
+#: The largest force or number of copies an edit may give (a card file's own limits are
+#: looser; a campaign with millions of copies would only burn CPU).
+MAX_VALUE = 99
 
 
 class EditError(ValueError):
@@ -59,7 +63,8 @@ def parse_edit(text: str) -> Edit:
     """Read ``SLUG.FIELD=VALUE``.
 
     Raises:
-        EditError: not of that shape, an unknown field, or a value below the field's least.
+        EditError: not of that shape (a number of ASCII digits), an unknown field, or a value
+            outside the field's range (force 0-99, copies 1-99, legacy 0-3).
     """
     m = _EDIT.match(text)
     if m is None:
@@ -71,8 +76,9 @@ def parse_edit(text: str) -> Edit:
     if field not in FIELDS:
         raise EditError(f"--set {text!r}: unknown field {field!r}; fields: {', '.join(FIELDS)}")
     value = int(raw)
-    if value < FIELDS[field] or (field == "legacy" and value > MAX_LEGACY):
-        most = f" to {MAX_LEGACY}" if field == "legacy" else " or more"
+    most_allowed = MAX_LEGACY if field == "legacy" else MAX_VALUE
+    if value < FIELDS[field] or value > most_allowed:
+        most = f" to {most_allowed}"
         raise EditError(f"--set {text!r}: {field} must be {FIELDS[field]}{most}, not {value}")
     return Edit(slug, field, value)
 

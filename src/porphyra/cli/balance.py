@@ -18,6 +18,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     Progress,
 )
@@ -289,7 +290,8 @@ def balance_command(
             summary_path, html_path = report.write(summary, out)
             console.print(_headline(summary))
             for line in summary["records"]["skipped"]:
-                console.print(f"left out: {line}", soft_wrap=True)
+                # a record's text is never markup nor terminal control codes
+                console.print(f"left out: {escape(printable(line))}", soft_wrap=True)
             console.print(f"written: {summary_path} and {html_path}")
             return
         los: tuple[str, ...] = ()
@@ -390,6 +392,11 @@ def command_line(
         args += ["--until", str(until), "--batch", str(batch)]
     args += ["--out", str(out)]
     return shlex.join(args)
+
+
+def printable(text: str) -> str:
+    """``text`` with its control characters (terminal escapes) written as escapes."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def normalize_ray_flag(argv: list[str]) -> list[str]:
