@@ -130,6 +130,26 @@ def test_create_refuses_unknown_fields(client: TestClient, body: dict[str, Any])
     assert client.get("/api/games").json() == []
 
 
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e999"])
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/api/games", '{"game": "byzantium", "seats": [{"kind": "human"}], "seed": %s}'),
+        ("/api/games", '{"game": "byzantium", "seats": [{"kind": "human"}], "x": [%s]}'),
+        ("/api/learn/byzantium/step", '{"step": %s}'),
+    ],
+)
+def test_a_number_json_cannot_carry_is_refused_with_a_422(
+    client: TestClient, path: str, body: str, number: str
+) -> None:
+    # Python's JSON reader takes NaN, Infinity and 1e999 (a float overflow); the refusal
+    # echoes them as text, since a JSON answer cannot hold them (it answered 500).
+    r = client.post(path, content=body % number, headers={"content-type": "application/json"})
+    assert r.status_code == 422, r.text
+    assert r.json()["detail"]
+    assert client.get("/api/games").json() == []
+
+
 def test_validation_errors_do_not_echo_huge_input(client: TestClient) -> None:
     huge = "x" * 1_000_000
     for body in (

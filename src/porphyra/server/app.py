@@ -48,6 +48,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import os
 import re
 import time
@@ -120,10 +121,13 @@ MAX_MINE = 50
 
 
 def _short(value: Any) -> Any:
-    """``value`` (JSON-compatible) with every text over :data:`MAX_ECHO` characters cut,
-    and any container too long as JSON replaced by its cut JSON text."""
+    """``value`` (as decoded from a request body) with every text over :data:`MAX_ECHO`
+    characters cut, any container too long as JSON replaced by its cut JSON text, and any
+    number JSON cannot carry (NaN, Infinity) as its text."""
     if isinstance(value, str):
         return value if len(value) <= MAX_ECHO else value[:MAX_ECHO] + "… (cut)"
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)  # NaN, Infinity, 1e999: not JSON, so echoed as text
     if isinstance(value, int | float) and not isinstance(value, bool):
         text = repr(value)  # (a JSON number may have thousands of digits)
         return value if len(text) <= MAX_ECHO else text[:MAX_ECHO] + "… (cut)"
