@@ -7,6 +7,7 @@ past the end and goes on."""
 from __future__ import annotations
 
 import importlib
+import json
 import os
 from pathlib import Path
 
@@ -145,6 +146,23 @@ def test_damaged_and_finished_records_are_not_listed(tmp_path: Path) -> None:
     console = Console(record=True, width=100)
     assert pick_saved_game(console, lambda _p: "1", tmp_path) is None
     assert "No unfinished game" in console.export_text()
+
+
+def test_the_list_skips_special_files_and_records_of_another_seat_count() -> None:
+    # An attacker's pass: a FIFO named *.json blocked the listing for ever, a link to
+    # /dev/zero filled the memory, and a record with one seat for a 2-player game stopped
+    # `porphyra resume` with a traceback.
+    _play(["play", "byzantium", "--seed", "3", "--seats", "random,human"], "quit\n")
+    (good,) = unfinished_games()
+    folder = good.path.parent
+    broken = records.load(good.path)
+    broken["seats"] = broken["seats"][:1]
+    (folder / "one-seat.json").write_text(json.dumps(broken), encoding="utf-8")
+    os.mkfifo(folder / "fifo.json")
+    (folder / "zero.json").symlink_to("/dev/zero")
+    assert [g.path for g in unfinished_games()] == [good.path]
+    out = _play(["resume"], "quit\n")
+    assert "Traceback" not in out and "Resumed after" in out
 
 
 def test_the_pick_can_be_refused(tmp_path: Path) -> None:

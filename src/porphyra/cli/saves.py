@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 import time
 from dataclasses import dataclass
@@ -22,6 +23,9 @@ from typing import Any
 from porphyra import record as records
 from porphyra.core.errors import PorphyraError
 from porphyra.core.game import State
+
+#: The largest file the resume list reads (a record of a long game is a few kilobytes).
+MAX_SAVE_BYTES = 4 * 1024 * 1024
 
 
 def data_dir() -> Path:
@@ -124,15 +128,22 @@ def unfinished_games(folder: Path | None = None) -> list[SavedGame]:
     found = []
     for path in folder.glob("*.json"):
         try:
+            # Only regular files of a record's size: a FIFO would block the listing, and a
+            # link to /dev/zero would fill the memory.
+            info = path.stat()
+            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_SAVE_BYTES:
+                continue
             record = records.load(path)
             state = records.replay(record)
-            saved = path.stat().st_mtime
+            saved = info.st_mtime
         except (PorphyraError, ValueError, OSError):
             continue
         if state.is_terminal():
             continue
         players = state.game.num_players
         kinds = records.seat_kinds(record) or ["human"] * players
+        if len(kinds) != players:  # a damaged record: seats for another number of players
+            continue
         found.append(
             SavedGame(
                 path=path,
