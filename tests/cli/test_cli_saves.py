@@ -162,7 +162,23 @@ def test_the_list_skips_special_files_and_records_of_another_seat_count() -> Non
     (folder / "zero.json").symlink_to("/dev/zero")
     assert [g.path for g in unfinished_games()] == [good.path]
     out = _play(["resume"], "quit\n")
-    assert "Traceback" not in out and "Resumed after" in out
+    assert "Traceback" not in out and "Resuming" in out
+
+
+@pytest.mark.parametrize("seats", ["human,human", "easy,human"])
+def test_a_half_made_secret_choice_is_never_in_the_save(seats: str) -> None:
+    # B-R3: seat 1 melds in secret while seat 2 has still to choose. The save must not hold
+    # that meld (a hot-seat opponent, or anyone reading the file, would see it); quitting
+    # then keeps the game from before the meld, and resuming asks for it again.
+    script = "\nredraw -\n\nredraw -\n\nmeld -\n\nquit\n"
+    if seats == "easy,human":
+        script = "redraw -\nquit\n"  # the bot (seat 1) redraws first, in secret
+    _play(["play", "byzantium", "--seed", "3", "--seats", seats, "--no-confirm"], script)
+    (game,) = unfinished_games()
+    record = records.load(game.path)
+    state = records.replay(record)
+    # The saved game waits on both seats (the phase's start), not on seat 2 alone.
+    assert sorted(state.active_players()) == [0, 1], record["actions"]
 
 
 def test_the_pick_can_be_refused(tmp_path: Path) -> None:

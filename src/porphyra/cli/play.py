@@ -150,6 +150,11 @@ class PlaySession:
         self._last_actor: int | None = None
         #: The last save after an action failed (said once until one succeeds).
         self._save_failed = False
+        # The state as last saved: while a simultaneous choice is half made (B-R3), the
+        # saves hold it back (see _keep), so no file shows a locked-in secret choice.
+        self._active = frozenset(state.active_players())
+        self._moves = len(state.history)
+        self._settled = state.clone()
 
     # ------------------------------------------------------------------ observations
     def _obs(self, viewer: int | None) -> Obs:
@@ -593,14 +598,30 @@ class PlaySession:
         self.console.print(self.view.result(self.game, self.state, self.labels))
         self.console.print(escape(tr("Seed {0}.", self.state.seed)), highlight=False)
 
+    def _pending_secret(self) -> bool:
+        """Whether the last action was a secret choice of a simultaneous decision that other
+        seats have still to make (B-R3: both seats choose, in either order, neither seeing
+        the other's choice): the seats active before it were several, and some of them
+        still are.  Follows the state from one action to the next."""
+        before, after = self._active, frozenset(self.state.active_players())
+        grew = len(self.state.history) == self._moves + 1
+        self._active, self._moves = after, len(self.state.history)
+        return grew and len(before) > 1 and bool(after) and after < before
+
     def _keep(self) -> None:
-        """Save the game as it stands (after each action), when it has a save path.  A
-        failed write (a full disk) is said once and play goes on: the next action tries
-        again, and the end of the session saves (or reports) once more."""
+        """Save the game as it stands (after each action), when it has a save path, except
+        while a simultaneous choice is half made: the file keeps the state from before it,
+        so the seat still choosing (a hot-seat opponent) cannot read the other's secret
+        choice there, and a resumed game asks that choice again.  A failed write (a full
+        disk) is said once and play goes on: the next action tries again, and the end of
+        the session saves (or reports) once more."""
+        if self._pending_secret():
+            return
+        self._settled = self.state.clone()
         if self.save_path is None:
             return
         try:
-            save_atomically(self.state, self.save_path, self._seat_kinds())
+            save_atomically(self._settled, self.save_path, self._seat_kinds())
         except OSError as exc:
             if not self._save_failed:
                 self._save_failed = True
@@ -626,7 +647,7 @@ class PlaySession:
     def _save(self, outcome: Outcome) -> None:
         if self.save_path is None:
             return
-        save_atomically(self.state, self.save_path, self._seat_kinds())
+        save_atomically(self._settled, self.save_path, self._seat_kinds())
         if outcome is Outcome.FINISHED:
             self.console.print(escape(tr("Record saved to {0}.", str(self.save_path))))
             return
