@@ -38,6 +38,8 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from porphyra.bots import byzantium_values
 from porphyra.bots.base import SeatView
 from porphyra.bots.search_types import GameHeuristics, view_seed
@@ -298,6 +300,7 @@ def situation_from_observation(obs: dict[str, object], cardset: CardSet) -> Situ
     )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the lab's play styles extend it
 class HeuristicBot:
     """The Byzantium ``easy`` bot (strategy in the module docstring).
 
