@@ -73,6 +73,9 @@ def test_the_tutorial_plays_to_its_end_on_a_phone(
             continue
         assert page.evaluate(ON_SCREEN), step.key
         if lesson.game == "byzantium":
+            # every card of the hand is drawn with its face, as on the table (issue 29)
+            cards = page.query_selector_all("[data-testid=hand] .card")
+            assert cards and all(c.query_selector(".cf svg") for c in cards), step.key
             if not refused_lesson and step.key == "redraw":  # nothing selected: redraw -
                 page.click("[data-testid=submit]")
                 assert _feedback(page) == tr(step.why)

@@ -57,14 +57,18 @@ function cardInfo(slug) { return CARDS[slug] || { name: slug, type: "", force: "
 function renderCard(slug, index) {
   const info = cardInfo(slug);
   const name = term(info.name);
+  // The card's face as the table draws it (cards.js, issue 29); plain text if it cannot.
+  const face = info.deck && typeof PorphyraCards !== "undefined" ? PorphyraCards.byzFace(info, slug, {}) : null;
   const button = el("button", {
-    type: "button", class: "card " + (info.deck || ""), "aria-pressed": "false", "data-slug": slug,
-    "data-index": String(index), "aria-label": `${name}, ${term(info.type)}, ${info.force}`,
+    type: "button", class: "card " + (info.deck || "") + (face ? " faced" : ""), "aria-pressed": "false", "data-slug": slug,
+    "data-index": String(index), "aria-label": `${name}, ${term(info.type)}, ${info.force}`
+      + (info.legacy ? ", " + LEARN_STRINGS.legacyValue(info.legacy) : ""),
   },
-  el("span", { class: "name" }, name),
-  el("span", { class: "type" }, term(info.type)),
-  info.legacy ? el("span", { class: "legacy" }, LEARN_STRINGS.legacyValue(info.legacy)) : null,
-  el("span", { class: "force", "aria-hidden": "true" }, String(info.force)));
+  ...(face ? [face] : [
+    el("span", { class: "name" }, name),
+    el("span", { class: "type" }, term(info.type)),
+    info.legacy ? el("span", { class: "legacy" }, LEARN_STRINGS.legacyValue(info.legacy)) : null,
+    el("span", { class: "force", "aria-hidden": "true" }, String(info.force))]));
   button.addEventListener("click", () => {
     button.setAttribute("aria-pressed", button.getAttribute("aria-pressed") === "true" ? "false" : "true");
     updateCount();
@@ -290,6 +294,7 @@ async function start() {
   } catch (e) { CARDS = {}; }
   document.getElementById("title").textContent = SCRIPT.title;
   document.title = `porphyra — ${SCRIPT.title}`;
+  if (typeof PorphyraCards !== "undefined") await PorphyraCards.ready;  // the art's map
   render(SCRIPT.view);
   window.addEventListener("resize", dockSpace);
 }
