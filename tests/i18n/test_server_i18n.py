@@ -215,3 +215,18 @@ def test_accept_language_preference_order() -> None:
     assert from_accept_language("en;q=0.2, ja;q=0.7") == "ja"
     assert from_accept_language("de, fr;q=bad, zh") == "en"
     assert from_accept_language(None) == "en"
+
+
+@pytest.mark.parametrize(
+    ("header", "lang"),
+    [
+        ("ja;q=NaN,ko;q=1", "ko"),  # NaN is no quality (it broke the sort)
+        ("ko;q=0,ja;q=0.5", "ja"),  # q=0: not acceptable (RFC 9110 12.4.2)
+        ("ko;q=0", "en"),
+        ("ja;q=-1,ko;q=0.1", "ko"),
+        ("ja;q=inf,ko;q=0.5", "ko"),
+        ("ja;q=2,ko;q=0.5", "ko"),
+    ],
+)
+def test_accept_language_ignores_qualities_outside_0_to_1(header: str, lang: str) -> None:
+    assert from_accept_language(header) == lang

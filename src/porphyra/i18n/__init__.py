@@ -61,7 +61,9 @@ def from_accept_language(header: str | None) -> str:
     (highest ``q`` first, ties in the header's order), else English.
 
     Args:
-        header: e.g. ``"ko-KR,ko;q=0.9,en;q=0.5"``; None or malformed parts are ignored.
+        header: e.g. ``"ko-KR,ko;q=0.9,en;q=0.5"``; None or malformed parts are ignored,
+            and so is a part whose ``q`` is not a number from 0 to 1 (RFC 9110 12.4.2:
+            ``q=0`` means "not acceptable").
     """
     ranked: list[tuple[float, int, str]] = []
     for position, part in enumerate((header or "").split(",")):
@@ -71,6 +73,8 @@ def from_accept_language(header: str | None) -> str:
             try:
                 quality = float(params.strip()[2:])
             except ValueError:
+                continue
+            if not 0.0 < quality <= 1.0:  # q=0, NaN, negative, above 1 or infinite
                 continue
         ranked.append((-quality, position, tag))
     return negotiate(tag for _, _, tag in sorted(ranked))
