@@ -89,8 +89,10 @@ async def learn_page(name: str) -> FileResponse:
     return FileResponse(STATIC_DIR / "learn.html")
 
 
+# The two JSON endpoints replay the lesson's deal (milliseconds of CPU): plain functions,
+# which FastAPI runs in its thread pool, so they never hold the event loop.
 @router.get("/api/learn/{name}")
-async def learn_script(name: str, lang: str = "en") -> dict[str, Any]:
+def learn_script(name: str, lang: str = "en") -> dict[str, Any]:
     """The tutorial ``name`` in ``lang`` and its table at the first step.
 
     Raises:
@@ -117,7 +119,7 @@ async def learn_script(name: str, lang: str = "en") -> dict[str, Any]:
 
 
 @router.post("/api/learn/{name}/step")
-async def learn_step(name: str, body: StepIn) -> dict[str, Any]:
+def learn_step(name: str, body: StepIn) -> dict[str, Any]:
     """Check ``body.action`` at step ``body.step`` (see the module docstring).
 
     Returns:
