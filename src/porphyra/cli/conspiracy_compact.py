@@ -25,7 +25,7 @@ from porphyra.cli.conspiracy_parts import (
     ROWS,
     STYLE,
     crest_slots,
-    location_effect,
+    located,
     lord_text,
     split_lord,
 )
@@ -170,9 +170,7 @@ def _locations_lines(game: Game, obs: Obs) -> list[Text]:
         # The searched deck (deck-search: up to the whole deck) by name only.
         effects = choosing and key != "location_deck"
         # Names for people; the notation (the slug) beside it where one is typed now.
-        names = [
-            f"{_name(s)} [{s}] ({location_effect(game, s)})" if effects else _name(s) for s in slugs
-        ]
+        names = [located(game, s) if effects else _name(s) for s in slugs]
         line = Text(title + ": ", style="bold")
         line.append("; ".join(names) or "—", style="")
         out.append(line)

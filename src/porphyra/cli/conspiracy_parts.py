@@ -122,6 +122,12 @@ def location_effect(game: Game, slug: str) -> str:
     return tr("{0} IP", card["ip"]) + (f"; {term(card['text'])}" if card["text"] else "")
 
 
+def located(game: Game, slug: str) -> str:
+    """A Location a player may name in an action: its name in the terminal's language,
+    the slug to type, its IP and effect (``大荘園 [l7] (7影響点)``)."""
+    return f"{location_name(slug, language())} [{slug}] ({location_effect(game, slug)})"
+
+
 def numbered_choices(verb: str, obs: Obs) -> list[str]:
     """What ``keep N`` / ``place N`` / ``lockeep N`` / ``loplace N`` number: the drawn
     cards (or the pile to place) in drawn order, each name once; the menu uses the same

@@ -40,6 +40,7 @@ from porphyra.cli.conspiracy_parts import (
     legend,
     live_scores,
     lo_card,
+    located,
     location_effect,
     lord_text,
     numbered_choices,
@@ -74,12 +75,6 @@ def _phase_label(phase: object) -> str:
     """The phase ``phase`` in the terminal's language (itself if unknown)."""
     label = PHASE_LABEL.get(str(phase))
     return tr(label) if label else str(phase)
-
-
-def located(game: Game, slug: str) -> str:
-    """A Location a player may name in an action: its name in the terminal's language,
-    the slug to type, its IP and effect (``大荘園 [l7] (7影響点)``)."""
-    return f"{location_name(slug, language())} [{slug}] ({location_effect(game, slug)})"
 
 
 class ConspiracyView(GameView):
