@@ -16,12 +16,6 @@ _DECKS = Path(__file__).parents[1] / "games" / "byzantium" / "data"
 
 
 @cache
-def card_types() -> dict[str, str]:
-    """Byzantium card slug → card type, over every deck version's file."""
-    return {slug: card_type for slug, (_, card_type) in _cards().items()}
-
-
-@cache
 def _cards() -> dict[str, tuple[str, str]]:
     """Byzantium card slug → (name, type), over every deck version's file."""
     cards: dict[str, tuple[str, str]] = {}
