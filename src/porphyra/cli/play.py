@@ -615,11 +615,9 @@ class PlaySession:
         choice there, and a resumed game asks that choice again.  A failed write (a full
         disk) is said once and play goes on: the next action tries again, and the end of
         the session saves (or reports) once more."""
-        if self._pending_secret():
+        if self._pending_secret() or self.save_path is None:
             return
         self._settled = self.state.clone()
-        if self.save_path is None:
-            return
         try:
             save_atomically(self._settled, self.save_path, self._seat_kinds())
         except OSError as exc:
