@@ -346,3 +346,32 @@ def test_conspiracy_tensor_is_encoded_from_the_whole_observation_without_its_log
                 assert (both.tensor(seat) == at.tensor(seat)).all()
                 seen += 1
     assert seen > 100
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "games"), [("byzantium", {}, 25), ("conspiracy", {}, 4)]
+)
+def test_ids_of_agrees_with_the_mask_for_every_legal_action(
+    game: str, options: dict[str, Any], games: int
+) -> None:
+    # Over many random games, every legal action of every fresh decision: each of its
+    # ids is allowed by the mask at the moment it is played, and the last one applies
+    # the action (Byzantium's `replace -` where END is the only legal id included).
+    rng = random.Random(21003)
+    only_end = 0
+    for seed in range(games):
+        for at in random_walk(new_core(game, options, seed=21000 + seed), rng):
+            for seat in at.active():
+                if at.selections[seat]:
+                    continue
+                only_end += at.legal_ids(seat) == [at.codec.end]
+                for action in at.state.legal_actions(seat):
+                    twin = at.clone()
+                    ids = at.ids_of(seat, action)
+                    assert ids, f"no ids for {action}"
+                    for i, token in enumerate(ids):
+                        assert twin.mask(seat)[token] == 1, f"{action}: id {token} masked"
+                        done = twin.step(seat, token)
+                        assert (done == action) if i == len(ids) - 1 else done is None
+    if game == "byzantium":
+        assert only_end > 0  # the case that once had no ids was met

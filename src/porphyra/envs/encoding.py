@@ -487,11 +487,15 @@ class EnvCore:
         self._active = None
 
     def ids_of(self, player: SupportsIndex, action: Action) -> list[int]:
-        """The ids that play engine ``action`` for ``player`` from an empty selection."""
+        """The ids that play engine ``action`` for ``player`` from an empty selection:
+        its tokens, then ``END`` where the list must be closed (an empty list, such as
+        ``replace -``, or one that other legal actions extend).  Playing them with
+        :meth:`step` applies ``action``."""
         player = self.seat(player)
         toks = list(self.codec.tokens(action))
-        table = self._table(player)
-        if self.codec.end is not None and table.next_tokens(tuple(toks)):
+        if self.codec.end is not None and (
+            not toks or self._table(player).next_tokens(tuple(toks))
+        ):
             toks.append(self.codec.end)
         return toks
 
