@@ -3,14 +3,19 @@ MCTS bots on both games."""
 
 from __future__ import annotations
 
+import copy
+import json
+import pickle
 import random
+from typing import Any
 
 import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
-import porphyra.envs.openspiel  # noqa: F401 (registers the games)
+from porphyra.envs import openspiel
+from porphyra.envs.encoding import EnvCore
 
 GAMES = [
     ("porphyra_byzantium", {"seed": 1}),
@@ -113,3 +118,114 @@ def test_bad_ids_and_moves_after_the_end_get_clear_errors() -> None:
         state.apply_action(ids[rng.randrange(len(ids))])
     with pytest.raises(IllegalActionError, match="the game is over"):
         state.apply_action(0)
+
+
+def _deal(state: Any) -> str:
+    """What a state's deal is: every seat's view of it (hands included)."""
+    core = state.core
+    return json.dumps([core.state.observation(p) for p in range(len(core.selections))])
+
+
+def _play(state: Any, rng: random.Random, moves: int) -> None:
+    for _ in range(moves):
+        if state.is_terminal():
+            return
+        ids = state.legal_actions()
+        state.apply_action(ids[rng.randrange(len(ids))])
+
+
+@pytest.mark.parametrize(("name", "params"), [(n, {**p, "seed": 11}) for n, p in GAMES[:3]])
+def test_reads_clones_and_searches_never_build_a_game_or_move_the_seed(
+    name: str, params: dict[str, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built: list[int] = []
+    make = openspiel._Deal.core
+
+    def counted(deal: openspiel._Deal) -> EnvCore:
+        built.append(1)
+        return make(deal)
+
+    monkeypatch.setattr(openspiel._Deal, "core", counted)
+
+    def deals(busy: bool) -> list[str]:
+        game = pyspiel.load_game(name, params)
+        rng, out = random.Random(5), []
+        for _ in range(4):
+            state = game.new_initial_state()
+            out.append(_deal(state))
+            _play(state, rng, 6)
+            if busy:
+                p = state.current_player()
+                for _ in range(5):
+                    state.observation_tensor(p)
+                    state.information_state_tensor(p)
+                    game.observation_tensor_size()
+                    game.information_state_tensor_shape()
+                    state.clone()
+                    state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0, 1))
+                    copy.deepcopy(state)
+                bot = ismcts.ISMCTSBot(
+                    game,
+                    mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
+                    2.0,
+                    max_simulations=8,
+                    random_state=np.random.RandomState(1),
+                    allow_inconsistent_action_sets=True,
+                )
+                bot.step(state)
+        return out
+
+    quiet = deals(busy=False)
+    assert len(built) == 4
+    built.clear()
+    assert deals(busy=True) == quiet
+    assert len(built) == 4  # one engine game per initial state played, none per read
+    assert len(set(quiet)) == 4
+
+
+def test_tensors_and_sizes_read_from_python_match_pyspiel_s() -> None:
+    game = pyspiel.load_game("porphyra_conspiracy", {"players": 3, "seed": 2})
+    state = game.new_initial_state()
+    _play(state, random.Random(2), 9)
+    for p in range(3):
+        assert state.observation_tensor(p) == list(state.core.tensor(p))
+        assert state.information_state_tensor(p) == state.observation_tensor(p)
+        assert pyspiel.State.observation_tensor(state, p) == state.observation_tensor(p)
+    assert state.observation_tensor() == state.observation_tensor(state.current_player())
+    assert game.observation_tensor_size() == pyspiel.Game.observation_tensor_size(game)
+    assert game.information_state_tensor_shape() == [game.codec.layout.size]
+
+
+def test_deals_differ_by_default_and_repeat_for_a_given_seed() -> None:
+    by_name = [_deal(pyspiel.load_game("porphyra_byzantium").new_initial_state()) for _ in range(6)]
+    assert len(set(by_name)) == 6  # workers or bridges that load by name deal differently
+    seeded = [
+        _deal(pyspiel.load_game("porphyra_byzantium", {"seed": 7}).new_initial_state())
+        for _ in range(2)
+    ]
+    assert seeded[0] == seeded[1]
+    assert pyspiel.load_game("porphyra_byzantium").get_parameters()["seed"] == -1
+
+
+@pytest.mark.parametrize(("name", "params"), GAMES)
+def test_states_and_games_pickle_deep_copy_and_serialise(name: str, params: dict[str, int]) -> None:
+    game = pyspiel.load_game(name, params)
+    state = game.new_initial_state()
+    _play(state, random.Random(4), 25)
+    text = pyspiel.serialize_game_and_state(game, state)
+    _, restored = pyspiel.deserialize_game_and_state(text)
+    for twin in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state), restored):
+        assert twin.history() == state.history() and str(twin) == str(state)
+        for p in range(game.num_players()):
+            assert twin.information_state_string(p) == state.information_state_string(p)
+            assert twin.observation_tensor(p) == state.observation_tensor(p)
+        assert twin.legal_actions() == state.legal_actions()
+        _play(twin, random.Random(9), 5)  # and it plays on, on its own
+    assert str(state) != str(twin) or state.history() != twin.history()
+    # A pickled game carries on its deal sequence where it was.
+    again = pickle.loads(pickle.dumps(game))
+    assert _deal(again.new_initial_state()) == _deal(game.new_initial_state())
+    # A state pickled before its deal was made keeps the deal it then got.
+    fresh = game.new_initial_state()
+    assert _deal(pickle.loads(pickle.dumps(fresh))) == _deal(fresh)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)

@@ -20,8 +20,31 @@ Strings: the information state is the seat's JSON observation with its log and i
 selection (``json.dumps``, sorted keys); the observation string drops the log.  Tensors:
 both are the seat's float32 tensor of ``docs/envs.md`` (Markov, not perfect recall).
 ``resample_from_infostate`` uses the engine's ``resample``.  Parameters: ``seed`` (the
-game object draws each new initial state's engine seed from it) and, for Conspiracy,
-``players`` (1-4; 1 is solo).
+game object draws each new initial state's engine seed from the sequence it seeds; the
+default, -1, seeds it from the OS, so games loaded by name, by Shimmy at every reset or by
+parallel workers, deal differently) and, for Conspiracy, ``players`` (1-4; 1 is solo).
+
+No hidden game per call: pyspiel builds a throw-away initial state for a Python game to
+size a tensor, to clone and to deserialise.  Here an initial state is a light shell whose
+deal (the engine seed drawn from ``seed``'s sequence, then the engine state) is made when
+the state is first played or read, so those shells cost nothing and draw nothing; tensors
+and their sizes read from Python are answered without pyspiel's sizing shell at all.  The
+deals of a seeded game are thus the same whatever is read, cloned or searched (C++ code
+that reads a tensor through pyspiel's ``State::ObservationTensor`` still has pyspiel make
+its sizing shell and read it, which draws a deal).
+
+States and games pickle and deep-copy, and ``pyspiel.serialize_game_and_state`` works:
+the chance mode is ``DETERMINISTIC`` (no chance nodes; the engine's generator is part of
+each state, so a state's future depends only on the actions; the deal is fixed when the
+initial state is made).  A deserialised game restarts its ``seed`` sequence; a pickled
+one carries on where it was.
+
+OpenSpiel's C++ bots cannot play these Python games (nor any Python game): the binding of
+``pyspiel.ISMCTSBot.step`` and ``pyspiel.MCTSBot.step`` releases the GIL and then calls
+back into Python, which crashes the interpreter (segfault); ``step_with_policy`` keeps the
+GIL but pyspiel does not forward ``ResampleFromInfostate`` to Python states, so it raises
+``SpielError``.  Use the Python bots, ``open_spiel.python.algorithms.ismcts`` and
+``mcts``.
 """
 
 from __future__ import annotations
@@ -45,16 +68,19 @@ _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 #: Upper bound on the moves of one card-list decision (a Byzantium hand plus END).
 _TOKENS_PER_DECISION = 12
 
+#: The ``seed`` parameter's default: seed the deal sequence from the OS.
+RANDOM_SEED = -1
+
 
 def _game_type(name: str, long_name: str, players: tuple[int, int], zero_sum: bool) -> Any:
-    params: dict[str, Any] = {"seed": 0}
+    params: dict[str, Any] = {"seed": RANDOM_SEED}
     if name == "conspiracy":
         params["players"] = 2
     return pyspiel.GameType(
         short_name=f"porphyra_{name}",
         long_name=f"porphyra {long_name}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM
         if zero_sum
@@ -74,6 +100,51 @@ _TYPES = {
     "byzantium": _game_type("byzantium", "Byzantium", (2, 2), True),
     "conspiracy": _game_type("conspiracy", "Conspiracy", (1, 4), False),
 }
+
+
+def _seed_sequence(seed: int) -> random.Random:
+    """The generator of a game's engine seeds: seeded by ``seed``, or from the OS for
+    :data:`RANDOM_SEED` (any negative seed)."""
+    return random.Random() if seed < 0 else random.Random(seed)
+
+
+class _Deal:
+    """The deal of an initial state not yet played or read: its engine seed is drawn
+    from the game's sequence when the state's engine state is first needed
+    (:meth:`seed`).  A clone of such a state shares it (``deepcopy`` returns the same
+    object), so both get the same deal whichever is read first.
+
+    Args:
+        codec: the game's codec (its ``game`` makes the engine state).
+        seeds: the game's seed sequence (None once the seed is drawn).
+        seed: the engine seed, if drawn.
+    """
+
+    __slots__ = ("_seed", "codec", "seeds")
+
+    def __init__(self, codec: Codec, seeds: random.Random | None, seed: int | None = None) -> None:
+        self.codec = codec
+        self.seeds = seeds
+        self._seed = seed
+
+    def seed(self) -> int:
+        """The engine seed, drawn from the sequence on the first call."""
+        if self._seed is None:
+            assert self.seeds is not None
+            self._seed = self.seeds.getrandbits(31)
+            self.seeds = None
+        return self._seed
+
+    def core(self) -> EnvCore:
+        """A new core of the deal's engine game."""
+        return EnvCore(self.codec, self.codec.game.new_initial_state(seed=self.seed()))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Deal:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as its seed (drawn now if it was not: the sequence stays behind).
+        return (_Deal, (self.codec, None, self.seed()))
 
 
 class PorphyraGame(pyspiel.Game):
@@ -101,13 +172,31 @@ class PorphyraGame(pyspiel.Game):
             * (_TOKENS_PER_DECISION if codec.end is not None else 1),
         )
         super().__init__(_TYPES[name], info, params)
-        self._seeds = random.Random(int(params.get("seed", 0)))
+        self._name = name
+        self._params = params
+        self._seeds = _seed_sequence(int(params.get("seed", RANDOM_SEED)))
 
     def new_initial_state(self) -> PorphyraState:
-        """A new game, its engine seed drawn from the ``seed`` parameter's sequence."""
-        seed = self._seeds.getrandbits(31)
-        core = EnvCore(self.codec, self.engine.new_initial_state(seed=seed))
-        return PorphyraState(self, core)
+        """A new game; its engine seed is drawn from the ``seed`` parameter's sequence
+        when the state is first played or read (see the module docstring)."""
+        return PorphyraState(self, None, _Deal(self.codec, self._seeds))
+
+    # Tensor sizes from the codec: pyspiel would build an initial state and encode it.
+    def observation_tensor_size(self) -> int:
+        """The observation tensor's length (``docs/envs.md``)."""
+        return self.codec.layout.size
+
+    def information_state_tensor_size(self) -> int:
+        """The information-state tensor's length (the observation tensor's)."""
+        return self.codec.layout.size
+
+    def observation_tensor_shape(self) -> list[int]:
+        """``[observation_tensor_size()]``."""
+        return [self.codec.layout.size]
+
+    def information_state_tensor_shape(self) -> list[int]:
+        """``[information_state_tensor_size()]``."""
+        return [self.codec.layout.size]
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
@@ -118,13 +207,47 @@ class PorphyraGame(pyspiel.Game):
         recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return PorphyraObserver(self.codec, recall)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as its name, parameters and the seed sequence's position.
+        return (_restore_game, (self._name, self._params, self._seeds.getstate()))
+
+
+def _restore_game(name: str, params: dict[str, Any], seeds: Any) -> PorphyraGame:
+    """A pickled game: loaded again, its seed sequence where it was."""
+    game: PorphyraGame = pyspiel.load_game(f"porphyra_{name}", params)
+    game._seeds.setstate(seeds)
+    return game
+
+
+def _restore_state(game: PorphyraGame, text: str) -> PorphyraState:
+    """A pickled state: ``text`` is its ``serialize()``."""
+    state: PorphyraState = game.deserialize_state(text)
+    return state
+
 
 class PorphyraState(pyspiel.State):
-    """A pyspiel state over an :class:`~porphyra.envs.encoding.EnvCore`."""
+    """A pyspiel state over an :class:`~porphyra.envs.encoding.EnvCore` (``core``;
+    made from ``deal`` when first needed if None)."""
 
-    def __init__(self, game: PorphyraGame, core: EnvCore) -> None:
+    def __init__(self, game: PorphyraGame, core: EnvCore | None, deal: _Deal | None = None) -> None:
         super().__init__(game)
-        self.core = core
+        self._core = core
+        self._deal = deal
+
+    @property
+    def core(self) -> EnvCore:
+        """The engine state and selections (the deal is made on the first read)."""
+        core = self._core
+        if core is None:
+            assert self._deal is not None
+            core = self._core = self._deal.core()
+            self._deal = None
+        return core
+
+    @core.setter
+    def core(self, core: EnvCore) -> None:
+        self._core = core
+        self._deal = None
 
     def current_player(self) -> int:
         """The seat to act, or ``pyspiel.PlayerId.TERMINAL``."""
@@ -135,10 +258,11 @@ class PorphyraState(pyspiel.State):
         return self.core.legal_ids(player)
 
     def _apply_action(self, action: int) -> None:
-        seat = self.core.first_active()
+        core = self.core
+        seat = core.first_active()
         if seat < 0:
             raise IllegalActionError("the game is over: no action can be applied")
-        self.core.step(seat, action)
+        core.step(seat, action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self.core.codec.label(action)
@@ -149,15 +273,41 @@ class PorphyraState(pyspiel.State):
     def returns(self) -> list[float]:
         return [float(r) for r in self.core.state.returns()]
 
+    # Tensors read from Python: pyspiel's would first size them with a new initial state.
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """``player``'s observation tensor (default: the seat to act) as floats.
+
+        Raises:
+            SeatError: not a seat of the game (at the end, give the seat).
+        """
+        values: list[float] = self.core.tensor(
+            self.current_player() if player is None else player
+        ).tolist()
+        return values
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """The information-state tensor: the observation tensor (Markov)."""
+        return self.observation_tensor(player)
+
     def resample_from_infostate(
         self, player_id: int, probability_sampler: Callable[[], float]
     ) -> PorphyraState:
         """A state consistent with ``player_id``'s information state (the engine's
-        ``resample``, seeded from ``probability_sampler``)."""
+        ``resample``, seeded from ``probability_sampler``; the game's deal sequence is
+        not touched)."""
         rng = random.Random(int(probability_sampler() * 2**52))
         twin: PorphyraState = self.clone()
         twin.core = self.core.resample(player_id, rng)
         return twin
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> PorphyraState:
+        clone: PorphyraState = self.clone()
+        return clone
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as its game and pyspiel's serialisation (history, move number and the
+        # Python attributes, pickled).
+        return (_restore_state, (self.get_game(), self.serialize()))
 
     def __str__(self) -> str:
         pub = self.core.state.public_observation()
