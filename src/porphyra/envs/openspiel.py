@@ -100,6 +100,9 @@ _TYPES = {
     "byzantium": _game_type("byzantium", "Byzantium", (2, 2), True),
     "conspiracy": _game_type("conspiracy", "Conspiracy", (1, 4), False),
 }
+#: Two-player Conspiracy's type: zero-sum (one winner +1 and one loser -1, or a shared
+#: win 0 and 0, C-R11); with 3-4 players all losers get -1, and solo has one seat.
+_ZERO_SUM_CONSPIRACY = _game_type("conspiracy", "Conspiracy", (1, 4), True)
 
 
 def _seed_sequence(seed: int) -> random.Random:
@@ -161,17 +164,19 @@ class PorphyraGame(pyspiel.Game):
         self.codec: Codec = codec_for(self.engine)
         codec = self.codec
         n = self.engine.num_players
+        zero_sum = name == "byzantium" or (name == "conspiracy" and n == 2)
         info = pyspiel.GameInfo(
             num_distinct_actions=codec.num_actions,
             max_chance_outcomes=0,
             num_players=n,
             min_utility=-1.0,
             max_utility=1.0,
-            utility_sum=0.0 if name == "byzantium" else None,
+            utility_sum=0.0 if zero_sum else None,
             max_game_length=self.engine.info.max_game_length
             * (_TOKENS_PER_DECISION if codec.end is not None else 1),
         )
-        super().__init__(_TYPES[name], info, params)
+        game_type = _ZERO_SUM_CONSPIRACY if name == "conspiracy" and zero_sum else _TYPES[name]
+        super().__init__(game_type, info, params)
         self._name = name
         self._params = params
         self._seeds = _seed_sequence(int(params.get("seed", RANDOM_SEED)))

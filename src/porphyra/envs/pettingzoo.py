@@ -38,6 +38,9 @@ from porphyra.envs.encoding import Codec, EnvCore, flag, next_game_seed, one_of
 
 BOUND = 1000.0
 
+#: The parallel environment's no-op id, the one id an idle agent's mask allows (v1).
+IDLE_ID = 0
+
 
 def _spaces(codec: Codec) -> tuple[spaces.Dict, spaces.Discrete]:
     obs = spaces.Dict(
@@ -49,10 +52,15 @@ def _spaces(codec: Codec) -> tuple[spaces.Dict, spaces.Discrete]:
     return obs, spaces.Discrete(codec.num_actions)
 
 
+#: The render modes: ``ansi`` returns the text, ``human`` prints it (PettingZoo's render_test).
+RENDER_MODES = ("human", "ansi")
+
+
 class _Base:
     """What the AEC and parallel environments share: the game, codec, spaces, seeding."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": True}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES)}  # noqa: RUF012
+    version = 0  # (the environment's version, in its metadata name)
     agents: list[str]  # (set by each environment at reset)
 
     def _setup(
@@ -63,14 +71,14 @@ class _Base:
         illegal_action: str,
         options: dict[str, Any],
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode
         self.with_json = flag("observation_json", with_json)
         self.illegal_action = one_of("illegal_action", illegal_action, ("raise", "lose"))
         self.game = load_game(game, **options)
         self.codec = codec_for(self.game)
-        self.metadata = {**self.metadata, "name": f"porphyra_{game}_v0"}
+        self.metadata = {**self.metadata, "name": f"porphyra_{game}_v{self.version}"}
         self.possible_agents = [f"player_{i}" for i in range(self.game.num_players)]
         obs, act = _spaces(self.codec)
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs)
@@ -101,11 +109,16 @@ class _Base:
         return {"observation": self.core.tensor(seat), "action_mask": self.core.mask(seat)}
 
     def render(self) -> str | None:
-        """``ansi``: a one-line public summary of the position; None otherwise."""
-        if self.render_mode != "ansi":
+        """A one-line public summary of the position: returned (``ansi``), printed on
+        stdout (``human``, which returns None), or nothing (no ``render_mode``)."""
+        if self.render_mode is None:
             return None
         pub = self.core.state.public_observation()
-        return f"{pub['game']} turn {pub['turn']}, phase {pub['phase']}"
+        text = f"{pub['game']} turn {pub['turn']}, phase {pub['phase']}"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         """Nothing to release."""
@@ -126,6 +139,9 @@ class _Base:
 
 
 class raw_env(_Base, AECEnv[str, dict[str, Any], int]):
+    # Not parallelizable: PettingZoo's aec_to_parallel needs every live agent to act
+    # once per cycle in turn; here one seat acts several ids in a row (a card list) and
+    # turns do not alternate.
     """The AEC environment of ``game`` (``"byzantium"`` or ``"conspiracy"``) with engine
     ``options`` (e.g. ``players=3``).  In Byzantium's simultaneous phases the seats choose
     one after the other (the Emperor first); the engine hides the first choice.
@@ -151,6 +167,7 @@ class raw_env(_Base, AECEnv[str, dict[str, Any], int]):
         **options: Any,
     ):
         super().__init__()
+        self.metadata = {**self.metadata, "is_parallelizable": False}
         self._setup(game, render_mode, observation_json, illegal_action, options)
         self.reset()
 
@@ -248,8 +265,12 @@ def env(
 
 class parallel_env(_Base, ParallelEnv[str, dict[str, Any], int]):
     """Byzantium as a parallel environment: in the secret simultaneous phases (Redraw,
-    Meld, End) both seats choose at each step; elsewhere only the seat to act does (the
-    other's mask is all zeros and its action is ignored).  ``options`` are Byzantium's;
+    Meld, End) both seats choose at each step; elsewhere only the seat to act does.  The
+    other, idle, agent's mask allows one id, :data:`IDLE_ID` (0), a no-op that the
+    parallel-API stacks (TorchRL, RLlib with masks, MAPPO code) need as every agent acts
+    at every step; its action is ignored, whatever it is (``porphyra_byzantium_v1``).
+    ``idle_action=False`` gives version 0 (``porphyra_byzantium_v0``): the idle agent's
+    mask is all zeros, its action ignored.  ``options`` are Byzantium's;
     ``observation_json``: put each acting agent's JSON observation in its infos;
     ``illegal_action``: as :class:`raw_env`'s (with ``"lose"``, the first acting agent in
     seat order whose action is missing or illegal loses).
@@ -266,10 +287,14 @@ class parallel_env(_Base, ParallelEnv[str, dict[str, Any], int]):
         render_mode: str | None = None,
         observation_json: bool = True,
         illegal_action: str = "raise",
+        idle_action: bool = True,
         **options: Any,
     ):
         if game != "byzantium":
             raise ValueError(f"parallel_env exists for byzantium only, not {game!r}")
+        self.idle_action = flag("idle_action", idle_action)
+        self.version = 1 if self.idle_action else 0
+        self.metadata = {**self.metadata, "is_parallelizable": True}
         self._setup(game, render_mode, observation_json, illegal_action, options)
         self.agents: list[str] = []
 
@@ -282,7 +307,17 @@ class parallel_env(_Base, ParallelEnv[str, dict[str, Any], int]):
         return self._all(), self._infos()
 
     def _all(self) -> dict[str, Any]:
-        return {a: self._observe(self._seat(a)) for a in self.agents}
+        if not self.idle_action or self.core.state.is_terminal():
+            return {a: self._observe(self._seat(a)) for a in self.agents}
+        active = self.core.active()
+        out = {}
+        for agent in self.agents:
+            seat = self._seat(agent)
+            obs = self._observe(seat)
+            if seat not in active:
+                obs["action_mask"][IDLE_ID] = 1
+            out[agent] = obs
+        return out
 
     def _infos(self) -> dict[str, Any]:
         active = self.core.active()
