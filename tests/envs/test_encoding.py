@@ -375,3 +375,15 @@ def test_ids_of_agrees_with_the_mask_for_every_legal_action(
                         assert (done == action) if i == len(ids) - 1 else done is None
     if game == "byzantium":
         assert only_end > 0  # the case that once had no ids was met
+
+
+@pytest.mark.parametrize(("game", "options"), CONFIGS)
+def test_tensor_values_are_the_tensor_as_floats(game: str, options: dict[str, Any]) -> None:
+    rng = random.Random(12)
+    selections = 0
+    for at in random_walk(new_core(game, options, seed=12), rng):
+        for seat in range(len(at.selections)):
+            assert at.tensor_values(seat) == at.tensor(seat).tolist()
+            selections += bool(at.selections[seat])
+    if game == "byzantium":
+        assert selections > 0  # mid-selection tensors were compared too

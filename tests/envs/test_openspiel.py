@@ -209,9 +209,10 @@ def test_deals_differ_by_default_and_repeat_for_a_given_seed() -> None:
 
 @pytest.mark.parametrize(("name", "params"), GAMES)
 def test_states_and_games_pickle_deep_copy_and_serialise(name: str, params: dict[str, int]) -> None:
-    game = pyspiel.load_game(name, params)
+    game = pyspiel.load_game(name, {**params, "seed": 3})
     state = game.new_initial_state()
-    _play(state, random.Random(4), 25)
+    _play(state, random.Random(4), 12)
+    assert not state.is_terminal()
     text = pyspiel.serialize_game_and_state(game, state)
     _, restored = pyspiel.deserialize_game_and_state(text)
     for twin in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state), restored):
@@ -229,3 +230,19 @@ def test_states_and_games_pickle_deep_copy_and_serialise(name: str, params: dict
     fresh = game.new_initial_state()
     assert _deal(pickle.loads(pickle.dumps(fresh))) == _deal(fresh)
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(("name", "params"), GAMES[:2])
+def test_legal_actions_from_python_match_pyspiel_s(name: str, params: dict[str, int]) -> None:
+    game = pyspiel.load_game(name, params)
+    state = game.new_initial_state()
+    rng = random.Random(6)
+    while True:
+        for p in [None, *range(game.num_players())]:
+            mine = state.legal_actions() if p is None else state.legal_actions(p)
+            theirs = pyspiel.State.legal_actions(state, *([] if p is None else [p]))
+            assert mine == theirs
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert state.legal_actions() == []

@@ -433,6 +433,22 @@ class EnvCore:
             canvas.write(out)
         return out
 
+    def tensor_values(self, player: SupportsIndex) -> list[float]:
+        """The same values as :meth:`tensor`, as a new list of floats (what pyspiel's
+        tensor reads return; built from the encoded cells without numpy, which would
+        make a Python float per cell)."""
+        player = self.seat(player)
+        values = [0.0] * self.codec.layout.size
+        for at, value in self._view(player).cells.items():
+            values[at] = value
+        selection = self.selections[player]
+        if selection:
+            canvas = Canvas()
+            self.codec.encode_selection(selection, canvas)
+            for at, value in canvas.cells.items():
+                values[at] = value
+        return values
+
     # ------------------------------------------------------------------ changes
     def step(self, player: SupportsIndex, action_id: SupportsIndex) -> Action | None:
         """Play id ``action_id`` for ``player``.

@@ -262,6 +262,20 @@ class PorphyraState(pyspiel.State):
     def _legal_actions(self, player: int) -> list[int]:
         return self.core.legal_ids(player)
 
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The ids ``player`` (default: the seat to act) may play now, ascending: pyspiel's
+        answer (none for a seat not to act, none at the end) without its round trips
+        through C++.
+
+        Raises:
+            SeatError: ``player`` is not a seat of the game.
+        """
+        core = self.core
+        seat = core.first_active()
+        if player is not None and core.seat(player) != seat:
+            return []
+        return core.legal_ids(seat) if seat >= 0 else []
+
     def _apply_action(self, action: int) -> None:
         core = self.core
         seat = core.first_active()
@@ -285,10 +299,7 @@ class PorphyraState(pyspiel.State):
         Raises:
             SeatError: not a seat of the game (at the end, give the seat).
         """
-        values: list[float] = self.core.tensor(
-            self.current_player() if player is None else player
-        ).tolist()
-        return values
+        return self.core.tensor_values(self.current_player() if player is None else player)
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
         """The information-state tensor: the observation tensor (Markov)."""
