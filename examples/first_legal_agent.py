@@ -4,7 +4,7 @@ Run it as a seat::
 
     porphyra agent conspiracy --seat 0 --command "python3 examples/first_legal_agent.py"
 
-Each decision arrives as one JSON line on stdin (``type``, ``game``, ``seat``,
+Each decision arrives as one JSON line on stdin (``type``, ``id``, ``game``, ``seat``,
 ``observation``, ``legal_actions``, ``error``, ``attempt``); the answer is one action text
 on stdout, flushed.  The last line has ``type`` ``"end"`` with the ``returns``.
 """

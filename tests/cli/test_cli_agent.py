@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,7 @@ class Recorder(Program):
     def __init__(self) -> None:
         self.messages: list[dict[str, Any]] = []
         self.timeout = 1.0
+        self.refused: list[str] = []
 
     def ask(self, message: dict[str, Any]) -> str:
         self.messages.append(json.loads(json.dumps(message)))
@@ -122,3 +124,101 @@ def test_a_program_that_cannot_start_is_a_one_line_error() -> None:
     for command, message in [("no-such-program-xyz", "cannot access"), ("", "--command is empty")]:
         result = runner.invoke(app, ["agent", "byzantium", "--command", command])
         assert result.exit_code == 2 and message in result.output, result.output
+
+
+def test_a_program_that_closes_its_output_but_runs_on_is_ended_and_replaced() -> None:
+    code = "import os, sys, time\nsys.stdin.readline()\nos.close(1)\ntime.sleep(30)\n"
+    match = _match("byzantium", code)
+    program = match.program
+    assert program is not None
+    started = time.monotonic()
+    assert match.play().is_terminal()
+    assert time.monotonic() - started < 10  # not the 30 s the program would run
+    assert match.lost == "the program closed its output (still running)"
+    assert program.proc.poll() is not None  # ended, as documented
+    result = runner.invoke(
+        app,
+        ["agent", "byzantium", "--command", f"{PY} -c {shlex.quote(code)}", "--seed", "3",
+         "--bots", "random"],
+    )  # fmt: skip
+    assert result.exit_code == 0 and "Traceback" not in result.output, result.output
+    assert "the program lost its seat" in result.output
+
+
+def test_decisions_carry_ids_and_answers_to_old_ones_are_refused() -> None:
+    # Each decision is answered twice: the late duplicate must not answer the next one.
+    twice = (
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'end': break\n"
+        "    print(m['legal_actions'][0], flush=True)\n"
+        "    print(m['legal_actions'][-1], flush=True)\n"
+    )
+    match = _match("conspiracy", twice)
+    assert match.play().is_terminal()
+    assert match.lost is None and match.bad_answers == 0 and match.refused > 3
+    lines = match.log_lines  # type: ignore[attr-defined]
+    assert all("an answer to an old decision" in line for line in lines)
+    # JSON answers name their decision: one naming another id is refused.
+    by_id = (
+        "import json, sys\n"
+        "ids = []\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'end': break\n"
+        "    ids.append(m['id'])\n"
+        "    a = m['legal_actions'][0]\n"
+        "    print(json.dumps({'id': m['id'] - 1, 'action': 'nonsense'}), flush=True)\n"
+        "    print(json.dumps({'id': m['id'], 'action': a}), flush=True)\n"
+        "assert ids == list(range(1, len(ids) + 1)), ids\n"
+        "print(len(ids), file=sys.stderr)\n"
+    )
+    match = _match("byzantium", by_id)
+    program = match.program
+    assert program is not None
+    assert match.play().is_terminal()
+    assert match.lost is None and match.bad_answers == 0 and match.refused > 3
+    assert program.proc.wait(timeout=5) == 0  # the ids it saw were 1, 2, 3 ...
+
+
+def test_start_up_has_its_own_limit() -> None:
+    slow_start = (
+        "import json, sys, time\n"
+        "time.sleep(0.8)\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'end': break\n"
+        "    print(m['legal_actions'][0], flush=True)\n"
+    )
+    state = load_game("conspiracy").new_initial_state(seed=4)
+    cmd = f"{PY} -c {shlex.quote(slow_start)}"
+    patient = AgentMatch(state, 0, Program(cmd, 0.5, startup=2.0), ["random"] * 2, log=print)
+    assert patient.play().is_terminal() and patient.lost is None
+    state = load_game("conspiracy").new_initial_state(seed=4)
+    hasty = AgentMatch(state, 0, Program(cmd, 0.5), ["random"] * 2, log=print)
+    assert hasty.play().is_terminal() and hasty.lost == "no answer within 0.5 s"
+
+
+def test_a_match_alternates_seats_and_reports_json(tmp_path: Path) -> None:
+    out = tmp_path / "g.json"
+    result = runner.invoke(
+        app,
+        ["agent", "byzantium", "--command", f"{PY} {EXAMPLE}", "--bots", "random",
+         "--seed", "40", "--games", "3", "--json", "--save", str(out)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    games = report["games"]
+    assert [g["seat"] for g in games] == [0, 1, 0] and [g["seed"] for g in games] == [40, 41, 42]
+    for g in games:
+        assert g["program_return"] == g["returns"][g["seat"]] and g["lost"] is None
+        replayed = records.replay(records.load(tmp_path / f"g-{g['seed'] - 39}.json"))
+        assert replayed.seed == g["seed"] and replayed.returns() == g["returns"]
+    mine = [g["program_return"] for g in games]
+    summary = report["summary"]
+    assert summary["games"] == 3 and summary["wins"] == sum(r > 0 for r in mine)
+    assert summary["wins"] + summary["draws"] + summary["losses"] == 3
+    assert summary["mean_return"] == sum(mine) / 3
+    bad = runner.invoke(app, ["agent", "byzantium", "--command", "true", "--games", "0"])
+    assert bad.exit_code == 2 and "--games must be at least 1" in bad.output
