@@ -9,8 +9,9 @@ for Byzantium.
 ['action_mask', 'observation']
 
 Agents are ``player_0`` ... (engine seats 0 ...).  Each observation is a dict
-``{"observation": float32[layout size], "action_mask": int8[num_actions]}`` (the mask is
-all zeros for an agent not to act); the action space is ``Discrete(num_actions)`` (see
+``{"observation": float32[layout size], "action_mask": int8[num_actions]}`` (in the AEC
+environments the mask is all zeros for an agent not to act; in the parallel one it allows
+the no-op :data:`IDLE_ID`); the action space is ``Discrete(num_actions)`` (see
 :mod:`porphyra.envs.encoding` and ``docs/envs.md``).  ``infos[agent]["observation_json"]``
 holds the engine's JSON observation of the agent to act (with its ``selection``);
 ``observation_json=False`` leaves it out (a training loop that reads only tensors saves an
@@ -277,7 +278,7 @@ class parallel_env(_Base, ParallelEnv[str, dict[str, Any], int]):
 
     Raises:
         ValueError: ``game`` is not Byzantium, or a bad ``render_mode``,
-            ``observation_json`` or ``illegal_action``.
+            ``observation_json``, ``illegal_action`` or ``idle_action`` (not a bool).
         UnknownGameError: invalid options.
     """
 
