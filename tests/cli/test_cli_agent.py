@@ -227,5 +227,14 @@ def test_a_match_alternates_seats_and_reports_json(tmp_path: Path) -> None:
     assert summary["games"] == 3 and summary["wins"] == sum(r > 0 for r in mine)
     assert summary["wins"] + summary["draws"] + summary["losses"] == 3
     assert summary["mean_return"] == sum(mine) / 3
+    text = runner.invoke(
+        app,
+        ["agent", "conspiracy", "--command", f"{PY} {EXAMPLE}", "--bots", "random",
+         "--seed", "7", "--games", "2"],
+    )  # fmt: skip
+    assert text.exit_code == 0, text.output
+    assert "seed 7: seat 0 played by the program" in text.output
+    assert "seed 8: seat 1 played by the program" in text.output
+    assert "match: " in text.output and "mean return" in text.output
     bad = runner.invoke(app, ["agent", "byzantium", "--command", "true", "--games", "0"])
     assert bad.exit_code == 2 and "--games must be at least 1" in bad.output

@@ -21,7 +21,7 @@ from porphyra.cli.common import (
     parse_seat_kinds,
 )
 from porphyra.cli.options import game_options, with_game_options
-from porphyra.core.game import Game
+from porphyra.core.game import Game, State
 from porphyra.core.registry import load_game, registered_games
 
 
@@ -123,10 +123,9 @@ def agent_command(
             at = (seat + i) % n
             bots = [*others[:at], fallback_kind, *others[at:]][:n]
             program = Program(command, timeout, startup)
-            result = _play_one(loaded, seed + i, at, program, bots, retries, log)
+            result, final = _play_one(loaded, seed + i, at, program, bots, retries, log)
             if saves:
-                records.save(result.pop("_final"), saves[i])
-            result.pop("_final", None)
+                records.save(final, saves[i])
             results.append(result)
             if not as_json:
                 who = (
@@ -163,8 +162,9 @@ def _play_one(
     bots: list[str],
     retries: int,
     log: Callable[[str], None],
-) -> dict[str, Any]:
-    """One game of the program in ``seat``: its result (``_final``: the final state)."""
+) -> tuple[dict[str, Any], State]:
+    """One game of the program in ``seat``: its result (an entry of ``--json``'s
+    ``games``) and the final state."""
     match = AgentMatch(game.new_initial_state(seed=seed), seat, program, bots, retries, log)
     final = match.play()
     returns = [float(r) for r in final.returns()]
@@ -176,8 +176,7 @@ def _play_one(
         "lost": match.lost,
         "bad_answers": match.bad_answers,
         "refused_answers": match.refused,
-        "_final": final,
-    }
+    }, final
 
 
 def _summary(name: str, game: Game, results: list[dict[str, Any]]) -> dict[str, Any]:
