@@ -15,7 +15,7 @@ from porphyra.server.app import create_app
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(db_url="sqlite://")) as c:
+    with TestClient(create_app(db_url="sqlite://", bot_workers=0)) as c:
         yield c
 
 

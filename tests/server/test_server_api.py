@@ -24,7 +24,7 @@ from porphyra.server.storage import GameRow, SeatRow, Storage, hash_token, now
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(db_url="sqlite://")) as c:
+    with TestClient(create_app(db_url="sqlite://", bot_workers=0)) as c:
         yield c
 
 
@@ -512,28 +512,19 @@ def test_serve_command_for_the_cli(monkeypatch: pytest.MonkeyPatch) -> None:
     from typer.testing import CliRunner
 
     from porphyra.server import cli, main
+    from porphyra.server.settings import ServerSettings
 
-    calls: list[tuple[Any, ...]] = []
-    monkeypatch.setattr(main, "serve", lambda *a, **k: calls.append((*a, k)))
+    calls: list[tuple[ServerSettings, Any]] = []
+    monkeypatch.setattr(
+        main, "serve", lambda settings, announce: calls.append((settings, announce))
+    )
     app = typer.Typer()
     app.command(name="serve")(cli.serve_command)
     app.command(name="other")(lambda: None)
     result = CliRunner().invoke(app, ["serve", "--port", "9001", "--db", "sqlite://"])
     assert result.exit_code == 0, result.output
-    options = {
-        "compression": False,
-        "allowed_origins": (),
-        "allowed_hosts": None,
-        "forwarded_allow_ips": None,
-        "max_seat_connections": 4,
-        "max_client_connections": 32,
-        "bot_pace": 0.6,
-        "hint_bot": "hard",
-        "cluster_address": None,
-        "lease_s": 15.0,
-    }
-    announce = calls[0][5].pop("announce")
-    assert calls == [("127.0.0.1", 9001, "sqlite://", None, None, options)]
+    settings, announce = calls[0]
+    assert settings == ServerSettings(port=9001, db_url="sqlite://")
     announce()  # says where to open the lobby, once the server checked out
     assert result.output == ""
     calls.clear()
@@ -542,13 +533,19 @@ def test_serve_command_for_the_cli(monkeypatch: pytest.MonkeyPatch) -> None:
         ["serve", "--allowed-origin", "https://a.example", "--allowed-host", "a.example"],
     )
     assert result.exit_code == 0, result.output
-    assert calls[0][5]["allowed_origins"] == ["https://a.example"]
-    assert calls[0][5]["allowed_hosts"] == ["a.example"]
+    assert calls[0][0].allowed_origins == ("https://a.example",)
+    assert calls[0][0].allowed_hosts == ("a.example",)
     calls.clear()
     argv = ["serve", "--cluster-address", "http://10.0.0.2:8000", "--lease", "20"]
     result = CliRunner().invoke(app, argv)
     assert result.exit_code == 0, result.output
-    assert (calls[0][5]["cluster_address"], calls[0][5]["lease_s"]) == ("http://10.0.0.2:8000", 20)
+    assert (calls[0][0].cluster_address, calls[0][0].lease_s) == ("http://10.0.0.2:8000", 20)
+    calls.clear()
+    argv = ["serve", "--max-seat-connections", "0", "--create-limit", "none", "--bot-pace", "-1"]
+    result = CliRunner().invoke(app, argv)
+    assert result.exit_code == 0, result.output
+    limits = calls[0][0]
+    assert (limits.max_seat_connections, limits.create_limit, limits.bot_pace) == (None, None, 0)
 
 
 def test_python_m_porphyra_server_is_the_porphyra_serve_command(

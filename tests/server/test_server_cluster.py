@@ -11,6 +11,7 @@ files and on PostgreSQL; leases of about a second, so that no test waits long.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 import threading
 import time
@@ -45,8 +46,10 @@ HUMANS = {"game": "byzantium", "seats": [{"kind": "human"}, {"kind": "human"}]}
 def cluster_server(db_url: str, lease_s: float = LEASE_S, **options: Any) -> LiveServer:
     """A started in-process server of a cluster on ``db_url``."""
     port = free_port()
-    cluster = ClusterSettings(f"http://127.0.0.1:{port}", lease_s)
-    return LiveServer(db_url, port=port, cluster=cluster, heartbeat_s=BEAT_S, **options).start()
+    address = f"http://127.0.0.1:{port}"
+    return LiveServer(
+        db_url, port=port, cluster_address=address, lease_s=lease_s, heartbeat_s=BEAT_S, **options
+    ).start()
 
 
 @pytest.fixture
@@ -320,11 +323,12 @@ def test_a_game_released_from_memory_gives_its_lease_up(db_url: str) -> None:
 #: no option for the heartbeat: the served default is 5 s, which would make a takeover wait
 #: for a lease of over 10 s).
 QUICK_BEAT = f"""
-import functools, sys
-import porphyra.server.app as app
+import dataclasses, sys
 import porphyra.server.main as main
-app.create_app = functools.partial(app.create_app, heartbeat_s={BEAT_S}, bot_pace=0.0)
-main.HEARTBEAT_S = {BEAT_S}
+serve = main.serve
+main.serve = lambda settings, **k: serve(
+    dataclasses.replace(settings, heartbeat_s={BEAT_S}, bot_pace=0.0), **k
+)
 main.main(sys.argv[1:])
 """
 
@@ -436,7 +440,12 @@ def test_a_second_live_server_at_the_same_address_is_refused(
     it starts, while a dead predecessor's (one that no longer beats) is not in the way."""
     import porphyra.server.main as main
 
-    monkeypatch.setattr(main, "HEARTBEAT_S", BEAT_S)
+    serve = main.serve  # with the test's quick heartbeat (no option sets it)
+    monkeypatch.setattr(
+        main,
+        "serve",
+        lambda settings, **k: serve(dataclasses.replace(settings, heartbeat_s=BEAT_S), **k),
+    )
 
     def started(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("a second server started at the same address")

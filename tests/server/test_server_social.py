@@ -420,7 +420,7 @@ def test_the_replay_shows_clock_events_and_speaks_the_readers_language() -> None
         assert len(timed_out) == (1 if index >= 3 else 0), index
     assert log.index(timed_out[0]) < len(log) - 1  # later lines follow it
 
-    with TestClient(create_app("sqlite://", bot_workers=0)) as client:
+    with TestClient(create_app(db_url="sqlite://", bot_workers=0)) as client:
         ko = client.get("/api/rules/byzantium", headers={"accept-language": "ko"}).json()
         assert ko["lang"] == "ko" and "비잔티움" in ko["markdown"]
         assert client.get("/api/rules/byzantium").json()["lang"] == "en"

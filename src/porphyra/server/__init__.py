@@ -10,12 +10,11 @@ websocket messages; :mod:`.security` (Origin, hosts, headers), :mod:`.quotas` (l
 client) and :mod:`.incidents` (error ids) guard it; the browser UI lives in ``static/``
 (plain HTML, CSS and JavaScript, no external assets).  The tables' clocks are kept by
 :mod:`porphyra.clocks` and, for a running game, :mod:`.seatclock`; :mod:`.errors` holds the
-runner's refusals.
+runner's refusals; :mod:`.settings` is the one settings object every entry point reads.
 """
 
-#: Seconds between two heartbeats of a hub (the default of ``create_app`` and ``Hub``).
-HEARTBEAT_S = 5.0
+# The heartbeat and the lease's defaults live with the other settings (one home); their
+# names stay importable from here.
+from porphyra.server.settings import DEFAULT_LEASE_S, HEARTBEAT_S
 
-#: Seconds a cluster server's game stays its own without a heartbeat (``--lease``).
-#: (Here, not in :mod:`.main`: the command line reads it without loading the server.)
-DEFAULT_LEASE_S = 15.0
+__all__ = ["DEFAULT_LEASE_S", "HEARTBEAT_S"]

@@ -54,6 +54,7 @@ import re
 import time
 import unicodedata
 from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -87,7 +88,7 @@ from porphyra.i18n import LANGUAGES, catalogue_json, from_accept_language
 from porphyra.i18n import normalize as normalize_language
 from porphyra.i18n.log import translate_error, translate_lines
 from porphyra.i18n.messages import error_message
-from porphyra.server import HEARTBEAT_S, protocol
+from porphyra.server import protocol
 from porphyra.server.client import MOVED_CLOSE_CODE, Client
 from porphyra.server.errors import MOVED_MESSAGE, RefusedRequest, SubmitError
 from porphyra.server.gamedata import card_data, lobby_bot_text, lobby_bots, solo_supported
@@ -95,18 +96,10 @@ from porphyra.server.hub import CreateError, Hub
 from porphyra.server.incidents import player_message, report
 from porphyra.server.learn import router as learn_router
 from porphyra.server.notfound import not_found_page, wants_page
-from porphyra.server.owners import ClusterSettings, OwnedElsewhere
-from porphyra.server.quotas import (
-    CHAT_LIMIT,
-    CREATE_LIMIT,
-    MAX_BOT_GAMES,
-    MAX_CLIENT_CONNECTIONS,
-    MAX_SEAT_CONNECTIONS,
-    MESSAGE_LIMIT,
-    READ_LIMIT,
-    Quotas,
-)
+from porphyra.server.owners import OwnedElsewhere
+from porphyra.server.quotas import Quotas
 from porphyra.server.security import SecurityHeaders, origin_allowed
+from porphyra.server.settings import DEFAULTS, ServerSettings
 from porphyra.server.storage import TABLE_DEFAULTS, Storage, default_db_url
 from porphyra.server.summary import parse_view, replay_frames
 
@@ -421,67 +414,41 @@ def check_options(name: str, options: dict[str, Any]) -> dict[str, Any]:
 
 
 def create_app(
-    db_url: str | None = None,
-    data_dir: str | Path | None = None,
-    bot_workers: int = 0,
-    allowed_origins: Sequence[str] = (),
-    allowed_hosts: Sequence[str] | None = None,
-    create_limit: str | None = CREATE_LIMIT,
-    message_limit: str | None = MESSAGE_LIMIT,
-    max_bot_games: int | None = MAX_BOT_GAMES,
-    idle_after: float = 300.0,
-    max_seat_connections: int | None = MAX_SEAT_CONNECTIONS,
-    max_client_connections: int | None = MAX_CLIENT_CONNECTIONS,
-    chat_limit: str | None = CHAT_LIMIT,
-    read_limit: str | None = READ_LIMIT,
-    hint_bot: str = "hard",
-    bot_pace: float = 0.6,
+    settings: ServerSettings | None = None,
     time_source: Callable[[], float] = time.time,
-    clock_poll: float = 0.25,
-    heartbeat_s: float = HEARTBEAT_S,
-    cluster: ClusterSettings | None = None,
+    **overrides: Any,
 ) -> FastAPI:
     """Build the application.
 
     Args:
-        db_url: any SQLAlchemy URL; default: an SQLite file ``porphyra.sqlite3`` in
-            ``data_dir``.
-        data_dir: directory of the default database (default: :func:`default_data_dir`).
-        bot_workers: processes for server-side bots (0: a thread pool).
-        allowed_origins: websocket ``Origin``s allowed besides the server's own (``"*"``:
-            any); see :func:`porphyra.server.security.origin_allowed`.
-        allowed_hosts: ``Host`` names the server answers to (Starlette's
-            ``TrustedHostMiddleware``; ``*.example.org`` patterns); None: any.
-        create_limit / message_limit / max_bot_games: see :mod:`porphyra.server.quotas`
-            (None: no limit).
-        idle_after: seconds before an unused game is released from memory.
-        max_seat_connections / max_client_connections: websockets open at once per seat
-            token and per client address (None: no limit); see :mod:`porphyra.server.quotas`.
-        chat_limit: chat lines per seat (see :mod:`porphyra.server.quotas`; None: none).
-        read_limit: reads of stored games per client address (the game list, a game's
-            info, record and replay, ``/api/mine``; see :mod:`porphyra.server.quotas`;
-            None: none).
-        hint_bot: the bot that answers hints (on the asking seat's view only).
-        bot_pace: least seconds between a move and the next bot move at a table with a
-            person, so that the bots' moves can be followed (0: at once).
-        time_source / clock_poll / heartbeat_s: the clocks' time (epoch seconds), how often
-            to look for clocks out of time and to write a heartbeat (real seconds); see
-            :class:`Hub`.
-        cluster: this process is one of several servers on the database (see
-            :mod:`porphyra.server.owners`); None: the database's only server.
+        settings: every setting (:class:`~porphyra.server.settings.ServerSettings`, the
+            defaults of ``porphyra serve``); None: the defaults.  ``host``, ``port``,
+            ``log_level``, ``compression`` and ``forwarded_allow_ips`` are the listener's
+            (:func:`porphyra.server.main.serve`), unused here.
+        time_source: the clocks' time, epoch seconds (tests pass a fake one; see
+            :class:`Hub`).
+        overrides: fields of :class:`ServerSettings` to change in ``settings``
+            (``create_app(db_url="sqlite://", bot_pace=0.0)``).
 
     Returns:
         The FastAPI app; its lifespan reloads every stored game and restarts its bots.
+        ``app.state.settings`` holds the settings it was built with.
+
+    Raises:
+        TypeError: an override that is not a setting.
+        ValueError: a limit or cluster setting that is refused (the message says which).
     """
-    url = database_url(db_url, data_dir)
+    s = replace(settings or DEFAULTS, **overrides)
+    url = database_url(s.db_url, s.data_dir)
     quotas = Quotas(
-        create_limit,
-        message_limit,
-        max_seat_connections,
-        max_client_connections,
-        chat_limit,
-        read_limit,
+        s.create_limit,
+        s.message_limit,
+        s.max_seat_connections,
+        s.max_client_connections,
+        s.chat_limit,
+        s.read_limit,
     )
+    max_bot_games = s.max_bot_games
 
     def limit_reads(request: Request) -> None:
         """A dependency of the routes that read stored games: 429 (with ``Retry-After``)
@@ -505,17 +472,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         redact_server_logs()  # after uvicorn configured its logging
         storage = Storage(url)
-        hub = Hub(
-            storage,
-            bot_workers=bot_workers,
-            idle_after=idle_after,
-            hint_bot=hint_bot,
-            bot_pace=bot_pace,
-            time_source=time_source,
-            clock_poll=clock_poll,
-            heartbeat_s=heartbeat_s,
-            cluster=cluster,
-        )
+        hub = Hub(storage, s, time_source=time_source)
         app.state.hub = hub
         await hub.start()
         try:
@@ -525,9 +482,10 @@ def create_app(
             storage.close()
 
     app = FastAPI(title="porphyra", lifespan=lifespan, docs_url=None, redoc_url=None)
-    if allowed_hosts is not None:
-        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
-    origins = tuple(allowed_origins)
+    app.state.settings = s
+    if s.allowed_hosts is not None:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(s.allowed_hosts))
+    origins = s.allowed_origins
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:

@@ -9,6 +9,7 @@ import collections
 import concurrent.futures
 import contextlib
 import logging
+import os
 import re
 import secrets
 import time
@@ -20,13 +21,14 @@ from sqlalchemy.exc import SQLAlchemyError
 from porphyra.clocks import ClockSettings, TableClock
 from porphyra.core.errors import PorphyraError
 from porphyra.core.messages import msg
-from porphyra.server import HEARTBEAT_S, owners
+from porphyra.server import owners
 from porphyra.server.botpool import BotPool
 from porphyra.server.incidents import damaged_game, report
 from porphyra.server.match import MatchRunner
 from porphyra.server.owners import ClusterSettings, OwnedElsewhere
 from porphyra.server.replay import replay, shared_game
 from porphyra.server.seatclock import load_clock
+from porphyra.server.settings import DEFAULTS, ServerSettings
 from porphyra.server.storage import (
     DEAL_CHOSEN,
     DEAL_SECRET,
@@ -85,41 +87,44 @@ class Hub:
 
     Args:
         storage: the :class:`Storage`.
-        bot_workers: processes for bots (0: a thread pool).
-        idle_after: seconds after which a runner nobody uses (no client, no bot deciding)
-            is released from memory; it reloads from the database on demand (its clock's
-            next deadline is kept, so a timeout still happens on time).
-        hint_bot: the bot spec that answers hints.
-        bot_pace: least seconds between a move and the next bot move in a game with a
-            human seat, so that a person can follow the bots (0: at once).
+        settings: the server's settings (:class:`~porphyra.server.settings.ServerSettings`);
+            the hub reads ``bot_workers`` (None: the CPU count; 0: a thread pool),
+            ``idle_after`` (seconds after which a runner nobody uses, no client and no
+            bot deciding, is released from memory; it reloads from the database on
+            demand, its clock's next deadline kept so that a timeout still happens on
+            time), ``hint_bot``, ``bot_pace`` (least seconds between a move and the next
+            bot move in a game with a human seat), ``clock_poll`` (real seconds between
+            two looks for clocks out of time), ``heartbeat_s`` (real seconds between two
+            heartbeats: the time of a restart's downtime not charged to any clock is
+            measured from the last one) and ``cluster_address`` / ``lease_s`` (several
+            server processes share the database, see :mod:`porphyra.server.owners`: this
+            one runs only the games it owns, renews their leases with its heartbeat, and
+            takes over the games of processes that died; None: the only server of its
+            database).
         time_source: the clocks' time, epoch seconds (``time.time``; tests pass a fake one
             they advance, so no test waits for a clock).
-        clock_poll: real seconds between two looks for clocks out of time.
-        heartbeat_s: real seconds between two heartbeats (the time of a restart's
-            downtime not charged to any clock is measured from the last one).
-        cluster: several server processes share the database (see
-            :mod:`porphyra.server.owners`): this one runs only the games it owns, renews
-            their leases with its heartbeat, and takes over the games of processes that
-            died.  None (the default): the only server of its database.
 
     Raises:
-        ValueError: ``cluster`` with a lease not above twice ``heartbeat_s``.
+        ValueError: a cluster address that is not a URL, or a lease not above twice
+            ``heartbeat_s``.
     """
 
     def __init__(
         self,
         storage: Storage,
-        bot_workers: int = 0,
-        idle_after: float = 300.0,
-        hint_bot: str = "hard",
-        bot_pace: float = 0.0,
+        settings: ServerSettings = DEFAULTS,
         time_source: Callable[[], float] = time.time,
-        clock_poll: float = 0.25,
-        heartbeat_s: float = HEARTBEAT_S,
-        cluster: ClusterSettings | None = None,
     ) -> None:
-        if cluster is not None:
-            owners.check_lease(cluster.lease_s, heartbeat_s)
+        cluster = None
+        if settings.cluster_address is not None:
+            cluster = ClusterSettings(settings.cluster_address, settings.lease_s)
+            owners.check_lease(cluster.lease_s, settings.heartbeat_s)
+        bot_workers = settings.bot_workers
+        if bot_workers is None:
+            bot_workers = os.cpu_count() or 1
+        hint_bot, bot_pace = settings.hint_bot, settings.bot_pace
+        idle_after, clock_poll = settings.idle_after, settings.clock_poll
+        heartbeat_s = settings.heartbeat_s
         self.storage = storage
         self.cluster = cluster
         #: The bot that answers a seat's ``hint`` (on that seat's view only).
