@@ -1,4 +1,4 @@
-"""The tutorials' JSON API and pages (:mod:`porphyra.server.learn`): the server checks each
+"""The tutorials' JSON API and pages (:mod:`porphyra.server.routes.learn`): the server checks each
 move against the engine and the script, in the learner's language, and keeps no session."""
 
 from __future__ import annotations

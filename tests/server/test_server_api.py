@@ -16,9 +16,11 @@ from fastapi.testclient import TestClient
 
 from porphyra.core.registry import load_game
 from porphyra.server import protocol
-from porphyra.server.app import MAX_ECHO, STATIC_DIR, check_options, create_app
+from porphyra.server.app import create_app
 from porphyra.server.gamedata import card_data, derived
 from porphyra.server.replay import undo_target
+from porphyra.server.requests import MAX_ECHO, check_options
+from porphyra.server.routes.pages import STATIC_DIR
 from porphyra.server.storage import GameRow, SeatRow, Storage, hash_token, now
 
 
@@ -464,7 +466,7 @@ def test_solo_game_when_the_engine_has_it(client: TestClient) -> None:
 
 
 def test_seat_tokens_are_hidden_in_server_logs() -> None:
-    from porphyra.server.app import RedactTokens
+    from porphyra.server.logfilters import RedactTokens
 
     record = logging.LogRecord(
         "uvicorn.error",
@@ -489,7 +491,7 @@ def test_a_clients_invalid_utf8_frame_is_one_log_line_not_a_traceback(
 
     from uvicorn.protocols.websockets import websockets_sansio_impl
 
-    from porphyra.server.app import CLIENT_FAULTS, redact_server_logs
+    from porphyra.server.logfilters import CLIENT_FAULTS, redact_server_logs
 
     source = inspect.getsource(websockets_sansio_impl)
     assert all(f'exception("{message}")' in source for message in CLIENT_FAULTS)
