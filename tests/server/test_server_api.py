@@ -557,7 +557,7 @@ def test_python_m_porphyra_server_is_the_porphyra_serve_command(
     from typer.testing import CliRunner
 
     from porphyra.cli import app
-    from porphyra.server.main import main
+    from porphyra.server.cli import main
 
     with pytest.raises(SystemExit) as stopped:
         main(["--help"])
@@ -593,7 +593,7 @@ def test_a_limit_is_exactly_one_limit_of_at_least_one(text: str) -> None:
 def test_a_limit_that_is_not_one_is_refused_before_anything_starts(
     option: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from porphyra.server.main import main
+    from porphyra.server.cli import main
 
     with pytest.raises(SystemExit) as stopped:
         main([option, "lots", "--port", "1"])
@@ -616,7 +616,7 @@ def test_a_bad_server_option_is_a_usage_error_before_anything_starts(
 ) -> None:
     # (a negative connection limit was a traceback; an unknown hint bot started a server
     # whose every hint failed)
-    from porphyra.server.main import main
+    from porphyra.server.cli import main
 
     with pytest.raises(SystemExit) as stopped:
         main([*argv, "--port", "1"])
@@ -636,7 +636,7 @@ def test_a_bad_server_option_is_a_usage_error_before_anything_starts(
 def test_a_database_that_cannot_be_used_is_one_line_before_the_server_starts(
     url: str, says: str
 ) -> None:
-    from porphyra.server.main import main
+    from porphyra.server.cli import main
 
     with pytest.raises(SystemExit) as stopped:
         main(["--port", "1", "--db", url])

@@ -185,11 +185,11 @@ def test_the_lease_must_outlive_two_heartbeats() -> None:
         with pytest.raises(ValueError, match="lease"):
             ClusterSettings("http://127.0.0.1:8000", lease)
     with pytest.raises(SystemExit, match="give --cluster-address too"):
-        from porphyra.server.main import main
+        from porphyra.server.cli import main
 
         main(["--lease", "20"])
     with pytest.raises(SystemExit, match="more than twice the heartbeat"):
-        from porphyra.server.main import main
+        from porphyra.server.cli import main
 
         main(["--cluster-address", "http://127.0.0.1:1", "--lease", "8"])
 
@@ -329,7 +329,8 @@ serve = main.serve
 main.serve = lambda settings, **k: serve(
     dataclasses.replace(settings, heartbeat_s={BEAT_S}, bot_pace=0.0), **k
 )
-main.main(sys.argv[1:])
+import porphyra.server.cli as cli
+cli.main(sys.argv[1:])
 """
 
 
@@ -438,6 +439,7 @@ def test_a_second_live_server_at_the_same_address_is_refused(
     """Two live processes given one --cluster-address would take each other's games for
     ever (each start takes the address's games back): the second one is refused before
     it starts, while a dead predecessor's (one that no longer beats) is not in the way."""
+    import porphyra.server.cli as cli
     import porphyra.server.main as main
 
     serve = main.serve  # with the test's quick heartbeat (no option sets it)
@@ -456,7 +458,7 @@ def test_a_second_live_server_at_the_same_address_is_refused(
     try:
         argv = ["--db", db_url, "--port", "1", "--cluster-address", address]
         with pytest.raises(SystemExit) as refused:
-            main.main([*argv, "--lease", str(LEASE_S)])
+            cli.main([*argv, "--lease", str(LEASE_S)])
         assert "another server is running at " + address in str(refused.value.code)
     finally:
         a.stop()

@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 from typer.testing import CliRunner
 
-from porphyra.server import main
+from porphyra.server import cli, main
 from porphyra.server.app import create_app
 from porphyra.server.hub import Hub
 from porphyra.server.settings import DEFAULTS, ServerSettings
@@ -37,7 +37,7 @@ def test_python_m_porphyra_server_without_options_gets_the_default_settings(
     served: list[ServerSettings],
 ) -> None:
     with pytest.raises(SystemExit) as stopped:
-        main.main([])
+        cli.main([])
     assert stopped.value.code == 0
     assert served == [ServerSettings()]
 

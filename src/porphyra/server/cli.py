@@ -201,3 +201,19 @@ def serve_command(
         **limits,
     )
     serve(settings, announce=announce)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m porphyra.server [OPTIONS]``: the ``porphyra serve`` command itself
+    (:func:`serve_command`: the same options, one definition).
+
+    Args:
+        argv: the arguments (default: ``sys.argv[1:]``).
+
+    Raises:
+        SystemExit: always, once the server stops (click's way); with the reason if an
+            option or the database is refused.
+    """
+    command = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    command.command()(serve_command)
+    command(args=argv, prog_name="python -m porphyra.server")

@@ -142,23 +142,3 @@ def cluster_of(settings: ServerSettings) -> ClusterSettings | None:
     except ValueError as exc:
         raise SystemExit(f"porphyra serve: {exc}") from None
     return cluster
-
-
-def main(argv: list[str] | None = None) -> None:
-    """``python -m porphyra.server [OPTIONS]``: the ``porphyra serve`` command itself
-    (:func:`porphyra.server.cli.serve_command`: the same options, one definition).
-
-    Args:
-        argv: the arguments (default: ``sys.argv[1:]``).
-
-    Raises:
-        SystemExit: always, once the server stops (click's way); with the reason if an
-            option or the database is refused.
-    """
-    import typer
-
-    from porphyra.server.cli import serve_command
-
-    command = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-    command.command()(serve_command)
-    command(args=argv, prog_name="python -m porphyra.server")
