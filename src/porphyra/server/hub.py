@@ -26,6 +26,7 @@ from porphyra.server.botpool import BotPool
 from porphyra.server.incidents import damaged_game, report
 from porphyra.server.match import MatchRunner
 from porphyra.server.owners import ClusterSettings, OwnedElsewhere
+from porphyra.server.ports import RunnerServices
 from porphyra.server.replay import replay, shared_game
 from porphyra.server.seatclock import load_clock
 from porphyra.server.settings import DEFAULTS, ServerSettings
@@ -146,6 +147,8 @@ class Hub:
         self._sweeper: asyncio.Task[None] | None = None
         self.inline_db = storage.url.startswith("sqlite")
         self.bots = BotPool(bot_workers)
+        #: What each runner is given (the hub is its store and its time).
+        self.services = RunnerServices(self, self.bots, self, hint_bot, bot_pace)
         self._db = concurrent.futures.ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="porphyra-db"
         )
@@ -517,7 +520,7 @@ class Hub:
         runner = self.runners.get(game_id)  # loaded meanwhile by another request
         if runner is None:
             try:
-                runner = self.runners[game_id] = MatchRunner(self, row, state)
+                runner = self.runners[game_id] = MatchRunner(self.services, row, state)
                 self.deadlines.pop(game_id, None)
                 await runner.resume_clock()
                 await runner.check_clock()
@@ -570,7 +573,7 @@ class Hub:
             self._peeked.move_to_end(game_id)
             return cached[1]
         try:
-            runner = MatchRunner(self, row, replay(row.record()))
+            runner = MatchRunner(self.services, row, replay(row.record()))
         except Exception as exc:  # a damaged game
             self.mark_broken(game_id, str(exc))
             return None
@@ -694,7 +697,7 @@ class Hub:
         await self.db(self.storage.create_game, row)
         if self.cluster is not None:  # a new game: nobody else can hold it
             await self._claim(game_id)
-        runner = MatchRunner(self, row, state)
+        runner = MatchRunner(self.services, row, state)
         self.runners[game_id] = runner
         runner.kick_bots()
         return runner, tokens

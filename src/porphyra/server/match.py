@@ -34,7 +34,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from porphyra import record as records
 from porphyra.bots.selfplay import decision_seed
@@ -49,6 +49,7 @@ from porphyra.server.client import Client
 from porphyra.server.errors import MOVED_MESSAGE, SubmitError, unavailable_message
 from porphyra.server.gamedata import derived, has_derived
 from porphyra.server.incidents import report
+from porphyra.server.ports import RunnerServices
 from porphyra.server.replay import replay, undo_target
 from porphyra.server.seatclock import ClockedRunner, load_clock
 from porphyra.server.storage import (
@@ -61,9 +62,6 @@ from porphyra.server.storage import (
     now,
 )
 from porphyra.server.summary import game_summary
-
-if TYPE_CHECKING:
-    from porphyra.server.hub import Hub
 
 log = logging.getLogger("porphyra.server")
 
@@ -85,13 +83,18 @@ class MatchRunner(ClockedRunner):
     :class:`~porphyra.server.seatclock.ClockedRunner`).
 
     Args:
-        hub: the :class:`Hub` (storage, executors).
+        services: its collaborators (:class:`~porphyra.server.ports.RunnerServices`:
+            storage, bots, the clocks' time, the hint bot and the bots' pace).
         row: the stored game (record header, actions, seats).
         state: the engine state after ``row.actions``.
     """
 
-    def __init__(self, hub: Hub, row: GameRow, state: State) -> None:
-        self.hub = hub
+    def __init__(self, services: RunnerServices, row: GameRow, state: State) -> None:
+        self.store = services.store
+        self.bots = services.bots
+        self.time = services.time
+        self.hint_bot = services.hint_bot
+        self.bot_pace = services.bot_pace
         self.id = row.id
         self.row = row
         self.state = state
@@ -121,7 +124,7 @@ class MatchRunner(ClockedRunner):
         #: The table's chat (loaded from the database on first use).
         self.chat: list[dict[str, Any]] | None = None
         self._chat_lock = asyncio.Lock()
-        #: ``time.monotonic()`` of the last change (bots wait ``hub.bot_pace`` after it).
+        #: ``time.monotonic()`` of the last change (bots wait ``bot_pace`` after it).
         self._last_change = 0.0
         self.clock = load_clock(row, self.game.num_players)
         #: Seats out of time whose timeout bot is deciding.
@@ -494,7 +497,7 @@ class MatchRunner(ClockedRunner):
 
     async def _load_chat(self) -> list[dict[str, Any]]:
         if self.chat is None:
-            lines = await self.hub.db(self.hub.storage.chat, self.id)
+            lines = await self.store.db(self.store.storage.chat, self.id)
             if self.chat is None:
                 self.chat = lines
         return self.chat
@@ -538,14 +541,14 @@ class MatchRunner(ClockedRunner):
             }
             await self._store(
                 "a chat line",
-                self.hub.db,
-                self.hub.storage.add_chat,
+                self.store.db,
+                self.store.storage.add_chat,
                 self.id,
                 line["n"],
                 line["seat"],
                 text,
                 line["at"],
-                self.hub.fence(),
+                self.store.fence(),
             )
             lines.append(line)
         msg = protocol.dumps({"type": "chat", "seq": self.seq, "lines": [self._chat_entry(line)]})
@@ -579,7 +582,7 @@ class MatchRunner(ClockedRunner):
             )
         if not self._legal(seat):
             raise SubmitError("turn", "a hint is for your own decision: it is not your turn")
-        spec = self.hub.hint_bot
+        spec = self.hint_bot
         # One search per seat and decision, whoever asks and how often (every tab of the
         # seat shares it): hints are served ahead of bot-only games, so a flood of them
         # must not become a flood of searches.
@@ -590,7 +593,7 @@ class MatchRunner(ClockedRunner):
                 k: t for k, t in self._hints.items() if self._decision_start(k[0]) == k[1]
             }
             seed = decision_seed(self.state.seed, seat, len(self.state.history)) ^ 0x5EED
-            task = asyncio.ensure_future(self.hub.bots.hint(self.state, seat, spec, seed))
+            task = asyncio.ensure_future(self.bots.hint(self.state, seat, spec, seed))
             self._hints[key] = task
         try:
             action, chance = await asyncio.shield(task)
@@ -667,7 +670,7 @@ class MatchRunner(ClockedRunner):
             # Another server took this game over (this one was cut off past its lease):
             # the write was refused; the game is its now (see porphyra.server.owners).
             log.warning("game %s: taken over by another server; dropped here", self.id)
-            asyncio.get_running_loop().create_task(self.hub.drop(self.id))
+            asyncio.get_running_loop().create_task(self.store.drop(self.id))
             raise SubmitError("moved", MOVED_MESSAGE) from None
         except Exception:
             error_id = report("game %s: could not store %s", self.id, what)
@@ -718,10 +721,12 @@ class MatchRunner(ClockedRunner):
             "status": "over" if state.is_terminal() else "active",
             "result": result,
         }
-        clock.update(self._waiting(state, clock), seat, self.hub.now())
+        clock.update(self._waiting(state, clock), seat, self.time.now())
         entry["clock"] = clock.dumps()
         try:
-            await self._store(f"action #{len(history) - 1} {text!r}", self.hub.store_action, entry)
+            await self._store(
+                f"action #{len(history) - 1} {text!r}", self.store.store_action, entry
+            )
         except SubmitError as err:
             # The write may have landed before the connection broke: take the stored
             # game as the truth when the database answers (else keep the unchanged state).
@@ -739,7 +744,7 @@ class MatchRunner(ClockedRunner):
     async def _reload(self) -> None:
         """After a failed write: if the database holds a different game (the write landed
         before the connection broke), rebuild the state from it."""
-        row = await self.hub.db(self.hub.storage.load, self.id)
+        row = await self.store.db(self.store.storage.load, self.id)
         if row is not None and (row.seq, len(row.actions)) != (self.seq, len(self.state.history)):
             self.row = row
             self.state = replay(row.record())
@@ -782,17 +787,17 @@ class MatchRunner(ClockedRunner):
             clock = self.clock.copy()
             players = range(len(self.seats))
             clock.drop_events_after([sum(1 for p, _ in state.history if p == q) for q in players])
-            clock.update(set(), None, self.hub.now())  # stop, then restart for the new state
-            clock.update(self._waiting(state, clock), None, self.hub.now())
+            clock.update(set(), None, self.time.now())  # stop, then restart for the new state
+            clock.update(self._waiting(state, clock), None, self.time.now())
             await self._store(
                 "an undo",
-                self.hub.db,
-                self.hub.storage.truncate_actions,
+                self.store.db,
+                self.store.storage.truncate_actions,
                 self.id,
                 target,
                 seq,
                 clock.dumps(),
-                self.hub.fence(),
+                self.store.fence(),
             )
             self.state, self.seq, self.clock = state, seq, clock
             self._decisions.clear()
@@ -843,7 +848,7 @@ class MatchRunner(ClockedRunner):
             seq = self.seq
             seed = decision_seed(self.state.seed, current, len(self.state.history))
             try:
-                text = await self.hub.bots.choose(
+                text = await self.bots.choose(
                     self.state, current, spec, seed, urgent=self.person_waiting()
                 )
             except asyncio.CancelledError:
@@ -852,7 +857,7 @@ class MatchRunner(ClockedRunner):
                 log.exception("game %s: bot %s failed; playing a random move", self.id, spec)
                 text = choose_on_state(self.state.clone(), current, "random", seed)
             # Pace: a person at the table can follow each bot move (none in bot-only games).
-            pace = self.hub.bot_pace if self.has_human() else 0.0
+            pace = self.bot_pace if self.has_human() else 0.0
             wait = self._last_change + pace - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
