@@ -15,10 +15,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from porphyra.core.registry import load_game
+from porphyra.core.undo import undo_target
 from porphyra.server import protocol
 from porphyra.server.app import create_app
 from porphyra.server.gamedata import card_data, derived
-from porphyra.server.replay import undo_target
 from porphyra.server.requests import MAX_ECHO, check_options
 from porphyra.server.routes.pages import STATIC_DIR
 from porphyra.server.storage import GameRow, SeatRow, Storage, hash_token, now

@@ -23,7 +23,7 @@ table's ``timeout_bot``) and a seat taken over (its player left, or ran out of t
 ``takeover_after`` times) until its player returns.  The clocks are a
 :class:`~porphyra.clocks.TableClock`, stored with every action and kept by the base class
 :class:`~porphyra.server.seatclock.ClockedRunner`.  Undo follows
-:func:`~porphyra.server.replay.undo_target`.
+:func:`~porphyra.core.undo.undo_target`.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from porphyra.bots.selfplay import decision_seed
 from porphyra.core.errors import PorphyraError
 from porphyra.core.game import Action, Game, State
 from porphyra.core.messages import Joined, msg
+from porphyra.core.undo import undo_target
 from porphyra.i18n import DEFAULT as DEFAULT_LANGUAGE
 from porphyra.i18n.log import translate_lines
 from porphyra.server import protocol
@@ -50,7 +51,7 @@ from porphyra.server.errors import MOVED_MESSAGE, SubmitError, unavailable_messa
 from porphyra.server.gamedata import derived, has_derived
 from porphyra.server.incidents import report
 from porphyra.server.ports import RunnerServices
-from porphyra.server.replay import replay, undo_target
+from porphyra.server.replay import replay
 from porphyra.server.seatclock import ClockedRunner, load_clock
 from porphyra.server.storage import (
     SPECTATOR_SEAT,
