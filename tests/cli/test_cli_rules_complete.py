@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import porphyra
-from porphyra.cli.rules import rules_text
+from porphyra.games.rules_text import rules_text
 from porphyra.i18n import pgettext
 from porphyra.server.app import create_app
 

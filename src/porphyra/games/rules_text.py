@@ -1,10 +1,13 @@
-"""How-to-play texts: ``porphyra rules GAME`` and ``rules`` at the game prompt.
+"""The games' how-to-play texts, for every reader: ``porphyra rules GAME`` and ``rules`` at
+the game prompt (:mod:`porphyra.cli.rules`, with Rich), and the browser's rules panel
+(``GET /api/rules/{game}``).
 
 The texts ship with each game as ``RULES.md`` (English), ``RULES.ja.md`` and ``RULES.ko.md``
-(package data) and are rendered with Rich's Markdown support.  A passage for one medium
-only lies between the lines ``<!-- terminal -->`` and ``<!-- /terminal -->`` (commands and
-flags) or ``<!-- browser -->`` and ``<!-- /browser -->`` (the lobby's words): each reader
-gets its own passages and never the other's (:func:`rules_text`).
+(package data).  A passage for one medium only lies between the lines ``<!-- terminal -->``
+and ``<!-- /terminal -->`` (commands and flags) or ``<!-- browser -->`` and
+``<!-- /browser -->`` (the lobby's words): each reader gets its own passages and never the
+other's (:func:`rules_text`).  Here, not in the CLI, because the terminal and the web
+server both read them.
 """
 
 from __future__ import annotations
@@ -12,8 +15,6 @@ from __future__ import annotations
 import re
 from importlib import resources
 from typing import Literal
-
-from rich.markdown import Markdown
 
 from porphyra.core.errors import UnknownGameError
 from porphyra.core.registry import registered_games
@@ -51,8 +52,3 @@ def rules_text(game: str, lang: str = DEFAULT, medium: Medium = "terminal") -> s
     name = "RULES.md" if lang == DEFAULT else f"RULES.{lang}.md"
     text = (resources.files(f"porphyra.games.{game}") / name).read_text(encoding="utf-8")
     return _passages(text, medium)
-
-
-def rules_markdown(game: str, lang: str = DEFAULT) -> Markdown:
-    """:func:`rules_text` as a Rich renderable."""
-    return Markdown(rules_text(game, lang))

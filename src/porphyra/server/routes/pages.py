@@ -19,6 +19,7 @@ from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from porphyra.core.registry import registered_games
+from porphyra.games.rules_text import rules_text
 from porphyra.i18n import LANGUAGES, catalogue_json, from_accept_language
 from porphyra.i18n import normalize as normalize_language
 from porphyra.server.gamedata import card_data
@@ -75,7 +76,5 @@ async def rules(name: str, request: Request) -> dict[str, Any]:
     prefers (``Accept-Language``; the pages send the chosen one)."""
     if name not in registered_games():
         raise HTTPException(404, f"unknown game {name!r}")
-    from porphyra.cli.rules import rules_text
-
     lang = from_accept_language(request.headers.get("accept-language"))
     return {"game": name, "lang": lang, "markdown": rules_text(name, lang, "browser")}
