@@ -21,7 +21,8 @@ from porphyra.server.app import create_app
 from porphyra.server.gamedata import card_data, derived
 from porphyra.server.requests import MAX_ECHO, check_options
 from porphyra.server.routes.pages import STATIC_DIR
-from porphyra.server.storage import GameRow, SeatRow, Storage, hash_token, now
+from porphyra.server.rows import GameRow, SeatRow, hash_token, now
+from porphyra.server.storage import Storage
 
 
 @pytest.fixture

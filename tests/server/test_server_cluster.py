@@ -25,7 +25,10 @@ from websockets.exceptions import ConnectionClosed
 
 from porphyra.server import owners
 from porphyra.server.owners import ClusterSettings, check_lease
-from porphyra.server.storage import GameRow, NotOwnerError, SeatRow, Storage, now, owners_table
+from porphyra.server.rows import GameRow, SeatRow, now
+from porphyra.server.schema import owners_table
+from porphyra.server.storage import Storage
+from porphyra.server.writes import NotOwnerError
 
 from .driver import play_out, record_of, sync
 from .live import LiveServer, SeatClient, free_port

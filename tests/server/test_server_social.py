@@ -382,7 +382,7 @@ def test_a_database_of_an_older_release_is_upgraded_in_place(tmp_path: Path) -> 
 def test_a_damaged_table_options_column_marks_only_that_game_broken(
     tmp_path: Path, bad: str
 ) -> None:
-    from porphyra.server.storage import BadRowError, GameRow, now
+    from porphyra.server.rows import BadRowError, GameRow, now
 
     storage = Storage(f"sqlite:///{tmp_path / 'g.sqlite3'}")
     try:

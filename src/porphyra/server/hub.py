@@ -28,21 +28,20 @@ from porphyra.server.match import MatchRunner
 from porphyra.server.owners import ClusterSettings, OwnedElsewhere
 from porphyra.server.ports import RunnerServices
 from porphyra.server.replay import replay, shared_game
-from porphyra.server.seatclock import load_clock
-from porphyra.server.settings import DEFAULTS, ServerSettings
-from porphyra.server.storage import (
+from porphyra.server.rows import (
     DEAL_CHOSEN,
     DEAL_SECRET,
     TABLE_DEFAULTS,
     BadRowError,
-    Fence,
     GameRow,
-    NotOwnerError,
     SeatRow,
-    Storage,
     hash_token,
     now,
 )
+from porphyra.server.seatclock import load_clock
+from porphyra.server.settings import DEFAULTS, ServerSettings
+from porphyra.server.storage import Storage
+from porphyra.server.writes import Fence, NotOwnerError
 
 log = logging.getLogger("porphyra.server")
 
@@ -180,7 +179,7 @@ class Hub:
 
     # ------------------------------------------------------------------ cluster
     def fence(self) -> Fence | None:
-        """The fence of this server's writes (:data:`~porphyra.server.storage.Fence`:
+        """The fence of this server's writes (:data:`~porphyra.server.writes.Fence`:
         its id and a renewed lease), or None when it is the database's only server."""
         if self.cluster is None:
             return None

@@ -52,17 +52,11 @@ from porphyra.server.gamedata import derived, has_derived
 from porphyra.server.incidents import report
 from porphyra.server.ports import RunnerServices
 from porphyra.server.replay import replay
+from porphyra.server.rows import GameRow, SeatRow, hash_token, is_rated, now
 from porphyra.server.seatclock import ClockedRunner, load_clock
-from porphyra.server.storage import (
-    SPECTATOR_SEAT,
-    GameRow,
-    NotOwnerError,
-    SeatRow,
-    hash_token,
-    is_rated,
-    now,
-)
+from porphyra.server.storage import SPECTATOR_SEAT
 from porphyra.server.summary import game_summary
+from porphyra.server.writes import NotOwnerError
 
 log = logging.getLogger("porphyra.server")
 

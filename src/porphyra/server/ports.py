@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from porphyra.core.game import State
-from porphyra.server.storage import Fence, Storage
+from porphyra.server.storage import Storage
+from porphyra.server.writes import Fence
 
 
 class GameStore(Protocol):
@@ -33,7 +34,7 @@ class GameStore(Protocol):
     (``await store.db(store.storage.chat, game_id)``); ``fence()`` is the fence of this
     server's writes (None: the database's only server); ``store_action`` stores one
     action entry (batched with other tables' actions; raises what the write raised,
-    :class:`~porphyra.server.storage.NotOwnerError` when another server holds the game);
+    :class:`~porphyra.server.writes.NotOwnerError` when another server holds the game);
     ``drop(game_id)`` gives up a game another server took over, telling its clients where
     it went.
     """

@@ -31,7 +31,7 @@ from porphyra.core.options import options_of
 from porphyra.core.registry import registered_games
 from porphyra.core.seats import hidden_character
 from porphyra.server.errors import RefusedRequest
-from porphyra.server.storage import TABLE_DEFAULTS
+from porphyra.server.rows import TABLE_DEFAULTS
 
 MAX_NAME = 40
 #: Longest echo of a refused input in a 422 reply, in characters.
@@ -111,7 +111,7 @@ def _visible(ch: str) -> bool:
 
 
 class TableIn(BaseModel):
-    """A table's choices (see :data:`porphyra.server.storage.TABLE_DEFAULTS`)."""
+    """A table's choices (see :data:`porphyra.server.rows.TABLE_DEFAULTS`)."""
 
     model_config = ConfigDict(extra="forbid")
 

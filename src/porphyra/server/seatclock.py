@@ -20,7 +20,7 @@ from porphyra.clocks import record_fields as clock_record_fields
 from porphyra.core.game import State
 from porphyra.server.errors import SubmitError
 from porphyra.server.ports import GameStore, TableTime
-from porphyra.server.storage import GameRow, SeatRow
+from porphyra.server.rows import GameRow, SeatRow
 
 log = logging.getLogger("porphyra.server")
 
