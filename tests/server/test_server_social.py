@@ -87,9 +87,9 @@ def test_spectators_write_where_the_table_allows_and_chat_is_rate_limited(db_url
 def test_spectators_fill_only_their_share_of_the_chat(
     server: LiveServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from porphyra.server import match
+    from porphyra.server import tablechat
 
-    monkeypatch.setattr(match, "MAX_SPECTATOR_CHAT_LINES", 2)
+    monkeypatch.setattr(tablechat, "MAX_SPECTATOR_CHAT_LINES", 2)
     info = server.create(
         {"game": "byzantium", "seats": TWO_HUMANS, "table": {"spectator_chat": True}}
     )
