@@ -42,7 +42,8 @@ from porphyra.core.seats import default_name
 from porphyra.server.deps import READS, damaged_detail, existing, hub_of, quotas_of, settings_of
 from porphyra.server.errors import RefusedRequest
 from porphyra.server.gamedata import lobby_bot_text, lobby_bots, solo_supported
-from porphyra.server.hub import CreateError, Hub
+from porphyra.server.hub import Hub
+from porphyra.server.hubcreate import CreateError
 from porphyra.server.incidents import report
 from porphyra.server.requests import CreateIn, MineIn, RematchIn, check_options, clock_settings
 
