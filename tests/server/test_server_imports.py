@@ -53,3 +53,17 @@ def test_the_cycle_check_sees_a_circle_also_through_a_lazy_import(tmp_path: Path
 
 def test_the_architecture_page_draws_the_server_as_it_is() -> None:
     assert _script().main(["--check"]) == 0
+
+
+#: The most lines a module of the server may have (issue 33: each readable at one sitting).
+MAX_LINES = 500
+
+
+def test_no_module_of_the_server_is_over_500_lines() -> None:
+    server = SCRIPT.parent.parent / "src" / "porphyra" / "server"
+    lines = {
+        str(path.relative_to(server)): len(path.read_text(encoding="utf-8").splitlines())
+        for path in sorted(server.rglob("*.py"))
+    }
+    assert len(lines) > 30
+    assert {name: n for name, n in lines.items() if n > MAX_LINES} == {}
