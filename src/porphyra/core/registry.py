@@ -6,10 +6,12 @@ modules load only when it is used.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Mapping
 from typing import Any
 
+from porphyra.core.adapters import WebHooks
 from porphyra.core.errors import UnknownGameError
 from porphyra.core.game import Game, GameInfo
 from porphyra.core.messages import msg
@@ -17,6 +19,14 @@ from porphyra.core.messages import msg
 _GAMES: dict[str, str] = {
     "byzantium": "porphyra.games.byzantium.game:ByzantiumGame",
     "conspiracy": "porphyra.games.conspiracy.game:ConspiracyGame",
+}
+
+
+#: What each game brings to the web server (:class:`~porphyra.core.adapters.WebHooks`),
+#: by import path, loaded when first asked for.
+_WEB_HOOKS: dict[str, str] = {
+    "byzantium": "porphyra.games.byzantium.web:WEB",
+    "conspiracy": "porphyra.games.conspiracy.web:WEB",
 }
 
 
@@ -76,3 +86,21 @@ def _game_class(name: str) -> type[Game]:
     module_name, _, cls_name = target.partition(":")
     cls: type[Game] = getattr(importlib.import_module(module_name), cls_name)
     return cls
+
+
+@functools.cache
+def web_hooks(name: str) -> WebHooks:
+    """The web server's hooks of game ``name`` (a game that registers none gets
+    ``WebHooks()``: every hook absent).
+
+    Raises:
+        UnknownGameError: ``name`` is not a registered game.
+    """
+    if name not in _GAMES:
+        _game_class(name)  # (raises the registry's own error)
+    target = _WEB_HOOKS.get(name)
+    if target is None:
+        return WebHooks()
+    module_name, _, attribute = target.partition(":")
+    hooks: WebHooks = getattr(importlib.import_module(module_name), attribute)
+    return hooks
