@@ -1,6 +1,8 @@
-"""The hub: every game of the server (registry, creation, restart-resume), the database
-thread with its group commit, the bot pool, and the clocks' time source, heartbeat and
-timeout watch."""
+"""The hub: every game of the server (loading, restart-resume, release of idle games), the
+bot pool, and the clocks' time source, heartbeat and timeout watch.  Its other parts are
+its base classes: :mod:`.hubstore` (the database thread and the group commit),
+:mod:`.hubcluster` (leases, claims and takeovers) and :mod:`.hubcreate` (creation and
+rematch).  It gives each runner its narrow collaborators (:mod:`.ports`)."""
 
 from __future__ import annotations
 
