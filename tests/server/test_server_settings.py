@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -42,7 +43,10 @@ def test_python_m_porphyra_server_without_options_gets_the_default_settings(
     assert served == [ServerSettings()]
 
 
-def test_create_app_without_arguments_gets_the_default_settings() -> None:
+def test_create_app_without_arguments_gets_the_default_settings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PORPHYRA_DATA_DIR", str(tmp_path))  # (the default database's home)
     assert create_app().state.settings == ServerSettings()
     app = create_app(db_url="sqlite://", bot_pace=0.0)
     assert app.state.settings == dataclasses.replace(DEFAULTS, db_url="sqlite://", bot_pace=0.0)
