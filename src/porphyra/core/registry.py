@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -74,6 +75,32 @@ def load_game_version(name: str, version: str, options: Mapping[str, Any]) -> Ga
     if version == cls.info.version:
         return cls(**options)
     return cls.for_version(version, dict(options))
+
+
+#: Game objects shared by every game of a process with the same options and rules version
+#: (their caches, e.g. Byzantium's interned actions and the card data, then serve every
+#: game instead of starting cold): the web server's games, tournaments and balance
+#: campaigns alike.
+_SHARED: dict[str, Game] = {}
+
+
+def shared_game(name: str, options: dict[str, Any], version: str | None = None) -> Game:
+    """The shared :class:`Game` for ``name`` with ``options`` under rules ``version``
+    (default: the current rules), made by ``load_game`` once.
+
+    Raises:
+        UnknownGameError: unknown game, invalid options or an unknown rules version (as
+            ``load_game``).
+    """
+    key = f"{name}:{version}:{json.dumps(options, sort_keys=True)}"
+    game = _SHARED.get(key)
+    if game is None:
+        game = _SHARED[key] = (
+            load_game(name, **options)
+            if version is None
+            else load_game_version(name, version, options)
+        )
+    return game
 
 
 def _game_class(name: str) -> type[Game]:

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 from porphyra.clocks import ClockSettings, TableClock
 from porphyra.core.errors import PorphyraError
 from porphyra.core.messages import msg
+from porphyra.core.registry import shared_game
 from porphyra.server.match import MatchRunner
 from porphyra.server.owners import ClusterSettings, OwnedElsewhere
 from porphyra.server.ports import RunnerServices
-from porphyra.server.replay import shared_game
 from porphyra.server.rows import (
     DEAL_CHOSEN,
     DEAL_SECRET,

@@ -1,4 +1,5 @@
-"""Replaying web games: the shared game objects and record replay.
+"""Replaying web games: a record replayed on the shared game object of its options
+(:func:`porphyra.core.registry.shared_game`).
 
 Undo history never leaves the server: an undo replays a record prefix (the length given by
 the undo rule, :func:`porphyra.core.undo.undo_target`) and the runner sends fresh
@@ -7,36 +8,12 @@ snapshots.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from porphyra import record as records
 from porphyra.core.errors import RecordError
-from porphyra.core.game import Game, State
-from porphyra.core.registry import load_game, load_game_version
-
-#: Game objects shared by every web game with the same options (their caches, e.g.
-#: Byzantium's interned actions, then serve all games instead of starting cold).
-_GAMES: dict[str, Game] = {}
-
-
-def shared_game(name: str, options: dict[str, Any], version: str | None = None) -> Game:
-    """The shared :class:`Game` for ``name`` with ``options`` under rules ``version``
-    (default: the current rules), made by ``load_game`` once.
-
-    Raises:
-        UnknownGameError: unknown game, invalid options or an unknown rules version (as
-            ``load_game``).
-    """
-    key = f"{name}:{version}:{json.dumps(options, sort_keys=True)}"
-    game = _GAMES.get(key)
-    if game is None:
-        game = _GAMES[key] = (
-            load_game(name, **options)
-            if version is None
-            else load_game_version(name, version, options)
-        )
-    return game
+from porphyra.core.game import State
+from porphyra.core.registry import shared_game
 
 
 def replay(rec: dict[str, Any], upto: int | None = None) -> State:

@@ -16,9 +16,8 @@ from typing import Any
 from porphyra import record as records
 from porphyra.clocks import event_text, with_notes
 from porphyra.core.game import Game, State
-from porphyra.core.registry import web_hooks
+from porphyra.core.registry import shared_game, web_hooks
 from porphyra.server.gamedata import derived
-from porphyra.server.replay import shared_game
 
 #: The views of :func:`replay_frames`.
 PUBLIC_VIEW = "public"
