@@ -14,8 +14,8 @@ from porphyra.balance.campaign import Campaign, play_task, run_tasks, seat_assig
 from porphyra.bots.selfplay import play_bot_game
 from porphyra.cli import app
 from porphyra.cli.balance import normalize_ray_flag
+from porphyra.core.registry import shared_game
 from porphyra.games.byzantium.cards import deck_path
-from porphyra.tournament.runner import cached_game
 
 from .helpers import SMALL, hand_made_game
 
@@ -51,7 +51,7 @@ def test_a_symmetric_campaign_plays_no_game_twice() -> None:
     tasks = campaign.tasks()
     histories = []
     for task in tasks:
-        state = play_bot_game(cached_game(task.game, task.options), task.seats, task.seed)
+        state = play_bot_game(shared_game(task.game, task.options), task.seats, task.seed)
         histories.append(tuple((seat, str(a)) for seat, a in state.history))
     assert len(tasks) == 6
     assert len(set(histories)) == 6
@@ -346,7 +346,7 @@ def test_byzantium_collector_records_each_meld_as_resolved_after_a_negotiation()
 
     from porphyra.balance.collect import ByzantiumCollector
 
-    game = cached_game("byzantium", {})
+    game = shared_game("byzantium", {})
     negotiated = 0
     for seed in range(3):
         collector = ByzantiumCollector()

@@ -12,7 +12,7 @@ from porphyra.balance import report
 from porphyra.balance.campaign import Campaign, play_task
 from porphyra.bots.selfplay import play_bot_game
 from porphyra.cli import app
-from porphyra.tournament.runner import cached_game
+from porphyra.core.registry import shared_game
 
 
 def test_the_lab_reads_records_and_reports_the_same_figures(tmp_path: Path) -> None:
@@ -20,7 +20,7 @@ def test_the_lab_reads_records_and_reports_the_same_figures(tmp_path: Path) -> N
     from porphyra.balance.records import summarize_records
 
     tasks = Campaign("byzantium", {"deck": "v3"}, (("easy", "random"),), 4, 9_000_000).tasks()
-    game = cached_game("byzantium", {"deck": "v3"})
+    game = shared_game("byzantium", {"deck": "v3"})
     folder = tmp_path / "records"
     folder.mkdir()
     for t in tasks:  # seat 1 of the first two "played by a person"
@@ -34,7 +34,7 @@ def test_the_lab_reads_records_and_reports_the_same_figures(tmp_path: Path) -> N
     (folder / "broken.json").write_text("{not json")
     unfinished = record.to_record(game.new_initial_state(seed=1))
     (folder / "unfinished.json").write_text(json.dumps(unfinished))
-    other = play_bot_game(cached_game("conspiracy", {"players": 2}), ["random", "random"], 0)
+    other = play_bot_game(shared_game("conspiracy", {"players": 2}), ["random", "random"], 0)
     record.save(other, folder / "conspiracy.json")
     summary = summarize_records("byzantium", [folder], "test")
     assert summary["records"]["read"] == 4

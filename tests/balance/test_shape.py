@@ -9,7 +9,7 @@ import pytest
 from porphyra.balance import analysis, lab, report
 from porphyra.balance.campaign import Campaign, play_task, run_tasks
 from porphyra.bots.selfplay import play_bot_game
-from porphyra.tournament.runner import cached_game
+from porphyra.core.registry import shared_game
 
 from .helpers import SMALL, hand_made_game
 
@@ -101,4 +101,4 @@ def test_play_styles_are_legal_different_and_reported_per_pairing() -> None:
 def test_a_play_style_is_refused_outside_byzantium() -> None:
 
     with pytest.raises(ValueError, match="styles are for byzantium"):
-        play_bot_game(cached_game("conspiracy", {"players": 2}), ["easy:style=legacy", "easy"], 0)
+        play_bot_game(shared_game("conspiracy", {"players": 2}), ["easy:style=legacy", "easy"], 0)

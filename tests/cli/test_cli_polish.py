@@ -370,7 +370,7 @@ def test_undo_against_bots_follows_the_web_rule(tmp_path: Path) -> None:
     was drawn or revealed since (the web's rule); with two people it is refused."""
     import random
 
-    from porphyra.server.replay import undo_target
+    from porphyra.core.undo import undo_target
 
     game = load_game("conspiracy", players=2)
     state = game.new_initial_state(seed=0)

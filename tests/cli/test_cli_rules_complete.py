@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import porphyra
-from porphyra.cli.rules import rules_text
+from porphyra.games.rules_text import rules_text
 from porphyra.i18n import pgettext
 from porphyra.server.app import create_app
 
@@ -201,6 +201,6 @@ def test_the_browser_gets_no_terminal_flags_and_the_terminal_gets_them(
     assert "porphyra " not in browser and not re.search(r"(?<![\w-])--[a-z]", browser)
     assert re.search(r"--(deck|solo|bonus-locations)", terminal)
     assert "porphyra cards" in terminal
-    with TestClient(create_app(db_url="sqlite://")) as client:
+    with TestClient(create_app(db_url="sqlite://", bot_workers=0)) as client:
         served = client.get(f"/api/rules/{game}", headers={"accept-language": lang}).json()
     assert served["lang"] == lang and served["markdown"] == browser

@@ -110,10 +110,10 @@ def test_the_server_sends_and_checks_the_declared_lobby_options() -> None:
     from fastapi import HTTPException
     from fastapi.testclient import TestClient
 
-    from porphyra.server.app import check_options as lobby_check
     from porphyra.server.app import create_app
+    from porphyra.server.requests import check_options as lobby_check
 
-    with TestClient(create_app(db_url="sqlite://")) as client:
+    with TestClient(create_app(db_url="sqlite://", bot_workers=0)) as client:
         meta = client.get("/api/meta").json()
     for name in registered_games():
         sent = meta["games"][name]["options"]

@@ -253,7 +253,7 @@ def test_a_refused_game_creation_is_translated_from_its_id() -> None:
 
     seats = [{"kind": "human"}, {"kind": "human"}]
     body = {"game": "conspiracy", "options": {"players": 2, "opponent": "x" * 300}, "seats": seats}
-    with TestClient(create_app(db_url="sqlite://")) as client:
+    with TestClient(create_app(db_url="sqlite://", bot_workers=0)) as client:
         english = client.post("/api/games", json=body).json()["detail"]
         assert english.startswith("option opponent='xxx") and "not accepted" in english
         ja = client.post("/api/games", json=body, headers={"accept-language": "ja"}).json()

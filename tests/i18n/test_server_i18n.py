@@ -26,7 +26,7 @@ HUMANS = [{"kind": "human", "name": "A"}, {"kind": "human", "name": "B"}]
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(db_url="sqlite://")) as c:
+    with TestClient(create_app(db_url="sqlite://", bot_workers=0)) as c:
         yield c
 
 
@@ -161,7 +161,9 @@ def test_a_malformed_message_is_explained_in_the_clients_language(
 def test_a_refused_option_and_a_full_seat_are_explained_in_the_clients_language(
     tmp_path: Path,
 ) -> None:
-    app = create_app(db_url=f"sqlite:///{tmp_path / 'g.sqlite3'}", max_seat_connections=1)
+    app = create_app(
+        db_url=f"sqlite:///{tmp_path / 'g.sqlite3'}", bot_workers=0, max_seat_connections=1
+    )
     with TestClient(app) as client:
         body = {"game": "byzantium", "options": {"deck": "v9"}, "seats": HUMANS}
         refused = client.post("/api/games", json=body, headers={"accept-language": "ko"})

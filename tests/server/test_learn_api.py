@@ -1,4 +1,4 @@
-"""The tutorials' JSON API and pages (:mod:`porphyra.server.learn`): the server checks each
+"""The tutorials' JSON API and pages (:mod:`porphyra.server.routes.learn`): the server checks each
 move against the engine and the script, in the learner's language, and keeps no session."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from porphyra.server.app import create_app
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(db_url="sqlite://")) as c:
+    with TestClient(create_app(db_url="sqlite://", bot_workers=0)) as c:
         yield c
 
 

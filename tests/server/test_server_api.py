@@ -15,16 +15,19 @@ import pytest
 from fastapi.testclient import TestClient
 
 from porphyra.core.registry import load_game
+from porphyra.core.undo import undo_target
 from porphyra.server import protocol
-from porphyra.server.app import MAX_ECHO, STATIC_DIR, check_options, create_app
+from porphyra.server.app import create_app
 from porphyra.server.gamedata import card_data, derived
-from porphyra.server.replay import undo_target
-from porphyra.server.storage import GameRow, SeatRow, Storage, hash_token, now
+from porphyra.server.requests import MAX_ECHO, check_options
+from porphyra.server.routes.pages import STATIC_DIR
+from porphyra.server.rows import GameRow, SeatRow, hash_token, now
+from porphyra.server.storage import Storage
 
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(db_url="sqlite://")) as c:
+    with TestClient(create_app(db_url="sqlite://", bot_workers=0)) as c:
         yield c
 
 
@@ -464,7 +467,7 @@ def test_solo_game_when_the_engine_has_it(client: TestClient) -> None:
 
 
 def test_seat_tokens_are_hidden_in_server_logs() -> None:
-    from porphyra.server.app import RedactTokens
+    from porphyra.server.logfilters import RedactTokens
 
     record = logging.LogRecord(
         "uvicorn.error",
@@ -489,7 +492,7 @@ def test_a_clients_invalid_utf8_frame_is_one_log_line_not_a_traceback(
 
     from uvicorn.protocols.websockets import websockets_sansio_impl
 
-    from porphyra.server.app import CLIENT_FAULTS, redact_server_logs
+    from porphyra.server.logfilters import CLIENT_FAULTS, redact_server_logs
 
     source = inspect.getsource(websockets_sansio_impl)
     assert all(f'exception("{message}")' in source for message in CLIENT_FAULTS)
@@ -512,28 +515,19 @@ def test_serve_command_for_the_cli(monkeypatch: pytest.MonkeyPatch) -> None:
     from typer.testing import CliRunner
 
     from porphyra.server import cli, main
+    from porphyra.server.settings import ServerSettings
 
-    calls: list[tuple[Any, ...]] = []
-    monkeypatch.setattr(main, "serve", lambda *a, **k: calls.append((*a, k)))
+    calls: list[tuple[ServerSettings, Any]] = []
+    monkeypatch.setattr(
+        main, "serve", lambda settings, announce: calls.append((settings, announce))
+    )
     app = typer.Typer()
     app.command(name="serve")(cli.serve_command)
     app.command(name="other")(lambda: None)
     result = CliRunner().invoke(app, ["serve", "--port", "9001", "--db", "sqlite://"])
     assert result.exit_code == 0, result.output
-    options = {
-        "compression": False,
-        "allowed_origins": (),
-        "allowed_hosts": None,
-        "forwarded_allow_ips": None,
-        "max_seat_connections": 4,
-        "max_client_connections": 32,
-        "bot_pace": 0.6,
-        "hint_bot": "hard",
-        "cluster_address": None,
-        "lease_s": 15.0,
-    }
-    announce = calls[0][5].pop("announce")
-    assert calls == [("127.0.0.1", 9001, "sqlite://", None, None, options)]
+    settings, announce = calls[0]
+    assert settings == ServerSettings(port=9001, db_url="sqlite://")
     announce()  # says where to open the lobby, once the server checked out
     assert result.output == ""
     calls.clear()
@@ -542,13 +536,19 @@ def test_serve_command_for_the_cli(monkeypatch: pytest.MonkeyPatch) -> None:
         ["serve", "--allowed-origin", "https://a.example", "--allowed-host", "a.example"],
     )
     assert result.exit_code == 0, result.output
-    assert calls[0][5]["allowed_origins"] == ["https://a.example"]
-    assert calls[0][5]["allowed_hosts"] == ["a.example"]
+    assert calls[0][0].allowed_origins == ("https://a.example",)
+    assert calls[0][0].allowed_hosts == ("a.example",)
     calls.clear()
     argv = ["serve", "--cluster-address", "http://10.0.0.2:8000", "--lease", "20"]
     result = CliRunner().invoke(app, argv)
     assert result.exit_code == 0, result.output
-    assert (calls[0][5]["cluster_address"], calls[0][5]["lease_s"]) == ("http://10.0.0.2:8000", 20)
+    assert (calls[0][0].cluster_address, calls[0][0].lease_s) == ("http://10.0.0.2:8000", 20)
+    calls.clear()
+    argv = ["serve", "--max-seat-connections", "0", "--create-limit", "none", "--bot-pace", "-1"]
+    result = CliRunner().invoke(app, argv)
+    assert result.exit_code == 0, result.output
+    limits = calls[0][0]
+    assert (limits.max_seat_connections, limits.create_limit, limits.bot_pace) == (None, None, 0)
 
 
 def test_python_m_porphyra_server_is_the_porphyra_serve_command(
@@ -558,7 +558,7 @@ def test_python_m_porphyra_server_is_the_porphyra_serve_command(
     from typer.testing import CliRunner
 
     from porphyra.cli import app
-    from porphyra.server.main import main
+    from porphyra.server.cli import main
 
     with pytest.raises(SystemExit) as stopped:
         main(["--help"])
@@ -594,7 +594,7 @@ def test_a_limit_is_exactly_one_limit_of_at_least_one(text: str) -> None:
 def test_a_limit_that_is_not_one_is_refused_before_anything_starts(
     option: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from porphyra.server.main import main
+    from porphyra.server.cli import main
 
     with pytest.raises(SystemExit) as stopped:
         main([option, "lots", "--port", "1"])
@@ -617,7 +617,7 @@ def test_a_bad_server_option_is_a_usage_error_before_anything_starts(
 ) -> None:
     # (a negative connection limit was a traceback; an unknown hint bot started a server
     # whose every hint failed)
-    from porphyra.server.main import main
+    from porphyra.server.cli import main
 
     with pytest.raises(SystemExit) as stopped:
         main([*argv, "--port", "1"])
@@ -637,7 +637,7 @@ def test_a_bad_server_option_is_a_usage_error_before_anything_starts(
 def test_a_database_that_cannot_be_used_is_one_line_before_the_server_starts(
     url: str, says: str
 ) -> None:
-    from porphyra.server.main import main
+    from porphyra.server.cli import main
 
     with pytest.raises(SystemExit) as stopped:
         main(["--port", "1", "--db", url])

@@ -148,7 +148,7 @@ def test_a_wrong_token_or_a_socket_over_the_read_limit_never_replays_a_stored_ga
 @pytest.mark.live
 @pytest.mark.parametrize("trusted", [None, "127.0.0.1"])
 def test_forwarded_for_counts_only_from_a_named_proxy(sqlite_url: str, trusted: str | None) -> None:
-    app = create_app(db_url=sqlite_url, create_limit="3/minute")
+    app = create_app(db_url=sqlite_url, bot_workers=0, create_limit="3/minute")
     port = free_port()
     options = uvicorn_options("127.0.0.1", port, "warning", forwarded_allow_ips=trusted)
     server = uvicorn.Server(uvicorn.Config(app, lifespan="on", **options))

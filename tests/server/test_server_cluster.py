@@ -11,6 +11,7 @@ files and on PostgreSQL; leases of about a second, so that no test waits long.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 import threading
 import time
@@ -24,7 +25,10 @@ from websockets.exceptions import ConnectionClosed
 
 from porphyra.server import owners
 from porphyra.server.owners import ClusterSettings, check_lease
-from porphyra.server.storage import GameRow, NotOwnerError, SeatRow, Storage, now, owners_table
+from porphyra.server.rows import GameRow, SeatRow, now
+from porphyra.server.schema import owners_table
+from porphyra.server.storage import Storage
+from porphyra.server.writes import NotOwnerError
 
 from .driver import play_out, record_of, sync
 from .live import LiveServer, SeatClient, free_port
@@ -45,8 +49,10 @@ HUMANS = {"game": "byzantium", "seats": [{"kind": "human"}, {"kind": "human"}]}
 def cluster_server(db_url: str, lease_s: float = LEASE_S, **options: Any) -> LiveServer:
     """A started in-process server of a cluster on ``db_url``."""
     port = free_port()
-    cluster = ClusterSettings(f"http://127.0.0.1:{port}", lease_s)
-    return LiveServer(db_url, port=port, cluster=cluster, heartbeat_s=BEAT_S, **options).start()
+    address = f"http://127.0.0.1:{port}"
+    return LiveServer(
+        db_url, port=port, cluster_address=address, lease_s=lease_s, heartbeat_s=BEAT_S, **options
+    ).start()
 
 
 @pytest.fixture
@@ -182,11 +188,11 @@ def test_the_lease_must_outlive_two_heartbeats() -> None:
         with pytest.raises(ValueError, match="lease"):
             ClusterSettings("http://127.0.0.1:8000", lease)
     with pytest.raises(SystemExit, match="give --cluster-address too"):
-        from porphyra.server.main import main
+        from porphyra.server.cli import main
 
         main(["--lease", "20"])
     with pytest.raises(SystemExit, match="more than twice the heartbeat"):
-        from porphyra.server.main import main
+        from porphyra.server.cli import main
 
         main(["--cluster-address", "http://127.0.0.1:1", "--lease", "8"])
 
@@ -320,12 +326,14 @@ def test_a_game_released_from_memory_gives_its_lease_up(db_url: str) -> None:
 #: no option for the heartbeat: the served default is 5 s, which would make a takeover wait
 #: for a lease of over 10 s).
 QUICK_BEAT = f"""
-import functools, sys
-import porphyra.server.app as app
+import dataclasses, sys
 import porphyra.server.main as main
-app.create_app = functools.partial(app.create_app, heartbeat_s={BEAT_S}, bot_pace=0.0)
-main.HEARTBEAT_S = {BEAT_S}
-main.main(sys.argv[1:])
+serve = main.serve
+main.serve = lambda settings, **k: serve(
+    dataclasses.replace(settings, heartbeat_s={BEAT_S}, bot_pace=0.0), **k
+)
+import porphyra.server.cli as cli
+cli.main(sys.argv[1:])
 """
 
 
@@ -434,9 +442,15 @@ def test_a_second_live_server_at_the_same_address_is_refused(
     """Two live processes given one --cluster-address would take each other's games for
     ever (each start takes the address's games back): the second one is refused before
     it starts, while a dead predecessor's (one that no longer beats) is not in the way."""
+    import porphyra.server.cli as cli
     import porphyra.server.main as main
 
-    monkeypatch.setattr(main, "HEARTBEAT_S", BEAT_S)
+    serve = main.serve  # with the test's quick heartbeat (no option sets it)
+    monkeypatch.setattr(
+        main,
+        "serve",
+        lambda settings, **k: serve(dataclasses.replace(settings, heartbeat_s=BEAT_S), **k),
+    )
 
     def started(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("a second server started at the same address")
@@ -447,7 +461,7 @@ def test_a_second_live_server_at_the_same_address_is_refused(
     try:
         argv = ["--db", db_url, "--port", "1", "--cluster-address", address]
         with pytest.raises(SystemExit) as refused:
-            main.main([*argv, "--lease", str(LEASE_S)])
+            cli.main([*argv, "--lease", str(LEASE_S)])
         assert "another server is running at " + address in str(refused.value.code)
     finally:
         a.stop()

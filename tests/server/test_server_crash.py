@@ -34,7 +34,7 @@ from .test_server_kill import ProcessServer
 #: stored action (a game's creation is not an action write), as ``kill -9`` would kill it.
 CRASH_AFTER_FIRST_STORED_ACTION = """
 import os, signal, sys
-from porphyra.server.main import main
+from porphyra.server.cli import main
 from porphyra.server.storage import Storage
 real = Storage.append_actions
 def append_then_die(self, batch, *rest):

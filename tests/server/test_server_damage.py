@@ -17,7 +17,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from porphyra.server.dbfile import DatabaseFileError, check_sqlite_file, wal_damage
-from porphyra.server.storage import GameRow, SeatRow, Storage, now
+from porphyra.server.rows import GameRow, SeatRow, now
+from porphyra.server.storage import Storage
 
 from .driver import play_out
 from .live import LiveServer, SeatClient, connect_seats

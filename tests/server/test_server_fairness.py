@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from porphyra import record as records
-from porphyra.server.storage import DEAL_LEGACY, Storage
+from porphyra.server.rows import DEAL_LEGACY
+from porphyra.server.storage import Storage
 
 from .live import LiveServer, SeatClient, connect_seats
 

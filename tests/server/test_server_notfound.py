@@ -17,7 +17,7 @@ BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(db_url="sqlite://")) as c:
+    with TestClient(create_app(db_url="sqlite://", bot_workers=0)) as c:
         yield c
 
 

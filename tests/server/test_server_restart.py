@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from porphyra.server.storage import GameRow, SeatRow, Storage, now
+from porphyra.server.rows import GameRow, SeatRow, now
+from porphyra.server.storage import Storage
 
 from .driver import play_out, sync
 from .live import LiveServer, SeatClient, connect_seats

@@ -11,7 +11,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from porphyra.server.app import STATIC_DIR
+from porphyra.server.routes.pages import STATIC_DIR
 from porphyra.server.security import origin_allowed
 
 from .live import LiveServer

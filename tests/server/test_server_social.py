@@ -87,9 +87,9 @@ def test_spectators_write_where_the_table_allows_and_chat_is_rate_limited(db_url
 def test_spectators_fill_only_their_share_of_the_chat(
     server: LiveServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from porphyra.server import match
+    from porphyra.server import tablechat
 
-    monkeypatch.setattr(match, "MAX_SPECTATOR_CHAT_LINES", 2)
+    monkeypatch.setattr(tablechat, "MAX_SPECTATOR_CHAT_LINES", 2)
     info = server.create(
         {"game": "byzantium", "seats": TWO_HUMANS, "table": {"spectator_chat": True}}
     )
@@ -382,7 +382,7 @@ def test_a_database_of_an_older_release_is_upgraded_in_place(tmp_path: Path) -> 
 def test_a_damaged_table_options_column_marks_only_that_game_broken(
     tmp_path: Path, bad: str
 ) -> None:
-    from porphyra.server.storage import BadRowError, GameRow, now
+    from porphyra.server.rows import BadRowError, GameRow, now
 
     storage = Storage(f"sqlite:///{tmp_path / 'g.sqlite3'}")
     try:
@@ -420,7 +420,7 @@ def test_the_replay_shows_clock_events_and_speaks_the_readers_language() -> None
         assert len(timed_out) == (1 if index >= 3 else 0), index
     assert log.index(timed_out[0]) < len(log) - 1  # later lines follow it
 
-    with TestClient(create_app("sqlite://", bot_workers=0)) as client:
+    with TestClient(create_app(db_url="sqlite://", bot_workers=0)) as client:
         ko = client.get("/api/rules/byzantium", headers={"accept-language": "ko"}).json()
         assert ko["lang"] == "ko" and "비잔티움" in ko["markdown"]
         assert client.get("/api/rules/byzantium").json()["lang"] == "en"

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, text
 
-from porphyra.server.storage import GameRow, SeatRow, Storage, now
+from porphyra.server.rows import GameRow, SeatRow, now
+from porphyra.server.storage import Storage
 
 #: Batches covering an insert, a suffix rewrite (B-R3) and a game's end with a result.
 BATCHES: list[list[dict[str, Any]]] = [

@@ -29,7 +29,7 @@ from typing import Any
 
 from porphyra.balance.collect import Collector, collector_for
 from porphyra.core.game import State
-from porphyra.tournament.runner import cached_game
+from porphyra.core.registry import shared_game
 from porphyra.tournament.schedule import rotations
 
 #: Called with the number of finished games after each game.
@@ -161,7 +161,7 @@ def play_task(task: Task) -> dict[str, Any]:
     """
     from porphyra.bots.selfplay import play_bot_game
 
-    game = cached_game(task.game, task.options)
+    game = shared_game(task.game, task.options)
     collector = collector_for(task.game)
     try:
         state = play_bot_game(game, task.seats, task.seed, observer=collector.before)

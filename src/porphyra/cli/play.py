@@ -35,6 +35,7 @@ from porphyra.cli.views import GameView, Obs, ascii_number, log_entry, log_lines
 from porphyra.core.errors import IllegalActionError, InvalidActionError
 from porphyra.core.game import Action, State
 from porphyra.core.messages import msg
+from porphyra.core.undo import undo_target
 
 #: Menus longer than this are not printed in full unless asked (``menu``): the prompt shows
 #: the number range of each group instead (its numbers work all the same).
@@ -519,10 +520,8 @@ class PlaySession:
 
     def _undo(self, player: int) -> bool:
         """Take back ``player``'s last decision, with the web's rule
-        (:func:`porphyra.server.replay.undo_target`): every other seat a bot, and nothing
+        (:func:`porphyra.core.undo.undo_target`): every other seat a bot, and nothing
         drawn, revealed or random since.  True if it was taken back."""
-        from porphyra.server.replay import undo_target
-
         if any(s.is_human for s in self.seats if s.index != player):
             only = styled("red", "undo is only possible when every other seat is a bot.")
             self.console.print("[red]✗ [/]" + only)

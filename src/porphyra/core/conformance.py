@@ -24,7 +24,7 @@ import random
 from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
-from porphyra import record as records
+from porphyra.core import record as records
 from porphyra.core.errors import IllegalActionError, InvalidActionError, SeatError
 from porphyra.core.game import TERMINAL_PLAYER, Game, State
 from porphyra.core.registry import load_game

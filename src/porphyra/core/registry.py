@@ -6,10 +6,13 @@ modules load only when it is used.
 
 from __future__ import annotations
 
+import functools
 import importlib
+import json
 from collections.abc import Mapping
 from typing import Any
 
+from porphyra.core.adapters import WebHooks
 from porphyra.core.errors import UnknownGameError
 from porphyra.core.game import Game, GameInfo
 from porphyra.core.messages import msg
@@ -17,6 +20,14 @@ from porphyra.core.messages import msg
 _GAMES: dict[str, str] = {
     "byzantium": "porphyra.games.byzantium.game:ByzantiumGame",
     "conspiracy": "porphyra.games.conspiracy.game:ConspiracyGame",
+}
+
+
+#: What each game brings to the web server (:class:`~porphyra.core.adapters.WebHooks`),
+#: by import path, loaded when first asked for.
+_WEB_HOOKS: dict[str, str] = {
+    "byzantium": "porphyra.games.byzantium.web:WEB",
+    "conspiracy": "porphyra.games.conspiracy.web:WEB",
 }
 
 
@@ -66,6 +77,32 @@ def load_game_version(name: str, version: str, options: Mapping[str, Any]) -> Ga
     return cls.for_version(version, dict(options))
 
 
+#: Game objects shared by every game of a process with the same options and rules version
+#: (their caches, e.g. Byzantium's interned actions and the card data, then serve every
+#: game instead of starting cold): the web server's games, tournaments and balance
+#: campaigns alike.
+_SHARED: dict[str, Game] = {}
+
+
+def shared_game(name: str, options: dict[str, Any], version: str | None = None) -> Game:
+    """The shared :class:`Game` for ``name`` with ``options`` under rules ``version``
+    (default: the current rules), made by ``load_game`` once.
+
+    Raises:
+        UnknownGameError: unknown game, invalid options or an unknown rules version (as
+            ``load_game``).
+    """
+    key = f"{name}:{version}:{json.dumps(options, sort_keys=True)}"
+    game = _SHARED.get(key)
+    if game is None:
+        game = _SHARED[key] = (
+            load_game(name, **options)
+            if version is None
+            else load_game_version(name, version, options)
+        )
+    return game
+
+
 def _game_class(name: str) -> type[Game]:
     try:
         target = _GAMES[name]
@@ -76,3 +113,21 @@ def _game_class(name: str) -> type[Game]:
     module_name, _, cls_name = target.partition(":")
     cls: type[Game] = getattr(importlib.import_module(module_name), cls_name)
     return cls
+
+
+@functools.cache
+def web_hooks(name: str) -> WebHooks:
+    """The web server's hooks of game ``name`` (a game that registers none gets
+    ``WebHooks()``: every hook absent).
+
+    Raises:
+        UnknownGameError: ``name`` is not a registered game.
+    """
+    if name not in _GAMES:
+        _game_class(name)  # (raises the registry's own error)
+    target = _WEB_HOOKS.get(name)
+    if target is None:
+        return WebHooks()
+    module_name, _, attribute = target.partition(":")
+    hooks: WebHooks = getattr(importlib.import_module(module_name), attribute)
+    return hooks

@@ -3,7 +3,7 @@
 :data:`LESSONS` maps a tutorial's name (``byzantium``, ``conspiracy``, ``solo``) to its
 :class:`~porphyra.learn.script.Lesson`; :class:`~porphyra.learn.script.Tutorial` plays one.
 The terminal (``porphyra learn GAME``, :mod:`porphyra.cli.learn`) and the browser
-(``/learn/GAME``, :mod:`porphyra.server.learn`) are two faces of the same runner.
+(``/learn/GAME``, :mod:`porphyra.server.routes.learn`) are two faces of the same runner.
 """
 
 from __future__ import annotations

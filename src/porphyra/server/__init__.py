@@ -1,21 +1,18 @@
 """Play in the browser: web server, lobby, seats, spectators and saved games.
 
-``porphyra.server.main.serve`` runs it (``porphyra serve`` / ``python -m porphyra.server``);
-:func:`porphyra.server.app.create_app` builds the FastAPI application;
-:mod:`.match` is the authoritative match runner of one game, :mod:`.hub` the hub of all
-games, :mod:`.client` a websocket connection, :mod:`.botpool` the bot pool and
-:mod:`.replay` replay/undo; :mod:`.storage` keeps every game as its record plus seats and
-:mod:`.dbfile` checks a SQLite file before it is opened; :mod:`.protocol` describes the
-websocket messages; :mod:`.security` (Origin, hosts, headers), :mod:`.quotas` (limits per
-client) and :mod:`.incidents` (error ids) guard it; the browser UI lives in ``static/``
-(plain HTML, CSS and JavaScript, no external assets).  The tables' clocks are kept by
-:mod:`porphyra.clocks` and, for a running game, :mod:`.seatclock`; :mod:`.errors` holds the
-runner's refusals.
+``porphyra.server.main.serve`` runs it (``porphyra serve`` / ``python -m porphyra.server``,
+:mod:`.cli`), with one :class:`~porphyra.server.settings.ServerSettings`;
+:func:`porphyra.server.app.create_app` builds the FastAPI application from the router
+modules of :mod:`.routes` (lobby, play socket, records, pages, tutorials).  :mod:`.hub` is
+the hub of all games, :mod:`.match` the authoritative match runner of one game, given its
+collaborators through :mod:`.ports`; :mod:`.storage` keeps every game as its record plus
+seats.  The browser UI lives in ``static/`` (plain HTML, CSS and JavaScript, no external
+assets).  ``docs/architecture.md`` draws the modules and their imports and walks one
+action through them.
 """
 
-#: Seconds between two heartbeats of a hub (the default of ``create_app`` and ``Hub``).
-HEARTBEAT_S = 5.0
+# The heartbeat and the lease's defaults live with the other settings (one home); their
+# names stay importable from here.
+from porphyra.server.settings import DEFAULT_LEASE_S, HEARTBEAT_S
 
-#: Seconds a cluster server's game stays its own without a heartbeat (``--lease``).
-#: (Here, not in :mod:`.main`: the command line reads it without loading the server.)
-DEFAULT_LEASE_S = 15.0
+__all__ = ["DEFAULT_LEASE_S", "HEARTBEAT_S"]

@@ -1,5 +1,5 @@
-"""``python -m porphyra.server``: run the web server (see :func:`porphyra.server.main.main`)."""
+"""``python -m porphyra.server``: run the web server (see :func:`porphyra.server.cli.main`)."""
 
-from porphyra.server.main import main
+from porphyra.server.cli import main
 
 main()

@@ -14,14 +14,14 @@ from typing import Annotated, Any
 
 import typer
 
-from porphyra.server import DEFAULT_LEASE_S
+from porphyra.server.settings import DEFAULTS, ServerSettings
 
 
 def serve_command(
     host: Annotated[
         str, typer.Option("--host", help="Interface to listen on (default: this machine only).")
-    ] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="TCP port.")] = 8000,
+    ] = DEFAULTS.host,
+    port: Annotated[int, typer.Option("--port", help="TCP port.")] = DEFAULTS.port,
     db: Annotated[
         str | None,
         typer.Option(
@@ -44,7 +44,7 @@ def serve_command(
     ] = None,
     compression: Annotated[
         bool, typer.Option("--compression", help="Compress websocket messages (deflate).")
-    ] = False,
+    ] = DEFAULTS.compression,
     allowed_origin: Annotated[
         list[str] | None,
         typer.Option(
@@ -66,7 +66,8 @@ def serve_command(
         str | None,
         typer.Option(
             "--create-limit",
-            help="Games one client address may create, e.g. 30/minute (the default), or none.",
+            help=f"Games one client address may create, e.g. {DEFAULTS.create_limit} (the "
+            "default), or none.",
         ),
     ] = None,
     read_limit: Annotated[
@@ -74,20 +75,23 @@ def serve_command(
         typer.Option(
             "--read-limit",
             help="Reads of stored games (the game list, a game's info, record, replay) per "
-            "client address, e.g. 300/minute (the default), or none.",
+            f"client address, e.g. {DEFAULTS.read_limit} (the default), or none.",
         ),
     ] = None,
     message_limit: Annotated[
         str | None,
         typer.Option(
             "--message-limit",
-            help="Messages one websocket may send, e.g. 20/second (the default), or none.",
+            help=f"Messages one websocket may send, e.g. {DEFAULTS.message_limit} (the "
+            "default), or none.",
         ),
     ] = None,
     max_bot_games: Annotated[
         int | None,
         typer.Option(
-            "--max-bot-games", min=0, help="Games of bots only running at once (default: 8)."
+            "--max-bot-games",
+            min=0,
+            help=f"Games of bots only running at once (default: {DEFAULTS.max_bot_games}).",
         ),
     ] = None,
     max_seat_connections: Annotated[
@@ -95,7 +99,7 @@ def serve_command(
         typer.Option(
             "--max-seat-connections", min=0, help="Websockets open at once per seat (0: any)."
         ),
-    ] = 4,
+    ] = DEFAULTS.max_seat_connections or 0,
     max_client_connections: Annotated[
         int,
         typer.Option(
@@ -103,7 +107,7 @@ def serve_command(
             min=0,
             help="Websockets open at once per client address (0: any).",
         ),
-    ] = 32,
+    ] = DEFAULTS.max_client_connections or 0,
     bot_pace: Annotated[
         float,
         typer.Option(
@@ -112,11 +116,11 @@ def serve_command(
             help="Least time between a move and the next bot move at a table with a person, "
             "so that the bots' moves can be followed (0: at once).",
         ),
-    ] = 0.6,
+    ] = DEFAULTS.bot_pace,
     hint_bot: Annotated[
         str,
         typer.Option("--hint-bot", help="The bot that answers hints in the browser."),
-    ] = "hard",
+    ] = DEFAULTS.hint_bot,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(
@@ -144,7 +148,7 @@ def serve_command(
             help="With --cluster-address: how long a game stays a server's without its "
             "heartbeat (more than 10, at most 3600), so how soon the others take over.",
         ),
-    ] = DEFAULT_LEASE_S,
+    ] = DEFAULTS.lease_s,
 ) -> None:
     """Play in the browser: serve the lobby and games (friends, bots, solo) over HTTP."""
     from porphyra.server.main import serve
@@ -178,15 +182,15 @@ def serve_command(
     def announce() -> None:
         typer.echo(f"porphyra: open http://{host}:{port}/ in a browser (Ctrl-C stops the server)")
 
-    serve(
-        host,
-        port,
-        db,
-        data_dir,
-        bot_workers,
+    settings = ServerSettings(
+        host=host,
+        port=port,
+        db_url=db,
+        data_dir=data_dir,
+        bot_workers=bot_workers,
         compression=compression,
-        allowed_origins=allowed_origin or (),
-        allowed_hosts=allowed_host,
+        allowed_origins=tuple(allowed_origin or ()),
+        allowed_hosts=None if allowed_host is None else tuple(allowed_host),
         forwarded_allow_ips=forwarded_allow_ips,
         max_seat_connections=max_seat_connections or None,
         max_client_connections=max_client_connections or None,
@@ -194,6 +198,22 @@ def serve_command(
         hint_bot=hint_bot,
         cluster_address=cluster_address,
         lease_s=lease,
-        announce=announce,
         **limits,
     )
+    serve(settings, announce=announce)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m porphyra.server [OPTIONS]``: the ``porphyra serve`` command itself
+    (:func:`serve_command`: the same options, one definition).
+
+    Args:
+        argv: the arguments (default: ``sys.argv[1:]``).
+
+    Raises:
+        SystemExit: always, once the server stops (click's way); with the reason if an
+            option or the database is refused.
+    """
+    command = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    command.command()(serve_command)
+    command(args=argv, prog_name="python -m porphyra.server")

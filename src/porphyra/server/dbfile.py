@@ -7,6 +7,7 @@ from __future__ import annotations
 import sqlite3
 import struct
 from pathlib import Path
+from typing import Any
 
 
 class DatabaseFileError(RuntimeError):
@@ -169,3 +170,29 @@ def check_reachable(url: str, timeout_s: int = 10) -> None:
         ) from None
     finally:
         engine.dispose()
+
+
+def _sqlite_text(raw: bytes) -> str | bytes:
+    """SQLite's text values as ``str``; bytes that are not UTF-8 (a damaged or hand-edited
+    file) stay ``bytes``, so that the row checks report that column of that game as not a
+    text, as they do a BLOB, instead of the whole query failing with an error that quotes
+    the value (an action's text may name hidden cards)."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw
+
+
+def sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    """The settings of each new SQLite connection of :class:`~porphyra.server.storage.Storage`
+    (an SQLAlchemy ``connect`` listener): WAL journal, no automatic checkpoints, foreign
+    keys, and text read by :func:`_sqlite_text`."""
+    dbapi_conn.text_factory = _sqlite_text
+    cur = dbapi_conn.cursor()
+    try:
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute("PRAGMA wal_autocheckpoint=0")  # see Storage.checkpoint
+        cur.execute("PRAGMA foreign_keys=ON")
+    finally:
+        cur.close()

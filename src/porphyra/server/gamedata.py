@@ -2,9 +2,9 @@
 observation alone (never from the state).
 
 Everything here is public: the card lists are the games' data files, and :func:`derived`
-computes e.g. Conspiracy's live score breakdown from an observation with the engine's own
-scoring (all of Conspiracy's table is public, C-R12), so it cannot reveal more than the
-observation it was given.
+asks the game's own hook for figures computed from an observation alone (e.g. Conspiracy's
+live score breakdown, see :mod:`porphyra.games.conspiracy.web`), so it cannot reveal more
+than the observation it was given.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 from porphyra.bots import bot_names
 from porphyra.core.errors import PorphyraError
 from porphyra.core.game import Game
-from porphyra.core.registry import load_game
+from porphyra.core.registry import load_game, registered_games, web_hooks
 from porphyra.i18n import N_
 from porphyra.i18n.names import location_name
 
@@ -50,12 +50,19 @@ def lobby_bot_text() -> dict[str, str]:
 
 @functools.cache
 def solo_supported() -> bool:
-    """True once the engine accepts ``load_game("conspiracy", players=1, opponent=...)``."""
-    try:
-        load_game("conspiracy", players=1, opponent="farmer")
-    except (PorphyraError, TypeError, ValueError):
-        return False
-    return True
+    """True once the engine accepts the solo table of a game that offers one (its
+    :attr:`~porphyra.core.adapters.WebHooks.solo_options`, e.g. one seat against an
+    opponent)."""
+    for name in registered_games():
+        options = web_hooks(name).solo_options
+        if options is None:
+            continue
+        try:
+            load_game(name, **options)
+        except (PorphyraError, TypeError, ValueError):
+            continue
+        return True
+    return False
 
 
 @functools.cache
@@ -79,29 +86,15 @@ def card_data(name: str) -> dict[str, Any]:
     return data
 
 
-#: Games whose views carry figures derived from the public observation (see :func:`derived`).
-DERIVED_GAMES = frozenset({"conspiracy"})
-
-
 def has_derived(game: Game) -> bool:
     """True if :func:`derived` computes anything for ``game`` (else it is always ``{}``, and
     the server need not build the public observation it would read)."""
-    return game.info.name in DERIVED_GAMES
+    return web_hooks(game.info.name).derived is not None
 
 
 def derived(game: Game, observation: dict[str, Any]) -> dict[str, Any]:
-    """Figures computed from ``observation`` alone, for display.
-
-    Conspiracy: ``{"scores": [per seat {lords, locations, coalition, pearl_master, total,
-    pearls}]}``, the final scores once over, else the live breakdown computed with the
-    engine's scoring from the observation's chambers, Locations, pearls and Pearl Master.
-    Other games: ``{}``.
-    """
-    if not has_derived(game):
-        return {}
-    from porphyra.games.conspiracy.live import live_scores
-
-    try:
-        return {"scores": live_scores(game.cards, observation)}  # type: ignore[attr-defined]
-    except (KeyError, TypeError, ValueError, AttributeError):
-        return {}
+    """Figures computed from ``observation`` alone, for display, by the game's own hook
+    (:attr:`~porphyra.core.adapters.WebHooks.derived`; e.g. Conspiracy's live score
+    breakdown); ``{}`` for a game without one."""
+    hook = web_hooks(game.info.name).derived
+    return {} if hook is None else hook(game, observation)

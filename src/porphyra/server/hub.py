@@ -1,6 +1,8 @@
-"""The hub: every game of the server (registry, creation, restart-resume), the database
-thread with its group commit, the bot pool, and the clocks' time source, heartbeat and
-timeout watch."""
+"""The hub: every game of the server (loading, restart-resume, release of idle games), the
+bot pool, and the clocks' time source, heartbeat and timeout watch.  Its other parts are
+its base classes: :mod:`.hubstore` (the database thread and the group commit),
+:mod:`.hubcluster` (leases, claims and takeovers) and :mod:`.hubcreate` (creation and
+rematch).  It gives each runner its narrow collaborators (:mod:`.ports`)."""
 
 from __future__ import annotations
 
@@ -9,45 +11,36 @@ import collections
 import concurrent.futures
 import contextlib
 import logging
+import os
 import re
-import secrets
 import time
 from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from porphyra.clocks import ClockSettings, TableClock
-from porphyra.core.errors import PorphyraError
-from porphyra.core.messages import msg
-from porphyra.server import HEARTBEAT_S, owners
+from porphyra.server import owners
 from porphyra.server.botpool import BotPool
+from porphyra.server.hubcluster import HubCluster
+from porphyra.server.hubcreate import HubCreation
+from porphyra.server.hubstore import HubStore
 from porphyra.server.incidents import damaged_game, report
 from porphyra.server.match import MatchRunner
 from porphyra.server.owners import ClusterSettings, OwnedElsewhere
-from porphyra.server.replay import replay, shared_game
-from porphyra.server.seatclock import load_clock
-from porphyra.server.storage import (
-    DEAL_CHOSEN,
-    DEAL_SECRET,
-    TABLE_DEFAULTS,
+from porphyra.server.ports import RunnerServices
+from porphyra.server.replay import replay
+from porphyra.server.rows import (
     BadRowError,
-    Fence,
     GameRow,
-    NotOwnerError,
-    SeatRow,
-    Storage,
-    hash_token,
-    now,
 )
+from porphyra.server.seatclock import load_clock
+from porphyra.server.settings import DEFAULTS, ServerSettings
+from porphyra.server.storage import Storage
 
 log = logging.getLogger("porphyra.server")
 
 #: Games of other servers kept as last read (cluster mode, :meth:`Hub.peek`).
 PEEKED = 256
-
-#: Games of stopped servers one server takes over per heartbeat (cluster mode).
-TAKEOVERS = 10
 
 #: What a game id can be: letters, digits, ``-`` and ``_``, at most 32 (the ``games.id``
 #: column; the server's own ids are 16 hex digits).  Anything else is no game, without
@@ -60,66 +53,49 @@ def _no_such_id(game_id: str) -> bool:
     return GAME_ID.fullmatch(game_id) is None
 
 
-#: Bits of a seed the server draws (``secrets.randbits``): far beyond any search of the
-#: seeds consistent with a seat's own hand.
-SEED_BITS = 128
-
-
-def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
-    """Resolve a write's future with ``error`` (or success), unless it was cancelled."""
-    if future.done():
-        return
-    if error is None:
-        future.set_result(None)
-    else:
-        future.set_exception(error)
-
-
-class CreateError(PorphyraError, ValueError):
-    """A lobby request to create a game that cannot be honoured; its :attr:`message` (an
-    id plus arguments) says why, translated per request."""
-
-
-class Hub:
+class Hub(HubStore, HubCluster, HubCreation):
     """Every game of the server: storage, the database thread, the bot pool, the runners.
 
     Args:
         storage: the :class:`Storage`.
-        bot_workers: processes for bots (0: a thread pool).
-        idle_after: seconds after which a runner nobody uses (no client, no bot deciding)
-            is released from memory; it reloads from the database on demand (its clock's
-            next deadline is kept, so a timeout still happens on time).
-        hint_bot: the bot spec that answers hints.
-        bot_pace: least seconds between a move and the next bot move in a game with a
-            human seat, so that a person can follow the bots (0: at once).
+        settings: the server's settings (:class:`~porphyra.server.settings.ServerSettings`);
+            the hub reads ``bot_workers`` (None: the CPU count; 0: a thread pool),
+            ``idle_after`` (seconds after which a runner nobody uses, no client and no
+            bot deciding, is released from memory; it reloads from the database on
+            demand, its clock's next deadline kept so that a timeout still happens on
+            time), ``hint_bot``, ``bot_pace`` (least seconds between a move and the next
+            bot move in a game with a human seat), ``clock_poll`` (real seconds between
+            two looks for clocks out of time), ``heartbeat_s`` (real seconds between two
+            heartbeats: the time of a restart's downtime not charged to any clock is
+            measured from the last one) and ``cluster_address`` / ``lease_s`` (several
+            server processes share the database, see :mod:`porphyra.server.owners`: this
+            one runs only the games it owns, renews their leases with its heartbeat, and
+            takes over the games of processes that died; None: the only server of its
+            database).
         time_source: the clocks' time, epoch seconds (``time.time``; tests pass a fake one
             they advance, so no test waits for a clock).
-        clock_poll: real seconds between two looks for clocks out of time.
-        heartbeat_s: real seconds between two heartbeats (the time of a restart's
-            downtime not charged to any clock is measured from the last one).
-        cluster: several server processes share the database (see
-            :mod:`porphyra.server.owners`): this one runs only the games it owns, renews
-            their leases with its heartbeat, and takes over the games of processes that
-            died.  None (the default): the only server of its database.
 
     Raises:
-        ValueError: ``cluster`` with a lease not above twice ``heartbeat_s``.
+        ValueError: a cluster address that is not a URL, or a lease not above twice
+            ``heartbeat_s``.
     """
 
     def __init__(
         self,
         storage: Storage,
-        bot_workers: int = 0,
-        idle_after: float = 300.0,
-        hint_bot: str = "hard",
-        bot_pace: float = 0.0,
+        settings: ServerSettings = DEFAULTS,
         time_source: Callable[[], float] = time.time,
-        clock_poll: float = 0.25,
-        heartbeat_s: float = HEARTBEAT_S,
-        cluster: ClusterSettings | None = None,
     ) -> None:
-        if cluster is not None:
-            owners.check_lease(cluster.lease_s, heartbeat_s)
+        cluster = None
+        if settings.cluster_address is not None:
+            cluster = ClusterSettings(settings.cluster_address, settings.lease_s)
+            owners.check_lease(cluster.lease_s, settings.heartbeat_s)
+        bot_workers = settings.bot_workers
+        if bot_workers is None:
+            bot_workers = os.cpu_count() or 1
+        hint_bot, bot_pace = settings.hint_bot, settings.bot_pace
+        idle_after, clock_poll = settings.idle_after, settings.clock_poll
+        heartbeat_s = settings.heartbeat_s
         self.storage = storage
         self.cluster = cluster
         #: The bot that answers a seat's ``hint`` (on that seat's view only).
@@ -141,6 +117,8 @@ class Hub:
         self._sweeper: asyncio.Task[None] | None = None
         self.inline_db = storage.url.startswith("sqlite")
         self.bots = BotPool(bot_workers)
+        #: What each runner is given (the hub is its store and its time).
+        self.services = RunnerServices(self, self.bots, self, hint_bot, bot_pace)
         self._db = concurrent.futures.ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="porphyra-db"
         )
@@ -158,158 +136,6 @@ class Hub:
         self._wake: asyncio.Event | None = None
         self._writer: asyncio.Task[None] | None = None
         self._checkpointer: asyncio.Task[None] | None = None
-
-    async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """Run storage call ``fn(*args)`` and return its result.
-
-        SQLite calls run inline (they take well under a millisecond, and a database thread
-        would fight the event loop for the GIL, which made commits wait for hundreds of
-        milliseconds under load); other databases (network round trips) run on the
-        database thread."""
-        if self.inline_db:
-            return fn(*args)
-        return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
-
-    # ------------------------------------------------------------------ cluster
-    def fence(self) -> Fence | None:
-        """The fence of this server's writes (:data:`~porphyra.server.storage.Fence`:
-        its id and a renewed lease), or None when it is the database's only server."""
-        if self.cluster is None:
-            return None
-        return (self.cluster.server_id, time.time() + self.cluster.lease_s)
-
-    async def _claim(self, game_id: str) -> None:
-        """Own ``game_id`` (cluster mode), or raise :class:`OwnedElsewhere`."""
-        cluster = self.cluster
-        assert cluster is not None
-        me = cluster.server_id
-        owner = await self.db(owners.claim, self.storage, game_id, me, time.time(), cluster.lease_s)
-        if owner != me:
-            address = await self.db(owners.address_of, self.storage, owner)
-            raise OwnedElsewhere(game_id, address)
-
-    async def _unclaim(self, game_ids: list[str]) -> None:
-        """Give up this server's ownership of ``game_ids`` (cluster mode; never raises:
-        a lease left behind runs out by itself).  A game with a running clock keeps its
-        next deadline as an unowned wake-up time (:func:`owners.release`), so that some
-        server runs its timeout even if this one dies first."""
-        if self.cluster is None or not game_ids:
-            return
-        wake = {g: self.deadlines[g] for g in game_ids if g in self.deadlines}
-        try:
-            await self.db(owners.release, self.storage, self.cluster.server_id, game_ids, wake)
-        except Exception:
-            log.debug("could not release games %s", game_ids, exc_info=True)
-
-    async def _owner_address(self, game_id: str) -> str | None:
-        """Where the server that owns ``game_id`` now answers (None: unknown, or the
-        database did not answer)."""
-        try:
-            address: str | None = await self.db(owners.owner_address, self.storage, game_id)
-        except Exception:
-            log.debug("no owner address for game %s", game_id, exc_info=True)
-            return None
-        return address
-
-    async def drop(self, game_id: str) -> None:
-        """Another server took ``game_id`` over: forget its runner here, stop its bots, and
-        tell its clients where it went (error ``moved`` with the new owner's address,
-        then close code 4307)."""
-        runner = self.runners.pop(game_id, None)
-        self.deadlines.pop(game_id, None)
-        if runner is None:
-            return
-        runner.released = True
-        await runner.stop()
-        address = await self._owner_address(game_id)
-        for client in list(runner.clients):
-            client.move_to(address, runner.seq)
-
-    async def _cluster_beat(self) -> None:
-        """Cluster mode, every heartbeat: renew this server's leases (dropping the games
-        another server took over meanwhile), then take over unfinished games nobody owns
-        (those of a server that died) and start their bots."""
-        cluster = self.cluster
-        assert cluster is not None
-        me = cluster.server_id
-        lost = await self.db(
-            owners.renew,
-            self.storage,
-            me,
-            cluster.address,
-            list(self.runners),
-            time.time(),
-            cluster.lease_s,
-        )
-        for game_id in lost:
-            log.warning("game %s: taken over by another server; dropped here", game_id)
-            await self.drop(game_id)
-        # A few games a beat, the loop free between them (a replay each): a server that
-        # takes over many games must not stall its own, or miss renewing their leases.
-        until = time.monotonic() + self.heartbeat_s / 2  # (the next beat renews on time)
-        for game_id in await self.db(owners.orphans, self.storage, time.time(), TAKEOVERS):
-            if time.monotonic() > until:
-                break
-            if game_id in self.runners:
-                continue
-            try:
-                runner = await self.get(game_id)
-            except (OwnedElsewhere, SQLAlchemyError):
-                continue  # another server was quicker, or the next beat tries again
-            if runner is not None:
-                log.info("game %s: taken over from a server that stopped", game_id)
-                runner.kick_bots()
-            await asyncio.sleep(0)
-
-    async def store_action(self, entry: dict[str, Any]) -> None:
-        """Durably store one action (keywords of :meth:`Storage.append_actions`); returns
-        once it is committed.  Actions arriving together share one transaction (group
-        commit), so a hundred busy games cost a few commits, not a hundred."""
-        if self._wake is None:
-            self._wake = asyncio.Event()
-            self._writer = asyncio.get_running_loop().create_task(self._write_loop())
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((entry, future))
-        self._wake.set()
-        await future
-
-    async def _write_loop(self) -> None:
-        assert self._wake is not None
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            batch, self._pending = self._pending, []
-            if not batch:
-                continue
-            try:
-                await self.db(
-                    self.storage.append_actions, [entry for entry, _ in batch], self.fence()
-                )
-            except Exception as exc:
-                if len(batch) == 1:
-                    _settle(batch[0][1], exc)
-                    continue
-                # One game's bad entry must not fail the others: store them one by one.
-                for entry, future in batch:
-                    try:
-                        await self.db(self.storage.append_actions, [entry], self.fence())
-                    except Exception as one:
-                        _settle(future, one)
-                    else:
-                        _settle(future, None)
-            else:
-                for _, future in batch:
-                    _settle(future, None)
-
-    async def _checkpoints(self, every: float = 2.0) -> None:
-        """Checkpoint the SQLite write-ahead log on the database thread, off the loop."""
-        loop = asyncio.get_running_loop()
-        while True:
-            await asyncio.sleep(every)
-            try:
-                await loop.run_in_executor(self._db, self.storage.checkpoint)
-            except Exception:  # a busy database: try again next time
-                log.debug("checkpoint skipped", exc_info=True)
 
     def release_idle(self) -> int:
         """Release every runner idle for :attr:`idle_after` seconds; how many."""
@@ -512,7 +338,7 @@ class Hub:
         runner = self.runners.get(game_id)  # loaded meanwhile by another request
         if runner is None:
             try:
-                runner = self.runners[game_id] = MatchRunner(self, row, state)
+                runner = self.runners[game_id] = MatchRunner(self.services, row, state)
                 self.deadlines.pop(game_id, None)
                 await runner.resume_clock()
                 await runner.check_clock()
@@ -565,7 +391,7 @@ class Hub:
             self._peeked.move_to_end(game_id)
             return cached[1]
         try:
-            runner = MatchRunner(self, row, replay(row.record()))
+            runner = MatchRunner(self.services, row, replay(row.record()))
         except Exception as exc:  # a damaged game
             self.mark_broken(game_id, str(exc))
             return None
@@ -610,124 +436,3 @@ class Hub:
         if self._unloadable(game_id):
             return None
         return await self.peek(game_id)
-
-    async def create(
-        self,
-        name: str,
-        options: dict[str, Any],
-        seats: list[dict[str, Any]],
-        seed: int | None = None,
-        table: dict[str, bool] | None = None,
-        token_hashes: dict[int, str] | None = None,
-        clock: ClockSettings | None = None,
-    ) -> tuple[MatchRunner, dict[int, str]]:
-        """Create and store a new game; start its bots.
-
-        Args:
-            name: the game (``byzantium`` / ``conspiracy``).
-            options: validated lobby options for ``load_game``.
-            seats: per seat ``{"kind": "human" | "bot", "bot": spec, "name": str}``.
-            seed: a seed chosen by the creator: the table is then marked ``chosen`` to
-                every seat and spectator and never rated (whoever knows the seed can
-                compute every hidden card).  Default: :data:`SEED_BITS` bits from
-                :mod:`secrets`, which nobody can search from their own hand.
-            table: the table's choices (:data:`TABLE_DEFAULTS`; unknown names are ignored).
-            token_hashes: a rematch: the human seats keep these token hashes (so every
-                player's own link opens their seat of the new game) and no new token is
-                made.
-            clock: the table's clock and timeout options (default: none).
-
-        Returns:
-            The runner and the seat tokens of the human seats, ``{seat: token}``.
-
-        Raises:
-            CreateError: the engine refuses the options or the seat count is wrong.
-        """
-        try:
-            game = shared_game(name, options)
-        except PorphyraError as exc:
-            raise CreateError(exc.message) from None
-        except (ValueError, TypeError) as exc:
-            raise CreateError(str(exc)) from None
-        if len(seats) != game.num_players:
-            raise CreateError(msg("{0} with these options has {1} seat(s)", name, game.num_players))
-        deal = DEAL_SECRET if seed is None else DEAL_CHOSEN
-        if seed is None:
-            seed = secrets.randbits(SEED_BITS)
-        state = game.new_initial_state(seed=seed)
-        tokens: dict[int, str] = {}
-        rows: list[SeatRow] = []
-        for i, s in enumerate(seats):
-            token_hash = None
-            if s["kind"] == "human" and token_hashes is not None:
-                token_hash = token_hashes.get(i)
-            elif s["kind"] == "human":
-                tokens[i] = secrets.token_urlsafe(24)
-                token_hash = hash_token(tokens[i])
-            rows.append(SeatRow(i, s["kind"], s.get("bot"), s["name"], token_hash))
-        stamp = now()
-        game_id = secrets.token_hex(8)
-        row = GameRow(
-            id=game_id,
-            game=name,
-            version=game.rules_version,
-            options=game.record_options(),
-            seed=seed,
-            status="active",
-            seq=0,
-            created=stamp,
-            updated=stamp,
-            seats=rows,
-            deal=deal,
-            table={k: bool((table or {}).get(k, v)) for k, v in TABLE_DEFAULTS.items()},
-        )
-        table_clock = TableClock.new(clock or ClockSettings(), game.num_players)
-        table_clock.epoch = self.started
-        human = {i for i, s in enumerate(seats) if s["kind"] == "human"}
-        table_clock.update(set(state.active_players()) & human, None, self.now())
-        row.clock = table_clock.dumps()
-        await self.db(self.storage.create_game, row)
-        if self.cluster is not None:  # a new game: nobody else can hold it
-            await self._claim(game_id)
-        runner = MatchRunner(self, row, state)
-        self.runners[game_id] = runner
-        runner.kick_bots()
-        return runner, tokens
-
-    async def rematch(self, runner: MatchRunner) -> MatchRunner:
-        """The rematch of finished game ``runner``: the same game, options, seats (names,
-        bots, and the human seats' token hashes, so each player's own link opens their seat
-        of the new game), table choices and clock settings, on a new secret deal.  Made
-        once: a second request gets the same game.
-
-        Raises:
-            CreateError: the game is not over, or the engine refuses its options now.
-        """
-        async with runner.rematch_lock:
-            if runner.row.rematch is not None:
-                again = await self.find(runner.row.rematch)  # (wherever it runs)
-                if again is not None:
-                    return again
-            if not runner.over:
-                raise CreateError("a rematch can start once the game is over")
-            if self.cluster is not None:  # still ours? (else no rematch game to strand)
-                await self._claim(runner.id)
-            seats = [{"kind": s.kind, "bot": s.bot, "name": s.name} for s in runner.seats]
-            hashes = {s.seat: s.token_hash for s in runner.seats if s.token_hash is not None}
-            new, _ = await self.create(
-                runner.name,
-                dict(runner.row.options),
-                seats,
-                None,
-                runner.row.table,
-                hashes,
-                clock=runner.clock.settings,
-            )
-            try:
-                await self.db(self.storage.set_rematch, runner.id, new.id, self.fence())
-            except NotOwnerError:  # another server took the game over meanwhile
-                await self.drop(runner.id)
-                raise OwnedElsewhere(runner.id, await self._owner_address(runner.id)) from None
-            runner.row.rematch = new.id
-            runner.announce_rematch()
-            return new

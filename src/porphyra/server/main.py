@@ -1,13 +1,15 @@
-"""Run the web server: ``serve(host, port, db_url, data_dir)`` (``porphyra serve``)."""
+"""Run the web server: ``serve(settings)`` (``porphyra serve``, ``python -m porphyra.server``)."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Any
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
-from porphyra.server import DEFAULT_LEASE_S, HEARTBEAT_S
+from porphyra.server.settings import DEFAULT_LEASE_S, DEFAULTS, ServerSettings
+
+if TYPE_CHECKING:
+    from porphyra.server.owners import ClusterSettings
 
 #: ``gc.set_threshold`` of the server process (see :func:`serve`).
 GC_THRESHOLDS = (10_000, 50, 1_000)
@@ -52,53 +54,16 @@ def uvicorn_options(
     }
 
 
-def serve(
-    host: str = "127.0.0.1",
-    port: int = 8000,
-    db_url: str | None = None,
-    data_dir: str | Path | None = None,
-    bot_workers: int | None = None,
-    log_level: str = "info",
-    compression: bool = False,
-    allowed_origins: Sequence[str] = (),
-    allowed_hosts: Sequence[str] | None = None,
-    forwarded_allow_ips: str | None = None,
-    cluster_address: str | None = None,
-    lease_s: float = DEFAULT_LEASE_S,
-    announce: Callable[[], None] | None = None,
-    **limits: Any,
-) -> None:
+def serve(settings: ServerSettings = DEFAULTS, announce: Callable[[], None] | None = None) -> None:
     """Serve the lobby and games until interrupted.
 
     Args:
-        host: interface to listen on (default loopback only).
-        port: TCP port.
-        db_url: any SQLAlchemy URL; default an SQLite file in ``data_dir``.
-        data_dir: directory of the default database (default ``$PORPHYRA_DATA_DIR`` or
-            ``~/.local/share/porphyra``).
-        bot_workers: processes for bot seats (default: the number of CPUs; 0 runs bots in
-            threads).
-        log_level: uvicorn's log level.
-        compression: negotiate permessage-deflate on websockets (smaller messages for
-            distant players, at a CPU cost; off by default).
-        allowed_origins: websocket origins allowed besides the server's own (a front end
-            on another domain; ``*``: any).
-        allowed_hosts: host names the server answers to; default: the loopback names when
-            ``host`` is loopback (against DNS rebinding), else any.
-        forwarded_allow_ips: reverse proxies whose forwarded-address headers are believed
-            (see :func:`uvicorn_options`); default none.
-        cluster_address: this process is one of several servers on one database (see
-            :mod:`porphyra.server.owners`), reached by its clients at this base URL
-            (``http://host:port``); None (default): the database's only server.
-        lease_s: with ``cluster_address``, seconds a game stays this process's without a
-            heartbeat (more than twice the 5 s heartbeat): how soon another process takes
-            over the games of one that died.
+        settings: every setting (:class:`~porphyra.server.settings.ServerSettings`; its
+            defaults are the command line's).  ``allowed_hosts`` None becomes the loopback
+            names when ``host`` is loopback (against DNS rebinding), else any;
+            ``bot_workers`` None the CPU count.
         announce: called once every option and the database checked out, just before
             serving (the CLI says where to open the lobby).
-        limits: ``create_limit``, ``message_limit``, ``read_limit``, ``max_bot_games``,
-            ``max_seat_connections``, ``max_client_connections``, ``chat_limit``, ``bot_pace``,
-            ``hint_bot`` of :func:`porphyra.server.app.create_app` (default: the defaults
-            there).
 
     Raises:
         OSError: the port cannot be bound.
@@ -110,17 +75,9 @@ def serve(
 
     import uvicorn
 
-    cluster = None
-    if cluster_address is None and lease_s != DEFAULT_LEASE_S:
+    if settings.cluster_address is None and settings.lease_s != DEFAULT_LEASE_S:
         raise SystemExit("porphyra serve: --lease is for a cluster: give --cluster-address too")
-    if cluster_address is not None:  # (checked before anything starts)
-        from porphyra.server.owners import ClusterSettings, check_lease
-
-        try:
-            cluster = ClusterSettings(cluster_address, lease_s)
-            check_lease(lease_s, HEARTBEAT_S)
-        except ValueError as exc:
-            raise SystemExit(f"porphyra serve: {exc}") from None
+    cluster = cluster_of(settings)  # (checked before anything starts)
 
     from porphyra.server.app import create_app
     from porphyra.server.security import LOOPBACK_HOSTS
@@ -135,7 +92,7 @@ def serve(
     from porphyra.server.dbfile import DatabaseFileError, check_reachable, check_sqlite_file
 
     try:  # a damaged database file, or none that answers: say so before anything starts
-        url = database_url(db_url, data_dir)
+        url = database_url(settings.db_url, settings.data_dir)
         check_sqlite_file(url)
         check_reachable(url)
     except DatabaseFileError as exc:
@@ -146,43 +103,42 @@ def serve(
 
         storage = Storage(url)
         try:
-            check_address_free(storage, cluster.address, cluster.lease_s, HEARTBEAT_S)
+            check_address_free(storage, cluster.address, cluster.lease_s, settings.heartbeat_s)
         except AddressInUse as exc:
             raise SystemExit(f"porphyra serve: {exc}") from None
         finally:
             storage.close()
-    workers = (os.cpu_count() or 1) if bot_workers is None else bot_workers
-    if allowed_hosts is None and host in LOOPBACK_HOSTS:
-        allowed_hosts = LOOPBACK_HOSTS
-    app = create_app(
-        db_url=db_url,
-        data_dir=data_dir,
-        bot_workers=workers,
-        allowed_origins=allowed_origins,
-        allowed_hosts=allowed_hosts,
-        cluster=cluster,
-        **limits,
-    )
+    if settings.allowed_hosts is None and settings.host in LOOPBACK_HOSTS:
+        settings = replace(settings, allowed_hosts=tuple(LOOPBACK_HOSTS))
+    app = create_app(settings)
     if announce is not None:
         announce()
-    uvicorn.run(app, **uvicorn_options(host, port, log_level, compression, forwarded_allow_ips))
+    uvicorn.run(
+        app,
+        **uvicorn_options(
+            settings.host,
+            settings.port,
+            settings.log_level,
+            settings.compression,
+            settings.forwarded_allow_ips,
+        ),
+    )
 
 
-def main(argv: list[str] | None = None) -> None:
-    """``python -m porphyra.server [OPTIONS]``: the ``porphyra serve`` command itself
-    (:func:`porphyra.server.cli.serve_command`: the same options, one definition).
-
-    Args:
-        argv: the arguments (default: ``sys.argv[1:]``).
+def cluster_of(settings: ServerSettings) -> ClusterSettings | None:
+    """The :class:`~porphyra.server.owners.ClusterSettings` of ``settings`` (None: not a
+    cluster server).
 
     Raises:
-        SystemExit: always, once the server stops (click's way); with the reason if an
-            option or the database is refused.
+        SystemExit: the address or the lease is refused (the message says why).
     """
-    import typer
+    if settings.cluster_address is None:
+        return None
+    from porphyra.server.owners import ClusterSettings, check_lease
 
-    from porphyra.server.cli import serve_command
-
-    command = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-    command.command()(serve_command)
-    command(args=argv, prog_name="python -m porphyra.server")
+    try:
+        cluster = ClusterSettings(settings.cluster_address, settings.lease_s)
+        check_lease(settings.lease_s, settings.heartbeat_s)
+    except ValueError as exc:
+        raise SystemExit(f"porphyra serve: {exc}") from None
+    return cluster

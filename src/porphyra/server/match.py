@@ -23,7 +23,7 @@ table's ``timeout_bot``) and a seat taken over (its player left, or ran out of t
 ``takeover_after`` times) until its player returns.  The clocks are a
 :class:`~porphyra.clocks.TableClock`, stored with every action and kept by the base class
 :class:`~porphyra.server.seatclock.ClockedRunner`.  Undo follows
-:func:`~porphyra.server.replay.undo_target`.
+:func:`~porphyra.core.undo.undo_target`.
 """
 
 from __future__ import annotations
@@ -34,64 +34,48 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from porphyra import record as records
-from porphyra.bots.selfplay import decision_seed
 from porphyra.core.errors import PorphyraError
 from porphyra.core.game import Action, Game, State
 from porphyra.core.messages import Joined, msg
-from porphyra.i18n import DEFAULT as DEFAULT_LANGUAGE
-from porphyra.i18n.log import translate_lines
-from porphyra.server import protocol
-from porphyra.server.botpool import choose_on_state
+from porphyra.core.undo import undo_target
 from porphyra.server.client import Client
 from porphyra.server.errors import MOVED_MESSAGE, SubmitError, unavailable_message
-from porphyra.server.gamedata import derived, has_derived
 from porphyra.server.incidents import report
-from porphyra.server.replay import replay, undo_target
+from porphyra.server.ports import RunnerServices
+from porphyra.server.replay import replay
+from porphyra.server.rows import GameRow, SeatRow, hash_token, is_rated, now
 from porphyra.server.seatclock import ClockedRunner, load_clock
-from porphyra.server.storage import (
-    SPECTATOR_SEAT,
-    GameRow,
-    NotOwnerError,
-    SeatRow,
-    hash_token,
-    is_rated,
-    now,
-)
-from porphyra.server.summary import game_summary
-
-if TYPE_CHECKING:
-    from porphyra.server.hub import Hub
+from porphyra.server.seatviews import SeatViews
+from porphyra.server.tablebots import TableBots
+from porphyra.server.tablechat import TableChat
+from porphyra.server.writes import NotOwnerError
 
 log = logging.getLogger("porphyra.server")
 
-#: Chat lines one game keeps (then the table's chat is full).
-MAX_CHAT_LINES = 1000
-#: Of those, the most spectators may write (the seats can always go on talking).
-MAX_SPECTATOR_CHAT_LINES = 300
-#: Chat lines sent with a snapshot (the latest ones).
-CHAT_HISTORY = 200
 
-
-#: Memo keys of view dicts that :meth:`MatchRunner._release_views` drops once a change
-#: is sent (besides every ``("view", seat)``).
-_RELEASED = frozenset({"public", "derived"})
-
-
-class MatchRunner(ClockedRunner):
-    """The authority over one game: state, seats, clients, bots, persistence (its clocks:
+class MatchRunner(SeatViews, TableChat, TableBots, ClockedRunner):
+    """The authority over one game: state, seats, clients, bots, persistence (its views:
+    :class:`~porphyra.server.seatviews.SeatViews`; its chat:
+    :class:`~porphyra.server.tablechat.TableChat`; its bots and hints:
+    :class:`~porphyra.server.tablebots.TableBots`; its clocks:
     :class:`~porphyra.server.seatclock.ClockedRunner`).
 
     Args:
-        hub: the :class:`Hub` (storage, executors).
+        services: its collaborators (:class:`~porphyra.server.ports.RunnerServices`:
+            storage, bots, the clocks' time, the hint bot and the bots' pace).
         row: the stored game (record header, actions, seats).
         state: the engine state after ``row.actions``.
     """
 
-    def __init__(self, hub: Hub, row: GameRow, state: State) -> None:
-        self.hub = hub
+    def __init__(self, services: RunnerServices, row: GameRow, state: State) -> None:
+        self.store = services.store
+        self.bots = services.bots
+        self.time = services.time
+        self.hint_bot = services.hint_bot
+        self.bot_pace = services.bot_pace
         self.id = row.id
         self.row = row
         self.state = state
@@ -121,7 +105,7 @@ class MatchRunner(ClockedRunner):
         #: The table's chat (loaded from the database on first use).
         self.chat: list[dict[str, Any]] | None = None
         self._chat_lock = asyncio.Lock()
-        #: ``time.monotonic()`` of the last change (bots wait ``hub.bot_pace`` after it).
+        #: ``time.monotonic()`` of the last change (bots wait ``bot_pace`` after it).
         self._last_change = 0.0
         self.clock = load_clock(row, self.game.num_players)
         #: Seats out of time whose timeout bot is deciding.
@@ -255,350 +239,6 @@ class MatchRunner(ClockedRunner):
             self._undo_cache[seat] = cached
         return cached[1] is not None
 
-    # ----------------------------------------------------------------- the choke point
-    def _memoized(self, key: Any, make: Callable[[], Any]) -> Any:
-        """``make()`` once per (seq, key): views are recomputed after every change only."""
-        if self._memo_seq != self.seq:
-            self._memo.clear()
-            self._memo_seq = self.seq
-        if key not in self._memo:
-            self._memo[key] = make()
-        return self._memo[key]
-
-    def public(self) -> dict[str, Any]:
-        """``state.public_observation()`` (memoized per seq; do not mutate)."""
-        result: dict[str, Any] = self._memoized("public", self.state.public_observation)
-        return result
-
-    def _derived(self) -> dict[str, Any]:
-        """:func:`derived` of the public observation (``{}`` without building it when the
-        game has no derived figures)."""
-        if not has_derived(self.game):
-            return {}
-        return derived(self.game, self.public())
-
-    def _summary(self) -> dict[str, Any]:
-        """:func:`game_summary` of the finished game (public observations only)."""
-        try:
-            return game_summary(records.to_record(self.state))
-        except Exception:  # a summary is a courtesy: never fail the view for it
-            log.exception("game %s: no summary", self.id)
-            return {}
-
-    def _legal(self, seat: int) -> list[str]:
-        """``seat``'s legal action texts now (``[]`` unless the engine waits for it)."""
-        if self.over or seat not in self.state.active_players():
-            return []
-        return self.state.legal_action_texts(seat)
-
-    def _track_decisions(self) -> None:
-        """After a change: a seat whose legal actions changed starts a new decision at
-        the current seq (an unchanged one, e.g. the other seat of a simultaneous decision
-        after a hidden choice, keeps its start, so its submission stays fresh)."""
-        for seat in range(len(self.seats)):
-            legal = self._legal(seat)
-            old = self._decisions.get(seat)
-            if old is None or old[1] != legal or not legal:
-                self._decisions[seat] = (self.seq, legal)
-
-    def _decision_start(self, seat: int) -> int:
-        """The seq at which ``seat``'s current decision began (see :meth:`_track_decisions`):
-        a move or a hint sent at any seq from there to now is fresh."""
-        return self._decisions.get(seat, (self.seq, []))[0]
-
-    def _base_view(self, seat: int | None) -> dict[str, Any]:
-        """The fields of ``seat``'s view that depend on the state only (memoized per seq).
-
-        This is the only function that turns state into outgoing data: the observation
-        comes from ``state.observation(seat)`` or ``state.public_observation()``, the legal
-        actions from ``state.legal_actions(seat)`` (every seat of
-        ``state.active_players()`` has its own).
-        """
-
-        def make() -> dict[str, Any]:
-            state = self.state
-            if seat is None:
-                obs = self.public()  # one public observation per change, also for derived
-                legal: list[str] = []
-            else:
-                obs = state.observation(seat)
-                decision = self._decisions.get(seat)
-                legal = decision[1] if decision is not None else self._legal(seat)
-                if self.bot_plays(seat):
-                    legal = []  # a bot decides for this seat now
-            obs = self._with_clock_notes(obs, seat)
-            return {
-                "seq": self.seq,
-                "game_id": self.id,
-                "game": self.name,
-                "seat": seat,
-                "status": "over" if self.over else "active",
-                "observation": obs,
-                "legal": legal,
-                # Figures computed from the public observation only (the same for every
-                # seat and spectator), once per change; none (and no public observation
-                # built for them) in a game without such figures.
-                "derived": self._memoized("derived", self._derived),
-                "can_undo": False if seat is None else self.can_undo(seat),
-                "hints": self.hints_allowed(seat),
-                # Once over: the game's course from the public view (the same for all).
-                "summary": self._memoized("summary", self._summary) if self.over else None,
-            }
-
-        base: dict[str, Any] = self._memoized(("view", seat), make)
-        return base
-
-    def view(
-        self,
-        seat: int | None,
-        kind: str,
-        last: str | None = None,
-        log_from: int = 0,
-        lang: str = DEFAULT_LANGUAGE,
-    ) -> dict[str, Any]:
-        """The message of type ``kind`` for ``seat`` (None: spectator).
-
-        Args:
-            seat: the seat, or None for a spectator.
-            kind: ``"snapshot"`` or ``"update"``.
-            last: the action text to echo (only ever to the seat that made it).
-            log_from: log lines the client already has: the message's observation then
-                carries ``log[log_from:]`` and ``log_start = log_from`` (0: the whole log).
-            lang: the language of the log lines sent (rendered from the English lines of
-                the same observation, :mod:`porphyra.i18n.log`: the same information).
-        """
-        message = dict(self._base_view(seat))
-        message["type"] = kind
-        obs = message["observation"]
-        log = obs.get("log")
-        if isinstance(log, list):
-            start = log_from if 0 < log_from <= len(log) else 0
-            if start or lang != DEFAULT_LANGUAGE:
-                obs = dict(obs)
-                obs["log"] = translate_lines(log[start:], lang)
-                message["observation"] = obs
-            message["log_start"] = start
-        if kind == "snapshot":
-            message["seats"] = self.seats_info()
-            message["options"] = self.row.options
-            message["table"] = dict(self.row.table)
-            message["rematch"] = self.row.rematch
-            message["chat"] = self.chat_history()
-            message.update(self.deal_info())
-        # A snapshot's clocks are as of now (it may come long after the last change); an
-        # update's as of the change it reports (the same for every client).
-        message["clock"] = (
-            self.clock_info() if kind == "snapshot" else self._memoized("clock", self.clock_info)
-        )
-        if last is not None:
-            message["last"] = last
-        return message
-
-    def _log_length(self, seat: int | None) -> int:
-        log = self._base_view(seat)["observation"].get("log")
-        return len(log) if isinstance(log, list) else 0
-
-    def send_view(self, client: Client, kind: str, last: str | None = None) -> None:
-        """Send ``client`` its view (an update carries only the log lines it lacks)."""
-        client.send(self._view_text(client, kind, last))
-        client.shown = self._shown(client.seat)
-
-    def _shown(self, seat: int | None) -> tuple[str, tuple[Any, ...]]:
-        """What ``seat``'s view shows, apart from the message number: its observation,
-        legal actions, undo and status as JSON text (made once per change), and the clocks.
-
-        Text rather than the view's dicts, so that a client keeps no reference to them:
-        :meth:`_release_views` drops them once the change is sent, before the garbage
-        collector's young generation would have to walk them (a string holds no
-        references; issue 13's benchmark had each young collection walk every game's
-        views)."""
-
-        def make() -> str:
-            base = self._base_view(seat)
-            shown = [base["observation"], base["legal"], base["can_undo"], base["status"]]
-            return protocol.dumps({"shown": shown})
-
-        text: str = self._memoized(("shown", seat), make)
-        clocks = tuple((c.remaining_s, c.since, c.timeouts, c.takeover) for c in self.clock.seats)
-        return text, clocks
-
-    def _release_views(self) -> None:
-        """Forget this change's view dicts (observations, public view, derived figures);
-        their texts stay memoized, and a later reader in the same change (a new client's
-        snapshot) makes them again, the same (they depend on the state only)."""
-        memo = self._memo
-        for key in [k for k in memo if k in _RELEASED or (type(k) is tuple and k[0] == "view")]:
-            del memo[key]
-
-    def _view_text(self, client: Client, kind: str, last: str | None) -> str:
-        seat = client.seat
-        start = client.log_len if kind == "update" else 0
-        lang = client.lang
-        key = ("text", seat, kind, last, start, lang, self.row.rematch, len(self.chat or ()))
-        if kind == "snapshot" and self.clock.next_deadline() is not None:
-            self._memo.pop(key, None)  # a clock runs: the snapshot's time is as of now
-        text: str = self._memoized(
-            key, lambda: protocol.dumps(self.view(seat, kind, last, start, lang))
-        )
-        client.log_len = self._log_length(seat)
-        return text
-
-    def broadcast(self, last: tuple[int, str] | None = None) -> None:
-        """Send an ``update`` to every client whose view changed, each its own view.
-
-        A client whose view is the same as before gets nothing.  Another seat's secret
-        choice in a simultaneous decision (B-R3) never shows *what* was chosen, but the
-        other seat does learn *that* it was made (its view says it waits for the other
-        player no more): accepted by design, see docs/scaling.md.  Its submissions stay
-        fresh (its decision has not changed, see ``submit``)."""
-        for client in list(self.clients):
-            echo = last[1] if last is not None and last[0] == client.seat else None
-            if echo is None and client.shown == self._shown(client.seat):
-                continue
-            self.send_view(client, "update", echo)
-        self._release_views()
-
-    def presence(self) -> None:
-        """Tell every client the seats' connection flags."""
-        msg = protocol.dumps({"type": "presence", "seq": self.seq, "seats": self.seats_info()})
-        for client in list(self.clients):
-            client.send(msg)
-
-    def attach(self, client: Client) -> None:
-        """Register ``client`` and send it a full snapshot (with the chat loaded by
-        :meth:`load_chat`)."""
-        self.clients.add(client)
-        self.send_view(client, "snapshot")
-        self._release_views()
-        self.presence()
-
-    def announce_rematch(self) -> None:
-        """Tell every client the id of this game's rematch (each opens it with its own
-        link: a seat's token opens the same seat there)."""
-        msg = protocol.dumps({"type": "rematch", "seq": self.seq, "game_id": self.row.rematch})
-        for client in list(self.clients):
-            client.send(msg)
-
-    # ----------------------------------------------------------------- chat
-    def _chat_entry(self, line: dict[str, Any]) -> dict[str, Any]:
-        """A stored chat line as sent: index, seat (None: a spectator), name, text, time."""
-        seat = line["seat"]
-        spectator = seat == SPECTATOR_SEAT or not 0 <= seat < len(self.seats)
-        return {
-            "n": line["n"],
-            "seat": None if spectator else seat,
-            "name": "Spectator" if spectator else self.seats[seat].name,
-            "text": line["text"],
-            "at": line["at"],
-        }
-
-    async def _load_chat(self) -> list[dict[str, Any]]:
-        if self.chat is None:
-            lines = await self.hub.db(self.hub.storage.chat, self.id)
-            if self.chat is None:
-                self.chat = lines
-        return self.chat
-
-    async def load_chat(self) -> None:
-        """Load the table's chat, so that snapshots carry it (a database that does not
-        answer now leaves it unloaded: snapshots then carry none)."""
-        try:
-            await self._load_chat()
-        except Exception:
-            report("game %s: could not load the chat", self.id)
-
-    def chat_history(self) -> list[dict[str, Any]]:
-        """The latest :data:`CHAT_HISTORY` chat lines as sent (none while not loaded)."""
-        return [self._chat_entry(line) for line in (self.chat or [])[-CHAT_HISTORY:]]
-
-    async def post_chat(self, seat: int | None, text: str) -> None:
-        """Store ``text`` as a chat line of ``seat`` (None: a spectator) and send it to
-        every client.  The text is the client's own (checked by the protocol); the page
-        shows it as text, never as markup.
-
-        Raises:
-            SubmitError: ``auth`` (a spectator at a table whose spectators only read),
-                ``limit`` (the table's chat is full), ``unavailable`` (not stored).
-        """
-        if seat is None and not self.spectators_may_chat():
-            raise SubmitError("auth", "spectators can read this table's chat, not write in it")
-        async with self._chat_lock:
-            lines = await self._store("a chat line", self._load_chat)
-            if len(lines) >= MAX_CHAT_LINES:
-                raise SubmitError("limit", "this table's chat is full")
-            if seat is None and (
-                sum(1 for x in lines if x["seat"] == SPECTATOR_SEAT) >= MAX_SPECTATOR_CHAT_LINES
-            ):
-                raise SubmitError("limit", "the spectators' share of this table's chat is full")
-            line = {
-                "n": len(lines),
-                "seat": SPECTATOR_SEAT if seat is None else seat,
-                "text": text,
-                "at": now(),
-            }
-            await self._store(
-                "a chat line",
-                self.hub.db,
-                self.hub.storage.add_chat,
-                self.id,
-                line["n"],
-                line["seat"],
-                text,
-                line["at"],
-                self.hub.fence(),
-            )
-            lines.append(line)
-        msg = protocol.dumps({"type": "chat", "seq": self.seq, "lines": [self._chat_entry(line)]})
-        for client in list(self.clients):
-            client.send(msg)
-
-    # ----------------------------------------------------------------- hints
-    async def hint(self, seat: int, seq: int) -> dict[str, Any]:
-        """The hint bot's move for ``seat`` now, with its estimated chance to win when the
-        bot has one, computed from ``seat``'s own view only (``seat_view``).
-
-        Returns:
-            ``{"type": "hint", "seq", "action", "chance" (0..1 or None), "bot"}``.
-
-        Raises:
-            SubmitError: ``auth`` (the table gives no hints to this seat), ``stale``,
-                ``turn`` (the game does not wait for this seat) or ``over``.
-        """
-        if not self.hints_allowed(seat):
-            raise SubmitError(
-                "auth", "this table gives no hints (they are on when every other seat is a bot)"
-            )
-        if self.over:
-            raise SubmitError("over", "the game is over")
-        # Fresh from the start of the seat's decision on, as a submission is: another
-        # seat's hidden choice moves the game's seq but not this seat's view.
-        start = self._decision_start(seat)
-        if seq > self.seq or seq < start:
-            raise SubmitError(
-                "stale", msg("stale hint request: you saw {0}, the game is at {1}", seq, self.seq)
-            )
-        if not self._legal(seat):
-            raise SubmitError("turn", "a hint is for your own decision: it is not your turn")
-        spec = self.hub.hint_bot
-        # One search per seat and decision, whoever asks and how often (every tab of the
-        # seat shares it): hints are served ahead of bot-only games, so a flood of them
-        # must not become a flood of searches.
-        key = (seat, start)
-        task = self._hints.get(key)
-        if task is None:
-            self._hints = {
-                k: t for k, t in self._hints.items() if self._decision_start(k[0]) == k[1]
-            }
-            seed = decision_seed(self.state.seed, seat, len(self.state.history)) ^ 0x5EED
-            task = asyncio.ensure_future(self.hub.bots.hint(self.state, seat, spec, seed))
-            self._hints[key] = task
-        try:
-            action, chance = await asyncio.shield(task)
-        except Exception:
-            self._hints.pop(key, None)  # a failed search may be asked for again
-            raise
-        return {"type": "hint", "seq": seq, "action": action, "chance": chance, "bot": spec}
-
     def detach(self, client: Client) -> None:
         """Forget ``client``."""
         self.clients.discard(client)
@@ -667,7 +307,7 @@ class MatchRunner(ClockedRunner):
             # Another server took this game over (this one was cut off past its lease):
             # the write was refused; the game is its now (see porphyra.server.owners).
             log.warning("game %s: taken over by another server; dropped here", self.id)
-            asyncio.get_running_loop().create_task(self.hub.drop(self.id))
+            asyncio.get_running_loop().create_task(self.store.drop(self.id))
             raise SubmitError("moved", MOVED_MESSAGE) from None
         except Exception:
             error_id = report("game %s: could not store %s", self.id, what)
@@ -718,10 +358,12 @@ class MatchRunner(ClockedRunner):
             "status": "over" if state.is_terminal() else "active",
             "result": result,
         }
-        clock.update(self._waiting(state, clock), seat, self.hub.now())
+        clock.update(self._waiting(state, clock), seat, self.time.now())
         entry["clock"] = clock.dumps()
         try:
-            await self._store(f"action #{len(history) - 1} {text!r}", self.hub.store_action, entry)
+            await self._store(
+                f"action #{len(history) - 1} {text!r}", self.store.store_action, entry
+            )
         except SubmitError as err:
             # The write may have landed before the connection broke: take the stored
             # game as the truth when the database answers (else keep the unchanged state).
@@ -739,7 +381,7 @@ class MatchRunner(ClockedRunner):
     async def _reload(self) -> None:
         """After a failed write: if the database holds a different game (the write landed
         before the connection broke), rebuild the state from it."""
-        row = await self.hub.db(self.hub.storage.load, self.id)
+        row = await self.store.db(self.store.storage.load, self.id)
         if row is not None and (row.seq, len(row.actions)) != (self.seq, len(self.state.history)):
             self.row = row
             self.state = replay(row.record())
@@ -782,17 +424,17 @@ class MatchRunner(ClockedRunner):
             clock = self.clock.copy()
             players = range(len(self.seats))
             clock.drop_events_after([sum(1 for p, _ in state.history if p == q) for q in players])
-            clock.update(set(), None, self.hub.now())  # stop, then restart for the new state
-            clock.update(self._waiting(state, clock), None, self.hub.now())
+            clock.update(set(), None, self.time.now())  # stop, then restart for the new state
+            clock.update(self._waiting(state, clock), None, self.time.now())
             await self._store(
                 "an undo",
-                self.hub.db,
-                self.hub.storage.truncate_actions,
+                self.store.db,
+                self.store.storage.truncate_actions,
                 self.id,
                 target,
                 seq,
                 clock.dumps(),
-                self.hub.fence(),
+                self.store.fence(),
             )
             self.state, self.seq, self.clock = state, seq, clock
             self._decisions.clear()
@@ -801,77 +443,6 @@ class MatchRunner(ClockedRunner):
             for client in list(self.clients):
                 self.send_view(client, "snapshot")
             self._release_views()
-
-    # ----------------------------------------------------------------- bots
-    def _bot_seat(self) -> tuple[int, str, bool] | None:
-        """The seat a bot decides for now: ``(seat, bot spec, timeout move?)``, or None.
-
-        A seat out of time or taken over is played at once, even in a simultaneous
-        decision; a bot seat when it is the canonical seat (``current_player()``)."""
-        if self.over:
-            return None
-        current = self.state.current_player()
-        active = self.state.active_players()
-        order = ([current] if current in active else []) + [p for p in active if p != current]
-        timeout_bot = self.clock.settings.timeout_bot
-        for p in order:
-            if not 0 <= p < len(self.seats):
-                continue
-            if p in self._timing_out:
-                return p, timeout_bot, True
-            if self.clock.seats[p].takeover is not None:
-                return p, timeout_bot, False
-            if p == current and self.seats[p].kind == "bot":
-                return p, self.seats[p].bot or "random", False
-        return None
-
-    def kick_bots(self) -> None:
-        """Start the bots if a bot decides for a seat now and none is running."""
-        if self.over or (self._bot_task is not None and not self._bot_task.done()):
-            return
-        if self._bot_seat() is None:
-            return
-        self._bot_task = asyncio.get_running_loop().create_task(self._bot_turns())
-
-    async def _bot_turns(self) -> None:
-        """Let bots decide while a bot decides for a seat (see :meth:`_bot_seat`)."""
-        while not self.over:
-            chosen = self._bot_seat()
-            if chosen is None:
-                return
-            current, spec, timeout = chosen
-            seq = self.seq
-            seed = decision_seed(self.state.seed, current, len(self.state.history))
-            try:
-                text = await self.hub.bots.choose(
-                    self.state, current, spec, seed, urgent=self.person_waiting()
-                )
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("game %s: bot %s failed; playing a random move", self.id, spec)
-                text = choose_on_state(self.state.clone(), current, "random", seed)
-            # Pace: a person at the table can follow each bot move (none in bot-only games).
-            pace = self.hub.bot_pace if self.has_human() else 0.0
-            wait = self._last_change + pace - time.monotonic()
-            if wait > 0:
-                await asyncio.sleep(wait)
-            async with self.lock:
-                if self.seq != seq or self.over:
-                    continue  # the game moved on (undo); decide again
-                try:
-                    action = self.game.parse_action(self.state, text, current)
-                except ValueError:
-                    log.error("game %s: bot %s chose illegal %r", self.id, spec, text)
-                    action = self.game.parse_action(
-                        self.state,
-                        choose_on_state(self.state.clone(), current, "random", seed),
-                        current,
-                    )
-                try:
-                    await self._commit(current, action, timeout=timeout)
-                except SubmitError:  # the database is down: decide again in a moment
-                    await asyncio.sleep(1.0)
 
     async def stop(self) -> None:
         """Cancel a running bot decision (on shutdown)."""

@@ -4,7 +4,7 @@ Every game is **owned by one process at a time** (``docs/scaling.md``).  A proce
 game while the game's row of the ``owners`` table names it and its lease has not run out;
 it renews the leases of the games it runs with every heartbeat, and every move it stores
 renews that game's lease in the move's own transaction, or fails if another process holds
-it (the fence: :class:`~porphyra.server.storage.NotOwnerError`, so a paused or cut-off
+it (the fence: :class:`~porphyra.server.writes.NotOwnerError`, so a paused or cut-off
 process can never write over the game's new owner).  A process that dies stops renewing;
 once its leases run out, the next request for one of its games, on any process, takes the
 game over and reloads it from its record (the database is the only truth: a move is
@@ -33,7 +33,8 @@ from sqlalchemy import delete, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from porphyra.server import DEFAULT_LEASE_S
-from porphyra.server.storage import Storage, games_table, owners_table, servers_table
+from porphyra.server.schema import games_table, owners_table, servers_table
+from porphyra.server.storage import Storage
 
 #: The ``server_id`` of a game nobody runs that must wake up at its ``lease_until`` (its
 #: clock's next deadline; see :func:`release`): anyone may claim it.

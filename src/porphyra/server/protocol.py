@@ -9,7 +9,8 @@ it, so no ``error`` message can precede that close):
 ``{"type": "act", "action": "<notation>", "seq": N}``
     submit an action; ``seq`` is the number of the last state the client saw.
 ``{"type": "undo", "seq": N}``
-    take back this seat's last decision (only against bots, see ``runner.undo_target``).
+    take back this seat's last decision (only against bots, see
+    :func:`porphyra.core.undo.undo_target`).
 ``{"type": "snapshot"}``
     ask for a full snapshot again.
 ``{"type": "leave"}``

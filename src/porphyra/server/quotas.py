@@ -35,22 +35,28 @@ import time
 
 from limits import RateLimitItem, parse_many, storage, strategies
 
-#: Games one client address may create (moving window).
-CREATE_LIMIT = "30/minute"
-#: Reads of stored games one client address may make (moving window): a replay or an
-#: unloaded game's info replays its whole record, so an unlimited client could keep a core
-#: busy with them.  A person in the lobby makes a few a minute.
-READ_LIMIT = "300/minute"
-#: Messages one websocket connection may send (moving window).
-MESSAGE_LIMIT = "20/second"
-#: Chat lines one seat (or one spectator connection) may write (moving window).
-CHAT_LIMIT = "5 per 10 seconds"
-#: Bot-only games that may be active at once.
-MAX_BOT_GAMES = 8
-#: Websockets open at once on one seat (a few browser tabs of its player).
-MAX_SEAT_CONNECTIONS = 4
-#: Websockets open at once from one client address (seats and spectators, every game).
-MAX_CLIENT_CONNECTIONS = 32
+from porphyra.server.settings import (
+    CHAT_LIMIT,
+    CREATE_LIMIT,
+    MAX_BOT_GAMES,
+    MAX_CLIENT_CONNECTIONS,
+    MAX_SEAT_CONNECTIONS,
+    MESSAGE_LIMIT,
+    READ_LIMIT,
+)
+
+__all__ = [
+    "CHAT_LIMIT",
+    "CREATE_LIMIT",
+    "MAX_BOT_GAMES",
+    "MAX_CLIENT_CONNECTIONS",
+    "MAX_SEAT_CONNECTIONS",
+    "MESSAGE_LIMIT",
+    "READ_LIMIT",
+    "Quotas",
+    "check_limit",
+    "in_seconds",
+]
 
 
 class Quotas:

@@ -19,10 +19,8 @@ from porphyra.clocks import ClockSettings, TableClock, event_text, with_notes
 from porphyra.clocks import record_fields as clock_record_fields
 from porphyra.core.game import State
 from porphyra.server.errors import SubmitError
-from porphyra.server.storage import GameRow, SeatRow
-
-if TYPE_CHECKING:
-    from porphyra.server.hub import Hub
+from porphyra.server.ports import GameStore, TableTime
+from porphyra.server.rows import GameRow, SeatRow
 
 log = logging.getLogger("porphyra.server")
 
@@ -31,7 +29,8 @@ class ClockedRunner:
     """The clocks of a :class:`~porphyra.server.match.MatchRunner` (a base class of it;
     the attributes and methods below are the runner's)."""
 
-    hub: Hub
+    store: GameStore
+    time: TableTime
     id: str
     state: State
     seats: list[SeatRow]
@@ -57,7 +56,7 @@ class ClockedRunner:
     def clock_info(self) -> dict[str, Any]:
         """The clock settings and each seat's remaining time now (public:
         :meth:`TableClock.public`)."""
-        return self.clock.public(self.hub.now())
+        return self.clock.public(self.time.now())
 
     def record(self) -> dict[str, Any]:
         """The game's record with its clock settings and clock events (``clock``,
@@ -111,12 +110,12 @@ class ClockedRunner:
         """
         await self._store(
             "the clocks",
-            self.hub.db,
-            self.hub.storage.set_clock,
+            self.store.db,
+            self.store.storage.set_clock,
             self.id,
             clock.dumps(),
             seq,
-            self.hub.fence(),
+            self.store.fence(),
         )
         self.clock = clock
         if seq != self.seq:
@@ -130,7 +129,7 @@ class ClockedRunner:
         (:meth:`TableClock.resume`) and store them (a failure is logged; the clocks are
         moved again, the same way, when the game is next loaded)."""
         clock = self.clock.copy()
-        if clock.resume(self.hub.alive_at, self.hub.started):
+        if clock.resume(self.time.alive_at, self.time.started):
             async with self.lock:
                 try:
                     await self._store_clock(clock, self.seq)
@@ -143,7 +142,7 @@ class ClockedRunner:
         if self.over or not self.clock.timed:
             return
         async with self.lock:
-            now_s = self.hub.now()
+            now_s = self.time.now()
             waiting = self._waiting(self.state, self.clock)
             due = [p for p in self.clock.due(now_s) if p in waiting and p not in self._timing_out]
             for seat in due:
@@ -186,7 +185,7 @@ class ClockedRunner:
             clock = self.clock.copy()
             clock.take_over(seat, moves, "left")
             clock.events[-1]["at"] = self._log_anchor()
-            clock.update(self._waiting(self.state, clock), None, self.hub.now())
+            clock.update(self._waiting(self.state, clock), None, self.time.now())
             await self._store_clock(clock, self.seq + 1)
             log.info("game %s: seat %d left; a bot plays it", self.id, seat)
         self.kick_bots()
@@ -204,7 +203,7 @@ class ClockedRunner:
             clock = self.clock.copy()
             clock.give_back(seat, self._moves_of(seat))
             clock.events[-1]["at"] = self._log_anchor()
-            clock.update(self._waiting(self.state, clock), None, self.hub.now())
+            clock.update(self._waiting(self.state, clock), None, self.time.now())
             await self._store_clock(clock, self.seq + 1)
             log.info("game %s: seat %d is back", self.id, seat)
 

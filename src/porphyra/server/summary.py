@@ -16,8 +16,8 @@ from typing import Any
 from porphyra import record as records
 from porphyra.clocks import event_text, with_notes
 from porphyra.core.game import Game, State
+from porphyra.core.registry import shared_game, web_hooks
 from porphyra.server.gamedata import derived
-from porphyra.server.replay import shared_game
 
 #: The views of :func:`replay_frames`.
 PUBLIC_VIEW = "public"
@@ -41,78 +41,23 @@ def _states(rec: dict[str, Any]) -> Iterator[tuple[int | None, str | None, State
         yield player, text, state
 
 
-def _forces(game: Game) -> dict[str, int]:
-    """Each card's force by slug, from ``game.card_data()`` (built once per summary)."""
-    cards = game.card_data().get("cards", {})
-    return {slug: int((card or {}).get("force") or 0) for slug, card in cards.items()}
-
-
-def _force(forces: dict[str, int], slugs: list[str]) -> int:
-    return sum(forces.get(s, 0) for s in slugs)
-
-
-def byzantium_summary(rec: dict[str, Any]) -> dict[str, Any]:
-    """Byzantium's turn-by-turn course from public observations: per turn the Emperor, the
-    Territory and Legacy Tokens at its end, and both melds (cards and force as revealed,
-    and after the negotiation).
-
-    Returns:
-        ``{"turns": [{"turn", "emperor", "territory", "legacy", "melds": {"byzantine" |
-        "foe": {"cards", "force", "revealed", "revealed_force"}}, "negotiation"}],
-        "start": {"territory", "legacy"}}``.
-    """
-    game = _game_of(rec)
-    forces = _forces(game)
-    turns: dict[int, dict[str, Any]] = {}
-    start: dict[str, Any] = {}
-    for _player, _text, state in _states(rec):
-        obs = state.public_observation()
-        if not start:
-            start = {"territory": obs["territory"], "legacy": list(obs["legacy"])}
-        turn = int(obs["turn"])
-        entry = turns.setdefault(
-            turn, {"turn": turn, "emperor": obs["emperor"], "melds": {}, "negotiation": None}
-        )
-        entry["territory"] = obs["territory"]
-        entry["legacy"] = list(obs["legacy"])
-        if obs.get("melds_turn") == turn:
-            for deck, cards in obs["melds"].items():
-                meld = entry["melds"].setdefault(
-                    deck, {"revealed": list(cards), "revealed_force": _force(forces, cards)}
-                )
-                meld["cards"] = list(cards)
-                meld["force"] = _force(forces, cards)
-            if obs.get("negotiation"):
-                entry["negotiation"] = dict(obs["negotiation"])
-    return {"start": start, "turns": [turns[t] for t in sorted(turns)]}
-
-
 def game_summary(rec: dict[str, Any]) -> dict[str, Any]:
-    """The end screen's course of a finished game (``{}`` for a game without one:
-    Conspiracy's end screen is its category table)."""
-    if rec["game"] == "byzantium":
-        return byzantium_summary(rec)
-    return {}
+    """The end screen's course of a finished game, by the game's own hook
+    (:attr:`~porphyra.core.adapters.WebHooks.summary`, from its public observations);
+    ``{}`` for a game without one (Conspiracy's end screen is its category table)."""
+    hook = web_hooks(rec["game"]).summary
+    if hook is None:
+        return {}
+    states = _states(rec)
+    return hook(_game_of(rec), (state.public_observation() for _, _, state in states))
 
 
 def _hidden(state: State) -> dict[str, Any]:
-    """Everything a finished game's ``"all"`` view adds to the public one: the draw piles
-    in order (next card first).  Only ever called for finished games."""
-    name = state.game.info.name
-    s: Any = state
-    if name == "byzantium":
-        cards = s._cs.cards
-        decks = ("byzantine", "foe")
-        return {
-            "draw_piles": {decks[d]: [cards[k].slug for k in reversed(s.draw[d])] for d in (0, 1)}
-        }
-    if name == "conspiracy":
-        t = s.t
-        return {
-            "lord_deck": [t.name[k] for k in reversed(s.deck)],
-            "location_deck": [t.slug[i] for i in reversed(s.loc_deck)],
-        }
-    return {}
+    """Everything a finished game's ``"all"`` view adds to the public one (the game's
+    :attr:`~porphyra.core.adapters.WebHooks.hidden`, e.g. the draw piles in order).  Only
+    ever called for finished games."""
+    hook = web_hooks(state.game.info.name).hidden
+    return {} if hook is None else hook(state)
 
 
 def parse_view(view: str, players: int) -> int | str:

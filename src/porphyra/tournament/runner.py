@@ -10,7 +10,6 @@ reproducible, and share the machine's cores with the other workers.
 
 from __future__ import annotations
 
-import json
 import multiprocessing
 import signal
 import time
@@ -20,8 +19,7 @@ from typing import Any
 
 from porphyra import record as records
 from porphyra.bots.selfplay import play_bot_game
-from porphyra.core.game import Game
-from porphyra.core.registry import load_game
+from porphyra.core.registry import shared_game
 from porphyra.tournament.schedule import Match
 
 #: Called with the number of finished games after each game.
@@ -65,19 +63,6 @@ class GameResult:
         return tuple(padded[:count])
 
 
-_GAMES: dict[str, Game] = {}
-
-
-def cached_game(name: str, options: dict[str, Any]) -> Game:
-    """``load_game(name, **options)``, cached per process (card data loads once); shared by
-    tournaments and balance campaigns."""
-    key = json.dumps([name, options], sort_keys=True)
-    game = _GAMES.get(key)
-    if game is None:
-        game = _GAMES[key] = load_game(name, **options)
-    return game
-
-
 def play_match(match: Match, keep_record: bool = False) -> GameResult:
     """Play one scheduled game.
 
@@ -93,7 +78,7 @@ def play_match(match: Match, keep_record: bool = False) -> GameResult:
             message names the game id, seats and seed.
         UnknownGameError: the game or an option is unknown.
     """
-    game = cached_game(match.game, match.options)
+    game = shared_game(match.game, match.options)
     start = time.perf_counter()
     try:
         state = play_bot_game(game, match.seats, match.seed)

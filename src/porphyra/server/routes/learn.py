@@ -12,7 +12,6 @@ The learner's table is that seat's observation only: the bot's hand stays hidden
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, HTTPException
@@ -23,8 +22,7 @@ from porphyra.core.seats import ENGLISH_SEAT, for_people
 from porphyra.i18n import DEFAULT, Translator, normalize
 from porphyra.i18n.log import translate_error, translate_lines
 from porphyra.learn import LESSONS, Lesson, Tutorial
-
-STATIC_DIR = Path(__file__).parent / "static"
+from porphyra.server.routes.pages import STATIC_DIR
 
 router = APIRouter()
 

@@ -1,0 +1,39 @@
+"""What a game brings to the outer layers beside its rules, asked for through the registry
+(:func:`porphyra.core.registry.web_hooks`), so that those layers never name a game.
+
+:class:`WebHooks` is the web server's part: each hook is optional, and a game without one
+gets the server's plain behaviour (no course on the end screen, no derived figures, no
+solo table).  A game declares its hooks in its own package (``games/<name>/web.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from porphyra.core.game import Game, State
+
+
+@dataclass(frozen=True)
+class WebHooks:
+    """A game's hooks for the web server.
+
+    Attributes:
+        summary: the end screen's course of a finished game, from its game object and its
+            public observations in order (the first before any action); a JSON-ready dict.
+            None: the end screen has no course for this game.
+        hidden: what the ``"all"`` view of a finished game's replay adds to the public
+            observation of ``state`` (e.g. the draw piles in order); only ever called for
+            finished games.  None: nothing.
+        derived: figures computed from a public observation alone, for display (e.g. a
+            live score breakdown); must read nothing but the observation.  None: none (and
+            the server need not build the public observation for them).
+        solo_options: the options of a one-seat table against the game's own opponent,
+            which the lobby offers when the engine accepts them.  None: no solo table.
+    """
+
+    summary: Callable[[Game, Iterable[dict[str, Any]]], dict[str, Any]] | None = None
+    hidden: Callable[[State], dict[str, Any]] | None = None
+    derived: Callable[[Game, dict[str, Any]], dict[str, Any]] | None = None
+    solo_options: Mapping[str, Any] | None = None

@@ -1,0 +1,221 @@
+"""The lobby and its games (REST, JSON).
+
+``GET  /api/meta``               games, lobby options, bot names, whether solo exists.
+``GET  /api/games``              saved games, newest first (no seeds, no tokens).
+``POST /api/games``              create: ``{"game", "options", "seats": [{"kind": "human" |
+                                 "bot", "bot", "name"}], "seed"?}`` → id, per human seat its
+                                 token and invite link, the spectator link.  Without a seed
+                                 the server draws 128 bits; with one the table is marked
+                                 ``"deal": "chosen"`` everywhere (lobby, game info, every
+                                 snapshot) and ``"rated": false``.  Clocks (issue 15):
+                                 ``"clock"``: ``{"kind": "none"}``, ``{"kind": "realtime",
+                                 "base_s", "increment_s"}`` or ``{"kind": "turn",
+                                 "per_move_s"}`` (seconds); ``"timeout_bot"`` (the bot that
+                                 moves for a seat out of time or taken over, default
+                                 ``easy``); ``"takeover_after"`` (timeouts after which a bot
+                                 plays the seat until its player returns; 0: never).
+                                 ``"table"``: ``{"hints", "spectator_chat"}`` (booleans).
+``GET  /api/games/{id}``         one game's public info, with ``clock`` (the settings and
+                                 each seat's remaining time) and ``waiting`` (the seats the
+                                 game waits for).
+``POST /api/games/{id}/rematch`` ``{"token"}`` (a seat's token): the rematch of a finished
+                                 game (same seats, links and clock, a new deal), made once.
+``POST /api/mine``               ``{"seats": [{"game", "token"}]}`` (the seats this browser
+                                 holds) → per valid seat: game, seat, status, whether the
+                                 game waits for it, its clock.
+
+The request bodies are in :mod:`porphyra.server.requests`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+
+from porphyra.bots import bot_names
+from porphyra.core import registry
+from porphyra.core.errors import UnknownGameError
+from porphyra.core.options import options_of
+from porphyra.core.registry import registered_games
+from porphyra.core.seats import default_name
+from porphyra.server.deps import READS, damaged_detail, existing, hub_of, quotas_of, settings_of
+from porphyra.server.errors import RefusedRequest
+from porphyra.server.gamedata import lobby_bot_text, lobby_bots, solo_supported
+from porphyra.server.hub import Hub
+from porphyra.server.hubcreate import CreateError
+from porphyra.server.incidents import report
+from porphyra.server.requests import CreateIn, MineIn, RematchIn, check_options, clock_settings
+
+router = APIRouter()
+
+
+@router.get("/api/meta")
+async def meta() -> dict[str, Any]:
+    games = {}
+    for name in registered_games():
+        info = registry.game_info(name)
+        games[name] = {
+            "long_name": info.long_name,
+            "min_players": info.min_players,
+            "max_players": info.max_players,
+            "options": [o.to_json() for o in options_of(info.options, "lobby")],
+        }
+    return {
+        "games": games,
+        "bots": lobby_bots(),
+        "bot_text": lobby_bot_text(),
+        "all_bots": bot_names(),
+        "solo": solo_supported(),
+    }
+
+
+@router.get("/api/games", dependencies=READS)
+async def list_games(request: Request) -> list[dict[str, Any]]:
+    hub = hub_of(request.app)
+    rows: list[dict[str, Any]] = await hub.db(hub.storage.summaries)
+    for row in rows:
+        runner = hub.runners.get(row["id"])
+        if runner is not None:
+            row["seats"] = runner.seats_info()
+        damage = row.pop("damage", None)
+        if damage is not None:
+            hub.mark_broken(row["id"], damage)
+        if row["id"] in hub.broken:  # e.g. a record of an older rules version
+            row["status"] = "broken"
+            row["problem"] = hub.broken[row["id"]]
+    return rows
+
+
+@router.post("/api/games", status_code=201)
+async def create_game(body: CreateIn, request: Request) -> dict[str, Any]:
+    hub = hub_of(request.app)
+    quotas = quotas_of(request.app)
+    max_bot_games = settings_of(request.app).max_bot_games
+    if not quotas.allow_create(request.client.host if request.client else "?"):
+        raise HTTPException(
+            429,
+            f"too many new games from your address (limit {quotas.describe_create()}); "
+            "try again later",
+        )
+    slot = max_bot_games if all(s.kind == "bot" for s in body.seats) else None
+    if not hub.reserve_bot_only(slot):
+        raise HTTPException(
+            429,
+            f"{max_bot_games} games of bots only are already running on this server; "
+            "try again when one has finished",
+        )
+    try:
+        return await _create(hub, body)
+    finally:  # the game is registered (it counts itself now) or was not created
+        hub.release_bot_only(slot)
+
+
+async def _create(hub: Hub, body: CreateIn) -> dict[str, Any]:
+    """Check and create the game of ``body`` (see ``create_game``).
+
+    Raises:
+        HTTPException(400): unknown options, bots or seat counts.
+    """
+    options = check_options(body.game, body.options)
+    bots = set(bot_names())
+    seats = []
+    for i, s in enumerate(body.seats):
+        if s.kind == "bot" and (s.bot or "random") not in bots:
+            raise HTTPException(400, f"Seat {i + 1}: unknown bot {s.bot!r}")
+        bot = s.bot or "random"
+        default = default_name(i, None if s.kind == "human" else bot)
+        name = (s.name or "").strip() or default
+        seats.append(
+            {
+                "kind": s.kind,
+                "bot": (s.bot or "random") if s.kind == "bot" else None,
+                "name": name,
+            }
+        )
+    clock = clock_settings(body, bots)
+    try:
+        runner, tokens = await hub.create(
+            body.game, options, seats, body.seed, body.table.model_dump(), clock=clock
+        )
+    except (CreateError, UnknownGameError) as exc:
+        raise RefusedRequest(400, exc.message) from None
+    info = runner.info()
+    info["fixed_seed"] = body.seed is not None  # the same as info["deal"] == "chosen"
+    info["invites"] = [
+        {"seat": seat, "token": token, "url": f"/game/{runner.id}#token={token}"}
+        for seat, token in sorted(tokens.items())
+    ]
+    info["spectate_url"] = f"/game/{runner.id}"
+    return info
+
+
+@router.get("/api/games/{game_id}", dependencies=READS)
+async def game_info(game_id: str, request: Request) -> dict[str, Any]:
+    runner = await existing(hub_of(request.app), game_id)
+    info: dict[str, Any] = runner.info()
+    return info
+
+
+@router.post("/api/games/{game_id}/rematch", status_code=201, dependencies=READS)
+async def rematch(game_id: str, body: RematchIn, request: Request) -> dict[str, Any]:
+    """Start (once) the rematch of a finished game for a seat of it: same seats, names,
+    bots and table; every human seat's own link (token) opens its seat there."""
+    hub = hub_of(request.app)
+    if game_id in hub.broken:
+        raise HTTPException(410, damaged_detail(hub.broken[game_id]))
+    # The token is checked on the stored seats before the game is loaded (and, in a
+    # cluster, claimed): a wrong token costs no replay, and gets the same answer with
+    # or without such a game.
+    seat = None
+    if await hub.may_hold(game_id, body.token):
+        runner = await existing(hub, game_id, write=True)
+        seat = runner.seat_of_token(body.token)
+    if seat is None:
+        raise HTTPException(403, "only a seat of this game can ask for its rematch")
+    try:
+        new = await hub.rematch(runner)
+    except (CreateError, UnknownGameError) as exc:
+        raise RefusedRequest(400, exc.message) from None
+    info: dict[str, Any] = new.info()
+    info["url"] = f"/game/{new.id}"
+    return info
+
+
+@router.post("/api/mine", dependencies=READS)
+async def my_games(body: MineIn, request: Request) -> list[dict[str, Any]]:
+    """The seats of ``body`` that exist, each ``{"id", "game", "long_name", "seat",
+    "name", "status", "your_turn" (the game waits for this seat, and no bot plays
+    it), "clock" (this seat's clock), "updated"}``; unknown games and wrong tokens are
+    left out (nothing tells which)."""
+    hub = hub_of(request.app)
+    out = []
+    for mine in body.seats:
+        try:
+            # The token first, on the stored seats: a wrong one never loads the game.
+            if not await hub.may_hold(mine.game, mine.token):
+                continue
+            runner = await hub.find(mine.game)  # (another server's game: as stored)
+        except Exception:  # the database is down: that game is left out this time
+            report("game %s: could not be loaded for the lobby", mine.game)
+            continue
+        seat = None if runner is None else runner.seat_of_token(mine.token)
+        if runner is None or seat is None:
+            continue
+        clock = runner.clock_info()
+        out.append(
+            {
+                "id": runner.id,
+                "game": runner.name,
+                "long_name": runner.game.info.long_name,
+                "seat": seat,
+                "name": runner.seats[seat].name,
+                "status": "over" if runner.over else "active",
+                "your_turn": not runner.over
+                and seat in runner.state.active_players()
+                and not runner.bot_plays(seat),
+                "clock": {**clock, "seats": None, "mine": clock["seats"][seat]},
+                "updated": runner.row.updated,
+            }
+        )
+    return out

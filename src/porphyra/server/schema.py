@@ -1,0 +1,161 @@
+"""The database's tables (SQLAlchemy Core) of the web server's storage
+(:mod:`porphyra.server.storage`).
+
+Tables:
+
+``games``    id, game name, rules version, options (JSON), the seed (``seed_text``: decimal
+             text, as seeds have 128 bits and more; the legacy 64-bit ``seed`` column holds
+             -1 for such rows and the whole seed only in games stored before), ``deal``
+             (``secret``: drawn by the server; ``chosen``: given by the creator, an unrated
+             table shown as such; NULL for older rows), status (``active`` / ``over``),
+             result (JSON), ``seq`` (the message number of the last change), created /
+             updated (UTC ISO-8601), ``table_options`` (JSON text: the table's choices,
+             ``{"hints": bool, "spectator_chat": bool}``; NULL for older rows: no hints
+             beyond bot tables, spectators read the chat only), ``rematch`` (the id of the
+             game started as this one's rematch, or NULL), ``clock`` (the table's clocks
+             and clock events as JSON text, see :mod:`porphyra.clocks`; NULL for older
+             rows: no clock).
+``actions``  (game id, index, player, action text): the record's action list, one row per
+             action, so that an action is written with a single small insert (undo deletes
+             a suffix; a simultaneous choice that the engine puts before one stored earlier
+             rewrites the suffix from there, in the same transaction).
+``seats``    (game id, seat index), kind (``human`` / ``bot``), bot spec, display name,
+             SHA-256 of the seat token (the token itself is never stored).  (Databases
+             written by earlier versions also hold a ``queued`` column, no longer read:
+             early simultaneous choices are now actions of the record.)
+``chat``     (game id, index), the writer's seat (-1: a spectator), the text and the time
+             (UTC ISO-8601): the table's chat, saved with the game.
+``server_state`` (key, value): ``alive``, the server's last heartbeat (epoch seconds).
+``owners``   (game id), server id, ``lease_until`` (epoch seconds): which server process
+             runs the game, when several share the database (:mod:`porphyra.server.owners`;
+             empty for a single server).
+``servers``  (server id), its address, its last heartbeat (epoch seconds): the server
+             processes sharing the database.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    JSON,
+    Column,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    cast,
+    inspect,
+)
+
+metadata = MetaData()
+
+games_table = Table(
+    "games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("version", String(32), nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("seed", Integer, nullable=False),  # legacy: -1 when seed_text holds the seed
+    Column("seed_text", Text, nullable=True),
+    Column("deal", String(16), nullable=True),
+    Column("status", String(16), nullable=False, index=True),
+    Column("result", JSON, nullable=True),
+    Column("seq", Integer, nullable=False, default=0),
+    Column("created", String(40), nullable=False),
+    Column("updated", String(40), nullable=False),
+    Column("table_options", Text, nullable=True),
+    Column("rematch", String(32), nullable=True),
+    # The table's clocks and clock events (JSON text of ``TableClock.dumps``; NULL for
+    # games stored before clocks: no clock).
+    Column("clock", Text, nullable=True),
+)
+
+actions_table = Table(
+    "actions",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("player", Integer, nullable=False),
+    Column("action", Text, nullable=False),
+)
+
+#: Server-wide values: ``alive``, the epoch seconds of the last heartbeat of the running
+#: server (after a restart, the time since then is not charged to any clock).
+server_table = Table(
+    "server_state",
+    metadata,
+    Column("key", String(32), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
+seats_table = Table(
+    "seats",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("bot", String(200), nullable=True),
+    Column("name", String(80), nullable=False),
+    Column("token_hash", String(64), nullable=True, index=True),
+)
+
+chat_table = Table(
+    "chat",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("text", Text, nullable=False),
+    Column("at", String(40), nullable=False),
+)
+
+#: Which server process runs each game when several share the database (the one whose row
+#: names it, until ``lease_until``; see :mod:`porphyra.server.owners`).
+owners_table = Table(
+    "owners",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("server_id", String(64), nullable=False, index=True),
+    Column("lease_until", Float, nullable=False),
+)
+
+#: The server processes sharing the database: where each answers, and its last heartbeat.
+servers_table = Table(
+    "servers",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("address", Text, nullable=False),
+    Column("heartbeat", Float, nullable=False),
+)
+
+# JSON columns read as text and parsed per row, so that one damaged row is reported as
+# that game's problem instead of failing the whole query.
+RAW_OPTIONS = cast(games_table.c.options, Text).label("options")
+RAW_RESULT = cast(games_table.c.result, Text).label("result")
+GAME_COLUMNS = [
+    RAW_OPTIONS if c.name == "options" else RAW_RESULT if c.name == "result" else c
+    for c in games_table.c
+]
+
+#: Columns added after the first release: ``(name, SQL type)``, added at start-up to a
+#: database created before them (``ALTER TABLE ... ADD COLUMN``, on SQLite and PostgreSQL).
+ADDED_GAME_COLUMNS = (
+    ("seed_text", "TEXT"),
+    ("deal", "VARCHAR(16)"),
+    ("table_options", "TEXT"),
+    ("rematch", "VARCHAR(32)"),
+    ("clock", "TEXT"),
+)
+
+
+def add_missing_columns(engine: Engine) -> None:
+    """Bring a database created by an older release up to :data:`games_table`."""
+    present = {c["name"] for c in inspect(engine).get_columns("games")}
+    with engine.begin() as conn:
+        for name, sql_type in ADDED_GAME_COLUMNS:
+            if name not in present:
+                conn.exec_driver_sql(f"ALTER TABLE games ADD COLUMN {name} {sql_type}")
