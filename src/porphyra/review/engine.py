@@ -288,6 +288,22 @@ def review_record(
     """
     settings = settings or ReviewSettings()
     decisions = review_points(list(decision_points(record, seat)), seat, settings, progress)
+    return finish_review(record, seat, settings, decisions)
+
+
+def finish_review(
+    record: dict[str, Any],
+    seat: int,
+    settings: ReviewSettings,
+    decisions: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """The review of ``seat`` in ``record`` from its reviewed ``decisions`` (in order, as
+    :func:`review_points` returns them; computed one by one elsewhere, e.g. by a server in
+    a worker): adds the result, the moments and the identification of the review.
+
+    Raises:
+        RecordError: the record does not replay.
+    """
     end = records.replay(record)
     result = final_value(end, seat) if end.is_terminal() else None
     return {

@@ -106,6 +106,8 @@ from porphyra.server.quotas import (
     READ_LIMIT,
     Quotas,
 )
+from porphyra.server.review import Reviews
+from porphyra.server.review import router as review_router
 from porphyra.server.security import SecurityHeaders, origin_allowed
 from porphyra.server.storage import TABLE_DEFAULTS, Storage, default_db_url
 from porphyra.server.summary import parse_view, replay_frames
@@ -521,6 +523,8 @@ def create_app(
         try:
             yield
         finally:
+            if isinstance(getattr(app.state, "reviews", None), Reviews):
+                app.state.reviews.close()
             await hub.stop()
             storage.close()
 
@@ -583,6 +587,7 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.include_router(learn_router)
+    app.include_router(review_router, dependencies=reads)
 
     def hub_of(request_app: Any) -> Hub:
         hub: Hub = request_app.state.hub
