@@ -63,13 +63,18 @@ function reviewMoment(m, name, goTo) {
   return el("li", {}, link);
 }
 
+/* A move in words (game.js's actionText: cards, lords and Locations named), never an id. */
+function reviewMove(action) {
+  return typeof actionText === "function" ? actionText(action) : action;
+}
+
 function reviewTable(review) {
   const S = REVIEW_STRINGS;
   const head = el("tr", {}, ...[S.move, S.before, S.after, S.cost, S.mark, S.chosen, S.best].map((h) => el("th", {}, h)));
   const rows = review.decisions.map((d) => el("tr", { class: d.mark ? `mark-${d.mark}` : "" },
     el("td", { class: "num" }, String(d.move)), el("td", { class: "num" }, pct(d.before)), el("td", { class: "num" }, pct(d.after)),
     el("td", { class: "num" }, d.cost >= 0.005 ? `-${Math.round(d.cost * 100)}` : ""),
-    el("td", {}, d.mark ? S.marks[d.mark] : ""), el("td", { class: "notation" }, d.chosen), el("td", { class: "notation" }, d.best === d.chosen ? "" : d.best)));
+    el("td", {}, d.mark ? S.marks[d.mark] : ""), el("td", {}, reviewMove(d.chosen)), el("td", {}, d.best === d.chosen ? "" : reviewMove(d.best))));
   return el("div", { class: "scroll-x", tabindex: "0", role: "region", "aria-label": S.title },
     el("table", { class: "scoretable review-table" }, el("thead", {}, head), el("tbody", {}, ...rows)));
 }
