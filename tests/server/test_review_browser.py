@@ -68,7 +68,9 @@ def test_review_on_the_replay_page_and_the_end_screen(live: LiveServer, browser:
     marked = sum(1 for d in review["decisions"] if d["mark"])
     assert page.locator("svg.review-chart circle").count() == marked
     assert page.locator(".review-table tbody tr").count() == len(review["decisions"])
-    first = page.locator(".review-table tbody tr").first.inner_text()
+    assert page.locator(".review-marked tbody tr").count() == marked
+    first = page.locator(".review-table tbody tr").first.text_content() or ""
+    assert first.startswith(str(review["decisions"][0]["move"]))
     assert review["decisions"][0]["chosen"].split(" ", 1)[1] not in first  # names, not ids
     counts = page.locator("[data-testid=review-counts]").inner_text()
     assert counts.startswith("Inaccuracies:")

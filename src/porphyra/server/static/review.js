@@ -23,6 +23,7 @@ const REVIEW_STRINGS = I18N.table({
   between: N_("Up to move {0}, the other moves and draws: {1} → {2}"),
   move: N_("Move"), before: N_("Before"), after: N_("After"), cost: N_("Cost"), mark: N_("Mark"),
   chosen: N_("Chosen"), best: N_("Search prefers"),
+  all: N_("All decisions ({0})"),
   marks: { inaccuracy: N_("inaccuracy"), mistake: N_("mistake"), blunder: N_("blunder") },
 });
 
@@ -68,15 +69,16 @@ function reviewMove(action) {
   return typeof actionText === "function" ? actionText(action) : action;
 }
 
-function reviewTable(review) {
+/* A table of `decisions` (class `cls`): move, win chances, cost, mark, the moves in words. */
+function reviewTable(decisions, cls) {
   const S = REVIEW_STRINGS;
   const head = el("tr", {}, ...[S.move, S.before, S.after, S.cost, S.mark, S.chosen, S.best].map((h) => el("th", {}, h)));
-  const rows = review.decisions.map((d) => el("tr", { class: d.mark ? `mark-${d.mark}` : "" },
+  const rows = decisions.map((d) => el("tr", { class: d.mark ? `mark-${d.mark}` : "" },
     el("td", { class: "num" }, String(d.move)), el("td", { class: "num" }, pct(d.before)), el("td", { class: "num" }, pct(d.after)),
     el("td", { class: "num" }, d.cost >= 0.005 ? `-${Math.round(d.cost * 100)}` : ""),
     el("td", {}, d.mark ? S.marks[d.mark] : ""), el("td", {}, reviewMove(d.chosen)), el("td", {}, d.best === d.chosen ? "" : reviewMove(d.best))));
   return el("div", { class: "scroll-x", tabindex: "0", role: "region", "aria-label": S.title },
-    el("table", { class: "scoretable review-table" }, el("thead", {}, head), el("tbody", {}, ...rows)));
+    el("table", { class: `scoretable ${cls}` }, el("thead", {}, head), el("tbody", {}, ...rows)));
 }
 
 /* The panel's content for the current REVIEW state. */
@@ -90,7 +92,8 @@ function reviewBody(names, goTo) {
     parts.push(el("figure", { class: "course" }, el("figcaption", {}, S.curve), reviewCurve(r, name)),
       el("p", { "data-testid": "review-counts" }, S.counts(count("inaccuracy"), count("mistake"), count("blunder"))),
       el("h4", {}, S.moments), el("ol", { "data-testid": "review-moments" }, ...r.moments.map((m) => reviewMoment(m, name, goTo))),
-      reviewTable(r));
+      ...(r.decisions.some((d) => d.mark) ? [reviewTable(r.decisions.filter((d) => d.mark), "review-marked")] : []),
+      el("details", {}, el("summary", {}, S.all(r.decisions.length)), reviewTable(r.decisions, "review-table")));
   } else if (REVIEW.status === "running") {
     const label = REVIEW.total === null ? S.waiting : S.progress(REVIEW.done, REVIEW.total);
     parts.push(el("div", { role: "status", "data-testid": "review-progress" }, label,
