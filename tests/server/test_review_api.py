@@ -87,3 +87,30 @@ def test_a_game_in_progress_is_not_reviewed(client: TestClient) -> None:
     assert r.status_code == 403
     assert r.json()["detail"] != "a game can be reviewed once it is over"  # Korean
     assert client.get(f"/api/games/{gid}/review?seat=0").status_code == 403
+
+
+def test_reviews_in_a_worker_process_match_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the server's bots in processes, reviews run in a worker process too; the
+    result is the engine's, and the event loop keeps running meanwhile."""
+    import asyncio
+
+    from tests.review.test_review_engine import bot_game
+
+    monkeypatch.setattr(server_review, "SETTINGS", FAST)
+    rec = bot_game("conspiracy", 2)
+
+    async def run() -> tuple[dict[str, Any] | None, int]:
+        reviews = server_review.Reviews(processes=True)
+        try:
+            job = reviews.start(rec, 0)
+            ticks = 0
+            while job.review is None and not job.failed:
+                await asyncio.sleep(0.01)
+                ticks += 1
+            return job.review, ticks
+        finally:
+            reviews.close()
+
+    review, ticks = asyncio.run(run())
+    assert review == review_record(rec, 0, server_review.SETTINGS)
+    assert ticks > 0

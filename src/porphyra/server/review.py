@@ -24,6 +24,7 @@ import concurrent.futures
 import logging
 import multiprocessing
 from collections import OrderedDict
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -150,6 +151,11 @@ class Reviews:
             )
         except asyncio.CancelledError:
             raise
+        except BrokenProcessPool:
+            log.warning("review worker broken; a new one starts with the next review")
+            if self._executor is pool:
+                self._executor = None
+            job.failed = True
         except Exception:
             log.exception("review of seat %s failed", seat)
             job.failed = True
