@@ -70,7 +70,7 @@ def test_json_output_and_the_cache(game_file: Path) -> None:
     ("args", "text"),
     [
         (["--seat", "3"], "Seat 1 is the first seat"),
-        (["--iterations", "0"], "greater than or equal to 1"),
+        (["--iterations", "1"], "greater than or equal to 2"),
     ],
 )
 def test_bad_input_is_refused_clearly(game_file: Path, args: list[str], text: str) -> None:

@@ -144,3 +144,31 @@ def test_a_review_never_names_a_card_of_the_other_hand(seed: int) -> None:
         assert not any(f'"{c}"' in entry for c in secret)
         checked += len(secret)
     assert checked > 0  # the other hand held cards this seat never saw
+
+
+@pytest.mark.parametrize("name", ["byzantium", "conspiracy"])
+def test_a_move_outside_the_heuristics_candidates_is_judged_too(name: str) -> None:
+    """The chosen move joins the root candidates, so even a move the search would never
+    consider gets its own estimate on the same worlds."""
+    from porphyra.bots.heuristic import heuristics_for
+    from porphyra.review.engine import review_decision
+
+    hooks = heuristics_for(name)
+    assert hooks is not None and hooks.candidate_actions is not None
+    judged = 0
+    for _, state, _ in decision_points(bot_game(name, 8), 0):
+        usual = {str(a) for a in hooks.candidate_actions(state)}
+        odd = [str(a) for a in state.legal_actions(0) if str(a) not in usual]
+        if not odd:
+            continue
+        d = review_decision(state, 0, odd[-1], ReviewSettings(iterations=2, seed=1))
+        assert d["chosen"] == odd[-1] and d["candidates"] >= 2
+        judged += 1
+    assert judged > 0
+    with pytest.raises(ValueError, match="not a legal action"):
+        review_decision(state, 0, "no such move", FAST)
+
+
+def test_settings_need_two_iterations() -> None:
+    with pytest.raises(ValueError, match="at least 2"):
+        ReviewSettings(iterations=1)

@@ -148,7 +148,7 @@ def review_command(
     iterations: Annotated[
         int,
         typer.Option(
-            "--iterations", min=1, help=N_("Search iterations per decision (reproducible).")
+            "--iterations", min=2, help=N_("Search iterations per decision (reproducible).")
         ),
     ] = DEFAULT_ITERATIONS,
     seed: Annotated[int, typer.Option("--seed", help=N_("Seed of the searches."))] = 0,

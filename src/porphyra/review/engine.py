@@ -68,19 +68,20 @@ class ReviewSettings:
     """How a review is computed; equal settings on the same record give the same review.
 
     Attributes:
-        iterations: search iterations per decision (≥ 1), shared by the root candidates.
+        iterations: search iterations per decision (≥ 2: the heuristic's move and the
+            chosen one get one each at least), shared by the root candidates.
         seed: seeds every search (with the seat's view, as the bots do).
 
     Raises:
-        ValueError: (on construction) ``iterations`` below 1.
+        ValueError: (on construction) ``iterations`` below 2.
     """
 
     iterations: int = DEFAULT_ITERATIONS
     seed: int = 0
 
     def __post_init__(self) -> None:
-        if self.iterations < 1:
-            raise ValueError(f"iterations must be at least 1, not {self.iterations}")
+        if self.iterations < 2:
+            raise ValueError(f"iterations must be at least 2, not {self.iterations}")
 
     def as_dict(self) -> dict[str, int]:
         """The settings as JSON (``{"iterations", "seed"}``)."""
@@ -149,8 +150,9 @@ def _root_candidates(view: SeatView, chosen: str) -> tuple[Callable[[State], Any
     def candidates(state: State) -> Sequence[Action]:
         actions = list(state.legal_actions() if base is None else base(state))
         if id(state) == roots[0] and chosen not in {str(a) for a in actions}:
-            match = [a for a in state.legal_actions() if str(a) == chosen]
-            actions.extend(match[:1])
+            # Second, after the heuristic's own move (the anchor, which must stay first):
+            # every world from the second iteration on plays it.
+            actions[1:1] = [a for a in state.legal_actions() if str(a) == chosen][:1]
         return actions
 
     return candidates, roots
@@ -169,6 +171,8 @@ def review_decision(
 
     Raises:
         ValueError: ``chosen`` is not a legal action of the seat's view.
+        RuntimeError: the search did not play the chosen move (a bug: the root candidates
+            did not reach the search).
     """
     plain = seat_view(state, seat)
     if chosen not in {str(a) for a in plain.legal_actions}:
@@ -188,7 +192,9 @@ def review_decision(
     by_text = {str(s.action): s for s in result.stats}
     best = str(result.action)
     before = round(by_text[best].mean_reward, 4)
-    after = round(by_text[chosen].mean_reward, 4) if by_text[chosen].visits else before
+    if not by_text[chosen].visits:  # cannot happen with 2+ iterations: a broken search
+        raise RuntimeError(f"the search never played the chosen move {chosen!r}")
+    after = round(by_text[chosen].mean_reward, 4)
     cost = round(max(0.0, before - after), 4)
     return {
         "best": best,
