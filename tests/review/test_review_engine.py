@@ -172,3 +172,13 @@ def test_a_move_outside_the_heuristics_candidates_is_judged_too(name: str) -> No
 def test_settings_need_two_iterations() -> None:
     with pytest.raises(ValueError, match="at least 2"):
         ReviewSettings(iterations=1)
+
+
+def test_the_default_seat_is_the_first_persons() -> None:
+    from porphyra.review import default_seat
+
+    rec = bot_game("byzantium", 2)
+    assert default_seat(rec) == 0
+    bot = {"kind": "bot", "bot": "easy"}
+    assert default_seat({**rec, "seats": [bot, {"kind": "human", "name": "Ann"}]}) == 1
+    assert default_seat({**rec, "seats": [bot, bot]}) == 0
