@@ -1,8 +1,8 @@
 """The ``porphyra`` console command (Typer for the arguments, Rich for the screen).
 
 Commands: ``play`` (humans and bots at one terminal, with save and resume), ``resume``,
-``replay`` (step through a saved game), ``rules`` (how to play), ``cards`` (the card set
-with totals) and
+``replay`` (step through a saved game), ``review`` (a seat's decisions, marked),
+``rules`` (how to play), ``cards`` (the card set with totals) and
 ``simulate`` (bot games with a progress bar and a summary table or JSON) and ``tournament``
 (round-robin bot tournaments over worker processes, :mod:`porphyra.cli.tournament`).  Every
 error a user can cause prints one line and exits with code 2.
@@ -39,6 +39,7 @@ from porphyra.cli.options import game_options, with_game_options
 from porphyra.cli.play import Outcome, PlaySession
 from porphyra.cli.replay import record_labels, run_replay
 from porphyra.cli.resume_list import pick_saved_game
+from porphyra.cli.review import review_command
 from porphyra.cli.rules import rules_markdown
 from porphyra.cli.saves import autosave_path, games_dir
 from porphyra.cli.simulate import simulate as run_simulation
@@ -562,6 +563,13 @@ app.command(name="tournament")(tournament_command)
 app.command(name="balance")(balance_command)
 app.command(name="serve")(serve_command)
 app.command(name="agent")(agent_command)
+app.command(
+    name="review",
+    help=tr(
+        "Review one seat's decisions in a saved game: its chance to win before and after "
+        "each, from its own view only, with inaccuracies, mistakes and blunders marked."
+    ),
+)(review_command)
 
 
 @app.command(

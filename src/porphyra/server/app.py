@@ -4,8 +4,9 @@ The HTTP and websocket surface lives in router modules by concern
 (:mod:`porphyra.server.routes`): :mod:`~.routes.lobby` (the lobby's REST API: games,
 creation, rematch, a browser's seats), :mod:`~.routes.play` (the websocket of a seat or
 spectator), :mod:`~.routes.records` (records and replays of finished games),
-:mod:`~.routes.pages` (pages, static files, catalogues, cards, rules) and
-:mod:`~.routes.learn` (the tutorials).  Their shared dependencies are in
+:mod:`~.routes.pages` (pages, static files, catalogues, cards, rules),
+:mod:`~.routes.learn` (the tutorials) and :mod:`~.routes.review` (game reviews).  Their
+shared dependencies are in
 :mod:`porphyra.server.deps`, the request bodies in :mod:`porphyra.server.requests`, the
 answers to failures in :mod:`porphyra.server.failures`; the settings are one
 :class:`~porphyra.server.settings.ServerSettings`.
@@ -25,10 +26,11 @@ from fastapi import FastAPI
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from porphyra.server import failures
+from porphyra.server.deps import READS
 from porphyra.server.hub import Hub
 from porphyra.server.logfilters import redact_server_logs
 from porphyra.server.quotas import Quotas
-from porphyra.server.routes import learn, lobby, pages, play, records
+from porphyra.server.routes import learn, lobby, pages, play, records, review
 from porphyra.server.security import SecurityHeaders
 from porphyra.server.settings import DEFAULTS, ServerSettings
 from porphyra.server.storage import Storage, default_db_url
@@ -89,6 +91,8 @@ def create_app(
         try:
             yield
         finally:
+            if isinstance(getattr(app.state, "reviews", None), review.Reviews):
+                app.state.reviews.close()
             await hub.stop()
             storage.close()
 
@@ -113,4 +117,5 @@ def create_app(
     app.include_router(learn.router)
     for routes in (pages, lobby, records, play):
         app.include_router(routes.router)
+    app.include_router(review.router, dependencies=READS)
     return app

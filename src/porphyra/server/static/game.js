@@ -385,6 +385,7 @@ function renderFinal(obs) {
     panel.append(scoreTable(obs, (M.derived && M.derived.scores) || obs.scores || []));
   }
   panel.append(endActions(GAME_ID, M.seat, TOKEN, REMATCH));
+  panel.append(reviewPanel(GAME_ID, SEATS.map((_, i) => seatName(i)), M.seat, null));
   panel.append(el("div", { class: "row", style: "margin-top:14px" },
     el("a", { class: "button primary", href: "/" }, t("Back to the lobby")),
     el("button", { onclick: () => { finalDismissed = true; renderFinal(obs); } }, t("Look at the table"))));

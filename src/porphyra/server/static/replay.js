@@ -119,6 +119,8 @@ async function rpLoad(view, pos) {
   }
   PREV_OBS = null;
   rpShow(pos);
+  const slot = document.getElementById("reviewslot");
+  if (slot && !slot.firstChild) slot.append(reviewPanel(GAME_ID, SEATS.map((_, i) => displayName(i)), body.seat || 0, (move) => rpShow(move)));
 }
 
 document.addEventListener("keydown", (ev) => {

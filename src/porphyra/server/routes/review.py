@@ -1,0 +1,216 @@
+"""Game reviews in the browser: ``/api/games/{id}/review`` (see ``docs/review.md``).
+
+``POST /api/games/{id}/review`` with ``{"seat": N}`` (0-based) starts the review of that
+seat of a finished game, unless it is running or done; ``GET
+/api/games/{id}/review?seat=N`` tells how far it is: ``{"status": "none" | "running" |
+"done" | "failed", "done": decisions reviewed, "total": decisions to review, "review":
+the review once done (:func:`porphyra.review.engine.finish_review`)}``.
+
+A review runs in the background, never in the event loop: one decision at a time in a
+worker (a process when the server's bots run in processes, else a thread), each task
+replaying the record up to that decision and searching on the seat's view only.  Reviews
+run one after another (one worker), so a burst of requests never takes the CPU from the
+tables' bots for more than one decision at a time.  Finished reviews are kept in memory
+(the latest :data:`KEEP`), keyed by the record's digest, the seat and the settings.
+
+Only finished games are reviewed: their records (with the seed) are public by then, so any
+seat's review may be shown to anyone, and nobody gets a search's advice during a game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import multiprocessing
+from collections import OrderedDict
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from porphyra import record as records
+from porphyra.review.engine import (
+    ReviewSettings,
+    decision_points,
+    finish_review,
+    record_digest,
+    review_decision,
+)
+
+log = logging.getLogger(__name__)
+
+router = APIRouter()
+
+#: Reviews (done or running) kept in memory, the oldest forgotten first.
+KEEP = 64
+#: The settings of the server's reviews (an iteration budget: reproducible).
+SETTINGS = ReviewSettings()
+
+
+class ReviewIn(BaseModel):
+    """The seat to review (0-based, as the protocol counts seats)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int = Field(ge=0, le=7)
+
+
+@dataclass
+class Job:
+    """One review: its progress and, once done, the review (or the failure's error id)."""
+
+    done: int = 0
+    total: int | None = None
+    review: dict[str, Any] | None = None
+    failed: bool = False
+    task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+    def status(self) -> dict[str, Any]:
+        """The job as the API answers it (see the module docstring)."""
+        state = "failed" if self.failed else "done" if self.review is not None else "running"
+        return {"status": state, "done": self.done, "total": self.total, "review": self.review}
+
+
+def points_of(rec: dict[str, Any], seat: int) -> list[tuple[int, str]]:
+    """``(index, chosen)`` of each decision of ``seat`` to review (worker entry point)."""
+    return [(index, chosen) for index, _, chosen in decision_points(rec, seat)]
+
+
+def review_at(
+    rec: dict[str, Any], index: int, seat: int, chosen: str, settings: ReviewSettings
+) -> dict[str, Any]:
+    """The review of ``seat``'s decision at action ``index`` of ``rec`` (worker entry
+    point): the record replayed up to it, the search on the seat's view only."""
+    state = records.replay(rec, upto=index)
+    return {"move": index + 1, **review_decision(state, seat, chosen, settings)}
+
+
+class Reviews:
+    """The reviews of one server: the jobs and the worker they run on.
+
+    Args:
+        processes: run the searches in a worker process (else a thread).
+    """
+
+    def __init__(self, processes: bool) -> None:
+        self.processes = processes
+        self.jobs: OrderedDict[str, Job] = OrderedDict()
+        self._executor: concurrent.futures.Executor | None = None
+
+    def executor(self) -> concurrent.futures.Executor:
+        """The one worker of the reviews, started on first use."""
+        if self._executor is None:
+            self._executor = (
+                concurrent.futures.ProcessPoolExecutor(
+                    max_workers=1, mp_context=multiprocessing.get_context("spawn")
+                )
+                if self.processes
+                else concurrent.futures.ThreadPoolExecutor(
+                    max_workers=1, thread_name_prefix="porphyra-review"
+                )
+            )
+        return self._executor
+
+    def key(self, rec: dict[str, Any], seat: int) -> str:
+        """The job key of ``seat``'s review of ``rec`` under :data:`SETTINGS`."""
+        return f"{record_digest(rec)}:{seat}:{SETTINGS.iterations}:{SETTINGS.seed}"
+
+    def start(self, rec: dict[str, Any], seat: int) -> Job:
+        """The job of ``seat``'s review of ``rec``, started now unless it exists (a failed
+        one is started again)."""
+        key = self.key(rec, seat)
+        job = self.jobs.get(key)
+        if job is not None and not job.failed:
+            self.jobs.move_to_end(key)
+            return job
+        job = self.jobs[key] = Job()
+        job.task = asyncio.get_running_loop().create_task(self._run(job, rec, seat))
+        while len(self.jobs) > KEEP:
+            _, old = self.jobs.popitem(last=False)
+            if old.task is not None and not old.task.done():
+                old.task.cancel()
+        return job
+
+    async def _run(self, job: Job, rec: dict[str, Any], seat: int) -> None:
+        loop = asyncio.get_running_loop()
+        pool = self.executor()
+        try:
+            points = await loop.run_in_executor(pool, points_of, rec, seat)
+            job.total = len(points)
+            decisions = []
+            for index, chosen in points:
+                decisions.append(
+                    await loop.run_in_executor(pool, review_at, rec, index, seat, chosen, SETTINGS)
+                )
+                job.done += 1
+            job.review = await loop.run_in_executor(
+                pool, finish_review, rec, seat, SETTINGS, decisions
+            )
+        except asyncio.CancelledError:
+            raise
+        except BrokenProcessPool:
+            log.warning("review worker broken; a new one starts with the next review")
+            if self._executor is pool:
+                self._executor = None
+            job.failed = True
+        except Exception:
+            log.exception("review of seat %s failed", seat)
+            job.failed = True
+
+    def close(self) -> None:
+        """Cancel the running reviews and stop the worker."""
+        for job in self.jobs.values():
+            if job.task is not None and not job.task.done():
+                job.task.cancel()
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+def reviews_of(request: Request) -> Reviews:
+    """The app's :class:`Reviews` (made on first use, with processes when its bots use
+    them)."""
+    state = request.app.state
+    found = getattr(state, "reviews", None)
+    if not isinstance(found, Reviews):
+        found = state.reviews = Reviews(processes=state.hub.bots.workers > 0)
+    return found
+
+
+async def finished_record(request: Request, game_id: str, seat: int) -> dict[str, Any]:
+    """The record of the finished game ``game_id``, checked for ``seat``.
+
+    Raises:
+        HTTPException: 404 no such game, 403 not over yet, 400 no such seat.
+    """
+    runner = await request.app.state.hub.find(game_id)
+    if runner is None:
+        raise HTTPException(404, "no such game")
+    if not runner.over:
+        raise HTTPException(403, "a game can be reviewed once it is over")
+    if not 0 <= seat < len(runner.seats):
+        raise HTTPException(400, "no such seat in this game")
+    rec: dict[str, Any] = runner.record_with_seats()
+    return rec
+
+
+@router.post("/api/games/{game_id}/review")
+async def start_review(game_id: str, body: ReviewIn, request: Request) -> dict[str, Any]:
+    """Start the review of ``body.seat`` (if not running or done); its status."""
+    rec = await finished_record(request, game_id, body.seat)
+    return reviews_of(request).start(rec, body.seat).status()
+
+
+@router.get("/api/games/{game_id}/review")
+async def review_status(
+    game_id: str, request: Request, seat: int = Query(ge=0, le=7)
+) -> dict[str, Any]:
+    """The status of the review of ``seat`` (``"none"`` if never started)."""
+    rec = await finished_record(request, game_id, seat)
+    reviews = reviews_of(request)
+    job = reviews.jobs.get(reviews.key(rec, seat))
+    if job is None:
+        return {"status": "none", "done": 0, "total": None, "review": None}
+    return job.status()

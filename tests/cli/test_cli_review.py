@@ -1,0 +1,87 @@
+"""``porphyra review``: the curve, the marks and the moments, in three languages, read
+from the cache the second time, and clear errors for bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from porphyra.cli import app
+from porphyra.cli.review import curve, sparkline
+from porphyra.review import cache_path
+from tests.review.test_review_engine import bot_game
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def game_file(tmp_path: Path) -> Path:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(bot_game("byzantium", 9)), encoding="utf-8")
+    return path
+
+
+def test_sparkline_maps_win_chances_to_blocks() -> None:
+    assert sparkline([0.0, 0.5, 1.0]) == "▁▅█"
+    assert curve({"decisions": [{"before": 0.5, "after": 0.4}], "result": 1.0}) == [0.5, 0.4, 1.0]
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", ["Review of Seat 2", "Win chance", "Search prefers", "The three moments"]),
+        ("ja", ["席2のレビュー", "勝率", "探索の推奨手", "ゲームを最も大きく動かした3つの場面"]),
+        ("ko", ["좌석 2 리뷰", "승률", "탐색 추천 수", "게임을 가장 크게 바꾼 세 장면"]),
+    ],
+)
+def test_review_prints_in_each_language(game_file: Path, lang: str, words: list[str]) -> None:
+    result = runner.invoke(
+        app, ["review", str(game_file), "--seat", "2", "--iterations", "16", "--lang", lang]
+    )
+    assert result.exit_code == 0, result.output
+    for word in words:
+        assert word in result.output
+    review = json.loads(cache_path(game_file).read_text(encoding="utf-8"))
+    (only,) = review["reviews"].values()
+    first = only["decisions"][0]
+    assert f"{first['before'] * 100:.0f}%" in result.output
+    assert sum(1 for d in only["decisions"] if str(d["move"]) in result.output) == len(
+        only["decisions"]
+    )
+
+
+def test_json_output_and_the_cache(game_file: Path) -> None:
+    args = ["review", str(game_file), "--iterations", "16", "--json"]
+    first = runner.invoke(app, args)
+    assert first.exit_code == 0, first.output
+    review = json.loads(first.stdout)
+    assert review["seat"] == 0 and review["settings"] == {"iterations": 16, "seed": 0}
+    cache_path(game_file).write_text("{broken", encoding="utf-8")
+    again = runner.invoke(app, [*args[:-1], "--lang", "ja"])
+    assert again.exit_code == 0
+    assert "正しい JSON ではありません" in again.output  # the notice, translated
+    assert json.loads(cache_path(game_file).read_text(encoding="utf-8"))["reviews"]
+
+
+@pytest.mark.parametrize(
+    ("args", "text"),
+    [
+        (["--seat", "3"], "Seat 1 is the first seat"),
+        (["--iterations", "1"], "greater than or equal to 2"),
+    ],
+)
+def test_bad_input_is_refused_clearly(game_file: Path, args: list[str], text: str) -> None:
+    result = runner.invoke(app, ["review", str(game_file), *args])
+    assert result.exit_code == 2
+    assert text in result.output and "Traceback" not in result.output
+    assert not cache_path(game_file).exists()
+
+
+def test_a_file_that_is_not_a_record(tmp_path: Path) -> None:
+    bad = tmp_path / "x.json"
+    bad.write_text("[]", encoding="utf-8")
+    result = runner.invoke(app, ["review", str(bad)])
+    assert result.exit_code == 2 and "record must be a JSON object" in result.output

@@ -1,0 +1,116 @@
+"""The review API: started in the background for a finished game, progress reported, the
+same review as the engine's, refused before the end and for a seat that is not there."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from porphyra.review import ReviewSettings, review_record
+from porphyra.server.app import create_app
+from porphyra.server.routes import review as server_review
+
+BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+FAST = ReviewSettings(iterations=12, seed=0)
+
+
+@pytest.fixture
+def client(monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    monkeypatch.setattr(server_review, "SETTINGS", FAST)
+    with TestClient(create_app(db_url="sqlite://", bot_pace=0.0)) as c:
+        yield c
+
+
+def wait_for(check: Any, timeout: float = 60.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError("timed out")
+
+
+def test_a_finished_game_is_reviewed_in_the_background(client: TestClient) -> None:
+    r = client.post("/api/games", json={"game": "byzantium", "seats": BOTS, "seed": 5})
+    assert r.status_code == 201, r.text
+    gid = r.json()["id"]
+    early = client.post(f"/api/games/{gid}/review", json={"seat": 0})
+    if early.status_code == 403:  # refused while the game goes on
+        assert "once it is over" in early.json()["detail"]
+    wait_for(lambda: client.get(f"/api/games/{gid}").json()["status"] == "over")
+    assert client.get(f"/api/games/{gid}/review?seat=1").json()["status"] == "none"
+    first = client.post(f"/api/games/{gid}/review", json={"seat": 1}).json()
+    assert first["status"] in ("running", "done")
+    seen: list[int] = []
+
+    def finished() -> dict[str, Any] | None:
+        status: dict[str, Any] = client.get(f"/api/games/{gid}/review?seat=1").json()
+        seen.append(status["done"])
+        return status if status["status"] == "done" else None
+
+    done = wait_for(finished)
+    assert done["done"] == done["total"] == len(done["review"]["decisions"])
+    assert seen == sorted(seen)  # progress only grows
+    rec = client.get(f"/api/games/{gid}/record").json()
+    assert done["review"] == review_record(rec, 1, FAST)  # the engine's review, exactly
+    again = client.post(f"/api/games/{gid}/review", json={"seat": 1}).json()
+    assert again == done  # not started twice
+
+
+def test_bad_requests_are_refused(client: TestClient) -> None:
+    gid = client.post("/api/games", json={"game": "byzantium", "seats": BOTS, "seed": 6}).json()[
+        "id"
+    ]
+    wait_for(lambda: client.get(f"/api/games/{gid}").json()["status"] == "over")
+    assert client.post(f"/api/games/{gid}/review", json={"seat": 2}).status_code == 400
+    assert client.post(f"/api/games/{gid}/review", json={"seat": -1}).status_code == 422
+    assert client.post(f"/api/games/{gid}/review", json={"seat": 0, "x": 1}).status_code == 422
+    assert client.get(f"/api/games/{gid}/review?seat=x").status_code == 422
+    assert client.post("/api/games/nope/review", json={"seat": 0}).status_code == 404
+    ja = client.post(
+        "/api/games/nope/review", json={"seat": 0}, headers={"accept-language": "ja"}
+    ).json()["detail"]
+    assert ja != "no such game"  # translated at the edge
+
+
+def test_a_game_in_progress_is_not_reviewed(client: TestClient) -> None:
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "random"}]
+    gid = client.post("/api/games", json={"game": "byzantium", "seats": seats, "seed": 7}).json()[
+        "id"
+    ]
+    r = client.post(f"/api/games/{gid}/review", json={"seat": 0}, headers={"accept-language": "ko"})
+    assert r.status_code == 403
+    assert r.json()["detail"] != "a game can be reviewed once it is over"  # Korean
+    assert client.get(f"/api/games/{gid}/review?seat=0").status_code == 403
+
+
+def test_reviews_in_a_worker_process_match_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the server's bots in processes, reviews run in a worker process too; the
+    result is the engine's, and the event loop keeps running meanwhile."""
+    import asyncio
+
+    from tests.review.test_review_engine import bot_game
+
+    monkeypatch.setattr(server_review, "SETTINGS", FAST)
+    rec = bot_game("conspiracy", 2)
+
+    async def run() -> tuple[dict[str, Any] | None, int]:
+        reviews = server_review.Reviews(processes=True)
+        try:
+            job = reviews.start(rec, 0)
+            ticks = 0
+            while job.review is None and not job.failed:
+                await asyncio.sleep(0.01)
+                ticks += 1
+            return job.review, ticks
+        finally:
+            reviews.close()
+
+    review, ticks = asyncio.run(run())
+    assert review == review_record(rec, 0, server_review.SETTINGS)
+    assert ticks > 0
