@@ -39,7 +39,7 @@ from mypy_extensions import mypyc_attr
 from porphyra.core.errors import IllegalActionError
 from porphyra.core.game import TERMINAL_PLAYER, Action, State
 from porphyra.core.logcache import FormattedLog, carried
-from porphyra.core.messages import Joined, Message, Term, msg
+from porphyra.core.messages import Joined, Message, Term, msg, numbered
 from porphyra.core.seatarg import optional_seat_of, seat_of
 from porphyra.games.byzantium import melds as M
 from porphyra.games.byzantium import turn, view
@@ -207,7 +207,9 @@ class ByzantiumState(State):
     def _log(self, who: int, text: str, *args: Any) -> None:
         """Log ``text`` for ``who``; with ``args``, ``text`` is a template whose ``{}``
         fields are filled when the line is viewed (a :class:`Cards` argument shows as the
-        cards' names), so playouts never build text nobody reads."""
+        cards' names; a :class:`~porphyra.core.messages.Term` as its term), so playouts
+        never build text nobody reads.  The template, its fields numbered, is the line's
+        message id in the catalogue's ``log`` context (:meth:`log_messages`)."""
         self.events.append((who, text, args))
 
     def log_lines(self, seats: tuple[int, ...]) -> list[str]:
@@ -226,6 +228,27 @@ class ByzantiumState(State):
             return text
 
         return cached.read(events, line)
+
+    def log_messages(self, player: SupportsIndex | None = None) -> list[Message]:
+        """The log of ``player`` (None: a spectator) as messages: one per line of
+        :meth:`log_lines` for the same reader, in the same order, ``str(message)`` the
+        line (see :meth:`porphyra.core.game.State.log_messages`).  Card names and card
+        types, roles and Ages are terms; seats and numbers stay as they are."""
+        seats = (PUBLIC,) if player is None else (PUBLIC, self._seat(player))
+        out = []
+        for who, text, args in self.events:
+            if who in seats:
+                out.append(Message(numbered(text), tuple(self._arg(a) for a in args)))
+        return out
+
+    def _arg(self, value: Any) -> Any:
+        """A log event's argument as a message argument (:class:`Cards`: their names)."""
+        if not isinstance(value, Cards):
+            return value
+        if not value:
+            return Term("nothing")
+        cards = self._cs.cards
+        return Joined(", ", tuple(Term(cards[k].name) for k in sorted(value)))
 
     def _role(self, seat: int) -> str:
         return "Byzantine" if seat == self.emperor else "Foe"

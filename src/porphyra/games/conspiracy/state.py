@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING, Any, SupportsIndex
 
 from porphyra.core.game import TERMINAL_PLAYER, Action, JSONDict
 from porphyra.core.logcache import carry
+from porphyra.core.messages import Joined, Named, Term
 from porphyra.core.randomness import shuffle
 from porphyra.games.conspiracy import solo, view
 from porphyra.games.conspiracy.scoring import ScoreDict, returns_for, score_player
@@ -216,13 +217,22 @@ class ConspiracyState(TurnMixin):
         s.deck, s.loc_deck = deck, loc_deck
         s.face_up = [loc_deck.pop()]
         s.first = first
-        s._events.append(f"setup: Location {s.t.slug[s.face_up[0]]} face up; seat {first} starts")
+        s._events.append(
+            ("setup: Location {} face up; seat {} starts", (Named(s.t.slug[s.face_up[0]]), first))
+        )
         if s.solo:
             opp = s.opponent
             s._events.append(
-                f"solo against the Legendary Opponent {opp.name} (the LO, seat 1): conditions "
-                f"{', '.join(opp.conditions)}; bonus: {opp.bonus_text}; ability: "
-                f"{opp.ability_text}"
+                (
+                    "solo against the Legendary Opponent {} (the LO, seat 1): conditions {}; "
+                    "bonus: {}; ability: {}",
+                    (
+                        Term(opp.name),
+                        Joined(", ", tuple(opp.conditions)),
+                        Term(opp.bonus_text),
+                        Term(opp.ability_text),
+                    ),
+                )
             )
         s._start_turn(first)
         return s
