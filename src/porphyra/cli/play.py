@@ -31,7 +31,14 @@ from porphyra.cli.common import Seat, default_bot
 from porphyra.cli.lang import error_text, language, people, styled, term, tr
 from porphyra.cli.rules import rules_markdown
 from porphyra.cli.saves import games_dir, save_atomically
-from porphyra.cli.views import GameView, Obs, ascii_number, log_entry, log_lines
+from porphyra.cli.views import (
+    GameView,
+    Obs,
+    ascii_number,
+    log_entry,
+    log_lines,
+    with_log_messages,
+)
 from porphyra.core.errors import IllegalActionError, InvalidActionError
 from porphyra.core.game import Action, State
 from porphyra.core.messages import msg
@@ -158,9 +165,8 @@ class PlaySession:
 
     # ------------------------------------------------------------------ observations
     def _obs(self, viewer: int | None) -> Obs:
-        if viewer is None:
-            return self.state.public_observation()
-        return self.state.observation(viewer)
+        obs = self.state.public_observation() if viewer is None else self.state.observation(viewer)
+        return with_log_messages(obs, self.state, viewer)
 
     def _print_new_log(self, viewer: int | None) -> None:
         """Print the log lines ``viewer`` has not been shown yet (from its observation)."""
@@ -420,7 +426,7 @@ class PlaySession:
                 self.console.print(rules_markdown(self.game.info.name, language()))
                 continue
             if word == "log":
-                for line in log_lines(self.state.observation(player)):
+                for line in log_lines(self._obs(player)):
                     self.console.print(log_entry(line))
                 continue
             if word == "hint":

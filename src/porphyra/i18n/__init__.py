@@ -166,9 +166,10 @@ class Translator:
 @functools.cache
 def catalogue_json(lang: str) -> dict[str, object]:
     """``lang``'s catalogue for the browser: ``{"lang", "languages": {code: native name},
-    "messages": {English: translation}, "terms": {English term: translation}}`` (English:
-    empty tables; the page falls back to the English text).  The log templates are not
-    included: the server sends log lines already rendered in the client's language.
+    "messages": {English: translation}, "terms": {English term: translation}, "log":
+    {log template: translation}}`` (English: empty tables; the page falls back to the
+    English text).  The page renders the games' log from its messages (an id, which is a
+    ``log`` template, plus arguments) with these tables (``I18N.message``).
 
     Raises:
         ValueError: ``lang`` is not one of :data:`LANGUAGES`.
@@ -176,6 +177,7 @@ def catalogue_json(lang: str) -> dict[str, object]:
     catalog: dict[str, str] = getattr(translations(lang), "_catalog", {})
     messages: dict[str, str] = {}
     terms: dict[str, str] = {}
+    log: dict[str, str] = {}
     for key, value in catalog.items():
         if not isinstance(key, str) or not key:
             continue  # the header (msgid "")
@@ -183,9 +185,17 @@ def catalogue_json(lang: str) -> dict[str, object]:
             context, message = key.split("\x04", 1)
             if context == "term":
                 terms[message] = value
+            elif context == "log":
+                log[message] = value
         else:
             messages[key] = value
-    return {"lang": lang, "languages": dict(NATIVE_NAMES), "messages": messages, "terms": terms}
+    return {
+        "lang": lang,
+        "languages": dict(NATIVE_NAMES),
+        "messages": messages,
+        "terms": terms,
+        "log": log,
+    }
 
 
 def N_(message: str) -> str:

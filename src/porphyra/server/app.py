@@ -85,7 +85,7 @@ from porphyra.core.seats import default_name, hidden_character
 from porphyra.i18n import DEFAULT as DEFAULT_LANGUAGE
 from porphyra.i18n import LANGUAGES, catalogue_json, from_accept_language
 from porphyra.i18n import normalize as normalize_language
-from porphyra.i18n.log import translate_error, translate_lines
+from porphyra.i18n.log import translate_error
 from porphyra.i18n.messages import error_message
 from porphyra.server import HEARTBEAT_S, protocol
 from porphyra.server.client import MOVED_CLOSE_CODE, Client
@@ -760,9 +760,10 @@ def create_app(
         return JSONResponse(runner.record_with_seats(), headers=headers)
 
     @app.get("/api/games/{game_id}/replay", dependencies=reads)
-    async def game_replay(game_id: str, request: Request, view: str = "public") -> dict[str, Any]:
-        """The frames of a finished game (:func:`replay_frames`), their log lines in the
-        language of ``Accept-Language``; never before its end."""
+    async def game_replay(game_id: str, view: str = "public") -> dict[str, Any]:
+        """The frames of a finished game (:func:`replay_frames`), never before its end:
+        each frame's log as English lines and as messages (``log_messages``) that the
+        page renders in its language."""
         runner = await existing(game_id)
         if not runner.over:
             raise HTTPException(403, "a game can be replayed once it is over")
@@ -772,12 +773,6 @@ def create_app(
             raise HTTPException(400, str(exc)) from None
         rec = runner.record_with_seats()
         frames = await asyncio.get_running_loop().run_in_executor(None, replay_frames, rec, chosen)
-        lang = from_accept_language(request.headers.get("accept-language"))
-        if lang != DEFAULT_LANGUAGE:
-            for frame in frames:
-                log = frame["observation"].get("log")
-                if isinstance(log, list):
-                    frame["observation"]["log"] = translate_lines(log, lang)
         return {
             "id": runner.id,
             "game": runner.name,

@@ -153,11 +153,13 @@ async function onMessage(msg) {
   if (msg.type === "snapshot" || msg.type === "update") {
     const log = msg.observation.log;
     if (Array.isArray(log)) {
-      // Updates carry only the log lines this page lacks.
+      // Updates carry only the log lines this page lacks (as lines and as messages).
       const start = msg.log_start || 0;
       const have = M ? M.observation.log || [] : [];
       if (start > have.length) { send({ type: "snapshot" }); return; }
       msg.observation.log = have.slice(0, start).concat(log);
+      const haveMessages = M ? M.observation.log_messages || [] : [];
+      msg.observation.log_messages = haveMessages.slice(0, start).concat(msg.observation.log_messages || []);
     }
     if (msg.seats) SEATS = msg.seats;
     if (msg.deal) DEAL = msg.deal;
@@ -214,6 +216,24 @@ function seatName(i) {
   const name = displayName(i);
   return M && M.seat === i ? t("{0} (you)", name) : name;
 }
+
+/* The observation's log in the page's language: its messages (an id plus arguments each)
+   rendered from the catalogue, one per line of obs.log (the English lines, used only where
+   an observation carries no messages).  Kept per observation: render() runs often. */
+const LOG_LINES = new WeakMap();
+function logLines(obs) {
+  const log = obs.log || [];
+  const messages = obs.log_messages;
+  if (!Array.isArray(messages) || messages.length !== log.length) return log;
+  let lines = LOG_LINES.get(obs);
+  if (!lines) {
+    lines = messages.map((m) => I18N.message(m, idName));
+    LOG_LINES.set(obs, lines);
+  }
+  return lines;
+}
+/* A lord id or Location slug of a log message, named in the page's language. */
+function idName(id) { return CARDS && CARDS.lords && CARDS.lords[id] ? lordName(id) : locationName(id); }
 
 /* The log's "seat N" (in the page's language) as the seat's name, its lord ids and
    Location slugs as their names, and (Korean) each particle fitted to the word before it. */
@@ -273,8 +293,8 @@ function render() {
       onclick: () => { busy = true; send({ type: "undo", seq: M.seq }); },
     }, t("↶ Undo my last decision"))));
   }
-  renderLog(obs.log || []);
-  const log = obs.log || [];
+  const log = logLines(obs);
+  renderLog(log);
   if (obs !== PREV_OBS) {  // a new view (not a click in a builder): what the last move did
     const fresh = PREV_OBS && log.length > PREV_LOG ? log.slice(PREV_LOG) : log.slice(-1);
     LAST_LINES = fresh.map(nameSeats);
