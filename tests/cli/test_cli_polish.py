@@ -113,7 +113,8 @@ def test_menu_lists_every_action_whole_and_filters() -> None:
     for i, action in enumerate(actions):
         assert f"{i + 1:>4} {action}\n" in out  # one per line, in full
     assert "menu <text>" in out and "hand numbers" in out
-    assert "redraw nothing" in out and "redraw 4 card(s)" in out
+    assert "redraw nothing — 1 choice " in out and "redraw 4 cards — 91 choices" in out
+    assert "redraw 1 card — 8 choices" in out and "(s)" not in out  # plurals, not "card(s)"
     with_constantine = [a for a in actions if "constantine" in a]
     assert 0 < len(with_constantine) < len(actions)
     assert f"{len(with_constantine)} of {len(actions)} actions" in out

@@ -49,7 +49,7 @@ from porphyra.cli.conspiracy_parts import (
     solo_status,
     split_lord,
 )
-from porphyra.cli.lang import language, seat_label, styled, term, tr
+from porphyra.cli.lang import language, seat_label, styled, term, tr, trn
 from porphyra.cli.views import GameView, Obs, ascii_number
 from porphyra.core.errors import InvalidActionError
 from porphyra.core.game import Action, Game, State
@@ -242,7 +242,7 @@ class ConspiracyView(GameView):
         player = obs["players"][seat]
         keys = player.get("unspent_keys") or {}
         facts = [
-            "● " + escape(tr("{0} pearl(s)", player["pearls"]))
+            "● " + escape(trn("{0} pearl", "{0} pearls", player["pearls"], player["pearls"]))
             if language() != "en"
             else f"● {player['pearls']} pearl{'' if player['pearls'] == 1 else 's'}",
             escape(tr("keys")) + f" {keys.get('silver', 0)}sk {keys.get('gold', 0)}gk",

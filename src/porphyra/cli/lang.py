@@ -55,6 +55,12 @@ def tr(message: str, *args: object, **kwargs: object) -> str:
     return translator()(message, *args, **kwargs)
 
 
+def trn(singular: str, plural: str, count: int, *args: object) -> str:
+    """The form of a message that fits ``count`` in the current language, formatted with
+    ``args`` (:meth:`porphyra.i18n.Translator.n`): ``trn("{0} card", "{0} cards", n, n)``."""
+    return translator().n(singular, plural, count, *args)
+
+
 def term(text: str) -> str:
     """The game term ``text`` (a card name, a colour...) in the current language."""
     return translator().term(text)

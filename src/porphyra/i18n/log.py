@@ -77,7 +77,7 @@ def templates(context: str = "log") -> tuple[Template, ...]:
     catalogues equal)."""
     catalog = translations("ja")._catalog  # type: ignore[attr-defined]
     prefix = context + "\x04"
-    texts = [key.split("\x04", 1)[1] for key in catalog if key.startswith(prefix)]
+    texts = [k.split("\x04", 1)[1] for k in catalog if isinstance(k, str) and k.startswith(prefix)]
     return tuple(sorted((_compile(t) for t in texts), key=lambda t: (-t.fixed, t.text)))
 
 

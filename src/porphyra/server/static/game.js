@@ -42,7 +42,7 @@ function cardLabel(c, selected) {
 function lordLabel(info, symbol) {
   return GAME_STRINGS.lord(term(info.colour), symbol, info.ip)
     + (info.key ? ", " + (info.key === "gold" ? t("gold key") : t("silver key")) : "")
-    + (info.pearls ? ", " + t("{0} pearl(s)", info.pearls) : "");
+    + (info.pearls ? ", " + tn("{0} pearl", "{0} pearls", info.pearls, info.pearls) : "");
 }
 /* Names, never ids: a lord id ("red4") reads as its colour and influence ("Red 4", 赤4),
    a Location slug ("count-green") as its name, in the page's language; the ids stay the
@@ -496,7 +496,7 @@ function byzRender(obs, board, actions) {
     const shown = obs.seat_views && obs.seat_views[s] ? obs.seat_views[s].hand : null;
     if (shown) backs.append(...shown.map((slug) => byzCard(slug, { mini: true })));
     else for (let i = 0; i < obs.hand_sizes[s]; i++) backs.append(el("div", { class: "card back" }, PorphyraCards.back(s === obs.emperor ? "byzantium" : "foe")));
-    hands.append(el("h3", {}, shown ? GAME_STRINGS.revealedHand(seatName(s)) : t("{0} — {1} — {2} card(s) in hand", seatName(s), role, obs.hand_sizes[s])), backs);
+    hands.append(el("h3", {}, shown ? GAME_STRINGS.revealedHand(seatName(s)) : tn("{0} — {1} — {2} card in hand", "{0} — {1} — {2} cards in hand", obs.hand_sizes[s], seatName(s), role, obs.hand_sizes[s])), backs);
   }
   if (me !== null && obs.known_opponent_cards && obs.known_opponent_cards.length) {
     hands.append(el("div", { class: "muted", style: "margin-top:6px" }, t("You know these cards in their hand:")),
@@ -608,14 +608,14 @@ function byzActions(obs, box) {
       b.append(el("div", {}, t("Force of this meld: "), el("span", { class: "total" }, String(forceOf(chosen)))));
       b.append(el("div", { class: "row" },
         el("button", { class: "primary", "data-action": action || null, "data-testid": "commit", disabled: busy || !action, onclick: () => act(action) },
-          chosen.length ? t("Meld {0} card(s)", chosen.length) : t("Meld nothing")),
+          chosen.length ? tn("Meld {0} card", "Meld {0} cards", chosen.length, chosen.length) : t("Meld nothing")),
         el("button", { class: "small", onclick: () => { sel = []; render(); } }, t("Clear"))));
       if (!action) b.append(el("div", { class: "muted" }, t("Not a legal meld (over a limit).")));
     } else {
       b.append(el("div", { class: "prompt" }, t("Redraw: pick up to {0} cards to discard and replace", CARDS.redraw_limit)));
       b.append(el("div", { class: "row" },
         el("button", { class: "primary", "data-action": action || null, "data-testid": "commit", disabled: busy || !action, onclick: () => act(action) },
-          chosen.length ? t("Redraw {0} card(s)", chosen.length) : t("Keep my hand")),
+          chosen.length ? tn("Redraw {0} card", "Redraw {0} cards", chosen.length, chosen.length) : t("Keep my hand")),
         el("button", { class: "small", onclick: () => { sel = []; render(); } }, t("Clear"))));
       if (!action) b.append(el("div", { class: "muted" }, t("At most {0} cards.", CARDS.redraw_limit)));
     }

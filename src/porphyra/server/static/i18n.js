@@ -36,6 +36,7 @@ const I18N = (() => {
   let messages = {};
   let terms = {};
   let logs = {};
+  let plurals = {};
   /* Each language's list separators, for the English ones (porphyra.i18n.messages). */
   const LIST_JOIN = { ja: { ", ": "、", "; ": "；" } };
 
@@ -43,6 +44,13 @@ const I18N = (() => {
     return text.replace(/\{(\d+)\}/g, (whole, i) => (Number(i) < args.length ? String(args[Number(i)]) : whole));
   }
   function t(message, ...args) { return particles(format(messages[message] || message, args)); }
+  /* The form of a message that fits the count n (gettext plurals): English singular for 1
+     and plural otherwise; Japanese and Korean have one form (the catalogue's "plurals"). */
+  function tn(singular, plural, n, ...args) {
+    const forms = plurals[singular];
+    const text = forms && forms[0] ? forms[lang === "en" ? (n === 1 ? 0 : 1) : 0] || forms[0] : (n === 1 ? singular : plural);
+    return particles(format(text, args));
+  }
   /* A text in the page's language as the catalogue has it, nothing fitted yet (a server
      text whose seats the page names before its Korean particles are fitted). */
   function lookup(message) { return messages[message] || message; }
@@ -155,6 +163,7 @@ const I18N = (() => {
           messages = body.messages || {};
           terms = body.terms || {};
           logs = body.log || {};
+          plurals = body.plurals || {};
         }
       } catch (e) { /* offline: English */ }
     }
@@ -176,9 +185,10 @@ const I18N = (() => {
     return new Proxy(source, { get: (target, key) => read(target[key]) });
   }
 
-  return { lang, t, term, lookup, message, particles, table, translatePage, ready: load() };
+  return { lang, t, tn, term, lookup, message, particles, table, translatePage, ready: load() };
 })();
 const t = I18N.t;
+const tn = I18N.tn;
 const term = I18N.term;
 /* Marks a text translated later with t() (so that the catalogue check finds it). */
 const N_ = (text) => text;
