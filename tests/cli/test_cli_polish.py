@@ -498,9 +498,12 @@ def test_conspiracy_phases_are_named_in_words_in_every_language() -> None:
 def test_the_card_listing_speaks_the_terminals_language(lang: str) -> None:
     result = runner.invoke(app, ["cards", "byzantium", "--lang", lang], env={"COLUMNS": "120"})
     assert result.exit_code == 0, result.output
-    # (each deck's provenance note is English prose, docs/i18n.md)
+    # (each deck's provenance note is English prose, labelled so: docs/i18n.md)
     for english in ("qty", "Totals", "In actions", "all ages", "Default deck", "│ Byzantine"):
         assert english not in result.output, english
+    label = {"ja": "設計メモ（英語）：", "ko": "설계 메모 (영어):"}[lang]
+    assert label in result.output
+    assert result.output.index(label) < result.output.index("Version 4 of the default deck")
 
 
 def test_the_commands_errors_speak_the_terminals_language() -> None:

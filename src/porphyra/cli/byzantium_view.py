@@ -21,7 +21,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from porphyra.cli.lang import seat_label, styled, term, tr, trn
+from porphyra.cli.lang import language, seat_label, styled, term, tr, trn
 from porphyra.cli.views import GameView, Obs, ascii_number
 from porphyra.core.errors import InvalidActionError
 from porphyra.core.game import Action, Game, State
@@ -519,6 +519,10 @@ class ByzantiumView(GameView):
             deck = " — " + tr("deck {0}", cardset.version) if cardset.version else ""
             out.append(Text(f"{term(cardset.name)}{deck}", style="bold"))
             if cardset.about:
+                # The provenance is design history written in English: labelled as such
+                # where the terminal speaks another language (docs/i18n.md).
+                if language() != "en":
+                    out.append(Text(tr("Design notes (in English):"), style="dim italic"))
                 out.append(Text(cardset.about, style="dim"))
         totals: dict[str, Counter[str]] = {}
         for deck in ("byzantine", "foe"):

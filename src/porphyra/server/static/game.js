@@ -211,10 +211,15 @@ function displayName(i) {
 }
 
 function seatName(i) {
+  const name = logName(i);
+  return M && M.seat === i && SEATS[i] ? t("{0} (you)", name) : name;
+}
+/* Seat i as the log names it: its name (the Legendary Opponent by its title), without
+   "(you)", which the log's own brackets would follow ("Seat 1 (you) (Byzantine)"). */
+function logName(i) {
   const lo = M && M.observation.legendary_opponent;
   if (!SEATS[i] && lo && typeof lo === "object") return t("{0} (LO)", term(lo.title || lo.name));
-  const name = displayName(i);
-  return M && M.seat === i ? t("{0} (you)", name) : name;
+  return displayName(i);
 }
 
 /* The observation's log in the page's language: its messages (an id plus arguments each)
@@ -240,7 +245,7 @@ function idName(id) { return CARDS && CARDS.lords && CARDS.lords[id] ? lordName(
 function nameSeats(text) {
   const [before, after] = t("seat {0}").split("{0}").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
   const pattern = new RegExp((/^\w/.test(before) ? "\\b" : "") + before + "(\\d)(?!\\d)" + after, "gi");
-  return I18N.particles(nameIds(text.replace(pattern, (_, d) => seatName(Number(d)))));
+  return I18N.particles(nameIds(text.replace(pattern, (_, d) => logName(Number(d)))));
 }
 
 const FACE_DOWN = "face-down";
