@@ -114,7 +114,9 @@ class StateBase(State):
         #: The log as data (:data:`LogEntry`), formatted only when read (:attr:`log`).
         self._events: list[LogEntry] = []
         #: The formatted log so far (see :attr:`log`); None: nothing formatted yet.
-        self._log_cache: FormattedLog | None = None
+        self._log_cache: FormattedLog[str] | None = None
+        #: The same for the log as messages (:meth:`log_messages`).
+        self._message_cache: FormattedLog[Message] | None = None
         #: The legal actions handed out last, while nothing changed since (see
         #: ``check_legal``); cleared by every change and in copies.
         self._offered: list[ConspiracyAction] | None = None
@@ -134,7 +136,9 @@ class StateBase(State):
         :meth:`porphyra.core.game.State.log_messages`)."""
         if player is not None:
             self._seat(player)
-        return [log_message(entry) for entry in self._events]
+        events = self._events
+        cached = self._message_cache = FormattedLog.current(self._message_cache, events)
+        return cached.read(events, log_message)
 
     def _seat(self, player: SupportsIndex) -> int:
         """``player`` as one of this game's seats (solo: 0 you, 1 the Legendary Opponent).

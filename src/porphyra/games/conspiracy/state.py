@@ -115,6 +115,7 @@ STATE_FIELDS: tuple[str, ...] = (
     "_events",
     "_history",
     "_log_cache",
+    "_message_cache",
     "_offered",
     "_seed",
     "acts",
@@ -160,7 +161,9 @@ STATE_FIELDS: tuple[str, ...] = (
 
 #: The fields a state takes from its game when made (not pickled: the game is) and its
 #: caches (a restored state starts them afresh).
-_FROM_GAME = frozenset({"game", "cards", "t", "acts", "n", "solo", "_offered", "_log_cache"})
+_FROM_GAME = frozenset(
+    {"game", "cards", "t", "acts", "n", "solo", "_offered", "_log_cache", "_message_cache"}
+)
 
 
 def _restore(game: ConspiracyGame, fields: dict[str, Any]) -> Any:
@@ -314,6 +317,7 @@ class ConspiracyState(TurnMixin):
         c._history = self._history[:]
         c._events = self._events[:]
         c._log_cache = carry(self._log_cache, self._events, c._events)
+        c._message_cache = carry(self._message_cache, self._events, c._events)
         c._offered = None
         return c
 
