@@ -45,22 +45,35 @@ CHOOSING = ("location", "lockeep")
 
 class FitToScreen:
     """A renderable that is ``full`` when it fits the terminal's height, else
-    ``compact()``.  Only a terminal has a height to fit: redirected output gets ``full``.
+    ``compact()``, followed by ``legend`` (its key) where that fits too.  Only a terminal
+    has a height to fit: redirected output gets ``full``.
 
     Args:
         full: the full layout.
         compact: builds the small layout (called only when it is needed).
+        legend: what the small layout's symbols mean (Rich markup), shown under it when
+            both fit the terminal's height.
     """
 
-    def __init__(self, full: RenderableType, compact: Callable[[], RenderableType]) -> None:
+    def __init__(
+        self, full: RenderableType, compact: Callable[[], RenderableType], legend: str = ""
+    ) -> None:
         self.full = full
         self.compact = compact
+        self.legend = legend
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         if console.is_terminal:
-            lines = console.render_lines(self.full, options.update(height=None), pad=False)
+            unbounded = options.update(height=None)
+            lines = console.render_lines(self.full, unbounded, pad=False)
             if len(lines) > console.height:
-                yield self.compact()
+                small = self.compact()
+                if self.legend:
+                    keyed = Group(small, Text.from_markup(self.legend, style="dim"))
+                    if len(console.render_lines(keyed, unbounded, pad=False)) <= console.height:
+                        yield keyed
+                        return
+                yield small
                 return
         yield self.full
 

@@ -37,6 +37,7 @@ from porphyra.cli.conspiracy_parts import (
     GUILD,
     HINTS,
     STYLE,
+    compact_legend,
     legend,
     live_scores,
     lo_card,
@@ -103,7 +104,11 @@ class ConspiracyView(GameView):
         )
         header = self._header_lines(obs, labels, compact=True)
         small = [compact_lo(obs)] if lo else []
-        return FitToScreen(full, lambda: compact_board(game, obs, labels, scores, header, small))
+        return FitToScreen(
+            full,
+            lambda: compact_board(game, obs, labels, scores, header, small),
+            compact_legend(),
+        )
 
     def compact_board(self, game: Game, obs: Obs, labels: Sequence[str]) -> RenderableType:
         """Header, the deciding seat's own chamber and the piles (same turn, next step)."""
