@@ -515,3 +515,17 @@ def test_the_commands_errors_speak_the_terminals_language() -> None:
     for args, japanese in cases:
         result = runner.invoke(app, [*args, "--lang", "ja"])
         assert result.exit_code == 2 and japanese in result.output, result.output
+
+
+def test_help_explains_the_conspiracy_boards_symbols() -> None:
+    """``help`` gives the compact board's legend (which the board itself shows only where
+    the terminal has room for it below the menu)."""
+    result = runner.invoke(
+        app,
+        ["play", "conspiracy", "--players", "2", "--seats", "human,easy", "--seed", "1"],
+        input=_lines("help", "quit"),
+    )
+    assert result.exit_code == 0, result.output
+    after_help = result.output.split("At the prompt you can type", 1)[1]
+    assert "Y yellow" in after_help and "sk silver key" in after_help
+    assert "▪ a Location on the slot" in after_help

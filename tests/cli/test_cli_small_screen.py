@@ -114,13 +114,16 @@ def test_the_full_board_where_it_fits_or_without_a_terminal() -> None:
 
 def test_the_compact_board_has_its_legend_where_it_fits() -> None:
     """The compact pyramid's codes (``B1sk``, ``R4●``, ``▪``) are explained under it
-    (issue 29) when the legend fits the terminal's height too, and left out otherwise."""
+    (issue 29) when the legend fits the terminal's height with the decision's menu below
+    (``RESERVE`` lines), and left out otherwise: the menu comes first."""
+    from porphyra.cli.conspiracy_compact import RESERVE
+
     lang.set_language("en")
     obs = _positions(3)[88]
-    text = _render(obs, 4, 80, 24, tty=True)
-    assert "Scores if the game ended now" not in text  # the compact layout
-    assert "Y yellow" in text and "sk silver key" in text and "▪ a Location on the slot" in text
-    assert len(text.splitlines()) <= 24
-    board_only = len(text.splitlines()) - 2  # the legend takes two lines at 80 columns
-    tight = _render(obs, 4, 80, board_only + 1, tty=True)
-    assert "sk silver key" not in tight and len(tight.splitlines()) <= board_only + 1
+    roomy = _render(obs, 4, 80, 40, tty=True)
+    assert "Scores if the game ended now" not in roomy  # the compact layout
+    assert "Y yellow" in roomy and "sk silver key" in roomy and "▪ a Location on the slot" in roomy
+    assert len(roomy.splitlines()) + RESERVE <= 40
+    with_legend = len(roomy.splitlines())
+    tight = _render(obs, 4, 80, with_legend + RESERVE - 1, tty=True)
+    assert "sk silver key" not in tight and "B1sk" in tight

@@ -348,6 +348,10 @@ class ConspiracyView(GameView):
         pearls = "/".join(str(p["pearls"]) for p in obs["players"])
         return tr("Turn {0} · chambers {1} · pearls {2}", obs.get("turn"), filled, pearls)
 
+    def legend(self) -> str | None:
+        """The compact board's key (colour initials and icons), for ``help``."""
+        return compact_legend()
+
     def hint(self, game: Game, obs: Obs) -> str:
         """What to type in the current phase."""
         hint = HINTS.get(str(obs.get("phase")))

@@ -24,6 +24,7 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.rule import Rule
 from rich.table import Table
+from rich.text import Text
 
 from porphyra import record as records
 from porphyra.bots import bot_names, make_bot, seat_view
@@ -420,6 +421,9 @@ class PlaySession:
                 raise _Quit
             if word in ("help", "?", "h"):
                 self.console.print(help_text())
+                key = self.view.legend()
+                if key:
+                    self.console.print(Text.from_markup(key, style="dim"))
                 self.console.print(f"[dim]{escape(self.view.hint(self.game, obs))}[/]")
                 continue
             if word == "rules":

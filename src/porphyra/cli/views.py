@@ -54,6 +54,11 @@ class GameView:
         placing the next lord of a pile); default: the full :meth:`board`."""
         return self.board(game, obs, labels)
 
+    def legend(self) -> str | None:
+        """What the board's symbols mean (Rich markup), for ``help``; None: nothing to
+        explain."""
+        return None
+
     def status(self, game: Game, obs: Obs) -> str:
         """A one-line summary (turn, phase, scores) for bot-vs-bot progress output."""
         parts = [f"{k} {obs[k]}" for k in ("turn", "phase") if k in obs]
