@@ -33,9 +33,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeGuard
+from typing import Any, TypeGuard, TypeVar
 
 import orjson
+
+from porphyra.core.messages import Message, Term
 
 #: Clock kinds.
 KINDS = ("none", "realtime", "turn")
@@ -447,24 +449,39 @@ def _is_count(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def event_text(event: dict[str, Any]) -> str:
-    """The English log line of a clock event (it names the seat as ``seat N``, like the
-    engines' log lines, which the pages replace by the seat's name)."""
-    who = f"seat {event['player']}"
-    bot = event.get("bot", DEFAULT_TIMEOUT_BOT)
+#: A log line: its text, or the same line as a message (or a message's wire form).
+_Line = TypeVar("_Line")
+
+
+def event_message(event: dict[str, Any]) -> Message:
+    """The log line of a clock event as a message (context ``log``): the seat as
+    ``seat N``, like the engines' log lines (the edges replace it by the seat's name), the
+    bot's level as a term."""
+    who = Message("seat {0}", (int(event["player"]),))
+    bot = Term(str(event.get("bot", DEFAULT_TIMEOUT_BOT)))
     if event["event"] == "timeout":
-        return f"⏱ {who} ran out of time: the {bot} bot moves for them."
+        return Message("⏱ {0} ran out of time: the {1} bot moves for them.", (who, bot))
     if event["event"] == "takeover":
-        why = "left the table" if event.get("reason") == "left" else "kept running out of time"
-        return f"⏱ {who} {why}: the {bot} bot plays the seat until they return."
-    return f"⏱ {who} is back and plays the seat again."
+        if event.get("reason") == "left":
+            template = "⏱ {0} left the table: the {1} bot plays the seat until they return."
+        else:
+            template = (
+                "⏱ {0} kept running out of time: the {1} bot plays the seat until they return."
+            )
+        return Message(template, (who, bot))
+    return Message("⏱ {0} is back and plays the seat again.", (who,))
 
 
-def with_notes(log: list[Any], notes: list[tuple[int, str]]) -> list[Any]:
-    """``log`` with each note ``(position, text)`` inserted before the line at
+def event_text(event: dict[str, Any]) -> str:
+    """The English log line of a clock event (:func:`event_message` as text)."""
+    return str(event_message(event))
+
+
+def with_notes(log: list[_Line], notes: list[tuple[int, _Line]]) -> list[_Line]:
+    """``log`` with each note ``(position, line)`` inserted before the line at
     ``position`` of ``log`` (the log's length when the note was made; notes at the same
     position keep their order)."""
-    out: list[Any] = []
+    out: list[_Line] = []
     done = 0
     for position, text in sorted(notes, key=lambda n: n[0]):
         position = min(max(position, done), len(log))

@@ -113,7 +113,8 @@ def test_menu_lists_every_action_whole_and_filters() -> None:
     for i, action in enumerate(actions):
         assert f"{i + 1:>4} {action}\n" in out  # one per line, in full
     assert "menu <text>" in out and "hand numbers" in out
-    assert "redraw nothing" in out and "redraw 4 card(s)" in out
+    assert "redraw nothing — 1 choice " in out and "redraw 4 cards — 91 choices" in out
+    assert "redraw 1 card — 8 choices" in out and "(s)" not in out  # plurals, not "card(s)"
     with_constantine = [a for a in actions if "constantine" in a]
     assert 0 < len(with_constantine) < len(actions)
     assert f"{len(with_constantine)} of {len(actions)} actions" in out
@@ -497,9 +498,12 @@ def test_conspiracy_phases_are_named_in_words_in_every_language() -> None:
 def test_the_card_listing_speaks_the_terminals_language(lang: str) -> None:
     result = runner.invoke(app, ["cards", "byzantium", "--lang", lang], env={"COLUMNS": "120"})
     assert result.exit_code == 0, result.output
-    # (each deck's provenance note is English prose, docs/i18n.md)
+    # (each deck's provenance note is English prose, labelled so: docs/i18n.md)
     for english in ("qty", "Totals", "In actions", "all ages", "Default deck", "│ Byzantine"):
         assert english not in result.output, english
+    label = {"ja": "設計メモ（英語）：", "ko": "설계 메모 (영어):"}[lang]
+    assert label in result.output
+    assert result.output.index(label) < result.output.index("Version 4 of the default deck")
 
 
 def test_the_commands_errors_speak_the_terminals_language() -> None:
@@ -511,3 +515,17 @@ def test_the_commands_errors_speak_the_terminals_language() -> None:
     for args, japanese in cases:
         result = runner.invoke(app, [*args, "--lang", "ja"])
         assert result.exit_code == 2 and japanese in result.output, result.output
+
+
+def test_help_explains_the_conspiracy_boards_symbols() -> None:
+    """``help`` gives the compact board's legend (which the board itself shows only where
+    the terminal has room for it below the menu)."""
+    result = runner.invoke(
+        app,
+        ["play", "conspiracy", "--players", "2", "--seats", "human,easy", "--seed", "1"],
+        input=_lines("help", "quit"),
+    )
+    assert result.exit_code == 0, result.output
+    after_help = result.output.split("At the prompt you can type", 1)[1]
+    assert "Y yellow" in after_help and "sk silver key" in after_help
+    assert "▪ a Location on the slot" in after_help

@@ -110,3 +110,20 @@ def test_the_full_board_where_it_fits_or_without_a_terminal() -> None:
     assert "Scores if the game ended now" in tall and "Scores if the game ended now" in piped
     assert "Scores if the game ended now" not in small
     assert len(small.splitlines()) < len(tall.splitlines())
+
+
+def test_the_compact_board_has_its_legend_where_it_fits() -> None:
+    """The compact pyramid's codes (``B1sk``, ``R4●``, ``▪``) are explained under it
+    (issue 29) when the legend fits the terminal's height with the decision's menu below
+    (``RESERVE`` lines), and left out otherwise: the menu comes first."""
+    from porphyra.cli.conspiracy_compact import RESERVE
+
+    lang.set_language("en")
+    obs = _positions(3)[88]
+    roomy = _render(obs, 4, 80, 40, tty=True)
+    assert "Scores if the game ended now" not in roomy  # the compact layout
+    assert "Y yellow" in roomy and "sk silver key" in roomy and "▪ a Location on the slot" in roomy
+    assert len(roomy.splitlines()) + RESERVE <= 40
+    with_legend = len(roomy.splitlines())
+    tight = _render(obs, 4, 80, with_legend + RESERVE - 1, tty=True)
+    assert "sk silver key" not in tight and "B1sk" in tight

@@ -11,6 +11,7 @@ import pytest
 
 from porphyra.core import conformance, registry
 from porphyra.core.game import Action
+from porphyra.core.messages import Message, numbered
 from porphyra.games.byzantium.actions import ByzantiumAction
 from porphyra.games.byzantium.game import ByzantiumGame
 from porphyra.games.byzantium.state import ByzantiumState
@@ -172,3 +173,30 @@ def test_the_seat_after_the_last_is_refused(name: str, options: dict[str, Any]) 
         with pytest.raises(SeatError, match="no seat 2"):
             call()
     assert state.legal_actions(0) or state.legal_actions(1)
+
+
+class _TellingLogState(ByzantiumState):
+    """Its log messages are every event, whoever it was meant for (a seat would read the
+    other hand's draws in the translated log)."""
+
+    def log_messages(self, player: SupportsIndex | None = None) -> list[Message]:
+        return [
+            Message(numbered(text), tuple(self._arg(a) for a in args))
+            for _, text, args in self.events
+        ]
+
+
+class _TellingLogGame(ByzantiumGame):
+    def new_initial_state(self, seed: int = 0) -> ByzantiumState:
+        state = super().new_initial_state(seed)
+        state.__class__ = _TellingLogState
+        return state
+
+
+def test_suite_catches_log_messages_that_say_more_than_the_log(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    conformance.check_log_messages("byzantium", {}, games=1)
+    _register(monkeypatch, "telling", _TellingLogGame)
+    with pytest.raises(AssertionError, match="is not its log"):
+        conformance.check_log_messages("telling", {}, games=1)

@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 from babel.messages.catalog import Catalog
 
-from porphyra.i18n import LOCALE_DIR, has
+from porphyra.i18n import LOCALE_DIR, Translator, catalogue_json, has, has_plural
 from porphyra.i18n.build import compiled, read_catalog
 from porphyra.i18n.extract import (
     code_messages,
     needed,
     option_messages,
+    plural_messages,
     script_messages,
     term_messages,
 )
@@ -54,7 +55,10 @@ def test_no_entry_is_empty_fuzzy_or_with_other_placeholders(catalog: Catalog) ->
         if not message.id:
             continue  # the header
         msgid = message.id if isinstance(message.id, str) else message.id[0]
-        text = message.string if isinstance(message.string, str) else ""
+        forms = [message.string] if isinstance(message.string, str) else list(message.string)
+        text = message.string if isinstance(message.string, str) else forms[0]
+        if not all(forms):
+            text = ""
         where = f"{catalog.locale} {message.context or ''}|{msgid}"
         if message.fuzzy:
             problems.append(f"fuzzy: {where}")
@@ -63,6 +67,23 @@ def test_no_entry_is_empty_fuzzy_or_with_other_placeholders(catalog: Catalog) ->
         elif fields(text) != fields(msgid):
             problems.append(f"placeholders {fields(text)} != {fields(msgid)}: {where}")
     assert problems == []
+
+
+def test_counts_read_in_each_languages_plural_forms() -> None:
+    """No "card(s)": a count takes the form that fits it (gettext plurals), in the
+    terminal and in the pages' catalogue, and every plural message is translated."""
+    wanted = plural_messages()
+    assert ("Meld {0} card", "Meld {0} cards") in wanted  # game.js tn()
+    assert ("{0} pearl", "{0} pearls") in wanted  # the terminal's trn()
+    for lang in TRANSLATED:
+        assert sorted(s for s, _ in wanted if not has_plural(lang, s)) == [], lang
+    english, japanese = Translator("en"), Translator("ja")
+    assert english.n("{0} pearl", "{0} pearls", 1, 1) == "1 pearl"
+    assert english.n("{0} pearl", "{0} pearls", 3, 3) == "3 pearls"
+    assert japanese.n("{0} pearl", "{0} pearls", 3, 3) == "真珠3個"
+    assert Translator("ko").n("Meld {0} card", "Meld {0} cards", 8, 8) == "8장 멜드하기"
+    assert catalogue_json("ja")["plurals"]["Meld {0} card"] == ["{0}枚をメルドする"]
+    assert not any("(s)" in s for pair in wanted for s in pair)
 
 
 def test_japanese_and_korean_hold_the_same_messages() -> None:

@@ -1,6 +1,6 @@
 """The web server in three languages: the catalogue the pages load, and views whose log
-lines are rendered in the client's language while carrying exactly the same information
-(same fields, same values elsewhere, one log line for each English line)."""
+travels as messages (an id plus arguments, one per English line) that the page renders in
+its language: the same view for every language, saying exactly what the English lines say."""
 
 from __future__ import annotations
 
@@ -14,8 +14,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from porphyra.i18n import from_accept_language
+from porphyra.core.messages import from_wire
+from porphyra.i18n import catalogue_json, from_accept_language
 from porphyra.i18n.log import translate_line
+from porphyra.i18n.messages import render
 from porphyra.server.app import create_app
 from porphyra.server.hub import Hub
 from porphyra.server.match import MatchRunner
@@ -57,16 +59,14 @@ async def _runner(name: str, options: dict[str, Any]) -> tuple[Hub, MatchRunner]
     return hub, runner
 
 
-def _without_log(message: dict[str, Any]) -> dict[str, Any]:
-    out = dict(message)
-    out["observation"] = {k: v for k, v in message["observation"].items() if k != "log"}
-    return out
-
-
 @pytest.mark.parametrize(("name", "options"), [("byzantium", {}), ("conspiracy", {"players": 2})])
-def test_views_in_every_language_carry_the_same_information(
+def test_views_carry_the_log_as_messages_that_say_what_its_lines_say(
     name: str, options: dict[str, Any]
 ) -> None:
+    """Every client gets the same view; its ``log_messages`` are one message per English
+    line (``str()`` the line: the seat's own lines, nothing more), and rendered in Japanese
+    or Korean they read as the catalogue's translation of that line."""
+
     async def play() -> None:
         hub, runner = await _runner(name, options)
         rng = random.Random(1)
@@ -76,14 +76,17 @@ def test_views_in_every_language_carry_the_same_information(
                     lang: runner.view(seat, "snapshot", lang=lang) for lang in ("en", "ja", "ko")
                 }
                 english = views["en"]
+                assert views["ja"] == english and views["ko"] == english
+                lines = english["observation"]["log"]
+                messages = [from_wire(m) for m in english["observation"]["log_messages"]]
+                assert [str(m) for m in messages] == lines
                 for lang in ("ja", "ko"):
-                    view = views[lang]
-                    assert set(view) == set(english)
-                    assert set(view["observation"]) == set(english["observation"])
-                    assert _without_log(view) == _without_log(english)
-                    log, english_log = view["observation"]["log"], english["observation"]["log"]
-                    assert log == [translate_line(line, lang) for line in english_log]
-                    assert log != english_log
+                    rendered = [render(m, lang, "log") for m in messages]
+                    assert rendered == [translate_line(line, lang) for line in lines]
+                    assert rendered != lines
+                later = runner.view(seat, "update", log_from=len(lines) - 1)["observation"]
+                assert later["log"] == lines[-1:]
+                assert later["log_messages"] == english["observation"]["log_messages"][-1:]
             if runner.over:
                 break
             seat = rng.choice(runner.state.active_players())
@@ -94,20 +97,29 @@ def test_views_in_every_language_carry_the_same_information(
     asyncio.run(play())
 
 
-def test_a_websocket_with_lang_gets_its_log_in_that_language(client: TestClient) -> None:
+def test_a_websocket_gets_its_log_as_messages_the_page_can_translate(
+    client: TestClient,
+) -> None:
+    """The log leaves the server as an id plus arguments (the same for every language);
+    the catalogue the page loads has each id's translation under ``log``."""
     body = {"game": "byzantium", "options": {}, "seats": HUMANS, "seed": "4"}
     info = client.post("/api/games", json=body).json()
     token = info["invites"][0]["token"]
-    got: dict[str, list[str]] = {}
-    for lang in ("ja", "ko", "en", "xx"):
+    got: dict[str, Any] = {}
+    for lang in ("ja", "ko", "en"):
         path = f"/ws/{info['id']}?token={token}&lang={lang}"
         with client.websocket_connect(path, headers={"origin": "http://testserver"}) as ws:
             message = json.loads(ws.receive_text())
             assert message["type"] == "snapshot"
-            got[lang] = message["observation"]["log"]
-    assert got["ja"][0].startswith("ゲーム開始") and got["ko"][0].startswith("게임 시작")
-    assert got["en"][0].startswith("Game start") and got["xx"] == got["en"]  # unknown: English
-    assert len({len(lines) for lines in got.values()}) == 1
+            got[lang] = message["observation"]["log_messages"]
+    assert got["ja"] == got["en"] == got["ko"]
+    first = got["en"][0]
+    assert first["id"].startswith("Game start: seat {0} is the first Emperor")
+    assert [type(arg) for arg in first["args"]] == [int, int, int]
+    for lang, start in (("ja", "ゲーム開始"), ("ko", "게임 시작")):
+        assert catalogue_json(lang)["log"][first["id"]].startswith(start)
+        assert render(from_wire(first), lang, "log").startswith(start)
+    assert catalogue_json("en")["log"] == {}
 
 
 def test_a_refused_move_is_explained_in_the_clients_language(client: TestClient) -> None:

@@ -79,3 +79,21 @@ def test_the_learner_sees_only_its_seat() -> None:
     obs = tutorial.observation()
     assert obs["seat"] == 0 and "hand" in obs
     assert "hands" not in obs  # never the bot's hand
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "ko"])
+def test_the_lessons_name_conditions_in_words_not_codes(lang: str) -> None:
+    """The Legendary Opponent's conditions read as what they ask for (issue 29: "STACK",
+    "KEY", "COAL" are the card's shorthand, not words a learner knows)."""
+    import re
+
+    from porphyra.games.conspiracy.solo import CONDITIONS
+    from porphyra.i18n import Translator
+
+    tr = Translator(lang)
+    codes = re.compile(r"\b(" + "|".join(CONDITIONS) + r")\b")
+    for lesson in LESSONS.values():
+        for step in lesson.steps:
+            for text in (step.text, step.why):
+                if text:
+                    assert not codes.search(tr(text)), (lesson.game, step.key, tr(text))

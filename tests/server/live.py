@@ -116,6 +116,7 @@ class SeatClient:
         self.raw: list[str] = []
         self.last: dict[str, Any] = {}
         self.log: list[str] = []
+        self.log_messages: list[dict[str, Any]] = []
 
     def recv(self, timeout: float = RECV_TIMEOUT) -> dict[str, Any]:
         """The next message (recorded)."""
@@ -132,6 +133,10 @@ class SeatClient:
                 assert start <= len(self.log), (start, len(self.log))
                 self.log = self.log[:start] + obs["log"]
                 obs["log"] = list(self.log)
+                # ... and the same log as messages (one per line).
+                self.log_messages = self.log_messages[:start] + obs.get("log_messages", [])
+                obs["log_messages"] = list(self.log_messages)
+                assert len(self.log_messages) == len(self.log)
             self.last = msg
         self.messages.append(msg)
         return msg

@@ -85,8 +85,9 @@ def _check_in_chromium(server: LiveServer) -> None:
             wait_until(page, "document.querySelector('[data-testid=takeover-0]') === null", 30_000)
             assert page.locator("[data-testid=leave]").count() == 1
             log = page.locator("#log").inner_text()
-            assert log.count("Tester (you) left the table") == 2
-            assert log.count("Tester (you) is back") == 2
+            # The log names the seat as the table does, without "(you)" (issue 29).
+            assert log.count("⏱ Tester left the table") == 2 and "(you)" not in log
+            assert log.count("⏱ Tester is back") == 2
 
             # The lobby lists the game under "your games" once per seat this browser holds
             # (it created both), the seat the game waits for first and marked so.

@@ -93,7 +93,7 @@ def test_every_page_in_every_language(sqlite_url: str, tmp_path: Path) -> None:
                     lobby = page.evaluate("document.body.textContent")
                     assert EXPECT["lobby"][lang] in lobby
                     if lang != "en":  # the server's default seat names and the bots' texts
-                        for english in ("Seat 1", "Easy bot", "rules of thumb"):
+                        for english in ("Seat 1", "Easy bot", "rules of thumb", "lobby"):
                             assert english not in lobby, (lang, english)
                     assert page.locator("#langswitch").input_value() == lang
                     assert page.screenshot(path=str(out / f"lobby-{lang}.png"), full_page=True)

@@ -33,6 +33,18 @@ ON_SCREEN = """() => {
 }"""
 
 
+#: What "Show me" points at is in the viewport once it settles: the first card it selected
+#: (Byzantium) or the lesson's move button (Conspiracy).
+SHOWN = """() => {
+  const node = document.querySelector('[data-testid=hand] .card[aria-pressed=true]')
+    || document.querySelector('#actions button.primary[data-move]');
+  if (!node) return false;
+  const r = node.getBoundingClientRect();
+  return r.top >= 0 && r.bottom <= window.innerHeight + 1 && r.left >= -1
+    && r.right <= window.innerWidth + 1;
+}"""
+
+
 def _page(browser: Any, size: tuple[int, int], lang: str) -> tuple[Any, list[str]]:
     context = browser.new_context(viewport={"width": size[0], "height": size[1]})
     context.add_init_script(f"localStorage.setItem('porphyra.lang', '{lang}')")
@@ -87,6 +99,8 @@ def test_the_tutorial_plays_to_its_end_on_a_phone(
                 assert _feedback(page).startswith(tr("The rules refuse that move: {0}", "")[:6])
                 refused_rules = True
             page.click("[data-testid=show-me]")
+            if page.query_selector("[data-testid=hand] .card[aria-pressed=true]"):
+                wait_until(page, f"({SHOWN})()", 5_000)
             page.click("[data-testid=submit]")
         else:  # one button per legal move: only the lesson's reason can refuse one
             other = [
@@ -101,6 +115,7 @@ def test_the_tutorial_plays_to_its_end_on_a_phone(
                 assert _feedback(page) == tr(step.why)
                 refused_lesson = refused_rules = True
             page.click("[data-testid=show-me]")
+            wait_until(page, f"({SHOWN})()", 5_000)
             page.click(f'#actions button.primary[data-move="{step.expect}"]')
     assert refused_lesson and refused_rules
     wait_until(page, "document.querySelector('[data-testid=play-easy]') !== null", 10_000)

@@ -49,6 +49,11 @@ IDS: dict[str, re.Pattern[str]] = {
 #: A bot's level in English on a Japanese or Korean page.
 ENGLISH_BOT = re.compile(r"(?<![A-Za-z])(?:" + "|".join(BOTS) + r")(?![A-Za-z])", re.IGNORECASE)
 
+#: A bot named by its level in lower case ("easy bot 2"), as the page once named it.
+LEVEL_BOT = re.compile(r"(?<![A-Za-z])(?<!the )(?:" + "|".join(BOTS) + r") bot\b")
+#: A seat's "(you)" followed by another bracket ("Seat 1 (you) (Byzantine)").
+YOU_AND = re.compile(r"(?:\(you\)|（あなた）|\(나\))\s*[(（]")
+
 #: The lobby has listed its games.
 ROWS_SHOWN = "document.querySelectorAll('#games tbody tr').length > 0"
 
@@ -86,6 +91,9 @@ def ids_in(text: str, lang: str) -> list[str]:
     found = [f"{kind}: {m.group(0)!r}" for kind, rx in IDS.items() for m in rx.finditer(text)]
     if lang != "en":
         found += [f"English bot level: {m.group(0)!r}" for m in ENGLISH_BOT.finditer(text)]
+    else:  # a name, not a level: "Easy bot 2", never "easy bot 2"
+        found += [f"bot named by its level: {m.group(0)!r}" for m in LEVEL_BOT.finditer(text)]
+    found += [f"brackets after (you): {m.group(0)!r}" for m in YOU_AND.finditer(text)]
     return found
 
 

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from porphyra.core.game import State
+from porphyra.core.messages import to_wire
 from porphyra.core.registry import load_game
 from porphyra.server.gamedata import solo_supported
 
@@ -109,6 +110,12 @@ def _plain(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
+def _with_messages(obs: dict[str, Any], state: State, seat: int | None) -> Any:
+    """``obs`` as a client gets it: with its log as messages (exactly those of that
+    reader's ``state.log_messages``, nothing more)."""
+    return _plain({**obs, "log_messages": [to_wire(m) for m in state.log_messages(seat)]})
+
+
 def _hidden_only(state: State, seat: int) -> set[str]:
     """Byzantium: slugs in the other hand (or its pending choice) that appear nowhere in
     ``seat``'s observation."""
@@ -141,10 +148,11 @@ def check_messages(client: SeatClient, states: list[State], rec: dict[str, Any])
         state = states[seq]
         seat = client.seat
         if seat is None:
-            assert msg["observation"] == _plain(state.public_observation())
+            assert msg["observation"] == _with_messages(state.public_observation(), state, None)
             assert msg["legal"] == []
         else:
-            assert msg["observation"] == _plain(state.observation(seat)), (seat, seq)
+            expected = _with_messages(state.observation(seat), state, seat)
+            assert msg["observation"] == expected, (seat, seq)
             assert msg["legal"] == [str(a) for a in state.legal_actions(seat)]
             names = _card_names(state)
             for slug in _hidden_only(state, seat):

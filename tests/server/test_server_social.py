@@ -272,7 +272,8 @@ def test_replays_rematch_and_summary_of_a_finished_game(server: LiveServer) -> N
         log = []
         for f in frames[: i + 1]:
             log = log[: f["log_start"]] + f["observation"]["log"]
-        assert {**frames[i]["observation"], "log": log} == expected
+        shown = {k: v for k, v in frames[i]["observation"].items() if k != "log_messages"}
+        assert {**shown, "log": log} == expected
     everything = server.get(f"/api/games/{gid}/replay?view=all").json()["frames"]
     assert len(everything[0]["observation"]["seat_views"]) == 2
     assert everything[0]["observation"]["hidden"]["draw_piles"]["byzantine"]
@@ -280,20 +281,16 @@ def test_replays_rematch_and_summary_of_a_finished_game(server: LiveServer) -> N
     for odd in ("%C2%B2", "%E2%91%A0", "9" * 5000):  # "²", "①": digits only to Python
         r = server.get(f"/api/games/{gid}/replay?view={odd}")
         assert r.status_code == 400 and "view must be public" in r.json()["detail"], r.text
-    # The frames' log lines in the reader's language (the same lines, translated).
-    import httpx
-
+    # The frames' log as messages (one per line) that the page renders in its language.
+    from porphyra.core.messages import from_wire
     from porphyra.i18n.log import translate_lines
+    from porphyra.i18n.messages import render
 
-    ja = httpx.get(
-        server.base + f"/api/games/{gid}/replay?view=1",
-        headers={"accept-language": "ja"},
-        timeout=30,
-    ).json()["frames"]
-    for english, japanese in zip(frames, ja, strict=True):
-        lines = english["observation"]["log"]
-        assert japanese["observation"]["log"] == translate_lines(lines, "ja")
-    assert ja[0]["observation"]["log"] != frames[0]["observation"]["log"]
+    for frame in frames:
+        lines = frame["observation"]["log"]
+        messages = [from_wire(m) for m in frame["observation"]["log_messages"]]
+        assert [str(m) for m in messages] == lines
+        assert [render(m, "ja", "log") for m in messages] == translate_lines(lines, "ja")
     assert replay_frames(records.to_record(state), "public")[-1]["observation"]["game"]
 
     # Rematch: only a seat may ask; everyone at the table is told; the old link opens
@@ -400,10 +397,13 @@ def test_a_damaged_table_options_column_marks_only_that_game_broken(
 
 def test_the_replay_shows_clock_events_and_speaks_the_readers_language() -> None:
     """A record's timeouts are log lines of the browser's replay where they happened
-    (before the action they name), and the frames' log lines follow ``Accept-Language``;
-    the rules panel's text too."""
+    (before the action they name), in its messages too (each frame's ``log_messages``,
+    one per line, for the page to render in its language); the rules panel's text follows
+    ``Accept-Language``."""
     from fastapi.testclient import TestClient
 
+    from porphyra.core.messages import from_wire
+    from porphyra.i18n.messages import render
     from porphyra.server.app import create_app
 
     state = load_game("byzantium").new_initial_state(seed=5)
@@ -414,11 +414,17 @@ def test_the_replay_shows_clock_events_and_speaks_the_readers_language() -> None
     rec["clock_events"] = [{"event": "timeout", "player": 1, "bot": "easy", "action": 3}]
     frames = replay_frames(rec, "public")
     log: list[str] = []
+    messages: list[dict[str, object]] = []
     for index, frame in enumerate(frames):
         log = log[: frame["log_start"]] + frame["observation"]["log"]
+        messages = messages[: frame["log_start"]] + frame["observation"]["log_messages"]
+        assert [str(from_wire(m)) for m in messages] == log
         timed_out = [line for line in log if line.startswith("⏱ seat 1 ran out of time")]
         assert len(timed_out) == (1 if index >= 3 else 0), index
     assert log.index(timed_out[0]) < len(log) - 1  # later lines follow it
+    note = from_wire(messages[log.index(timed_out[0])])
+    japanese = "⏱ 席1の持ち時間が切れました：かんたんボットが代わりに行動します。"
+    assert render(note, "ja", "log") == japanese
 
     with TestClient(create_app(db_url="sqlite://", bot_workers=0)) as client:
         ko = client.get("/api/rules/byzantium", headers={"accept-language": "ko"}).json()

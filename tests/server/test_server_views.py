@@ -136,6 +136,8 @@ def test_a_game_without_derived_figures_builds_no_public_view_for_seats(
         watcher = Client(None)
         runner.attach(watcher)
         snapshot = json.loads(_drain(watcher)[0])
+        messages = snapshot["observation"].pop("log_messages")  # the log, as messages
+        assert len(messages) == len(snapshot["observation"]["log"])
         assert snapshot["observation"] == real(runner.state) and snapshot["derived"] == {}
         assert len(calls) == 1
         await hub.stop()

@@ -21,7 +21,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from porphyra.cli.lang import seat_label, styled, term, tr
+from porphyra.cli.lang import language, seat_label, styled, term, tr, trn
 from porphyra.cli.views import GameView, Obs, ascii_number
 from porphyra.core.errors import InvalidActionError
 from porphyra.core.game import Action, Game, State
@@ -352,10 +352,21 @@ class ByzantiumView(GameView):
         out = []
         for count, positions in sorted(groups.items()):
             if verb == "meld":
-                what = tr("meld nothing") if count == 0 else tr("meld {0} card(s)", count)
+                what = (
+                    tr("meld nothing")
+                    if count == 0
+                    else trn("meld {0} card", "meld {0} cards", count, count)
+                )
             else:
-                what = tr("redraw nothing") if count == 0 else tr("redraw {0} card(s)", count)
-            out.append((tr("{0} — {1} choice(s)", what, len(positions)), positions))
+                what = (
+                    tr("redraw nothing")
+                    if count == 0
+                    else trn("redraw {0} card", "redraw {0} cards", count, count)
+                )
+            choices = trn(
+                "{0} — {1} choice", "{0} — {1} choices", len(positions), what, len(positions)
+            )
+            out.append((choices, positions))
         return out
 
     def secret_choice(self, obs: Obs) -> bool:
@@ -508,6 +519,10 @@ class ByzantiumView(GameView):
             deck = " — " + tr("deck {0}", cardset.version) if cardset.version else ""
             out.append(Text(f"{term(cardset.name)}{deck}", style="bold"))
             if cardset.about:
+                # The provenance is design history written in English: labelled as such
+                # where the terminal speaks another language (docs/i18n.md).
+                if language() != "en":
+                    out.append(Text(tr("Design notes (in English):"), style="dim italic"))
                 out.append(Text(cardset.about, style="dim"))
         totals: dict[str, Counter[str]] = {}
         for deck in ("byzantine", "foe"):

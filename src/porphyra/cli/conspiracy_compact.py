@@ -38,6 +38,10 @@ from porphyra.i18n.names import location_name
 CELL = 7
 #: Columns of one chamber block (two side by side fit 80 columns).
 BLOCK = 38
+#: Lines kept free under the board for what follows it at a decision (the menu of legal
+#: actions, the hint and the prompt): the compact board's legend is shown only when it
+#: fits with them.
+RESERVE = 6
 #: The phases in which a Location is chosen: its effects are shown, and only the
 #: deciding seat's chamber is drawn (the others in a line each).
 CHOOSING = ("location", "lockeep")
@@ -45,22 +49,37 @@ CHOOSING = ("location", "lockeep")
 
 class FitToScreen:
     """A renderable that is ``full`` when it fits the terminal's height, else
-    ``compact()``.  Only a terminal has a height to fit: redirected output gets ``full``.
+    ``compact()``, followed by ``legend`` (its key) where that fits too.  Only a terminal
+    has a height to fit: redirected output gets ``full``.
 
     Args:
         full: the full layout.
         compact: builds the small layout (called only when it is needed).
+        legend: what the small layout's symbols mean (Rich markup), shown under it when
+            both fit the terminal's height with :data:`RESERVE` lines to spare (the
+            decision's menu comes first; ``help`` shows the legend too).
     """
 
-    def __init__(self, full: RenderableType, compact: Callable[[], RenderableType]) -> None:
+    def __init__(
+        self, full: RenderableType, compact: Callable[[], RenderableType], legend: str = ""
+    ) -> None:
         self.full = full
         self.compact = compact
+        self.legend = legend
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         if console.is_terminal:
-            lines = console.render_lines(self.full, options.update(height=None), pad=False)
+            unbounded = options.update(height=None)
+            lines = console.render_lines(self.full, unbounded, pad=False)
             if len(lines) > console.height:
-                yield self.compact()
+                small = self.compact()
+                if self.legend:
+                    keyed = Group(small, Text.from_markup(self.legend, style="dim"))
+                    needed = len(console.render_lines(keyed, unbounded, pad=False)) + RESERVE
+                    if needed <= console.height:
+                        yield keyed
+                        return
+                yield small
                 return
         yield self.full
 

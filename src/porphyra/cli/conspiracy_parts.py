@@ -64,6 +64,19 @@ def legend() -> str:
     )
 
 
+def compact_legend() -> str:
+    """The compact board's key, in the terminal's language (Rich markup): the colours'
+    initials (``Y``, ``R``...: the compact pyramid's lords read ``R4●``), the icons, and
+    ``▪`` for a Location on the slot."""
+    colours = " · ".join(f"[{STYLE[c]}]{c[0].upper()}[/] {escape(term(c))}" for c in STYLE)
+    return (
+        f"{colours} · [grey70]sk[/] {escape(tr('silver key'))} · [gold1]gk[/] "
+        f"{escape(tr('gold key'))} · ● {escape(tr('pearl'))} · [cyan]⇄[/] {escape(tr('swap'))}"
+        f" · [cyan]↑[/] {escape(tr('reveal'))} · ◆ {escape(tr('coat of arms'))} · "
+        f"▪ {escape(tr('a Location on the slot'))}"
+    )
+
+
 HINTS = {
     "recruit": N_(
         "Recruit: 'draw 1', 'draw 2', 'draw 3' (keep one) or 'take <colour>' (whole pile)."

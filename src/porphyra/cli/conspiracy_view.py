@@ -37,6 +37,7 @@ from porphyra.cli.conspiracy_parts import (
     GUILD,
     HINTS,
     STYLE,
+    compact_legend,
     legend,
     live_scores,
     lo_card,
@@ -49,7 +50,7 @@ from porphyra.cli.conspiracy_parts import (
     solo_status,
     split_lord,
 )
-from porphyra.cli.lang import language, seat_label, styled, term, tr
+from porphyra.cli.lang import language, seat_label, styled, term, tr, trn
 from porphyra.cli.views import GameView, Obs, ascii_number
 from porphyra.core.errors import InvalidActionError
 from porphyra.core.game import Action, Game, State
@@ -103,7 +104,11 @@ class ConspiracyView(GameView):
         )
         header = self._header_lines(obs, labels, compact=True)
         small = [compact_lo(obs)] if lo else []
-        return FitToScreen(full, lambda: compact_board(game, obs, labels, scores, header, small))
+        return FitToScreen(
+            full,
+            lambda: compact_board(game, obs, labels, scores, header, small),
+            compact_legend(),
+        )
 
     def compact_board(self, game: Game, obs: Obs, labels: Sequence[str]) -> RenderableType:
         """Header, the deciding seat's own chamber and the piles (same turn, next step)."""
@@ -242,7 +247,7 @@ class ConspiracyView(GameView):
         player = obs["players"][seat]
         keys = player.get("unspent_keys") or {}
         facts = [
-            "● " + escape(tr("{0} pearl(s)", player["pearls"]))
+            "● " + escape(trn("{0} pearl", "{0} pearls", player["pearls"], player["pearls"]))
             if language() != "en"
             else f"● {player['pearls']} pearl{'' if player['pearls'] == 1 else 's'}",
             escape(tr("keys")) + f" {keys.get('silver', 0)}sk {keys.get('gold', 0)}gk",
@@ -342,6 +347,10 @@ class ConspiracyView(GameView):
         filled = "/".join(str(sum(1 for c in p["chamber"] if c)) for p in obs["players"])
         pearls = "/".join(str(p["pearls"]) for p in obs["players"])
         return tr("Turn {0} · chambers {1} · pearls {2}", obs.get("turn"), filled, pearls)
+
+    def legend(self) -> str | None:
+        """The compact board's key (colour initials and icons), for ``help``."""
+        return compact_legend()
 
     def hint(self, game: Game, obs: Obs) -> str:
         """What to type in the current phase."""

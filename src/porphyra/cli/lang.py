@@ -16,7 +16,7 @@ from porphyra.core.seats import ENGLISH_SEAT, for_people
 from porphyra.i18n import Translator, from_environment
 from porphyra.i18n.korean import particles
 from porphyra.i18n.log import translate_lines
-from porphyra.i18n.messages import error_message
+from porphyra.i18n.messages import error_message, render
 from porphyra.i18n.names import name_ids
 
 _current: Translator | None = None
@@ -55,6 +55,12 @@ def tr(message: str, *args: object, **kwargs: object) -> str:
     return translator()(message, *args, **kwargs)
 
 
+def trn(singular: str, plural: str, count: int, *args: object) -> str:
+    """The form of a message that fits ``count`` in the current language, formatted with
+    ``args`` (:meth:`porphyra.i18n.Translator.n`): ``trn("{0} card", "{0} cards", n, n)``."""
+    return translator().n(singular, plural, count, *args)
+
+
 def term(text: str) -> str:
     """The game term ``text`` (a card name, a colour...) in the current language."""
     return translator().term(text)
@@ -73,9 +79,19 @@ def fitted(text: str) -> str:
     return particles(text) if language() == "ko" else text
 
 
+def log_messages(messages: list[Message]) -> list[str]:
+    """Log messages (an id plus arguments each) in the current language, rendered from
+    the catalogue's ``log`` templates, lords and Locations by their names
+    (:func:`porphyra.i18n.messages.render`); seats are still ``seat N`` (see
+    :func:`people`)."""
+    lang = language()
+    return [render(m, lang, "log") for m in messages]
+
+
 def log(lines: list[str]) -> list[str]:
     """English log lines in the current language, every lord id and Location slug named
-    (:func:`porphyra.i18n.names.name_ids`)."""
+    (:func:`porphyra.i18n.names.name_ids`).  The compatibility path for lines that come
+    without their messages: matching English text (:mod:`porphyra.i18n.log`)."""
     lang = language()
     return [name_ids(line, lang) for line in translate_lines(lines, lang)]
 

@@ -58,7 +58,8 @@ def run_learn(console: Console, name: str, read_line: ReadLine) -> bool:
     console.print(styled("bold", lesson.title))
     console.print(tr("Type quit to leave the tutorial."))
     while (step := tutorial.step) is not None:
-        for line in log_lines({"log": tutorial.new_log()}):
+        fresh = tutorial.new_log()
+        for line in log_lines({"log": [str(m) for m in fresh], "log_messages": fresh}):
             console.print(log_entry(line))
         if step.expect is not None:
             console.print(view.board(tutorial.game, tutorial.observation(), labels))

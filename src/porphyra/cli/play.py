@@ -24,6 +24,7 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.rule import Rule
 from rich.table import Table
+from rich.text import Text
 
 from porphyra import record as records
 from porphyra.bots import bot_names, make_bot, seat_view
@@ -31,7 +32,14 @@ from porphyra.cli.common import Seat, default_bot
 from porphyra.cli.lang import error_text, language, people, styled, term, tr
 from porphyra.cli.rules import rules_markdown
 from porphyra.cli.saves import games_dir, save_atomically
-from porphyra.cli.views import GameView, Obs, ascii_number, log_entry, log_lines
+from porphyra.cli.views import (
+    GameView,
+    Obs,
+    ascii_number,
+    log_entry,
+    log_lines,
+    with_log_messages,
+)
 from porphyra.core.errors import IllegalActionError, InvalidActionError
 from porphyra.core.game import Action, State
 from porphyra.core.messages import msg
@@ -159,9 +167,8 @@ class PlaySession:
 
     # ------------------------------------------------------------------ observations
     def _obs(self, viewer: int | None) -> Obs:
-        if viewer is None:
-            return self.state.public_observation()
-        return self.state.observation(viewer)
+        obs = self.state.public_observation() if viewer is None else self.state.observation(viewer)
+        return with_log_messages(obs, self.state, viewer)
 
     def _print_new_log(self, viewer: int | None) -> None:
         """Print the log lines ``viewer`` has not been shown yet (from its observation)."""
@@ -415,13 +422,16 @@ class PlaySession:
                 raise _Quit
             if word in ("help", "?", "h"):
                 self.console.print(help_text())
+                key = self.view.legend()
+                if key:
+                    self.console.print(Text.from_markup(key, style="dim"))
                 self.console.print(f"[dim]{escape(self.view.hint(self.game, obs))}[/]")
                 continue
             if word == "rules":
                 self.console.print(rules_markdown(self.game.info.name, language()))
                 continue
             if word == "log":
-                for line in log_lines(self.state.observation(player)):
+                for line in log_lines(self._obs(player)):
                     self.console.print(log_entry(line))
                 continue
             if word == "hint":

@@ -19,7 +19,14 @@ from rich.rule import Rule
 from porphyra import record as records
 from porphyra.cli.lang import log as translated_log
 from porphyra.cli.lang import people, seat_label, styled, term, tr
-from porphyra.cli.views import GameView, Obs, ascii_number, log_entry, log_lines
+from porphyra.cli.views import (
+    GameView,
+    Obs,
+    ascii_number,
+    log_entry,
+    log_lines,
+    with_log_messages,
+)
 from porphyra.clocks import ClockError, ClockSettings, event_text
 from porphyra.core.errors import RecordError
 from porphyra.core.game import State
@@ -56,10 +63,12 @@ class Replayer:
         records.replay(record)
 
     def obs(self) -> Obs:
-        """The observation shown at the current position."""
+        """The observation shown at the current position (with its log as messages)."""
         if self.seat is None:
-            return self.state.public_observation()
-        return self.state.observation(self.seat)
+            obs = self.state.public_observation()
+        else:
+            obs = self.state.observation(self.seat)
+        return with_log_messages(obs, self.state, self.seat)
 
     def step(self) -> tuple[int, str]:
         """Apply the next action; returns ``(player, action text)``.

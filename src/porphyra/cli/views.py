@@ -20,8 +20,10 @@ from rich.table import Table
 from rich.text import Text
 
 from porphyra.cli.lang import log as translated_log
+from porphyra.cli.lang import log_messages as rendered_log
 from porphyra.cli.lang import people
 from porphyra.core.game import Action, Game, State
+from porphyra.core.messages import Message, from_wire
 
 Obs = dict[str, Any]
 
@@ -51,6 +53,11 @@ class GameView:
         """The table for a seat deciding again right after its own last decision (e.g.
         placing the next lord of a pile); default: the full :meth:`board`."""
         return self.board(game, obs, labels)
+
+    def legend(self) -> str | None:
+        """What the board's symbols mean (Rich markup), for ``help``; None: nothing to
+        explain."""
+        return None
 
     def status(self, game: Game, obs: Obs) -> str:
         """A one-line summary (turn, phase, scores) for bot-vs-bot progress output."""
@@ -138,10 +145,25 @@ def ascii_number(text: str) -> int | None:
 
 
 def log_lines(obs: Obs) -> list[str]:
-    """The observation's readable log (``obs["log"]``), as strings in the terminal's
-    language (:mod:`porphyra.cli.lang`)."""
+    """The observation's readable log in the terminal's language: its messages
+    (``obs["log_messages"]``, :class:`~porphyra.core.messages.Message` values or their
+    wire form, one per line, which the terminal adds with :func:`with_log_messages`)
+    rendered from their ids and arguments; an observation without them (a saved or
+    foreign one) has its English lines ``obs["log"]`` translated by matching them
+    (:func:`porphyra.cli.lang.log`, the compatibility path)."""
     log = obs.get("log") or []
+    messages = obs.get("log_messages")
+    if isinstance(messages, list) and len(messages) == len(log):
+        return rendered_log([m if isinstance(m, Message) else from_wire(m) for m in messages])
     return translated_log([str(line) for line in log])
+
+
+def with_log_messages(obs: Obs, state: State, viewer: int | None) -> Obs:
+    """``obs`` (``viewer``'s observation of ``state``, None: a spectator's) with its log
+    as messages added (``"log_messages"``, :meth:`porphyra.core.game.State.log_messages`)
+    for :func:`log_lines`; changes ``obs`` and returns it."""
+    obs["log_messages"] = state.log_messages(viewer)
+    return obs
 
 
 def log_entry(line: str, style: str = "", names: Sequence[str] | None = None) -> Table:

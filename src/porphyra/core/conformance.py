@@ -13,7 +13,8 @@ applies and round-trips through its text, and ``legal_action_texts`` lists those
 illegal and malformed actions raise the typed errors and change nothing; whatever is
 accepted (as text or as an action) is listed by ``legal_actions``; simultaneous choices
 give the same game in either order and stay hidden until all are in; a seat that is not
-one of the game's raises ``SeatError`` everywhere.
+one of the game's raises ``SeatError`` everywhere; each reader's log as messages
+(``log_messages``) is its log lines, one for one.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from typing import Any
 from porphyra.core import record as records
 from porphyra.core.errors import IllegalActionError, InvalidActionError, SeatError
 from porphyra.core.game import TERMINAL_PLAYER, Game, State
+from porphyra.core.messages import from_wire, to_wire
 from porphyra.core.registry import load_game
 
 MALFORMED_TEXTS = ["", "   ", "xyzzy", "draw", "meld ,,", "\x00", "pass " + "a" * 500, "🂡"]
@@ -144,6 +146,26 @@ def check_observations_are_owned(name: str, options: dict[str, Any], games: int 
                 _scribble(view())
                 assert view() == clean, f"{name}: an observation shares data with the state"
             assert fingerprint(s) == before, f"{name}: changing an observation changed the state"
+
+
+def check_log_messages(name: str, options: dict[str, Any], games: int = 2) -> None:
+    """``log_messages(p)`` is ``observation(p)["log"]`` as messages (the public log for
+    None): one message per line, ``str()`` the line, so that what the edges translate holds
+    exactly what the seat's log holds; the wire form round-trips."""
+    game = _game(name, options)
+    for g in range(games):
+        state = game.new_initial_state(seed=4500 + g)
+        rng = random.Random(g)
+        for i, s in enumerate(_states_along(state, rng)):
+            if i % 9 and not s.is_terminal():
+                continue
+            for p in [*range(game.num_players), None]:
+                obs = s.public_observation() if p is None else s.observation(p)
+                messages = s.log_messages(p)
+                lines = [str(m) for m in messages]
+                assert lines == obs.get("log", []), f"{name}: log_messages({p}) is not its log"
+                for m in messages:
+                    assert from_wire(json.loads(json.dumps(to_wire(m)))) == m, m
 
 
 def check_resample(name: str, options: dict[str, Any], games: int = 5, samples: int = 8) -> None:
@@ -441,6 +463,7 @@ def run_all(name: str, options: dict[str, Any] | None = None, games: int = 5) ->
     check_record_roundtrip(name, opts, games)
     check_clone_independence(name, opts, max(1, games // 2))
     check_observations_are_owned(name, opts, max(1, games // 2))
+    check_log_messages(name, opts, max(1, games // 2))
     check_resample(name, opts, games)
     check_resample_canonical(name, opts, max(1, games // 2))
     check_actions(name, opts, max(1, games // 2))

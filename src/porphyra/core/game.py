@@ -14,6 +14,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, SupportsIndex
 
+from porphyra.core.messages import Message
 from porphyra.core.options import GameOption
 
 #: ``current_player()`` at the end of the game (OpenSpiel's ``kTerminalPlayerId``).
@@ -144,6 +145,20 @@ class State(abc.ABC):
     def public_observation(self) -> JSONDict:
         """JSON-ready view of a spectator: only public information (a new object on every
         call, as :meth:`observation`)."""
+
+    def log_messages(self, player: SupportsIndex | None = None) -> list[Message]:
+        """The log that ``player`` reads (None: a spectator) as messages, an id plus
+        arguments each (:mod:`porphyra.core.messages`, catalogue context ``log``), one per
+        line of that view's ``observation["log"]`` and in the same order:
+        ``str(message)`` is the line.  They say exactly what the lines say (nothing
+        hidden more or less); the edges translate them.
+
+        This default (a game whose log is not structured) carries each line as a message
+        without arguments, its whole text as the id; the edge then translates it by
+        matching the English text (:func:`porphyra.i18n.log.translate_line`)."""
+        obs = self.public_observation() if player is None else self.observation(player)
+        lines = obs.get("log")
+        return [Message(str(line)) for line in lines] if isinstance(lines, list) else []
 
     @abc.abstractmethod
     def clone(self) -> State:

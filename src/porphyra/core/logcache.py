@@ -10,11 +10,15 @@ them: it copies the list only when it first adds a line of its own.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar
+
+#: What a log line is read as: its text, or its message (an id plus arguments).
+Line = TypeVar("Line")
 
 
-class FormattedLog:
-    """Lines formatted from the first :attr:`count` events of :attr:`events`.
+class FormattedLog(Generic[Line]):
+    """Lines formatted from the first :attr:`count` events of :attr:`events` (a line is
+    text, or a :class:`~porphyra.core.messages.Message`: the same cache serves both).
 
     Args:
         events: the event list (the state's own; a cache of another list is stale).
@@ -29,29 +33,29 @@ class FormattedLog:
     def __init__(
         self,
         events: Sequence[Any],
-        lines: list[str] | None = None,
+        lines: list[Line] | None = None,
         count: int = 0,
         size: int | None = None,
         owned: bool = True,
     ) -> None:
         self.events = events
-        self.lines: list[str] = [] if lines is None else lines
+        self.lines: list[Line] = [] if lines is None else lines
         self.count = count
         self.size = len(self.lines) if size is None else size
         self.owned = owned
 
     @classmethod
-    def current(cls, cache: FormattedLog | None, events: Sequence[Any]) -> FormattedLog:
+    def current(cls, cache: FormattedLog[Line] | None, events: Sequence[Any]) -> FormattedLog[Line]:
         """``cache`` if it was formatted from ``events`` (the state's event list now), else
         a new, empty cache of ``events`` (a stale one is dropped)."""
         return cache if cache is not None and cache.events is events else cls(events)
 
-    def for_copy(self, events: Sequence[Any]) -> FormattedLog:
+    def for_copy(self, events: Sequence[Any]) -> FormattedLog[Line]:
         """This cache for a copy of the state whose event list is ``events`` (a copy of
         :attr:`events`): it shares the lines, and copies them when it first extends them."""
         return FormattedLog(events, self.lines, self.count, self.size, owned=False)
 
-    def read(self, events: Sequence[Any], line: Callable[[Any], str | None]) -> list[str]:
+    def read(self, events: Sequence[Any], line: Callable[[Any], Line | None]) -> list[Line]:
         """The lines of every event of ``events`` (a new list): those formatted before, and
         ``line(event)`` for each event since (None: not a line for this reader).
 
@@ -73,16 +77,16 @@ class FormattedLog:
 
 
 def carry(
-    cache: FormattedLog | None, old: Sequence[Any], new: Sequence[Any]
-) -> FormattedLog | None:
+    cache: FormattedLog[Line] | None, old: Sequence[Any], new: Sequence[Any]
+) -> FormattedLog[Line] | None:
     """The cache of a state whose events are ``old``, for its copy with events ``new``
     (None: there is none, or it is stale)."""
     return cache.for_copy(new) if cache is not None and cache.events is old else None
 
 
 def carried(
-    caches: dict[Any, FormattedLog], old: Sequence[Any], new: Sequence[Any]
-) -> dict[Any, FormattedLog]:
+    caches: dict[Any, FormattedLog[Line]], old: Sequence[Any], new: Sequence[Any]
+) -> dict[Any, FormattedLog[Line]]:
     """:func:`carry` for each reader's cache of a state."""
     out = {}
     for reader, cache in caches.items():

@@ -127,6 +127,22 @@ def pgettext(lang: str, context: str, message: str) -> str:
     return translations(lang).pgettext(context, message)
 
 
+def ngettext(lang: str, singular: str, plural: str, n: int) -> str:
+    """The form of a message that fits the count ``n`` in ``lang`` (gettext plurals:
+    English ``singular`` for 1 and ``plural`` otherwise; Japanese and Korean have one
+    form); the English form if the catalogue lacks it."""
+    return translations(lang).ngettext(singular, plural, n)
+
+
+def has_plural(lang: str, singular: str) -> bool:
+    """True if ``lang``'s catalogue holds the plural message ``singular``; English holds
+    all."""
+    if lang == DEFAULT:
+        return True
+    catalog = translations(lang)._catalog  # type: ignore[attr-defined]
+    return (singular, 0) in catalog
+
+
 def has(lang: str, context: str | None, message: str) -> bool:
     """True if ``lang``'s catalogue holds ``message`` (of ``context``); English holds all."""
     if lang == DEFAULT:
@@ -158,6 +174,18 @@ class Translator:
             text = particles(text)
         return text
 
+    def n(self, singular: str, plural: str, count: int, *args: object) -> str:
+        """The form of a message that fits ``count`` (:func:`ngettext`), translated and
+        formatted with ``args`` (Korean particles fitted): ``tr.n("{0} card", "{0}
+        cards", 3, 3)`` → ``"3 cards"``, ``"3枚"``."""
+        text = ngettext(self.lang, singular, plural, count)
+        text = text.format(*args) if args else text
+        if self.lang == "ko":
+            from porphyra.i18n.korean import particles
+
+            text = particles(text)
+        return text
+
     def term(self, text: str) -> str:
         """A game term (context ``"term"``) translated, itself if not catalogued."""
         return pgettext(self.lang, "term", text)
@@ -166,9 +194,12 @@ class Translator:
 @functools.cache
 def catalogue_json(lang: str) -> dict[str, object]:
     """``lang``'s catalogue for the browser: ``{"lang", "languages": {code: native name},
-    "messages": {English: translation}, "terms": {English term: translation}}`` (English:
-    empty tables; the page falls back to the English text).  The log templates are not
-    included: the server sends log lines already rendered in the client's language.
+    "messages": {English: translation}, "terms": {English term: translation}, "log":
+    {log template: translation}, "plurals": {English singular: [form, ...]}}`` (English:
+    empty tables; the page falls back to the English text; a plural's form is chosen by
+    the language's rule, one form in Japanese and Korean).  The page renders the games'
+    log from its messages (an id, which is a ``log`` template, plus arguments) with these
+    tables (``I18N.message``).
 
     Raises:
         ValueError: ``lang`` is not one of :data:`LANGUAGES`.
@@ -176,16 +207,33 @@ def catalogue_json(lang: str) -> dict[str, object]:
     catalog: dict[str, str] = getattr(translations(lang), "_catalog", {})
     messages: dict[str, str] = {}
     terms: dict[str, str] = {}
+    log: dict[str, str] = {}
+    plurals: dict[str, list[str]] = {}
     for key, value in catalog.items():
+        if isinstance(key, tuple):  # a plural message: (singular, form index)
+            singular, index = key
+            forms = plurals.setdefault(singular, [])
+            forms.extend([""] * (index + 1 - len(forms)))
+            forms[index] = value
+            continue
         if not isinstance(key, str) or not key:
             continue  # the header (msgid "")
         if "\x04" in key:
             context, message = key.split("\x04", 1)
             if context == "term":
                 terms[message] = value
+            elif context == "log":
+                log[message] = value
         else:
             messages[key] = value
-    return {"lang": lang, "languages": dict(NATIVE_NAMES), "messages": messages, "terms": terms}
+    return {
+        "lang": lang,
+        "languages": dict(NATIVE_NAMES),
+        "messages": messages,
+        "terms": terms,
+        "log": log,
+        "plurals": plurals,
+    }
 
 
 def N_(message: str) -> str:

@@ -40,13 +40,17 @@ def compiled(lang: str) -> bytes:
 def update(lang: str) -> int:
     """Add to ``lang``'s ``.po`` every needed message it lacks (untranslated); returns how
     many were added."""
-    from porphyra.i18n.extract import needed
+    from porphyra.i18n.extract import needed, plural_messages
 
     catalog = read_catalog(lang)
     added = 0
     for context, message in sorted(needed(), key=lambda m: (m[0] or "", m[1])):
         if catalog.get(message, context=context) is None:
             catalog.add(message, "", context=context)
+            added += 1
+    for singular, plural in sorted(plural_messages()):
+        if catalog.get(singular) is None:
+            catalog.add((singular, plural), ("",) * catalog.num_plurals)
             added += 1
     if added:
         with open(po_path(lang), "wb") as fp:

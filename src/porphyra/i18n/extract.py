@@ -21,6 +21,10 @@ GAMES = PACKAGE / "games"
 
 #: A message: ``(context, msgid)``; context None is interface text.
 Message = tuple[str | None, str]
+#: A message with plural forms: ``(singular, plural)`` (interface text).
+Plural = tuple[str, str]
+#: The plural calls of the code: Python's ``trn()`` and the pages' ``tn()``.
+_PLURAL_KEYWORDS = {"trn": (1, 2), "tn": (1, 2)}
 
 
 def code_messages() -> set[Message]:
@@ -39,6 +43,7 @@ def code_messages() -> set[Message]:
             text = message if isinstance(message, str) else message[0]
             if text:
                 found.add((context, text))
+    found -= {(None, singular) for singular, _plural in plural_messages()}
     for page in STATIC.glob("*.html"):
         reader = _Marked()
         reader.feed(page.read_text(encoding="utf-8"))
@@ -79,6 +84,19 @@ class _Marked(html.parser.HTMLParser):
     def handle_data(self, data: str) -> None:
         if self._open and self._open[-1]:
             self._text.append(data)
+
+
+def plural_messages() -> set[Plural]:
+    """The messages with plural forms: ``(singular, plural)`` of every ``trn(...)`` call
+    (Python) and ``tn(...)`` call (the pages' scripts)."""
+    found: set[Plural] = set()
+    for method, pattern in (("python", "**.py"), ("javascript", "server/static/**.js")):
+        for _file, _line, message, _comments, _context in extract_from_dir(
+            str(PACKAGE), method_map=[(pattern, method)], keywords=_PLURAL_KEYWORDS
+        ):
+            if isinstance(message, tuple) and len(message) == 2 and all(message):
+                found.add((str(message[0]), str(message[1])))
+    return found
 
 
 def option_messages() -> set[Message]:

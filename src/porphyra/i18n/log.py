@@ -1,5 +1,11 @@
 """Game log lines and error messages in the reader's language, rendered from the English
-text at view time.
+text at view time: the compatibility path.
+
+The games' log and the refusals travel as messages (an id plus arguments,
+:mod:`porphyra.core.messages`, rendered by :mod:`porphyra.i18n.messages`); this module is
+for the texts that come without them: a line of a game whose engine gives no
+``log_messages``, a refusal that is still a plain English text.  It also serves the tests
+as an independent reading of the English lines (a message renders as its line matches).
 
 The engines log English text (it is part of records' replays and golden playthroughs and
 never changes).  The catalogue's context ``"log"`` holds every line's English template
@@ -71,7 +77,7 @@ def templates(context: str = "log") -> tuple[Template, ...]:
     catalogues equal)."""
     catalog = translations("ja")._catalog  # type: ignore[attr-defined]
     prefix = context + "\x04"
-    texts = [key.split("\x04", 1)[1] for key in catalog if key.startswith(prefix)]
+    texts = [k.split("\x04", 1)[1] for k in catalog if isinstance(k, str) and k.startswith(prefix)]
     return tuple(sorted((_compile(t) for t in texts), key=lambda t: (-t.fixed, t.text)))
 
 

@@ -21,6 +21,7 @@ from porphyra.bots.base import Bot, seat_view
 from porphyra.bots.selfplay import seat_seed
 from porphyra.core.errors import IllegalActionError, InvalidActionError
 from porphyra.core.game import Action, State
+from porphyra.core.messages import Message
 from porphyra.core.registry import load_game
 
 
@@ -144,10 +145,11 @@ class Tutorial:
         """The learner's seat's observation (only what that seat may know)."""
         return self.state.observation(self.lesson.seat)
 
-    def new_log(self) -> list[str]:
-        """The English log lines of the learner's observation not returned before (the
-        engine's lines since the last call: what the bots and the deal did)."""
-        log = [str(line) for line in self.observation().get("log") or []]
+    def new_log(self) -> list[Message]:
+        """The learner's log not returned before, as messages (an id plus arguments each,
+        ``str()`` the English line): the engine's lines since the last call, what the bots
+        and the deal did."""
+        log = self.state.log_messages(self.lesson.seat)
         fresh = log[self._log_seen :]
         self._log_seen = len(log)
         return fresh

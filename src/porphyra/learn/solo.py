@@ -18,9 +18,9 @@ STEPS = (
             "Solo: you play Conspiracy against a Legendary Opponent (LO), here the Farmer. "
             "Everything is as in the normal game, scoring included, except the LO's turn. "
             "You take the first turn. The Farmer's card lists three conditions, checked left "
-            "to right: STACK (a pile of 2 or more lords), KEY (a pile holding a lord with a "
-            "key) and COAL (a pile whose lords would touch a lord of their colour in its "
-            "chamber). It has no end-game bonus and no ability."
+            "to right: a pile of 2 or more lords, then a pile holding a lord with a key, then "
+            "a pile whose lords would touch a lord of their colour in its chamber. It has no "
+            "end-game bonus and no ability."
         ),
     ),
     Step(
@@ -82,7 +82,8 @@ STEPS = (
     Step(
         "loplace",
         N_(
-            "The LO takes a pile of two lords (STACK, its first condition). You also choose "
+            "The LO takes a pile of two lords (its first condition: a pile of 2 or more "
+            "lords). You also choose "
             "the order in which it places a pile's lords into its next free slots. Place the "
             "lord worth the fewest IP first."
         ),

@@ -30,7 +30,10 @@ it, so no ``error`` message can precede that close):
 Server → client (every message carries ``seq``, the number of the latest state change):
 
 ``snapshot``  full view: ``observation`` (the engine's ``observation(seat)``, or
-              ``public_observation()`` for a spectator), ``legal`` (this seat's legal
+              ``public_observation()`` for a spectator, with ``log_messages``: its
+              English ``log`` lines as messages, an id plus arguments each, one per line,
+              for the page to render in its language; see
+              :func:`porphyra.core.messages.to_wire`), ``legal`` (this seat's legal
               actions as notation strings: every seat the game waits for has its own,
               e.g. both seats in a simultaneous decision), ``seats``, ``status``,
               ``can_undo``, ``derived`` (figures computed from the observation alone),
@@ -38,8 +41,9 @@ Server → client (every message carries ``seq``, the number of the latest state
               ``running``, ``timeouts`` and ``takeover``, as of the message).
 ``update``    the same fields after each change, plus ``last`` (the action text, only to
               the seat that made it).  To keep updates small, the observation's ``log``
-              holds only the lines the client lacks: the full log is the client's first
-              ``log_start`` lines followed by these (snapshots have ``log_start`` 0).
+              (and ``log_messages``) holds only the lines the client lacks: the full log
+              is the client's first ``log_start`` lines followed by these (snapshots have
+              ``log_start`` 0).
               Views also carry ``hints`` (this seat may ask for hints) and, once the
               game is over, ``summary`` (its course from the public view, e.g.
               Byzantium's turn-by-turn Territory, Legacy and melds); snapshots carry

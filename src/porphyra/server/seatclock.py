@@ -15,9 +15,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from porphyra import record as records
-from porphyra.clocks import ClockSettings, TableClock, event_text, with_notes
+from porphyra.clocks import ClockSettings, TableClock, event_message, event_text, with_notes
 from porphyra.clocks import record_fields as clock_record_fields
 from porphyra.core.game import State
+from porphyra.core.messages import to_wire
 from porphyra.server.errors import SubmitError
 from porphyra.server.ports import GameStore, TableTime
 from porphyra.server.rows import GameRow, SeatRow
@@ -67,13 +68,20 @@ class ClockedRunner:
 
     def _with_clock_notes(self, obs: dict[str, Any], seat: int | None) -> dict[str, Any]:
         """``obs`` with the log lines of the clock events (timeouts, takeovers, returns),
-        each where that view's log stood when it happened."""
+        each where that view's log stood when it happened, and ``log_messages``: the same
+        log as messages for the page to render in its language (one per line of ``log``,
+        :func:`porphyra.core.messages.to_wire` of ``state.log_messages(seat)``)."""
         log = obs.get("log")
-        if not self.clock.events or not isinstance(log, list):
+        if not isinstance(log, list):
             return obs
+        messages = [to_wire(m) for m in self.state.log_messages(seat)]
+        if not self.clock.events:
+            return {**obs, "log_messages": messages}
         key = len(self.seats) if seat is None else seat
-        notes = [(e["at"][key], event_text(e)) for e in self.clock.events if "at" in e]
-        return {**obs, "log": with_notes(log, notes)}
+        events = [e for e in self.clock.events if "at" in e]
+        notes = [(e["at"][key], event_text(e)) for e in events]
+        wired = [(e["at"][key], to_wire(event_message(e))) for e in events]
+        return {**obs, "log": with_notes(log, notes), "log_messages": with_notes(messages, wired)}
 
     def _log_anchor(self) -> list[int]:
         """Per seat, then the spectators: the length of that view's engine log now."""

@@ -18,7 +18,6 @@ from porphyra import record as records
 from porphyra.clocks import TableClock
 from porphyra.core.game import Game, State
 from porphyra.i18n import DEFAULT as DEFAULT_LANGUAGE
-from porphyra.i18n.log import translate_lines
 from porphyra.server import protocol
 from porphyra.server.client import Client
 from porphyra.server.gamedata import derived, has_derived
@@ -171,8 +170,10 @@ class SeatViews:
             last: the action text to echo (only ever to the seat that made it).
             log_from: log lines the client already has: the message's observation then
                 carries ``log[log_from:]`` and ``log_start = log_from`` (0: the whole log).
-            lang: the language of the log lines sent (rendered from the English lines of
-                the same observation, :mod:`porphyra.i18n.log`: the same information).
+            lang: the client's language; unused by the log, which is sent as English
+                lines (``observation.log``, as records keep them) and as messages
+                (``observation.log_messages``: an id plus arguments each, one per line)
+                that the page renders in its own language.
         """
         message = dict(self._base_view(seat))
         message["type"] = kind
@@ -180,9 +181,11 @@ class SeatViews:
         log = obs.get("log")
         if isinstance(log, list):
             start = log_from if 0 < log_from <= len(log) else 0
-            if start or lang != DEFAULT_LANGUAGE:
+            if start:
                 obs = dict(obs)
-                obs["log"] = translate_lines(log[start:], lang)
+                obs["log"] = log[start:]
+                if isinstance(obs.get("log_messages"), list):
+                    obs["log_messages"] = obs["log_messages"][start:]
                 message["observation"] = obs
             message["log_start"] = start
         if kind == "snapshot":

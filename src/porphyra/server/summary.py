@@ -14,8 +14,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from porphyra import record as records
-from porphyra.clocks import event_text, with_notes
+from porphyra.clocks import event_message, event_text, with_notes
 from porphyra.core.game import Game, State
+from porphyra.core.messages import Message, to_wire
 from porphyra.core.registry import shared_game, web_hooks
 from porphyra.server.gamedata import derived
 
@@ -74,6 +75,12 @@ def parse_view(view: str, players: int) -> int | str:
     raise ValueError(f"view must be public, all or a seat from 1 to {players}")
 
 
+def start_of(shown: int, log: list[Any]) -> int:
+    """Where a frame's new log lines start: after the ``shown`` lines of the frames
+    before, or at 0 when the log is shorter than that (it was cut)."""
+    return shown if shown <= len(log) else 0
+
+
 def replay_frames(rec: dict[str, Any], view: int | str) -> list[dict[str, Any]]:
     """One frame per state of finished game ``rec``, as seen in ``view`` (a seat index,
     :data:`PUBLIC_VIEW` or :data:`ALL_VIEW`).
@@ -84,7 +91,9 @@ def replay_frames(rec: dict[str, Any], view: int | str) -> list[dict[str, Any]]:
         ``"all"`` view the observation is the public one plus ``seat_views`` (each seat's
         observation without its log) and ``hidden`` (see :func:`_hidden`).  As in the
         websocket's updates, a frame's ``observation.log`` holds only the lines after the
-        previous frame's: the full log is the first ``log_start`` lines followed by these.
+        previous frame's: the full log is the first ``log_start`` lines followed by these;
+        ``observation.log_messages`` holds the same lines as messages (an id plus
+        arguments each, :func:`porphyra.core.messages.to_wire`) for the page to render.
         The record's clock events (timeouts, takeovers, returns) are log lines too, where
         they happened (before the action they name).
     """
@@ -93,6 +102,7 @@ def replay_frames(rec: dict[str, Any], view: int | str) -> list[dict[str, Any]]:
     shown = 0
     events = [e for e in rec.get("clock_events") or [] if isinstance(e, dict)]
     notes: list[tuple[int, str]] = []
+    noted: list[tuple[int, Message]] = []
     for index, (player, _text, state) in enumerate(_states(rec)):
         public = state.public_observation()
         if isinstance(view, int):
@@ -110,10 +120,14 @@ def replay_frames(rec: dict[str, Any], view: int | str) -> list[dict[str, Any]]:
         log = obs.get("log")
         start = 0
         if isinstance(log, list):
-            notes += [(len(log), event_text(e)) for e in events if e.get("action") == index]
+            now = [e for e in events if e.get("action") == index]
+            notes += [(len(log), event_text(e)) for e in now]
+            noted += [(len(log), event_message(e)) for e in now]
             log = with_notes(log, notes)
-            start = shown if shown <= len(log) else 0
-            obs = {**obs, "log": log[start:]}
+            start = start_of(shown, log)
+            seen = None if isinstance(view, str) else view
+            messages = with_notes(state.log_messages(seen), noted)[start:]
+            obs = {**obs, "log": log[start:], "log_messages": [to_wire(m) for m in messages]}
             shown = len(log)
         frames.append(
             {

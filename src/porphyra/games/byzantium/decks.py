@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from porphyra.core.messages import Term
 from porphyra.core.randomness import shuffle as shuffle_with
 from porphyra.games.byzantium.cards import Cards
 from porphyra.games.byzantium.rules import DECK_NAMES, PUBLIC
@@ -36,8 +37,10 @@ def draw_one(s: ByzantiumState, deck: int) -> int | None:
         shuffle(s, pile)
         s._log(
             PUBLIC,
-            f"The {DECK_NAMES[deck]} draw pile ran out: its discard pile "
-            f"({len(pile)} cards) was shuffled into a new draw pile.",
+            "The {} draw pile ran out: its discard pile ({} cards) was shuffled into a "
+            "new draw pile.",
+            Term(DECK_NAMES[deck]),
+            len(pile),
         )
     return pile.pop()
 
@@ -96,6 +99,10 @@ def draw(s: ByzantiumState, seat: int, n: int, usable_only: bool) -> list[int]:
     if len(kept) < n:
         s._log(
             PUBLIC,
-            f"The {DECK_NAMES[deck]} deck is exhausted: seat {seat} drew {len(kept)} of {n}.",
+            "The {} deck is exhausted: seat {} drew {} of {}.",
+            Term(DECK_NAMES[deck]),
+            seat,
+            len(kept),
+            n,
         )
     return kept

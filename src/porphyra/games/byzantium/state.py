@@ -39,7 +39,7 @@ from mypy_extensions import mypyc_attr
 from porphyra.core.errors import IllegalActionError
 from porphyra.core.game import TERMINAL_PLAYER, Action, State
 from porphyra.core.logcache import FormattedLog, carried
-from porphyra.core.messages import Joined, Message, Term, msg
+from porphyra.core.messages import Joined, Message, Term, msg, numbered
 from porphyra.core.seatarg import optional_seat_of, seat_of
 from porphyra.games.byzantium import melds as M
 from porphyra.games.byzantium import turn, view
@@ -92,6 +92,7 @@ STATE_FIELDS: tuple[str, ...] = (
     "_cs",
     "_history",
     "_log_cache",
+    "_message_cache",
     "_offered",
     "_rng_key",
     "_seed",
@@ -121,7 +122,7 @@ STATE_FIELDS: tuple[str, ...] = (
 
 #: The fields a state takes from its game when made (not pickled: the game is) and its
 #: caches (a restored state starts them afresh).
-_FROM_GAME = frozenset({"game", "_cs", "_offered", "_log_cache"})
+_FROM_GAME = frozenset({"game", "_cs", "_offered", "_log_cache", "_message_cache"})
 
 
 def _restore(cls: type[ByzantiumState], game: ByzantiumGame, fields: dict[str, Any]) -> Any:
@@ -170,7 +171,9 @@ class ByzantiumState(State):
         self.events: list[tuple[int, str, tuple[Any, ...]]] = []
         #: Per reader (a tuple of seats): the log lines formatted so far (see
         #: :meth:`log_lines`); a copy takes them along, a resampled state starts its own.
-        self._log_cache: dict[tuple[int, ...], FormattedLog] = {}
+        self._log_cache: dict[tuple[int, ...], FormattedLog[str]] = {}
+        #: The same per reader for the log as messages (:meth:`log_messages`).
+        self._message_cache: dict[tuple[int, ...], FormattedLog[Message]] = {}
         self._history: list[tuple[int, Action]] = []
         self.result: dict[str, Any] | None = None
         #: The last legal actions handed out, and to which seat, while nothing changed
@@ -207,7 +210,9 @@ class ByzantiumState(State):
     def _log(self, who: int, text: str, *args: Any) -> None:
         """Log ``text`` for ``who``; with ``args``, ``text`` is a template whose ``{}``
         fields are filled when the line is viewed (a :class:`Cards` argument shows as the
-        cards' names), so playouts never build text nobody reads."""
+        cards' names; a :class:`~porphyra.core.messages.Term` as its term), so playouts
+        never build text nobody reads.  The template, its fields numbered, is the line's
+        message id in the catalogue's ``log`` context (:meth:`log_messages`)."""
         self.events.append((who, text, args))
 
     def log_lines(self, seats: tuple[int, ...]) -> list[str]:
@@ -226,6 +231,33 @@ class ByzantiumState(State):
             return text
 
         return cached.read(events, line)
+
+    def log_messages(self, player: SupportsIndex | None = None) -> list[Message]:
+        """The log of ``player`` (None: a spectator) as messages: one per line of
+        :meth:`log_lines` for the same reader, in the same order, ``str(message)`` the
+        line (see :meth:`porphyra.core.game.State.log_messages`).  Card names and card
+        types, roles and Ages are terms; seats and numbers stay as they are."""
+        seats = (PUBLIC,) if player is None else (PUBLIC, self._seat(player))
+        events = self.events
+        cache = self._message_cache
+        cached = cache[seats] = FormattedLog.current(cache.get(seats), events)
+
+        def message(event: tuple[int, str, tuple[Any, ...]]) -> Message | None:
+            who, text, args = event
+            if who not in seats:
+                return None
+            return Message(numbered(text), tuple(self._arg(a) for a in args))
+
+        return cached.read(events, message)
+
+    def _arg(self, value: Any) -> Any:
+        """A log event's argument as a message argument (:class:`Cards`: their names)."""
+        if not isinstance(value, Cards):
+            return value
+        if not value:
+            return Term("nothing")
+        cards = self._cs.cards
+        return Joined(", ", tuple(Term(cards[k].name) for k in sorted(value)))
 
     def _role(self, seat: int) -> str:
         return "Byzantine" if seat == self.emperor else "Foe"
@@ -584,6 +616,7 @@ class ByzantiumState(State):
         new.known = [list(k) for k in self.known]
         new.events = list(self.events)
         new._log_cache = carried(self._log_cache, self.events, new.events)
+        new._message_cache = carried(self._message_cache, self.events, new.events)
         new._history = list(self._history)
         new.result = None if self.result is None else dict(self.result)
         new._offered = None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
+from porphyra.core.messages import Arg, Joined, Message, Term
 from porphyra.core.outcome import returns_from_keys
 from porphyra.games.byzantium import melds as M
 from porphyra.games.byzantium.cards import AGES, Cards
@@ -58,8 +59,10 @@ def setup(s: ByzantiumState, first_emperor: int, stacked: dict[str, list[str]]) 
     s.emperor = first_emperor
     s._log(
         PUBLIC,
-        f"Game start: seat {first_emperor} is the first Emperor; "
-        f"the Empire holds {START_TT} TT, each player {START_LT} LT.",
+        "Game start: seat {} is the first Emperor; the Empire holds {} TT, each player {} LT.",
+        first_emperor,
+        START_TT,
+        START_LT,
     )
     start_turn(s)
 
@@ -72,7 +75,7 @@ def start_turn(s: ByzantiumState) -> None:
         PUBLIC,
         "— Turn {} ({} Age): seat {} is the Byzantine Emperor, seat {} the Foe.",
         s.turn,
-        AGE_TITLES[age],
+        Term(AGE_TITLES[age]),
         s.emperor,
         s.foe,
     )
@@ -86,22 +89,26 @@ def start_turn(s: ByzantiumState) -> None:
             shuffle(s, s.draw[deck])
         s._log(
             PUBLIC,
-            f"The {AGES[age].capitalize()} Age begins: {counts[0]} "
-            f"Byzantine and {counts[1]} Foe cards are shuffled into the "
-            f"draw piles (B-R2).",
+            "The {} Age begins: {} Byzantine and {} Foe cards are shuffled into the "
+            "draw piles (B-R2).",
+            Term(AGE_TITLES[age]),
+            counts[0],
+            counts[1],
         )
     # Phase 1: Draw.  The Foe player first, then the Byzantine player.
     for seat, size in ((s.foe, FOE_HAND), (s.emperor, BYZ_HAND[age])):
         need = max(0, size - len(s.hands[seat]))
         drawn = draw(s, seat, need, usable_only=False)
-        s._log(PUBLIC, "Draw: seat {} ({}) draws {}.", seat, s._role(seat), len(drawn))
+        s._log(PUBLIC, "Draw: seat {} ({}) draws {}.", seat, Term(s._role(seat)), len(drawn))
         s._log(seat, "You drew: {}.", Cards(drawn))
         if s.game.reveal_first_draws and drawn:
             shown = drawn[:REVEALED_DRAWS]
             s.known[1 - seat].extend(shown)
             s._log(
                 PUBLIC,
-                f"Seat {seat}'s first draws are shown (reveal_first_draws): {s._names(shown)}.",
+                "Seat {}'s first draws are shown (reveal_first_draws): {}.",
+                seat,
+                Cards(shown),
             )
     # Phase 2: Age.
     usable = s.game.usable_in_age[age]
@@ -113,15 +120,15 @@ def start_turn(s: ByzantiumState) -> None:
         s.hands[seat] = minus(s.hands[seat], bad)
         s.known[1 - seat] = minus(s.known[1 - seat], bad)
         removed = [k for k in bad if discard_card(s, deck, k)]
-        note = f" ({s._names(removed)} removed from the game)" if removed else ""
         s._log(
             PUBLIC,
-            "Age: seat {} discards {} card(s) not usable in the {} Age: {}{}.",
+            "Age: seat {} discards {} card(s) not usable in the {} Age: {}"
+            + (" ({} removed from the game)." if removed else "."),
             seat,
             len(bad),
-            AGE_TITLES[age],
+            Term(AGE_TITLES[age]),
             Cards(bad),
-            note,
+            *((Cards(removed),) if removed else ()),
         )
         drawn = draw(s, seat, len(bad), usable_only=True)
         s._log(seat, "You drew: {}.", Cards(drawn))
@@ -146,7 +153,7 @@ def finish_redraw(s: ByzantiumState) -> None:
             PUBLIC,
             "Redraw: seat {} ({}) redraws {}: {}.",
             seat,
-            s._role(seat),
+            Term(s._role(seat)),
             len(chosen),
             Cards(chosen),
         )
@@ -192,7 +199,7 @@ def apply_target(s: ByzantiumState, kinds: tuple[int, ...]) -> None:
     and the Foe is asked for a replacement (B-R11: always, even when none fits)."""
     assert s.negotiation is not None
     if not kinds:
-        s._log(PUBLIC, f"Negotiation: seat {s.emperor} declines to target.")
+        s._log(PUBLIC, "Negotiation: seat {} declines to target.", s.emperor)
         resolve_melds(s)
         return
     target = kinds[0]
@@ -205,15 +212,17 @@ def apply_target(s: ByzantiumState, kinds: tuple[int, ...]) -> None:
         s.discard[FOE].append(target)
     s._log(
         PUBLIC,
-        f"Negotiation: seat {s.emperor} targets {card.name}, which "
-        f"leaves the Foe meld{' and play (unique)' if card.unique else ''}.",
+        "Negotiation: seat {} targets {}, which leaves the Foe meld"
+        + (" and play (unique)." if card.unique else "."),
+        s.emperor,
+        Term(card.name),
     )
     if s.game.always_ask_replace or M.replacement_options(s.melds[FOE], s.hands[s.foe], s._cs):
         # B-R11: the Foe is asked even with no fitting card (then only ``replace -``), so
         # that nobody learns from the sequence of decisions what the Foe's hand holds.
         s.phase = "replace"
     else:  # rules version 1 only (records made before B-R11)
-        s._log(PUBLIC, f"Seat {s.foe} has no card that can replace it.")
+        s._log(PUBLIC, "Seat {} has no card that can replace it.", s.foe)
         resolve_melds(s)
 
 
@@ -227,9 +236,9 @@ def apply_replace(s: ByzantiumState, kinds: tuple[int, ...]) -> None:
         s.hands[s.foe] = minus(s.hands[s.foe], [k])
         s.known[s.emperor] = minus(s.known[s.emperor], [k])
         s.melds[FOE].append(k)
-        s._log(PUBLIC, f"Seat {s.foe} replaces it with {s._cs.cards[k].name}.")
+        s._log(PUBLIC, "Seat {} replaces it with {}.", s.foe, Term(s._cs.cards[k].name))
     else:
-        s._log(PUBLIC, f"Seat {s.foe} declines to replace it.")
+        s._log(PUBLIC, "Seat {} declines to replace it.", s.foe)
     resolve_melds(s)
 
 
@@ -244,23 +253,22 @@ def resolve_melds(s: ByzantiumState) -> None:
         s.tt = min(MAX_TT, s.tt + (fb - ff))
         s._log(
             PUBLIC,
-            "The Byzantine meld wins {} to {}: TT {} → {}{}.",
+            "The Byzantine meld wins {} to {}: TT {} → {}"
+            + (" (capped at 20)." if before + fb - ff > MAX_TT else "."),
             fb,
             ff,
             before,
             s.tt,
-            " (capped at 20)" if before + fb - ff > MAX_TT else "",
         )
     else:
         s.tt -= ff - fb
-        outcome = "ties" if fb == ff else "wins"
         s._log(
             PUBLIC,
-            "The Foe meld {} {} to {}{}: TT {} → {}.",
-            outcome,
+            "The Foe meld ties {} to {} (ties go to the Foe): TT {} → {}."
+            if fb == ff
+            else "The Foe meld wins {} to {}: TT {} → {}.",
             ff,
             fb,
-            " (ties go to the Foe)" if fb == ff else "",
             before,
             s.tt,
         )
@@ -288,8 +296,11 @@ def collapse_empire(s: ByzantiumState) -> None:
     s.lt[seat] -= lost
     s._log(
         PUBLIC,
-        f"The Empire collapses (TT {s.tt})! Seat {seat}, the Emperor, "
-        f"loses {lost} LT; the game ends at once (B-R7).",
+        "The Empire collapses (TT {})! Seat {}, the Emperor, loses {} LT; "
+        "the game ends at once (B-R7).",
+        s.tt,
+        seat,
+        lost,
     )
     end_game(s, collapse=True)
 
@@ -297,23 +308,23 @@ def collapse_empire(s: ByzantiumState) -> None:
 def legacy_phase(s: ByzantiumState, byz_meld: list[int]) -> None:
     """Phase 5 (B-R5, B-R6): ±1 LT for TT gained/lost, plus melded legacy values."""
     seat = s.emperor
-    parts = []
+    parts: list[Arg] = []
     if s.tt > s.tt_before:
         s.lt[seat] += 1
-        parts.append("+1 (TT gained)")
+        parts.append(Term("+1 (TT gained)"))
     elif s.tt < s.tt_before:
         if s.lt[seat] > 0:
             s.lt[seat] -= 1
-            parts.append("-1 (TT lost)")
+            parts.append(Term("-1 (TT lost)"))
         else:
-            parts.append("-0 (TT lost, no LT left, B-R6)")
+            parts.append(Term("-0 (TT lost, no LT left, B-R6)"))
     cards = s._cs.cards
     for k in byz_meld:
         if cards[k].legacy:
             s.lt[seat] += cards[k].legacy
-            parts.append(f"+{cards[k].legacy} ({cards[k].name})")
+            parts.append(Message("+{0} ({1})", (cards[k].legacy, Term(cards[k].name))))
     if parts:
-        s._log(PUBLIC, f"Legacy: seat {seat} {' '.join(parts)} → {s.lt[seat]} LT.")
+        s._log(PUBLIC, "Legacy: seat {} {} → {} LT.", seat, Joined(" ", tuple(parts)), s.lt[seat])
 
 
 def start_end_phase(s: ByzantiumState) -> None:
@@ -339,7 +350,7 @@ def finish_end_phase(s: ByzantiumState) -> None:
         choice = s.pending[seat]
         s.pending[seat] = None
         if not hand:
-            s._log(PUBLIC, f"End: seat {seat} has no card left and passes nothing.")
+            s._log(PUBLIC, "End: seat {} has no card left and passes nothing.", seat)
             continue
         keep = choice[0] if choice else hand[0]
         rest = minus(hand, [keep])
@@ -353,7 +364,7 @@ def finish_end_phase(s: ByzantiumState) -> None:
             Cards(rest),
             1 - seat,
         )
-        name = s._cs.cards[keep].name
+        name = Term(s._cs.cards[keep].name)
         s._log(seat, "You passed {} to seat {}.", name, 1 - seat)
         s._log(1 - seat, "You received {} from seat {}.", name, seat)
     for seat in (0, 1):
@@ -378,5 +389,14 @@ def end_game(s: ByzantiumState, collapse: bool) -> None:
         "territory": s.tt,
         "turn": s.turn,
     }
-    verdict = "a draw" if a == b else f"seat {0 if a > b else 1} wins"
-    s._log(PUBLIC, f"Game over after turn {s.turn}: LT {a} – {b}, {verdict} (B-R8).")
+    if a == b:
+        s._log(PUBLIC, "Game over after turn {}: LT {} – {}, a draw (B-R8).", s.turn, a, b)
+    else:
+        s._log(
+            PUBLIC,
+            "Game over after turn {}: LT {} – {}, seat {} wins (B-R8).",
+            s.turn,
+            a,
+            b,
+            0 if a > b else 1,
+        )

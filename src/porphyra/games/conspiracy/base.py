@@ -11,10 +11,12 @@ subclasses: :mod:`~porphyra.games.conspiracy.legal` (legal actions),
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
 from porphyra.core.game import Action, State
 from porphyra.core.logcache import FormattedLog, Listed
+from porphyra.core.messages import Arg, Joined, Message, Named, Term, numbered
 from porphyra.core.seatarg import seat_of
 from porphyra.games.conspiracy import solo
 from porphyra.games.conspiracy.cards import COLOURS
@@ -25,7 +27,8 @@ if TYPE_CHECKING:
     from porphyra.games.conspiracy.game import ConspiracyGame
 
 
-#: A log line: its text, or a ``(template, args)`` pair formatted when read (:func:`log_text`).
+#: A log line: its text, or a ``(template, args)`` pair formatted when read (:func:`log_text`);
+#: the template (``{}`` fields) numbered is the line's message id (:func:`log_message`).
 LogEntry = str | tuple[str, tuple[Any, ...]]
 
 
@@ -41,6 +44,24 @@ def log_text(entry: tuple[str, tuple[Any, ...]]) -> str:
     return template.format(*(", ".join(a) if isinstance(a, Listed) else a for a in args))
 
 
+def log_message(entry: LogEntry) -> Message:
+    """A log entry as a message (its id in the catalogue's ``log`` context): ``str()`` of
+    it is the entry's line (:func:`log_text`)."""
+    if isinstance(entry, str):
+        return Message(entry)
+    template, args = entry
+    return Message(
+        numbered(template),
+        tuple(Joined(", ", tuple(a)) if isinstance(a, Listed) else a for a in args),
+    )
+
+
+def named(ids: Iterable[str]) -> Joined:
+    """Lord ids or Location slugs as one log argument: ``red1, red4`` in the English line,
+    each named at the edge (:class:`~porphyra.core.messages.Named`)."""
+    return Joined(", ", tuple(Named(i) for i in ids))
+
+
 class StateBase(State):
     """The fields of a Conspiracy position (see ``ConspiracyState`` for their meaning)."""
 
@@ -52,7 +73,11 @@ class StateBase(State):
         self.t, self.acts = game.state_tables()
         self.n = game.seats
         self.solo = game.solo
-        self.who = ["seat 0", "the LO"] if self.solo else [f"seat {p}" for p in range(self.n)]
+        #: How the log names each seat: ``seat 0`` (a message, so that the edge renumbers
+        #: it) or, solo, ``the LO`` for seat 1 (a term).
+        self.who: list[Arg] = [Message("seat {0}", (p,)) for p in range(self.n)]
+        if self.solo:
+            self.who[1] = Term("the LO")
         self.opponent: solo.Opponent = game.opponents[max(game.opponent, 0)]
         self.lo_candidates: list[int] = []
         self.lo_reason = ""
@@ -89,7 +114,9 @@ class StateBase(State):
         #: The log as data (:data:`LogEntry`), formatted only when read (:attr:`log`).
         self._events: list[LogEntry] = []
         #: The formatted log so far (see :attr:`log`); None: nothing formatted yet.
-        self._log_cache: FormattedLog | None = None
+        self._log_cache: FormattedLog[str] | None = None
+        #: The same for the log as messages (:meth:`log_messages`).
+        self._message_cache: FormattedLog[Message] | None = None
         #: The legal actions handed out last, while nothing changed since (see
         #: ``check_legal``); cleared by every change and in copies.
         self._offered: list[ConspiracyAction] | None = None
@@ -102,6 +129,16 @@ class StateBase(State):
         events = self._events
         cached = self._log_cache = FormattedLog.current(self._log_cache, events)
         return cached.read(events, _entry_text)
+
+    def log_messages(self, player: SupportsIndex | None = None) -> list[Message]:
+        """The log as messages, one per line of :attr:`log` (the whole log is public: the
+        same for every seat and spectator), ``str(message)`` the line (see
+        :meth:`porphyra.core.game.State.log_messages`)."""
+        if player is not None:
+            self._seat(player)
+        events = self._events
+        cached = self._message_cache = FormattedLog.current(self._message_cache, events)
+        return cached.read(events, log_message)
 
     def _seat(self, player: SupportsIndex) -> int:
         """``player`` as one of this game's seats (solo: 0 you, 1 the Legendary Opponent).
@@ -129,9 +166,12 @@ class StateBase(State):
         self.pearls[p] += n
         who = self.who[p]
         self._events.append(
-            ("{} gains {} pearl{} (now {})", (who, n, "s" if n > 1 else "", self.pearls[p]))
+            (
+                "{} gains {} pearls (now {})" if n > 1 else "{} gains {} pearl (now {})",
+                (who, n, self.pearls[p]),
+            )
         )
         pm = self.pm
         if pm != p and (pm < 0 or self.pearls[p] >= self.pearls[pm]):
             self.pm = p
-            self._events.append(f"{who} takes the Pearl Master token")
+            self._events.append(("{} takes the Pearl Master token", (who,)))

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
-from porphyra.core.logcache import Listed
+from porphyra.core.messages import Named
 from porphyra.core.randomness import shuffle
 from porphyra.games.conspiracy import solo
+from porphyra.games.conspiracy.base import named
 from porphyra.games.conspiracy.cards import KEY_GOLD, KEY_SILVER
 from porphyra.games.conspiracy.legal import LegalMixin
 from porphyra.games.conspiracy.tables import (
@@ -80,10 +81,9 @@ class LocationsMixin(LegalMixin):
         k = min(n, len(self.loc_deck))  # C-R8
         drawn = [self.loc_deck.pop() for _ in range(k)]
         self._say(
-            "draws {} Location{}: {}",
+            "draws {} Locations: {}" if k > 1 else "draws {} Location: {}",
             k,
-            "s" if k > 1 else "",
-            Listed(self.t.slug[i] for i in drawn),
+            named(self.t.slug[i] for i in drawn),
         )
         if k == 1:
             self._acquire(drawn[0])
@@ -98,27 +98,36 @@ class LocationsMixin(LegalMixin):
         self.locs[p].append(loc)
         self.loc_slots[p].append(slot)
         t = self.t
-        self._events.append(f"Location {t.slug[loc]} covers slot {slot + 1} of seat {p}")
+        self._events.append(
+            ("Location {} covers slot {} of seat {}", (Named(t.slug[loc]), slot + 1, p))
+        )
         le = t.le[loc]
         if le == LE_PEARLS:
             self._gain(p, t.le_amount[loc])
         elif le == LE_RESTRICT:  # C-R7: the newer replaces the older
             self.restr_owner, self.restr_count, self.restr_loc = p, t.le_amount[loc], loc
             self._events.append(
-                f"until seat {p}'s next turn, opponents must draw exactly {t.le_amount[loc]}"
-                + (" (the LO is never restricted, section 4.2)" if self.solo else "")
+                (
+                    "until seat {}'s next turn, opponents must draw exactly {}"
+                    + (" (the LO is never restricted, section 4.2)" if self.solo else ""),
+                    (p, t.le_amount[loc]),
+                )
             )
         elif le == LE_RESHUFFLE_LORDS:
             for c, pile in enumerate(self.piles):
                 self.deck.extend(pile)
                 self.piles[c] = []
             shuffle(self._rng(), self.deck)
-            self._events.append(f"discarded lords shuffled into the lord deck ({len(self.deck)})")
+            self._events.append(
+                ("discarded lords shuffled into the lord deck ({})", (len(self.deck),))
+            )
         elif le == LE_RESHUFFLE_LOCS:
             self.loc_deck.extend(self.face_up)
             self.face_up = []
             shuffle(self._rng(), self.loc_deck)
-            self._events.append(f"face-up Locations shuffled into the deck ({len(self.loc_deck)})")
+            self._events.append(
+                ("face-up Locations shuffled into the deck ({})", (len(self.loc_deck),))
+            )
         elif le == LE_ANY_KEYS:
             self.any_keys[p] = True
         elif le == LE_DECK_SEARCH:

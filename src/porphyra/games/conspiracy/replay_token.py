@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from porphyra.core.messages import Joined, Message, Term
 from porphyra.games.conspiracy.cards import COLOURS
 from porphyra.games.conspiracy.chamber import ADJACENT
 
@@ -111,10 +112,14 @@ def check(
     area = new_area([colour[k] for k in before], after, origin, changed)
     if area is None:
         return
-    slots = ", ".join(str(i + 1) for i in area)
-    what = f"a new {COLOURS[after[area[0]]]} area of {len(area)} (slots {slots})"
+    slots = Joined(", ", tuple(i + 1 for i in area))
+    what = Message(
+        "a new {0} area of {1} (slots {2})", (Term(COLOURS[after[area[0]]]), len(area), slots)
+    )
     if state.replay_token:
-        state._events.append(f"seat 0 makes {what}, but already holds the Replay token")
+        state._events.append(
+            ("{} makes {}, but already holds the Replay token", (state.who[0], what))
+        )
     else:
         state.replay_token = True
-        state._events.append(f"seat 0 makes {what}: takes the Replay token (4.3)")
+        state._events.append(("{} makes {}: takes the Replay token (4.3)", (state.who[0], what)))

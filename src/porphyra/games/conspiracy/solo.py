@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from porphyra.core.errors import CardDataError
+from porphyra.core.messages import Joined, Message, Named, Term
 from porphyra.core.randomness import shuffle
 from porphyra.games.conspiracy.cards import COLOURS, DATA_DIR, CardSet
 from porphyra.games.conspiracy.chamber import ADJACENT, SLOTS
@@ -290,21 +291,27 @@ def first_condition(state: ConspiracyState, colour: int) -> str | None:
     return None
 
 
-def deciding(state: ConspiracyState) -> tuple[str | None, list[int], list[str]]:
+def deciding(state: ConspiracyState) -> tuple[str | None, list[int], list[Message]]:
     """Section 4.2 step 1: the first condition (left to right) that some pile meets.
 
     Returns:
         ``(condition, colours meeting it, notes)``: ``(None, [], notes)`` if no pile meets
-        any condition; ``notes`` are ``"STACK: no pile"``-style lines for the log.
+        any condition; ``notes`` are ``"STACK: no pile"``-style messages for the log
+        (context ``log``, ids ``"STACK: {0}"``...).
     """
-    notes: list[str] = []
+    notes: list[Message] = []
     for cond in state.opponent.conditions:
         met = [c for c in range(len(COLOURS)) if pile_meets(state, cond, c)]
         if met:
-            notes.append(f"{cond}: {', '.join(COLOURS[c] for c in met)}")
+            notes.append(Message(cond + ": {0}", (colours_of(met),)))
             return cond, met, notes
-        notes.append(f"{cond}: no pile")
+        notes.append(Message(cond + ": {0}", (Term("no pile"),)))
     return None, [], notes
+
+
+def colours_of(colours: list[int]) -> Joined:
+    """Colours (indices) as a log argument: ``red, blue``."""
+    return Joined(", ", tuple(Term(COLOURS[c]) for c in colours))
 
 
 # -------------------------------------------------------------------------- the turn
@@ -316,7 +323,9 @@ def start_turn(state: ConspiracyState) -> None:
     """
     who = state.who[LO_SEAT]
     cond, met, notes = deciding(state)
-    state._events.append(f"{who} checks the piles against its card: " + "; ".join(notes))
+    state._events.append(
+        ("{} checks the piles against its card: {}", (who, Joined("; ", tuple(notes))))
+    )
     if cond is not None:
         _choose_or_take(state, met, f"{cond}: {CONDITION_TEXT[cond]}")
         return
@@ -327,8 +336,11 @@ def start_turn(state: ConspiracyState) -> None:
         state.piles[c].append(top)
         cond = first_condition(state, c)
         state._events.append(
-            f"no pile meets a condition: {who} reveals {t.name[top]} onto the {COLOURS[c]} "
-            + ("pile, which still meets none" if cond is None else f"pile, which now meets {cond}")
+            (
+                "no pile meets a condition: {} reveals {} onto the {} pile, which "
+                + ("still meets none" if cond is None else "now meets {}"),
+                (who, Named(t.name[top]), Term(COLOURS[c]), *(() if cond is None else (cond,))),
+            )
         )
         if cond is not None:
             take(state, c, f"{cond}: {CONDITION_TEXT[cond]}")
@@ -336,8 +348,11 @@ def start_turn(state: ConspiracyState) -> None:
     largest = max(len(p) for p in state.piles)  # > 0: C-R2 ended the game otherwise
     biggest = [c for c, p in enumerate(state.piles) if len(p) == largest]
     state._events.append(
-        "the lord deck is empty and no pile meets a condition: "
-        f"{who} takes the largest pile (C-R14)"
+        (
+            "the lord deck is empty and no pile meets a condition: "
+            "{} takes the largest pile (C-R14)",
+            (who,),
+        )
     )
     _choose_or_take(state, biggest, "C-R14: the largest pile")
 
@@ -352,8 +367,10 @@ def _choose_or_take(state: ConspiracyState, colours: list[int], reason: str) -> 
     state.lo_reason = reason
     state.phase = LOPILE_PHASE
     state._events.append(
-        f"piles {', '.join(COLOURS[c] for c in colours)} all qualify [{reason}]: "
-        f"you choose the one {state.who[LO_SEAT]} takes (lopile)"
+        (
+            "piles {} all qualify [{}]: you choose the one {} takes (lopile)",
+            (colours_of(colours), Term(reason), state.who[LO_SEAT]),
+        )
     )
 
 
@@ -365,9 +382,12 @@ def take(state: ConspiracyState, colour: int, reason: str) -> None:
     state.lo_candidates = []
     state.lo_reason = ""
     state.pending = pile
-    names = ", ".join(state.t.name[k] for k in pile)
+    names = Joined(", ", tuple(Named(state.t.name[k]) for k in pile))
     state._events.append(
-        f"{state.who[LO_SEAT]} takes the {COLOURS[colour]} pile [{reason}]: {names}"
+        (
+            "{} takes the {} pile [{}]: {}",
+            (state.who[LO_SEAT], Term(COLOURS[colour]), Term(reason), names),
+        )
     )
     state.run_placements()
 
@@ -380,26 +400,30 @@ def take_location(state: ConspiracyState) -> None:
     slug = state.t.slug
     who = state.who[LO_SEAT]
     silver, gold = state.unspent_keys(LO_SEAT)
-    keys = f"{silver} silver and {gold} gold unspent keys"
+    keys = Message("{0} silver and {1} gold unspent keys", (silver, gold))
     if state.face_up:
         choices = sorted(state.face_up)
         loc = choices[state.draw_rng().randrange(len(choices))]
         state.face_up.remove(loc)
         hidden = False
-        what = f"the face-up Location {slug[loc]} (drawn at random among {len(choices)})"
+        what = Message(
+            "the face-up Location {0} (drawn at random among {1})", (Named(slug[loc]), len(choices))
+        )
     elif state.loc_deck:
         loc = state.loc_deck.pop()
         hidden = True
-        what = "the top Location of the deck, unseen"
+        what = Message("the top Location of the deck, unseen")
     else:
-        state._events.append(f"{who} has {keys} but no Location is left (C-R8)")
+        state._events.append(("{} has {} but no Location is left (C-R8)", (who, keys)))
         return
     state.locs[LO_SEAT].append(loc)
     state.loc_slots[LO_SEAT].append(slot)
     state.lo_hidden.append(hidden)
     state._events.append(
-        f"{who} has {keys}: takes {what}, face down on slot {slot + 1} "
-        f"(no effect, {FACE_DOWN_IP} IP at the end)"
+        (
+            "{} has {}: takes {}, face down on slot {} (no effect, {} IP at the end)",
+            (who, keys, what, slot + 1, FACE_DOWN_IP),
+        )
     )
 
 

@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING, Any, SupportsIndex
 
 from porphyra.core.game import TERMINAL_PLAYER, Action, JSONDict
 from porphyra.core.logcache import carry
+from porphyra.core.messages import Joined, Named, Term
 from porphyra.core.randomness import shuffle
 from porphyra.games.conspiracy import solo, view
 from porphyra.games.conspiracy.scoring import ScoreDict, returns_for, score_player
@@ -114,6 +115,7 @@ STATE_FIELDS: tuple[str, ...] = (
     "_events",
     "_history",
     "_log_cache",
+    "_message_cache",
     "_offered",
     "_seed",
     "acts",
@@ -159,7 +161,9 @@ STATE_FIELDS: tuple[str, ...] = (
 
 #: The fields a state takes from its game when made (not pickled: the game is) and its
 #: caches (a restored state starts them afresh).
-_FROM_GAME = frozenset({"game", "cards", "t", "acts", "n", "solo", "_offered", "_log_cache"})
+_FROM_GAME = frozenset(
+    {"game", "cards", "t", "acts", "n", "solo", "_offered", "_log_cache", "_message_cache"}
+)
 
 
 def _restore(game: ConspiracyGame, fields: dict[str, Any]) -> Any:
@@ -216,13 +220,22 @@ class ConspiracyState(TurnMixin):
         s.deck, s.loc_deck = deck, loc_deck
         s.face_up = [loc_deck.pop()]
         s.first = first
-        s._events.append(f"setup: Location {s.t.slug[s.face_up[0]]} face up; seat {first} starts")
+        s._events.append(
+            ("setup: Location {} face up; seat {} starts", (Named(s.t.slug[s.face_up[0]]), first))
+        )
         if s.solo:
             opp = s.opponent
             s._events.append(
-                f"solo against the Legendary Opponent {opp.name} (the LO, seat 1): conditions "
-                f"{', '.join(opp.conditions)}; bonus: {opp.bonus_text}; ability: "
-                f"{opp.ability_text}"
+                (
+                    "solo against the Legendary Opponent {} (the LO, seat 1): conditions {}; "
+                    "bonus: {}; ability: {}",
+                    (
+                        Term(opp.name),
+                        Joined(", ", tuple(opp.conditions)),
+                        Term(opp.bonus_text),
+                        Term(opp.ability_text),
+                    ),
+                )
             )
         s._start_turn(first)
         return s
@@ -304,6 +317,7 @@ class ConspiracyState(TurnMixin):
         c._history = self._history[:]
         c._events = self._events[:]
         c._log_cache = carry(self._log_cache, self._events, c._events)
+        c._message_cache = carry(self._message_cache, self._events, c._events)
         c._offered = None
         return c
 

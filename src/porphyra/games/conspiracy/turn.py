@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, SupportsIndex, cast
 
 from porphyra.core.errors import IllegalActionError
 from porphyra.core.game import Action
-from porphyra.core.logcache import Listed
-from porphyra.core.messages import msg
+from porphyra.core.messages import Joined, Message, Named, Term, msg
 from porphyra.games.conspiracy import replay_token, solo
+from porphyra.games.conspiracy.base import named
 from porphyra.games.conspiracy.cards import COLOURS, EFFECT_REVEAL, EFFECT_SWAP
 from porphyra.games.conspiracy.chamber import SLOTS
 from porphyra.games.conspiracy.locations import LocationsMixin
@@ -84,10 +84,12 @@ class TurnMixin(LocationsMixin):
         elif verb == REPLAY:
             if a:
                 self.replay_token = False
-                self._events.append("seat 0 spends the Replay token: one extra turn at once (4.3)")
+                self._events.append(
+                    ("{} spends the Replay token: one extra turn at once (4.3)", (self.who[0],))
+                )
                 self._start_turn(0)
             else:
-                self._events.append("seat 0 keeps the Replay token")
+                self._events.append(("{} keeps the Replay token", (self.who[0],)))
                 self._next_turn()
         elif verb == SWAP:
             self._swap(a, action.b)
@@ -98,25 +100,27 @@ class TurnMixin(LocationsMixin):
             self.face_up.extend(rest)
             self.drawn_locs = []
             slug = self.t.slug
-            self._say("keeps Location {}; face up: {}", slug[a], Listed(slug[i] for i in rest))
+            self._say(
+                "keeps Location {}; face up: {}", Named(slug[a]), named(slug[i] for i in rest)
+            )
             self._acquire(a)
         elif verb == LOCTAKE:
             self.face_up.remove(a)
-            self._say("takes the face-up Location {}", self.t.slug[a])
+            self._say("takes the face-up Location {}", Named(self.t.slug[a]))
             self._acquire(a)
         elif verb == LOCPICK:  # C-R9
             self.loc_deck.remove(a)
             self._rng().shuffle(self.loc_deck)
-            self._say("searches the Location deck, takes {}; deck shuffled", self.t.slug[a])
+            self._say("searches the Location deck, takes {}; deck shuffled", Named(self.t.slug[a]))
             self._acquire(a)
 
     def _start_turn(self, p: int) -> None:
         self.current = p
         self.phase = RECRUIT
         self.turn += 1
-        self._events.append(f"turn {self.turn}: {self.who[p]}")
+        self._events.append(("turn {}: {}", (self.turn, self.who[p])))
         if self.restr_owner == p:  # C-R7
-            self._events.append(f"the {self.t.slug[self.restr_loc]} restriction ends")
+            self._events.append(("the {} restriction ends", (Named(self.t.slug[self.restr_loc]),)))
             self.restr_owner = -1
         if not self.deck and not any(self.piles):  # C-R2: nobody can recruit
             self._events.append("no lord can be recruited by anyone: the game ends (C-R2)")
@@ -125,9 +129,16 @@ class TurnMixin(LocationsMixin):
             solo.start_turn(cast("ConspiracyState", self))
         elif self.force_draw:
             if self.deck:
-                self._events.append("the LO placed a red lord: seat 0 must draw exactly 1 (S-R3)")
+                self._events.append(
+                    (
+                        "{} placed a red lord: {} must draw exactly 1 (S-R3)",
+                        (self.who[solo.LO_SEAT], self.who[0]),
+                    )
+                )
             else:
-                self._events.append("the lord deck is empty: the LO's draw-1 lapses (C-R1)")
+                self._events.append(
+                    ("the lord deck is empty: {}'s draw-1 lapses (C-R1)", (self.who[solo.LO_SEAT],))
+                )
 
     def _end_turn(self) -> None:
         """End the current turn; solo: first offer the Replay token (section 4.3, S-R4)."""
@@ -152,9 +163,8 @@ class TurnMixin(LocationsMixin):
     def _finish(self) -> None:
         self.phase = OVER
         sc = self.scores()
-        self._events.append(
-            "game over: " + "; ".join(f"{self.who[p]} {s['total']} IP" for p, s in enumerate(sc))
-        )
+        totals = tuple(Message("{0} {1} IP", (self.who[p], s["total"])) for p, s in enumerate(sc))
+        self._events.append(("game over: {}", (Joined("; ", totals),)))
 
     # --------------------------------------------------------------- recruit (3.1)
     def _draw(self, n: int) -> None:
@@ -162,7 +172,7 @@ class TurnMixin(LocationsMixin):
         deck = self.deck
         drawn = [deck.pop() for _ in range(n)]
         self.drawn = drawn
-        self._say("draws {}: {}", n, Listed(self.t.name[k] for k in drawn))
+        self._say("draws {}: {}", n, named(self.t.name[k] for k in drawn))
         if n == 1 or drawn.count(drawn[0]) == n:
             self._keep(drawn[0])
         else:
@@ -178,9 +188,9 @@ class TurnMixin(LocationsMixin):
         self.drawn = []
         name = self.t.name
         if rest:
-            self._say("keeps {}; to the piles: {}", name[kind], Listed(name[k] for k in rest))
+            self._say("keeps {}; to the piles: {}", Named(name[kind]), named(name[k] for k in rest))
         else:
-            self._say("keeps {}", name[kind])
+            self._say("keeps {}", Named(name[kind]))
         self.pending = [kind]
         self._run()
 
@@ -189,7 +199,7 @@ class TurnMixin(LocationsMixin):
         pile = self.piles[c]
         self.piles[c] = []
         self.pending = pile
-        self._say("takes the {} pile: {}", COLOURS[c], Listed(self.t.name[k] for k in pile))
+        self._say("takes the {} pile: {}", Term(COLOURS[c]), named(self.t.name[k] for k in pile))
         self._run()
 
     # ------------------------------------------------------------- placement (3.2)
@@ -208,7 +218,7 @@ class TurnMixin(LocationsMixin):
                     self.piles[colour[k]].append(k)
                 name = self.t.name
                 self._say(
-                    "has a full chamber: back to the piles: {}", Listed(name[k] for k in pending)
+                    "has a full chamber: back to the piles: {}", named(name[k] for k in pending)
                 )
                 pending.clear()
                 break
@@ -229,11 +239,11 @@ class TurnMixin(LocationsMixin):
         ch = self.chambers[p]
         ch.append(kind)
         t = self.t
-        self._say("places {} in slot {}", t.name[kind], len(ch))
+        self._say("places {} in slot {}", Named(t.name[kind]), len(ch))
         if len(ch) == SLOTS and self.end_trigger < 0:
             self.end_trigger = p
             self._events.append(
-                f"{self.who[p]} filled the chamber: every other seat plays one more turn"
+                ("{} filled the chamber: every other seat plays one more turn", (self.who[p],))
             )
         lo = self.solo and p == solo.LO_SEAT
         if self.solo and not lo:
@@ -246,7 +256,10 @@ class TurnMixin(LocationsMixin):
         ):
             self.force_draw = True
             self._events.append(
-                f"{opp.name}'s ability: seat 0 must draw exactly 1 lord on its next turn (S-R3)"
+                (
+                    "{}'s ability: {} must draw exactly 1 lord on its next turn (S-R3)",
+                    (Term(opp.name), self.who[0]),
+                )
             )
         if t.pearls[kind]:
             self._gain(p, t.pearls[kind])
@@ -264,7 +277,10 @@ class TurnMixin(LocationsMixin):
                 top = self.deck.pop()
                 self.piles[t.colour[top]].append(top)
                 self._events.append(
-                    f"{t.name[top]} revealed onto the {COLOURS[t.colour[top]]} pile"
+                    (
+                        "{} revealed onto the {} pile",
+                        (Named(t.name[top]), Term(COLOURS[t.colour[top]])),
+                    )
                 )
             else:
                 self._events.append("the lord deck is empty: no reveal (C-R3)")
@@ -278,7 +294,13 @@ class TurnMixin(LocationsMixin):
             before = ch[:]
             ch[i], ch[j] = ch[j], ch[i]
             name = self.t.name
-            self._say("swaps slots {} and {} ({} <-> {})", i + 1, j + 1, name[ch[j]], name[ch[i]])
+            self._say(
+                "swaps slots {} and {} ({} <-> {})",
+                i + 1,
+                j + 1,
+                Named(name[ch[j]]),
+                Named(name[ch[i]]),
+            )
             if self.solo:
                 origin = list(range(len(ch)))
                 origin[i], origin[j] = j, i

@@ -20,7 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from porphyra.core.seats import ENGLISH_SEAT, for_people
 from porphyra.i18n import DEFAULT, Translator, normalize
-from porphyra.i18n.log import translate_error, translate_lines
+from porphyra.i18n.log import translate_error
+from porphyra.i18n.messages import render
 from porphyra.learn import LESSONS, Lesson, Tutorial
 from porphyra.server.routes.pages import STATIC_DIR
 
@@ -54,7 +55,10 @@ def _view(tutorial: Tutorial, lang: str) -> dict[str, Any]:
     seat = tr(ENGLISH_SEAT)
     step = tutorial.step
     observation = tutorial.observation()
-    log = translate_lines([str(line) for line in observation.pop("log", []) or []], lang)
+    observation.pop("log", None)
+    # The learner's log, rendered here from its messages (the tutorial's page shows it as
+    # it comes): each message's id and arguments, never its English text, translated.
+    log = [render(m, lang, "log") for m in tutorial.state.log_messages(tutorial.lesson.seat)]
     return {
         "index": tutorial.index,
         "total": len(tutorial.lesson.steps),

@@ -15,9 +15,6 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse
 
-from porphyra.i18n import DEFAULT as DEFAULT_LANGUAGE
-from porphyra.i18n import from_accept_language
-from porphyra.i18n.log import translate_lines
 from porphyra.server.deps import READS, existing, hub_of
 from porphyra.server.summary import parse_view, replay_frames
 
@@ -39,8 +36,9 @@ async def game_record(game_id: str, request: Request, download: bool = False) ->
 
 @router.get("/api/games/{game_id}/replay", dependencies=READS)
 async def game_replay(game_id: str, request: Request, view: str = "public") -> dict[str, Any]:
-    """The frames of a finished game (:func:`replay_frames`), their log lines in the
-    language of ``Accept-Language``; never before its end."""
+    """The frames of a finished game (:func:`replay_frames`), never before its end:
+    each frame's log as English lines and as messages (``log_messages``) that the
+    page renders in its language."""
     runner = await existing(hub_of(request.app), game_id)
     if not runner.over:
         raise HTTPException(403, "a game can be replayed once it is over")
@@ -50,12 +48,6 @@ async def game_replay(game_id: str, request: Request, view: str = "public") -> d
         raise HTTPException(400, str(exc)) from None
     rec = runner.record_with_seats()
     frames = await asyncio.get_running_loop().run_in_executor(None, replay_frames, rec, chosen)
-    lang = from_accept_language(request.headers.get("accept-language"))
-    if lang != DEFAULT_LANGUAGE:
-        for frame in frames:
-            log = frame["observation"].get("log")
-            if isinstance(log, list):
-                frame["observation"]["log"] = translate_lines(log, lang)
     return {
         "id": runner.id,
         "game": runner.name,

@@ -60,8 +60,10 @@ function ago(iso) {
 }
 
 /* A seat's name as the server gives it, in the page's language: the server's default
-   names ("Seat 2", "Easy bot 2") are translated, a chosen name is shown as chosen. */
+   names ("Seat 2", "Easy bot 2") are translated (English keeps them as they are, not
+   "easy bot 2"), a chosen name is shown as chosen. */
 function shownName(name) {
+  if (I18N.lang === "en") return name;
   const seatDefault = /^Seat (\d+)$/.exec(name || "");
   if (seatDefault) return t("Seat {0}", seatDefault[1]);
   const botDefault = /^([A-Z][a-z]+) bot (\d+)$/.exec(name || "");

@@ -42,7 +42,7 @@ function cardLabel(c, selected) {
 function lordLabel(info, symbol) {
   return GAME_STRINGS.lord(term(info.colour), symbol, info.ip)
     + (info.key ? ", " + (info.key === "gold" ? t("gold key") : t("silver key")) : "")
-    + (info.pearls ? ", " + t("{0} pearl(s)", info.pearls) : "");
+    + (info.pearls ? ", " + tn("{0} pearl", "{0} pearls", info.pearls, info.pearls) : "");
 }
 /* Names, never ids: a lord id ("red4") reads as its colour and influence ("Red 4", 赤4),
    a Location slug ("count-green") as its name, in the page's language; the ids stay the
@@ -153,11 +153,13 @@ async function onMessage(msg) {
   if (msg.type === "snapshot" || msg.type === "update") {
     const log = msg.observation.log;
     if (Array.isArray(log)) {
-      // Updates carry only the log lines this page lacks.
+      // Updates carry only the log lines this page lacks (as lines and as messages).
       const start = msg.log_start || 0;
       const have = M ? M.observation.log || [] : [];
       if (start > have.length) { send({ type: "snapshot" }); return; }
       msg.observation.log = have.slice(0, start).concat(log);
+      const haveMessages = M ? M.observation.log_messages || [] : [];
+      msg.observation.log_messages = haveMessages.slice(0, start).concat(msg.observation.log_messages || []);
     }
     if (msg.seats) SEATS = msg.seats;
     if (msg.deal) DEAL = msg.deal;
@@ -209,18 +211,41 @@ function displayName(i) {
 }
 
 function seatName(i) {
+  const name = logName(i);
+  return M && M.seat === i && SEATS[i] ? t("{0} (you)", name) : name;
+}
+/* Seat i as the log names it: its name (the Legendary Opponent by its title), without
+   "(you)", which the log's own brackets would follow ("Seat 1 (you) (Byzantine)"). */
+function logName(i) {
   const lo = M && M.observation.legendary_opponent;
   if (!SEATS[i] && lo && typeof lo === "object") return t("{0} (LO)", term(lo.title || lo.name));
-  const name = displayName(i);
-  return M && M.seat === i ? t("{0} (you)", name) : name;
+  return displayName(i);
 }
+
+/* The observation's log in the page's language: its messages (an id plus arguments each)
+   rendered from the catalogue, one per line of obs.log (the English lines, used only where
+   an observation carries no messages).  Kept per observation: render() runs often. */
+const LOG_LINES = new WeakMap();
+function logLines(obs) {
+  const log = obs.log || [];
+  const messages = obs.log_messages;
+  if (!Array.isArray(messages) || messages.length !== log.length) return log;
+  let lines = LOG_LINES.get(obs);
+  if (!lines) {
+    lines = messages.map((m) => I18N.message(m, idName));
+    LOG_LINES.set(obs, lines);
+  }
+  return lines;
+}
+/* A lord id or Location slug of a log message, named in the page's language. */
+function idName(id) { return CARDS && CARDS.lords && CARDS.lords[id] ? lordName(id) : locationName(id); }
 
 /* The log's "seat N" (in the page's language) as the seat's name, its lord ids and
    Location slugs as their names, and (Korean) each particle fitted to the word before it. */
 function nameSeats(text) {
   const [before, after] = t("seat {0}").split("{0}").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
   const pattern = new RegExp((/^\w/.test(before) ? "\\b" : "") + before + "(\\d)(?!\\d)" + after, "gi");
-  return I18N.particles(nameIds(text.replace(pattern, (_, d) => seatName(Number(d)))));
+  return I18N.particles(nameIds(text.replace(pattern, (_, d) => logName(Number(d)))));
 }
 
 const FACE_DOWN = "face-down";
@@ -273,8 +298,8 @@ function render() {
       onclick: () => { busy = true; send({ type: "undo", seq: M.seq }); },
     }, t("↶ Undo my last decision"))));
   }
-  renderLog(obs.log || []);
-  const log = obs.log || [];
+  const log = logLines(obs);
+  renderLog(log);
   if (obs !== PREV_OBS) {  // a new view (not a click in a builder): what the last move did
     const fresh = PREV_OBS && log.length > PREV_LOG ? log.slice(PREV_LOG) : log.slice(-1);
     LAST_LINES = fresh.map(nameSeats);
@@ -477,7 +502,7 @@ function byzRender(obs, board, actions) {
     const shown = obs.seat_views && obs.seat_views[s] ? obs.seat_views[s].hand : null;
     if (shown) backs.append(...shown.map((slug) => byzCard(slug, { mini: true })));
     else for (let i = 0; i < obs.hand_sizes[s]; i++) backs.append(el("div", { class: "card back" }, PorphyraCards.back(s === obs.emperor ? "byzantium" : "foe")));
-    hands.append(el("h3", {}, shown ? GAME_STRINGS.revealedHand(seatName(s)) : t("{0} — {1} — {2} card(s) in hand", seatName(s), role, obs.hand_sizes[s])), backs);
+    hands.append(el("h3", {}, shown ? GAME_STRINGS.revealedHand(seatName(s)) : tn("{0} — {1} — {2} card in hand", "{0} — {1} — {2} cards in hand", obs.hand_sizes[s], seatName(s), role, obs.hand_sizes[s])), backs);
   }
   if (me !== null && obs.known_opponent_cards && obs.known_opponent_cards.length) {
     hands.append(el("div", { class: "muted", style: "margin-top:6px" }, t("You know these cards in their hand:")),
@@ -589,14 +614,14 @@ function byzActions(obs, box) {
       b.append(el("div", {}, t("Force of this meld: "), el("span", { class: "total" }, String(forceOf(chosen)))));
       b.append(el("div", { class: "row" },
         el("button", { class: "primary", "data-action": action || null, "data-testid": "commit", disabled: busy || !action, onclick: () => act(action) },
-          chosen.length ? t("Meld {0} card(s)", chosen.length) : t("Meld nothing")),
+          chosen.length ? tn("Meld {0} card", "Meld {0} cards", chosen.length, chosen.length) : t("Meld nothing")),
         el("button", { class: "small", onclick: () => { sel = []; render(); } }, t("Clear"))));
       if (!action) b.append(el("div", { class: "muted" }, t("Not a legal meld (over a limit).")));
     } else {
       b.append(el("div", { class: "prompt" }, t("Redraw: pick up to {0} cards to discard and replace", CARDS.redraw_limit)));
       b.append(el("div", { class: "row" },
         el("button", { class: "primary", "data-action": action || null, "data-testid": "commit", disabled: busy || !action, onclick: () => act(action) },
-          chosen.length ? t("Redraw {0} card(s)", chosen.length) : t("Keep my hand")),
+          chosen.length ? tn("Redraw {0} card", "Redraw {0} cards", chosen.length, chosen.length) : t("Keep my hand")),
         el("button", { class: "small", onclick: () => { sel = []; render(); } }, t("Clear"))));
       if (!action) b.append(el("div", { class: "muted" }, t("At most {0} cards.", CARDS.redraw_limit)));
     }

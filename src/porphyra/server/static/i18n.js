@@ -6,8 +6,9 @@
    source text itself.  t("Seat {0}", 2) translates interface text and fills {0}, {1}...;
    term("Archers") translates a game term (card names, colours...).  Elements marked
    data-i18n show their English text translated; data-i18n-placeholder / data-i18n-title / data-i18n-aria-label
-   translate those attributes.  Log lines arrive from the server already translated
-   (the websocket's lang parameter), and action notation is never translated. */
+   translate those attributes.  The games' log arrives as messages, an id plus arguments
+   each (porphyra.core.messages.to_wire), and message() renders one in the page's
+   language from the catalogue's log templates; action notation is never translated. */
 "use strict";
 
 const I18N = (() => {
@@ -34,15 +35,50 @@ const I18N = (() => {
   const lang = choose();
   let messages = {};
   let terms = {};
+  let logs = {};
+  let plurals = {};
+  /* Each language's list separators, for the English ones (porphyra.i18n.messages). */
+  const LIST_JOIN = { ja: { ", ": "、", "; ": "；" } };
 
   function format(text, args) {
     return text.replace(/\{(\d+)\}/g, (whole, i) => (Number(i) < args.length ? String(args[Number(i)]) : whole));
   }
   function t(message, ...args) { return particles(format(messages[message] || message, args)); }
+  /* The form of a message that fits the count n (gettext plurals): English singular for 1
+     and plural otherwise; Japanese and Korean have one form (the catalogue's "plurals"). */
+  function tn(singular, plural, n, ...args) {
+    const forms = plurals[singular];
+    const text = forms && forms[0] ? forms[lang === "en" ? (n === 1 ? 0 : 1) : 0] || forms[0] : (n === 1 ? singular : plural);
+    return particles(format(text, args));
+  }
   /* A text in the page's language as the catalogue has it, nothing fitted yet (a server
      text whose seats the page names before its Korean particles are fitted). */
   function lookup(message) { return messages[message] || message; }
   function term(text) { return terms[text] || text; }
+
+  /* A message ({id, args}: a log line, see porphyra.core.messages.to_wire) in the page's
+     language: its template from the catalogue's log templates, each argument rendered
+     (a number or text as it is, {term} translated, {name} named by nameOf, {sep, items}
+     joined the language's way, a nested message the same way).  Korean particles and
+     seats are left for the caller (nameSeats) to fit once the text is final. */
+  function message(entry, nameOf) {
+    if (!entry || typeof entry.id !== "string") return String(entry);
+    const arg = (a) => {
+      if (a === null || typeof a !== "object") return String(a);
+      if (typeof a.id === "string") return message(a, nameOf);
+      if (typeof a.term === "string") return lang === "en" || !terms[a.term] ? (a.shown || a.term) : terms[a.term];
+      if (typeof a.name === "string") return nameOf ? nameOf(a.name) : a.name;
+      if (Array.isArray(a.items)) {
+        const sep = (LIST_JOIN[lang] || {})[a.sep] || a.sep;
+        return a.items.map(arg).join(sep);
+      }
+      return String(a);
+    };
+    const template = logs[entry.id] || entry.id;
+    const args = (entry.args || []).map(arg);
+    if (!args.length) return template;
+    return template.replace(/\{(\d+)\}/g, (whole, i) => (Number(i) < args.length ? args[Number(i)] : whole));
+  }
 
   /* Korean particles chosen by the preceding word's final consonant: the catalogue writes
      both forms ("{0}이(가)", "{0}을(를)", "{0}(으)로"), and each is replaced by the one that
@@ -126,6 +162,8 @@ const I18N = (() => {
           const body = await res.json();
           messages = body.messages || {};
           terms = body.terms || {};
+          logs = body.log || {};
+          plurals = body.plurals || {};
         }
       } catch (e) { /* offline: English */ }
     }
@@ -147,9 +185,10 @@ const I18N = (() => {
     return new Proxy(source, { get: (target, key) => read(target[key]) });
   }
 
-  return { lang, t, term, lookup, particles, table, translatePage, ready: load() };
+  return { lang, t, tn, term, lookup, message, particles, table, translatePage, ready: load() };
 })();
 const t = I18N.t;
+const tn = I18N.tn;
 const term = I18N.term;
 /* Marks a text translated later with t() (so that the catalogue check finds it). */
 const N_ = (text) => text;

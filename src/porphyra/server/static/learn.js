@@ -210,13 +210,25 @@ function render(view) {
   if (first && document.activeElement === document.body) first.focus({ preventScroll: true });
 }
 
-/* Selects the cards of the lesson's move (each card of the hand at most once). */
+/* Brings what "Show me" points at into view (a long hand scrolls sideways, a long list
+   of moves down), without an animation when the player asks for reduced motion. */
+function reveal(node) {
+  if (!node) return;
+  const still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  node.scrollIntoView({ block: "nearest", inline: "center", behavior: still ? "auto" : "smooth" });
+}
+
+/* Selects the cards of the lesson's move (each card of the hand at most once) and brings
+   them into view. */
 function showMe() {
   if (SCRIPT.game !== "byzantium") {
     for (const button of document.querySelectorAll("#actions [data-move]")) {
       const right = button.dataset.move === VIEW.expect;
       button.classList.toggle("primary", right);
-      if (right) button.focus();
+      if (right) {
+        button.focus({ preventScroll: true });
+        reveal(button);
+      }
     }
     return;
   }
@@ -228,6 +240,7 @@ function showMe() {
     if (card) card.setAttribute("aria-pressed", "true");
   }
   updateCount();
+  reveal(cards.find((c) => c.getAttribute("aria-pressed") === "true") || document.querySelector("[data-testid=submit]"));
 }
 
 function feedback(text, good) {

@@ -24,7 +24,7 @@ const REPLAY_STRINGS = I18N.table({
   back: N_("Back to the game"),
 });
 
-let RP = { frames: [], logs: [], pos: 0, view: "public", info: null, timer: null };
+let RP = { frames: [], logs: [], messages: [], pos: 0, view: "public", info: null, timer: null };
 
 function rpViewName(view) {
   if (view === "public" || view === "all") return REPLAY_STRINGS.views[view];
@@ -43,7 +43,7 @@ function rpShow(pos) {
   M = {
     type: "snapshot", seq: RP.pos, game: RP.info.game, seat: RP.info.seat,
     status: RP.pos === n ? "over" : "active",
-    observation: { ...f.observation, log: RP.logs[RP.pos] },
+    observation: { ...f.observation, log: RP.logs[RP.pos], log_messages: RP.messages[RP.pos] },
     legal: [], derived: f.derived, can_undo: false, hints: false, summary: null,
   };
   sel = []; swapSel = [];
@@ -112,10 +112,14 @@ async function rpLoad(view, pos) {
   if (!CARDS) CARDS = await api(`/api/cards/${body.game}`);
   RP.frames = body.frames;
   RP.logs = [];
+  RP.messages = [];
   let log = [];
+  let messages = [];
   for (const f of body.frames) {
     log = log.slice(0, f.log_start || 0).concat(f.observation.log || []);
+    messages = messages.slice(0, f.log_start || 0).concat(f.observation.log_messages || []);
     RP.logs.push(log);
+    RP.messages.push(messages);
   }
   PREV_OBS = null;
   rpShow(pos);
