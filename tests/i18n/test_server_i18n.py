@@ -95,7 +95,7 @@ def test_views_in_every_language_carry_the_same_information(
 
 
 def test_a_websocket_with_lang_gets_its_log_in_that_language(client: TestClient) -> None:
-    body = {"game": "byzantium", "options": {}, "seats": HUMANS, "seed": "4"}
+    body = {"game": "byzantium", "options": {}, "seats": HUMANS, "seed": 4}
     info = client.post("/api/games", json=body).json()
     token = info["invites"][0]["token"]
     got: dict[str, list[str]] = {}
@@ -112,7 +112,7 @@ def test_a_websocket_with_lang_gets_its_log_in_that_language(client: TestClient)
 
 def test_a_refused_move_is_explained_in_the_clients_language(client: TestClient) -> None:
     body = {"game": "conspiracy", "options": {"players": 2, "first_player": 0}}
-    info = client.post("/api/games", json={**body, "seats": HUMANS, "seed": "4"}).json()
+    info = client.post("/api/games", json={**body, "seats": HUMANS, "seed": 4}).json()
     answers = {}
     for lang in ("ja", "ko", "en"):
         token = info["invites"][1]["token"]  # seat 1: not its turn
