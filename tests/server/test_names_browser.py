@@ -130,8 +130,7 @@ def test_no_id_reaches_a_person_in_any_language(sqlite_url: str) -> None:
                 for size_name, (width, height) in VIEWPORTS.items():
                     for lang, locale in LOCALES.items():
                         games = {
-                            name: server.create({**body, "seed": 7})
-                            for name, body in GAMES.items()
+                            name: server.create({**body, "seed": 7}) for name, body in GAMES.items()
                         }
                         context = browser.new_context(
                             locale=locale, viewport={"width": width, "height": height}
