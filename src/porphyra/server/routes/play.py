@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -135,7 +136,13 @@ async def websocket_endpoint(
                     )
                 )
                 continue
-            await _handle(runner, client, raw, lambda: quotas.allow_chat(chat_key))
+            await _handle(
+                runner,
+                client,
+                raw,
+                lambda: quotas.allow_chat(chat_key),
+                lambda: quotas.allow_hint(peer),
+            )
             if client.dropped:
                 break
     except WebSocketDisconnect:
@@ -196,10 +203,16 @@ def _refused(client: Client, runner: Any, exc: SubmitError) -> None:
 
 
 async def _handle(
-    runner: Any, client: Client, raw: str | bytes, allow_chat: Any = lambda: True
+    runner: Any,
+    client: Client,
+    raw: str | bytes,
+    allow_chat: Callable[[], bool] = lambda: True,
+    allow_hint: Callable[[], bool] = lambda: True,
 ) -> None:
     """Answer one client message; every failure becomes an ``error`` to that client
-    (``allow_chat()``: False when the writer is over the chat limit)."""
+    (``allow_chat()``: False when the writer is over the chat limit; ``allow_hint()``:
+    False when the client's address is over the hint limit, then the hint is refused
+    with code ``limit`` and no search starts)."""
     try:
         msg = protocol.parse_client_message(raw)
     except protocol.ProtocolError as exc:
@@ -236,6 +249,8 @@ async def _handle(
         if msg.type == "hint":
             if client.hinting:
                 raise SubmitError("limit", "a hint is already being worked out")
+            if not allow_hint():
+                raise SubmitError("limit", "too many hints from your address: wait a minute")
             client.hinting = True
             try:
                 client.send(await runner.hint(client.seat, msg.seq))
