@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import random
 import threading
 import time
@@ -21,7 +22,8 @@ from typing import Any
 import httpx
 import pytest
 from sqlalchemy import create_engine, select
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import connect
 
 from porphyra.server import owners
 from porphyra.server.owners import ClusterSettings, check_lease
@@ -525,3 +527,24 @@ def test_a_takeover_charges_nobody_for_the_time_between_the_two_servers(db_url: 
     finally:
         a.stop()
         b.stop()
+
+
+def test_a_router_learns_where_a_game_runs_and_is_refused_with_503_elsewhere(
+    pair: tuple[LiveServer, LiveServer],
+) -> None:
+    """What deploy/haproxy.cfg relies on (issue 33 §4): the process running a game names
+    it in its answers; another process refuses a router's websocket for it with 503 (to
+    be retried elsewhere), and a browser's (no router header) with the error ``moved``."""
+    a, b = pair
+    r = httpx.post(a.base + "/api/games", json=HUMANS, timeout=10)
+    assert r.status_code == 201 and r.headers["x-porphyra-game"] == r.json()["id"]
+    game_id = r.json()["id"]
+    router = {"x-porphyra-router": "haproxy"}
+    with connect(f"{a.ws_base}/ws/{game_id}", additional_headers=router) as ws:
+        assert ws.response is not None
+        assert ws.response.headers["x-porphyra-game"] == game_id
+        assert json.loads(ws.recv(timeout=10))["type"] == "snapshot"
+    with pytest.raises(InvalidStatus) as refused:
+        connect(f"{b.ws_base}/ws/{game_id}", additional_headers=router, open_timeout=10)
+    assert refused.value.response.status_code == 503
+    assert moved_to(b, game_id, None)[0] == a.base  # a browser: told where, as before
