@@ -102,7 +102,7 @@ def test_a_websocket_gets_its_log_as_messages_the_page_can_translate(
 ) -> None:
     """The log leaves the server as an id plus arguments (the same for every language);
     the catalogue the page loads has each id's translation under ``log``."""
-    body = {"game": "byzantium", "options": {}, "seats": HUMANS, "seed": "4"}
+    body = {"game": "byzantium", "options": {}, "seats": HUMANS, "seed": 4}
     info = client.post("/api/games", json=body).json()
     token = info["invites"][0]["token"]
     got: dict[str, Any] = {}
@@ -124,7 +124,7 @@ def test_a_websocket_gets_its_log_as_messages_the_page_can_translate(
 
 def test_a_refused_move_is_explained_in_the_clients_language(client: TestClient) -> None:
     body = {"game": "conspiracy", "options": {"players": 2, "first_player": 0}}
-    info = client.post("/api/games", json={**body, "seats": HUMANS, "seed": "4"}).json()
+    info = client.post("/api/games", json={**body, "seats": HUMANS, "seed": 4}).json()
     answers = {}
     for lang in ("ja", "ko", "en"):
         token = info["invites"][1]["token"]  # seat 1: not its turn

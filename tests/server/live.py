@@ -30,6 +30,7 @@ UNLIMITED: dict[str, Any] = {
     "max_client_connections": None,
     "chat_limit": None,
     "read_limit": None,
+    "hint_limit": None,
     "bot_pace": 0.0,
     #: A quick, reproducible hint bot with a win estimate (ISMCTS on a fixed budget).
     "hint_bot": "ismcts:iterations=60",

@@ -76,7 +76,7 @@ def test_every_page_in_every_language(sqlite_url: str, tmp_path: Path) -> None:
     server = LiveServer(sqlite_url).start()
     out = shots_dir(tmp_path)
     try:
-        games = {name: server.create({**body, "seed": "11"}) for name, body in GAMES.items()}
+        games = {name: server.create({**body, "seed": 11}) for name, body in GAMES.items()}
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
             try:

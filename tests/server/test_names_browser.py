@@ -138,8 +138,7 @@ def test_no_id_reaches_a_person_in_any_language(sqlite_url: str) -> None:
                 for size_name, (width, height) in VIEWPORTS.items():
                     for lang, locale in LOCALES.items():
                         games = {
-                            name: server.create({**body, "seed": "7"})
-                            for name, body in GAMES.items()
+                            name: server.create({**body, "seed": 7}) for name, body in GAMES.items()
                         }
                         context = browser.new_context(
                             locale=locale, viewport={"width": width, "height": height}
@@ -183,7 +182,7 @@ def test_no_id_reaches_a_person_in_any_language(sqlite_url: str) -> None:
 def finished(server: LiveServer, body: dict[str, Any]) -> str:
     """The id of a game of bots only (``body``'s game and options), played to its end."""
     seats = [{"kind": "bot", "bot": bot} for bot in ("easy", "random", "random", "random")]
-    info = server.create({**body, "seats": seats[: len(body["seats"])], "seed": "5"})
+    info = server.create({**body, "seats": seats[: len(body["seats"])], "seed": 5})
     deadline = time.monotonic() + 120
     while server.get(f"/api/games/{info['id']}").json()["status"] != "over":
         assert time.monotonic() < deadline, "the bots did not finish"

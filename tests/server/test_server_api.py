@@ -139,18 +139,83 @@ def test_create_refuses_unknown_fields(client: TestClient, body: dict[str, Any])
     [
         ("/api/games", '{"game": "byzantium", "seats": [{"kind": "human"}], "seed": %s}'),
         ("/api/games", '{"game": "byzantium", "seats": [{"kind": "human"}], "x": [%s]}'),
+        (
+            "/api/games",
+            '{"game": "byzantium", "seats": [{"kind": "human"}], "options": {"first_emperor": %s}}',
+        ),
+        (
+            "/api/games",
+            '{"game": "byzantium", "seats": [{"kind": "human"}], "options": '
+            '{"deck": [1, {"a": %s}]}}',
+        ),
+        (
+            "/api/games",
+            '{"game": "byzantium", "seats": [{"kind": "human"}], "clock": '
+            '{"kind": "realtime", "base_s": %s}}',
+        ),
+        ("/api/games", '{"game": "byzantium", "seats": [{"kind": "human"}], "takeover_after": %s}'),
+        ("/api/games", '{"game": "byzantium", "seats": [{"kind": "human", "name": %s}]}'),
+        (
+            "/api/games",
+            '{"game": "byzantium", "seats": [{"kind": "human"}], "table": {"hints": %s}}',
+        ),
+        ("/api/games/nosuchgame/rematch", '{"token": %s}'),
+        ("/api/mine", '{"seats": [{"game": "g", "token": %s}]}'),
         ("/api/learn/byzantium/step", '{"step": %s}'),
+        ("/api/learn/byzantium/step", '{"step": 0, "action": %s}'),
     ],
 )
 def test_a_number_json_cannot_carry_is_refused_with_a_422(
     client: TestClient, path: str, body: str, number: str
 ) -> None:
-    # Python's JSON reader takes NaN, Infinity and 1e999 (a float overflow); the refusal
-    # echoes them as text, since a JSON answer cannot hold them (it answered 500).
+    # Every request body of the API, a number in each kind of field.  Python's JSON reader
+    # takes NaN, Infinity and 1e999 (a float overflow); the refusal echoes them as text,
+    # since a JSON answer cannot hold them (it answered 500); an option's value is refused
+    # as a 422 too, not as an unaccepted option (400).
     r = client.post(path, content=body % number, headers={"content-type": "application/json"})
     assert r.status_code == 422, r.text
-    assert r.json()["detail"]
+    assert r.json()["detail"] and r.json()["message"]
     assert client.get("/api/games").json() == []
+
+
+def test_a_non_finite_option_is_refused_in_the_askers_language(client: TestClient) -> None:
+    body = '{"game": "byzantium", "seats": [{"kind": "human"}], "options": {"deck": NaN}}'
+    r = client.post(
+        "/api/games",
+        content=body,
+        headers={"content-type": "application/json", "accept-language": "ja"},
+    )
+    assert r.status_code == 422, r.text
+    assert (
+        r.json()["message"] == "options: 有限の数を入力してください（NaN や Infinity は使えません）"
+    )
+
+
+@pytest.mark.parametrize("seed", ['"42"', "true", "false", "42.0", '"0x2a"', "[42]"])
+def test_a_seed_that_is_not_a_json_integer_is_refused(client: TestClient, seed: str) -> None:
+    body = '{"game": "byzantium", "seats": [{"kind": "human"}, {"kind": "human"}], "seed": %s}'
+    r = client.post("/api/games", content=body % seed, headers={"content-type": "application/json"})
+    assert r.status_code == 422, r.text
+    assert r.json()["detail"][0]["loc"] == ["body", "seed"]
+    assert client.get("/api/games").json() == []
+    # An integer is still taken (the table is marked as a chosen deal).
+    ok = client.post(
+        "/api/games", content=body % "42", headers={"content-type": "application/json"}
+    )
+    assert ok.status_code == 201 and ok.json()["deal"] == "chosen"
+
+
+@pytest.mark.parametrize("step", ['"1"', "true", "1.0"])
+def test_a_tutorial_step_that_is_not_a_json_integer_is_refused(
+    client: TestClient, step: str
+) -> None:
+    r = client.post(
+        "/api/learn/byzantium/step",
+        content=f'{{"step": {step}}}',
+        headers={"content-type": "application/json"},
+    )
+    assert r.status_code == 422, r.text
+    assert r.json()["detail"][0]["loc"] == ["body", "step"]
 
 
 def test_validation_errors_do_not_echo_huge_input(client: TestClient) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import random
 import threading
 import time
@@ -21,7 +22,8 @@ from typing import Any
 import httpx
 import pytest
 from sqlalchemy import create_engine, select
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import connect
 
 from porphyra.server import owners
 from porphyra.server.owners import ClusterSettings, check_lease
@@ -484,3 +486,65 @@ def test_a_second_live_server_at_the_same_address_is_refused(
             owners.check_address_free(storage, address, LEASE_S, BEAT_S, sleep=beats)
     finally:
         storage.close()
+
+
+def remaining(server: LiveServer, game_id: str) -> list[float]:
+    """Each seat's remaining clock time in ``server``'s answer about ``game_id``, now."""
+    r = httpx.get(f"{server.base}/api/games/{game_id}", timeout=10)
+    assert r.status_code == 200, r.text
+    return [s["remaining_s"] for s in r.json()["clock"]["seats"]]
+
+
+def test_a_takeover_charges_nobody_for_the_time_between_the_two_servers(db_url: str) -> None:
+    """Issue 33 §3: the time from the last renewal of the server that stopped to the
+    takeover is charged to nobody (both seats lost 18.1 s of 60 in a failover)."""
+    lease_s = 4.0  # the gap to charge nobody: well above the test's own delays
+    a = cluster_server(db_url, lease_s=lease_s)
+    b = cluster_server(db_url, lease_s=lease_s)
+    try:
+        info = a.create({**HUMANS, "clock": {"kind": "realtime", "base_s": 600}})
+        game_id = info["id"]
+        tokens = {inv["seat"]: inv["token"] for inv in info["invites"]}
+        on_a = SeatClient(a, game_id, tokens[0], 0)
+        on_a.state_msg()
+        before = remaining(a, game_id)
+        started = time.monotonic()
+        beat = a.app.state.hub._heartbeat_task
+        beat.get_loop().call_soon_threadsafe(beat.cancel)  # a stops renewing: cut off
+        seat_on(b, game_id, tokens[0], seconds=30.0).close()  # b took the game over
+        after = remaining(b, game_id)
+        elapsed = time.monotonic() - started
+        charged = [x - y for x, y in zip(before, after, strict=True)]
+        # a's lease ran out lease_s after its last renewal, and b took over after that:
+        # at least lease_s of the elapsed time is nobody's (without it, all of it was).
+        assert all(c <= elapsed - lease_s + 0.5 for c in charged), (charged, elapsed)
+        # Nobody gains more than the time since a's last renewal before the cut (at most a
+        # heartbeat, given back as after a single server's restart).
+        assert all(c >= -(BEAT_S + 0.15) for c in charged), charged
+        time.sleep(0.5)  # and on b the clocks run on (both seats choose at this point)
+        assert all(x < y for x, y in zip(remaining(b, game_id), after, strict=True))
+        on_a.close()
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_a_router_learns_where_a_game_runs_and_is_refused_with_503_elsewhere(
+    pair: tuple[LiveServer, LiveServer],
+) -> None:
+    """What deploy/haproxy.cfg relies on (issue 33 §4): the process running a game names
+    it in its answers; another process refuses a router's websocket for it with 503 (to
+    be retried elsewhere), and a browser's (no router header) with the error ``moved``."""
+    a, b = pair
+    r = httpx.post(a.base + "/api/games", json=HUMANS, timeout=10)
+    assert r.status_code == 201 and r.headers["x-porphyra-game"] == r.json()["id"]
+    game_id = r.json()["id"]
+    router = {"x-porphyra-router": "haproxy"}
+    with connect(f"{a.ws_base}/ws/{game_id}", additional_headers=router) as ws:
+        assert ws.response is not None
+        assert ws.response.headers["x-porphyra-game"] == game_id
+        assert json.loads(ws.recv(timeout=10))["type"] == "snapshot"
+    with pytest.raises(InvalidStatus) as refused:
+        connect(f"{b.ws_base}/ws/{game_id}", additional_headers=router, open_timeout=10)
+    assert refused.value.response.status_code == 503
+    assert moved_to(b, game_id, None)[0] == a.base  # a browser: told where, as before

@@ -11,10 +11,12 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
 
+import httpx
 import pytest
 
 from .driver import play_out, record_of, sync
@@ -89,3 +91,38 @@ def test_a_database_restart_in_the_middle_of_a_game(cluster: Cluster) -> None:
         assert record_of(again, info["id"]) == rec
     finally:
         again.stop()
+
+
+@pytest.mark.live
+def test_the_lobby_answers_503_with_retry_after_while_the_database_is_down(
+    cluster: Cluster,
+) -> None:
+    live = LiveServer(cluster.url).start()
+    body = {"game": "conspiracy", "seats": [{"kind": "human"}] * 2}
+    try:
+        first = live.create(body)
+        cluster.stop()
+        listed = live.get("/api/games")
+        created = httpx.post(live.base + "/api/games", json=body, timeout=30)
+        japanese = httpx.get(
+            live.base + "/api/games", headers={"accept-language": "ja"}, timeout=30
+        )
+        for r in (listed, created, japanese):
+            assert r.status_code == 503, r.text
+            assert int(r.headers["retry-after"]) > 0
+            answer = r.json()
+            assert answer["code"] == "unavailable"
+            assert re.fullmatch(r"[0-9a-f]{8}", answer["error_id"])
+            assert answer["error_id"] in answer["detail"]
+            for secret in ("SELECT", "INSERT", "127.0.0.1", str(cluster.port), "Traceback"):
+                assert secret not in r.text
+        assert "try again" in listed.json()["detail"]
+        assert "データベース" in japanese.json()["detail"]
+        cluster.start()
+        # Back: the list answers again, with the first game only (the refused create
+        # stored nothing), and a game can be created.
+        assert [g["id"] for g in live.get("/api/games").json()] == [first["id"]]
+        second = live.create(body)
+        assert {g["id"] for g in live.get("/api/games").json()} == {first["id"], second["id"]}
+    finally:
+        live.stop()

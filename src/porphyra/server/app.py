@@ -105,6 +105,7 @@ def create_app(
         s.max_client_connections,
         s.chat_limit,
         s.read_limit,
+        s.hint_limit,
     )
     if s.allowed_hosts is not None:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(s.allowed_hosts))

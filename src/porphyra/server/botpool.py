@@ -4,10 +4,12 @@ Bot seats play server-side in an executor (a process pool under ``porphyra serve
 2-second ISMCTS move never blocks the event loop or another game).  A bot only ever sees
 its seat's view (``seat_view``); in a worker process the state is rebuilt from its record.
 
-Scheduling (issue 13, item 3): decisions wait in :class:`FairGate`, which hands the
-executor's slots to games with a human seat first (a human is waiting) and in order of
-arrival otherwise (each game has at most one decision pending, so this is a per-game round
-robin); bot-only games never hold the last slot.  Worker processes watch their parent and
+Scheduling (issue 13, item 3; issue 33 §3): decisions wait in :class:`FairGate`, which
+hands the executor's slots to the bot moves of games where a person waits first, then to
+hints, then to the other bot moves (bot-only games, people away), each in order of arrival
+(each game has at most one decision pending, so this is a per-game round robin); only the
+first kind may take the last slot, so a flood of hints or of bot-only games never makes a
+person wait for a bot.  Worker processes watch their parent and
 exit when the server dies (:func:`_watch_parent`, item 8).
 """
 
@@ -99,10 +101,16 @@ def _watch_parent(parent: int, every: float = 0.5) -> None:
     threading.Thread(target=watch, name="porphyra-parent-watch", daemon=True).start()
 
 
+#: :class:`FairGate`'s kinds of work, first served first: a bot move at a table where a
+#: person waits for it, a hint, any other bot move (a bot-only game, people away).
+URGENT, HINT, BACKGROUND = 0, 1, 2
+
+
 class FairGate:
-    """At most ``slots`` decisions run at once; waiting ones are served urgent first (a
-    game with a human seat), then in arrival order, and bot-only games use at most
-    ``slots - 1`` slots (one stays for games with a human) when ``slots > 1``.
+    """At most ``slots`` decisions run at once; waiting ones are served by kind
+    (:data:`URGENT`, then :data:`HINT`, then :data:`BACKGROUND`), each kind in arrival
+    order; hints and background moves use at most ``slots - 1`` slots together (one stays
+    for the bot moves people wait for) when ``slots > 1``.
 
     Args:
         slots: decisions that may run at once (the executor's workers).
@@ -113,20 +121,22 @@ class FairGate:
         self.bot_only_slots = max(1, slots - 1)
         self._running = 0
         self._running_bot_only = 0
-        self._waiting: list[tuple[int, int, bool, asyncio.Future[None]]] = []
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
         self._arrivals = itertools.count()
 
-    def enqueue(self, urgent: bool) -> asyncio.Future[None]:
-        """A future that completes when this decision may run (then :meth:`release`)."""
+    def enqueue(self, kind: int) -> asyncio.Future[None]:
+        """A future that completes when this decision of ``kind`` (:data:`URGENT`,
+        :data:`HINT`, :data:`BACKGROUND`) may run (then :meth:`release` with the same
+        kind)."""
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        bisect.insort(self._waiting, (0 if urgent else 1, next(self._arrivals), urgent, future))
+        bisect.insort(self._waiting, (kind, next(self._arrivals), future))
         self._dispatch()
         return future
 
-    def release(self, urgent: bool) -> None:
-        """A decision that was let through has finished."""
+    def release(self, kind: int) -> None:
+        """A decision of ``kind`` that was let through has finished."""
         self._running -= 1
-        if not urgent:
+        if kind != URGENT:
             self._running_bot_only -= 1
         self._dispatch()
 
@@ -137,16 +147,16 @@ class FairGate:
     def _dispatch(self) -> None:
         i = 0
         while self._running < self.slots and i < len(self._waiting):
-            _, _, urgent, future = self._waiting[i]
+            kind, _, future = self._waiting[i]
             if future.done():  # cancelled while waiting
                 del self._waiting[i]
                 continue
-            if not urgent and self._running_bot_only >= self.bot_only_slots:
+            if kind != URGENT and self._running_bot_only >= self.bot_only_slots:
                 i += 1
                 continue
             del self._waiting[i]
             self._running += 1
-            if not urgent:
+            if kind != URGENT:
                 self._running_bot_only += 1
             future.set_result(None)
 
@@ -187,32 +197,35 @@ class BotPool:
         Args:
             urgent: a person is at the table (served before other games' bots).
         """
-        text: str = await self._gated(urgent, state, seat, spec, seed, hint=False)
+        kind = URGENT if urgent else BACKGROUND
+        text: str = await self._gated(kind, state, seat, spec, seed, hint=False)
         return text
 
     async def hint(self, state: State, seat: int, spec: str, seed: int) -> tuple[str, float | None]:
-        """:func:`hint_on_state` off the event loop (served like a game with a person)."""
+        """:func:`hint_on_state` off the event loop, served after the bot moves people wait
+        for and before the others (:class:`FairGate`)."""
         result: tuple[str, float | None] = await self._gated(
-            True, state, seat, spec, seed, hint=True
+            HINT, state, seat, spec, seed, hint=True
         )
         return result
 
     async def _gated(
-        self, urgent: bool, state: State, seat: int, spec: str, seed: int, hint: bool
+        self, kind: int, state: State, seat: int, spec: str, seed: int, hint: bool
     ) -> Any:
-        """:meth:`_run` once :class:`FairGate` admits it, its slot given back however it
-        ends (also when the wait for a slot is cancelled after the slot was granted)."""
-        admitted = self.gate.enqueue(urgent)
+        """:meth:`_run` once :class:`FairGate` admits it as ``kind``, its slot given back
+        however it ends (also when the wait for a slot is cancelled after the slot was
+        granted)."""
+        admitted = self.gate.enqueue(kind)
         try:
             await admitted
         except asyncio.CancelledError:
             if admitted.done() and not admitted.cancelled():
-                self.gate.release(urgent)
+                self.gate.release(kind)
             raise
         try:
             return await self._run(state, seat, spec, seed, hint=hint)
         finally:
-            self.gate.release(urgent)
+            self.gate.release(kind)
 
     async def _run(self, state: State, seat: int, spec: str, seed: int, hint: bool = False) -> Any:
         loop = asyncio.get_running_loop()

@@ -84,3 +84,20 @@ async def existing(hub: Hub, game_id: str, write: bool = False) -> MatchRunner:
             raise HTTPException(410, damaged_detail(hub.broken[game_id]))
         raise HTTPException(404, "no such game")
     return runner
+
+
+#: The header of an answer from the process that runs a game (a websocket's handshake, a
+#: created game): its id, so that a load balancer in front can send the game's later
+#: requests to that process (``stick store-response`` in deploy/haproxy.cfg).
+GAME_HEADER = "x-porphyra-game"
+
+
+def game_header(game_id: str) -> tuple[bytes, bytes]:
+    """:data:`GAME_HEADER` naming ``game_id``, as a raw ASGI header."""
+    return GAME_HEADER.encode(), game_id.encode()
+
+
+#: A request header a load balancer adds (deploy/haproxy.cfg) to say that it retries a
+#: request refused with 503 on another process: a websocket to a game another process
+#: runs is then refused with 503 instead of accepted with the error ``moved``.
+ROUTER_HEADER = "x-porphyra-router"

@@ -1,6 +1,7 @@
 """How the server answers a failure: an HTTP error's text in the asker's language, 421 for
-a game another cluster server runs, 422 with pydantic's errors cut short and in words, and
-500 with an error id only (issue 13, item 2) for anything unexpected.
+a game another cluster server runs, 422 with pydantic's errors cut short and in words, 503
+with ``Retry-After`` while the database does not answer (as a move gets ``unavailable``),
+and 500 with an error id only (issue 13, item 2) for anything unexpected.
 
 :func:`install` adds these handlers to an application.
 """
@@ -14,16 +15,34 @@ from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from porphyra.core.messages import Message, msg
 from porphyra.i18n import from_accept_language
 from porphyra.i18n.log import translate_error
 from porphyra.i18n.messages import error_message
 from porphyra.server.errors import MOVED_MESSAGE, RefusedRequest
-from porphyra.server.incidents import player_message, report
+from porphyra.server.incidents import log, new_error_id, player_message, report
 from porphyra.server.notfound import not_found_page, wants_page
 from porphyra.server.owners import OwnedElsewhere
 from porphyra.server.requests import short_value
+
+#: ``Retry-After`` (seconds) of a 503 while the database does not answer.
+DATABASE_RETRY_AFTER_S = 5
+#: The database's failures that mean "not answering now" (a connection refused or lost, a
+#: pool with no free connection), not a wrong statement: 503, try again.
+DATABASE_DOWN = (OperationalError, InterfaceError, PoolTimeoutError)
+
+
+def database_down_message(error_id: str) -> Message:
+    """The text of a 503 while the database does not answer, with error ``error_id``."""
+    return msg(
+        "the database is not answering just now; nothing changed: try again in a few "
+        "seconds (error id {0})",
+        error_id,
+    )
 
 
 def short_validation_errors(errors: Sequence[Any]) -> list[dict[str, Any]]:
@@ -86,6 +105,29 @@ def install(app: FastAPI) -> None:
             {"detail": translate_error(MOVED_MESSAGE, lang), "server": exc.address},
             status_code=421,
         )
+
+    async def database_down(request: Request, exc: Exception) -> JSONResponse:
+        """503 with ``Retry-After`` (:data:`DATABASE_RETRY_AFTER_S`) and an error id: the
+        database did not answer and nothing changed (the details, which may name its host,
+        only in the server log)."""
+        error_id = new_error_id()
+        log.error(
+            "[error %s] %s %s: the database did not answer",
+            error_id,
+            request.method,
+            request.url.path,
+            exc_info=exc,
+        )
+        lang = from_accept_language(request.headers.get("accept-language"))
+        text = error_message(database_down_message(error_id), lang)
+        return JSONResponse(
+            {"detail": text, "error_id": error_id, "code": "unavailable"},
+            status_code=503,
+            headers={"retry-after": str(DATABASE_RETRY_AFTER_S)},
+        )
+
+    for kind in DATABASE_DOWN:
+        app.add_exception_handler(kind, database_down)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:

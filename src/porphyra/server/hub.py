@@ -302,8 +302,10 @@ class Hub(HubStore, HubCluster, HubCreation):
         row = await self._load_row(game_id)
         if row is None:
             return None
+        #: Taken over from a server that stopped: its last renewal (see _claim).
+        renewed: float | None = None
         if self.cluster is not None:  # (only a stored game is ever claimed)
-            await self._claim(game_id)
+            renewed = await self._claim(game_id)
             runner = self.runners.get(game_id)  # loaded meanwhile by another request
             if runner is not None:
                 return runner
@@ -340,7 +342,10 @@ class Hub(HubStore, HubCluster, HubCreation):
             try:
                 runner = self.runners[game_id] = MatchRunner(self.services, row, state)
                 self.deadlines.pop(game_id, None)
-                await runner.resume_clock()
+                if renewed is None:
+                    await runner.resume_clock()
+                else:  # nobody is charged for the time between the two servers
+                    await runner.resume_clock(renewed, self.now())
                 await runner.check_clock()
             except SQLAlchemyError:
                 self.runners.pop(game_id, None)

@@ -50,15 +50,27 @@ class HubCluster:
             return None
         return (self.cluster.server_id, time.time() + self.cluster.lease_s)
 
-    async def _claim(self, game_id: str) -> None:
-        """Own ``game_id`` (cluster mode), or raise :class:`OwnedElsewhere`."""
+    async def _claim(self, game_id: str) -> float | None:
+        """Own ``game_id`` (cluster mode), or raise :class:`OwnedElsewhere`.
+
+        Returns:
+            When the game was taken over from a server whose lease ran out (it died, was
+            cut off or stopped): that server's last renewal, epoch seconds
+            (:func:`owners.last_renewal`; the clocks charge nobody from then until now);
+            else None.
+        """
         cluster = self.cluster
         assert cluster is not None
         me = cluster.server_id
-        owner = await self.db(owners.claim, self.storage, game_id, me, time.time(), cluster.lease_s)
+        now_s = time.time()
+        renewed: float | None = await self.db(
+            owners.last_renewal, self.storage, game_id, me, now_s, cluster.lease_s
+        )
+        owner = await self.db(owners.claim, self.storage, game_id, me, now_s, cluster.lease_s)
         if owner != me:
             address = await self.db(owners.address_of, self.storage, owner)
             raise OwnedElsewhere(game_id, address)
+        return renewed
 
     async def _unclaim(self, game_ids: list[str]) -> None:
         """Give up this server's ownership of ``game_ids`` (cluster mode; never raises:

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import delete, or_, select, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from porphyra.server import DEFAULT_LEASE_S
@@ -157,6 +157,30 @@ def claim(storage: Storage, game_id: str, me: str, now_s: float, lease_s: float)
     return str(owner)
 
 
+def last_renewal(
+    storage: Storage, game_id: str, me: str, now_s: float, lease_s: float
+) -> float | None:
+    """When another server last renewed its lease of ``game_id`` (epoch seconds), if that
+    lease ran out by ``now_s`` (so ``me`` may take the game over): its last heartbeat or
+    stored move, from which the game's clocks charge nobody until the takeover (as after a
+    restart of a single server, :meth:`porphyra.clocks.TableClock.resume`).  None: the
+    game is ``me``'s or :data:`NOBODY`'s (released with its clocks stored), has no owner,
+    its lease still runs, or its end was written before leases kept their time.  Leases
+    last ``lease_s`` on every server of the cluster."""
+    with storage._lock, storage.engine.connect() as conn:
+        row = conn.execute(
+            select(owners_table.c.server_id, owners_table.c.lease_until).where(
+                owners_table.c.game_id == game_id
+            )
+        ).first()
+    if row is None or row.server_id in (me, NOBODY):
+        return None
+    until = float(row.lease_until)
+    if until >= now_s or until == 0.0:
+        return None
+    return abs(until) - lease_s
+
+
 def renew(
     storage: Storage, me: str, address: str, game_ids: list[str], now_s: float, lease_s: float
 ) -> set[str]:
@@ -251,8 +275,11 @@ def leave(storage: Storage, me: str) -> None:
 
 def _end_leases(conn: Any, of: Any) -> int:
     """End now the leases of the servers that ``of`` (a condition on ``owners``) picks,
-    in ``conn``'s transaction: any process may take those games.  How many."""
-    done = conn.execute(update(owners_table).where(of).values(lease_until=0.0))
+    in ``conn``'s transaction: any process may take those games.  How many.  An ended
+    lease keeps its time negated (below any clock: ended), so that the server taking the
+    game over knows the last renewal (:func:`last_renewal`)."""
+    ended = -func.abs(owners_table.c.lease_until)
+    done = conn.execute(update(owners_table).where(of).values(lease_until=ended))
     return int(done.rowcount or 0)
 
 

@@ -11,6 +11,9 @@ memory, per server process).
   limit gets an ``error`` with code ``limit`` and is otherwise ignored);
 - chat lines: per seat of a game, and per spectator connection, default
   :data:`CHAT_LIMIT` (a line over the limit gets an ``error`` with code ``limit``);
+- hints: per client address, default :data:`HINT_LIMIT` (a hint over the limit gets an
+  ``error`` with code ``limit``; hints also wait behind the bot moves of tables where a
+  person waits, :class:`porphyra.server.botpool.FairGate`);
 - bot-only games (no human seat) running at once: :data:`MAX_BOT_GAMES` per server, as
   they cost bot CPU with nobody waiting for them;
 - open websockets: :data:`MAX_SEAT_CONNECTIONS` per seat (per seat token) and
@@ -38,6 +41,7 @@ from limits import RateLimitItem, parse_many, storage, strategies
 from porphyra.server.settings import (
     CHAT_LIMIT,
     CREATE_LIMIT,
+    HINT_LIMIT,
     MAX_BOT_GAMES,
     MAX_CLIENT_CONNECTIONS,
     MAX_SEAT_CONNECTIONS,
@@ -48,6 +52,7 @@ from porphyra.server.settings import (
 __all__ = [
     "CHAT_LIMIT",
     "CREATE_LIMIT",
+    "HINT_LIMIT",
     "MAX_BOT_GAMES",
     "MAX_CLIENT_CONNECTIONS",
     "MAX_SEAT_CONNECTIONS",
@@ -69,6 +74,7 @@ class Quotas:
         client_connections: websockets open at once per client address, or None.
         chat: the chat-line limit per seat (or spectator connection), or None.
         reads: the limit per client address on reads of stored games, or None.
+        hints: the hint limit per client address, or None.
 
     Raises:
         ValueError: a limit that the ``limits`` notation does not parse, or a connection
@@ -83,6 +89,7 @@ class Quotas:
         client_connections: int | None = MAX_CLIENT_CONNECTIONS,
         chat: str | None = CHAT_LIMIT,
         reads: str | None = READ_LIMIT,
+        hints: str | None = HINT_LIMIT,
     ):
         for limit in (seat_connections, client_connections):
             if limit is not None and limit < 1:
@@ -95,6 +102,7 @@ class Quotas:
         self._messages = None if messages is None else check_limit(messages)
         self._chat = None if chat is None else check_limit(chat)
         self._reads = None if reads is None else check_limit(reads)
+        self._hints = None if hints is None else check_limit(hints)
         self._connections = itertools.count()
 
     def allow_create(self, client: str) -> bool:
@@ -105,6 +113,10 @@ class Quotas:
         """Count one read of stored games by ``client`` (an address); False if over the
         limit."""
         return self._reads is None or self._limiter.hit(self._reads, "read", client)
+
+    def allow_hint(self, client: str) -> bool:
+        """Count one hint asked for by ``client`` (an address); False if over the limit."""
+        return self._hints is None or self._limiter.hit(self._hints, "hint", client)
 
     def read_retry_after(self, client: str) -> int:
         """Whole seconds until ``client`` may read again (at least 1)."""

@@ -61,6 +61,19 @@ def short_value(value: Any) -> Any:
     return value
 
 
+def finite_json(value: Any) -> bool:
+    """False if ``value`` (as decoded from a request body) holds a float that is NaN or
+    infinite at any depth (Python's JSON reader takes ``NaN``, ``Infinity`` and ``1e999``,
+    which JSON does not have)."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, dict):
+        return all(finite_json(v) for v in value.values())
+    if isinstance(value, list):
+        return all(finite_json(v) for v in value)
+    return True
+
+
 class SeatIn(BaseModel):
     """One seat of a create request (an unknown field is refused: a typo never silently
     falls back to a default)."""
@@ -167,12 +180,27 @@ class CreateIn(BaseModel):
     game: str = Field(max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatIn] = Field(min_length=1, max_length=4)
-    #: A chosen seed makes a marked, unrated table (see :meth:`Hub.create`).
-    seed: int | None = Field(default=None, ge=0, lt=2**256)
+    #: A chosen seed makes a marked, unrated table (see :meth:`Hub.create`); a JSON integer
+    #: only (``"42"``, ``true`` and ``42.0`` are refused with 422).
+    seed: StrictInt | None = Field(default=None, ge=0, lt=2**256)
     table: TableIn = Field(default_factory=TableIn)
     clock: ClockIn | None = None
     timeout_bot: str | None = Field(default=None, max_length=40)
     takeover_after: StrictInt = Field(default=0, ge=0, le=MAX_TAKEOVER_AFTER)
+
+    @field_validator("options")
+    @classmethod
+    def _finite_options(cls, options: dict[str, Any]) -> dict[str, Any]:
+        """Refuse a number JSON cannot carry (NaN, Infinity, 1e999) anywhere in
+        ``options``, as pydantic refuses one in a typed field: 422, not a 400 that echoes
+        it.
+
+        Raises:
+            ValueError: one is there (pydantic's own words for a typed field).
+        """
+        if not finite_json(options):
+            raise ValueError("Input should be a finite number")
+        return options
 
 
 class MySeatIn(BaseModel):

@@ -132,12 +132,23 @@ class ClockedRunner:
             self.broadcast()
             self.presence()
 
-    async def resume_clock(self) -> None:
+    async def resume_clock(
+        self, alive_at: float | None = None, started: float | None = None
+    ) -> None:
         """After a server restart: move the running clocks past the downtime
         (:meth:`TableClock.resume`) and store them (a failure is logged; the clocks are
-        moved again, the same way, when the game is next loaded)."""
+        moved again, the same way, when the game is next loaded).
+
+        Args:
+            alive_at: when the server that ran the game was last known alive, epoch
+                seconds (default: this server's last heartbeat before its start).
+            started: when this server took the game on (default: its start); from
+                ``alive_at`` to then is charged to nobody, once per ``started``.
+        """
+        if started is None:
+            alive_at, started = self.time.alive_at, self.time.started
         clock = self.clock.copy()
-        if clock.resume(self.time.alive_at, self.time.started):
+        if clock.resume(alive_at, started):
             async with self.lock:
                 try:
                     await self._store_clock(clock, self.seq)

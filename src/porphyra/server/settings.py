@@ -31,6 +31,10 @@ READ_LIMIT = "300/minute"
 MESSAGE_LIMIT = "20/second"
 #: Chat lines one seat (or one spectator connection) may write (moving window).
 CHAT_LIMIT = "5 per 10 seconds"
+#: Hints one client address may ask for (moving window): each is a search of the hint
+#: bot, and one address running many games must not keep the bots of everyone else's
+#: tables waiting (issue 33 §3).  A person asks a few a minute.
+HINT_LIMIT = "20/minute"
 #: Bot-only games that may be active at once.
 MAX_BOT_GAMES = 8
 #: Websockets open at once on one seat (a few browser tabs of its player).
@@ -60,7 +64,8 @@ class ServerSettings:
             ``host`` is loopback (against DNS rebinding).
         forwarded_allow_ips: reverse proxies whose ``X-Forwarded-For`` is believed
             (uvicorn's comma-separated list, ``*``); None: none.
-        create_limit / read_limit / message_limit / chat_limit: limits in the ``limits``
+        create_limit / read_limit / message_limit / chat_limit / hint_limit: limits in
+            the ``limits``
             notation (``"30/minute"``); None: no limit (see :mod:`porphyra.server.quotas`).
         max_bot_games: bot-only games running at once; None: any.
         max_seat_connections / max_client_connections: websockets open at once per seat
@@ -94,6 +99,7 @@ class ServerSettings:
     read_limit: str | None = READ_LIMIT
     message_limit: str | None = MESSAGE_LIMIT
     chat_limit: str | None = CHAT_LIMIT
+    hint_limit: str | None = HINT_LIMIT
     max_bot_games: int | None = MAX_BOT_GAMES
     max_seat_connections: int | None = MAX_SEAT_CONNECTIONS
     max_client_connections: int | None = MAX_CLIENT_CONNECTIONS

@@ -16,7 +16,7 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import FileResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from porphyra.core.seats import ENGLISH_SEAT, for_people
 from porphyra.i18n import DEFAULT, Translator, normalize
@@ -33,7 +33,7 @@ class StepIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    step: int = Field(ge=0, le=100)
+    step: StrictInt = Field(ge=0, le=100)
     action: str | None = Field(default=None, max_length=400)
     lang: str = Field(default="en", max_length=8)
 

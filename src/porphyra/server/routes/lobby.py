@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request, Response
 
 from porphyra.bots import bot_names
 from porphyra.core import registry
@@ -39,7 +39,15 @@ from porphyra.core.errors import UnknownGameError
 from porphyra.core.options import options_of
 from porphyra.core.registry import registered_games
 from porphyra.core.seats import default_name
-from porphyra.server.deps import READS, damaged_detail, existing, hub_of, quotas_of, settings_of
+from porphyra.server.deps import (
+    GAME_HEADER,
+    READS,
+    damaged_detail,
+    existing,
+    hub_of,
+    quotas_of,
+    settings_of,
+)
 from porphyra.server.errors import RefusedRequest
 from porphyra.server.gamedata import lobby_bot_text, lobby_bots, solo_supported
 from porphyra.server.hub import Hub
@@ -88,7 +96,7 @@ async def list_games(request: Request) -> list[dict[str, Any]]:
 
 
 @router.post("/api/games", status_code=201)
-async def create_game(body: CreateIn, request: Request) -> dict[str, Any]:
+async def create_game(body: CreateIn, request: Request, response: Response) -> dict[str, Any]:
     hub = hub_of(request.app)
     quotas = quotas_of(request.app)
     max_bot_games = settings_of(request.app).max_bot_games
@@ -106,9 +114,12 @@ async def create_game(body: CreateIn, request: Request) -> dict[str, Any]:
             "try again when one has finished",
         )
     try:
-        return await _create(hub, body)
+        info = await _create(hub, body)
     finally:  # the game is registered (it counts itself now) or was not created
         hub.release_bot_only(slot)
+    # This process runs the new game (a load balancer in front learns it: GAME_HEADER).
+    response.headers[GAME_HEADER] = info["id"]
+    return info
 
 
 async def _create(hub: Hub, body: CreateIn) -> dict[str, Any]:

@@ -14,9 +14,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Response, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
 from porphyra.i18n import DEFAULT as DEFAULT_LANGUAGE
@@ -24,7 +25,15 @@ from porphyra.i18n import normalize as normalize_language
 from porphyra.i18n.log import translate_error
 from porphyra.server import protocol
 from porphyra.server.client import MOVED_CLOSE_CODE, Client
-from porphyra.server.deps import damaged_detail, hub_of, quotas_of, read_refusal, settings_of
+from porphyra.server.deps import (
+    ROUTER_HEADER,
+    damaged_detail,
+    game_header,
+    hub_of,
+    quotas_of,
+    read_refusal,
+    settings_of,
+)
 from porphyra.server.errors import MOVED_MESSAGE, SubmitError
 from porphyra.server.incidents import player_message, report
 from porphyra.server.owners import OwnedElsewhere
@@ -44,7 +53,6 @@ async def websocket_endpoint(
         log.warning("websocket refused: foreign origin %r", websocket.headers.get("origin"))
         await websocket.close(code=4403)  # before accept: the handshake gets HTTP 403
         return
-    await websocket.accept()
     client_lang = normalize_language(lang) or DEFAULT_LANGUAGE
     hub = hub_of(websocket.app)
     quotas = quotas_of(websocket.app)
@@ -53,20 +61,32 @@ async def websocket_endpoint(
         # Opening a game that is not in memory replays its record: a read of a stored
         # game, counted as one (else opening and closing sockets across many games
         # would replay them all).
+        await websocket.accept()
         await _refuse(websocket, translate_error(read_refusal(quotas), client_lang), 4429, "limit")
         return
     try:
         runner = await hub.get(game_id)
     except OwnedElsewhere as moved:
+        if ROUTER_HEADER in websocket.headers:
+            # A load balancer asks (deploy/haproxy.cfg): refuse the handshake with 503,
+            # which it retries on another process, until it reaches the owner (whose
+            # handshake's GAME_HEADER it then remembers).
+            await websocket.send_denial_response(Response(status_code=503))
+            return
+        await websocket.accept()
         await _moved(websocket, moved, client_lang)
         return
     except Exception:  # e.g. the database is down
         error_id = report("game %s: could not open", game_id)
+        await websocket.accept()
         await websocket.send_text(
             protocol.dumps(protocol.error(0, player_message(error_id), "unavailable"))
         )
         await websocket.close(code=1011)
         return
+    # This process runs the game: the handshake says so (GAME_HEADER), for a load balancer
+    # in front that learns where each game runs (deploy/haproxy.cfg).
+    await websocket.accept(headers=None if runner is None else [game_header(game_id)])
     if runner is None:
         if game_id in hub.broken:
             await _refuse(
@@ -135,7 +155,13 @@ async def websocket_endpoint(
                     )
                 )
                 continue
-            await _handle(runner, client, raw, lambda: quotas.allow_chat(chat_key))
+            await _handle(
+                runner,
+                client,
+                raw,
+                lambda: quotas.allow_chat(chat_key),
+                lambda: quotas.allow_hint(peer),
+            )
             if client.dropped:
                 break
     except WebSocketDisconnect:
@@ -196,10 +222,16 @@ def _refused(client: Client, runner: Any, exc: SubmitError) -> None:
 
 
 async def _handle(
-    runner: Any, client: Client, raw: str | bytes, allow_chat: Any = lambda: True
+    runner: Any,
+    client: Client,
+    raw: str | bytes,
+    allow_chat: Callable[[], bool] = lambda: True,
+    allow_hint: Callable[[], bool] = lambda: True,
 ) -> None:
     """Answer one client message; every failure becomes an ``error`` to that client
-    (``allow_chat()``: False when the writer is over the chat limit)."""
+    (``allow_chat()``: False when the writer is over the chat limit; ``allow_hint()``:
+    False when the client's address is over the hint limit, then the hint is refused
+    with code ``limit`` and no search starts)."""
     try:
         msg = protocol.parse_client_message(raw)
     except protocol.ProtocolError as exc:
@@ -236,6 +268,8 @@ async def _handle(
         if msg.type == "hint":
             if client.hinting:
                 raise SubmitError("limit", "a hint is already being worked out")
+            if not allow_hint():
+                raise SubmitError("limit", "too many hints from your address: wait a minute")
             client.hinting = True
             try:
                 client.send(await runner.hint(client.seat, msg.seq))

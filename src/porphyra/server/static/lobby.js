@@ -123,8 +123,19 @@ function collectRequest() {
     spectator_chat: document.getElementById("opt-spectator-chat").checked,
   } };
   const seed = document.getElementById("seed").value.trim();
-  if (seed) body.seed = seed;  // as text: seeds may exceed JavaScript's exact integers (the server parses it)
+  if (seed) body.seed = seed;  // as typed: see requestText
   return body;
+}
+
+// The create request's JSON text. The seed goes as a JSON integer written from its digits
+// (seeds may exceed JavaScript's exact integers, and the server takes integers only); what
+// is not digits goes as text, which the server refuses with its reason.
+function requestText(body) {
+  const { seed, ...rest } = body;
+  const text = JSON.stringify(rest);
+  if (seed === undefined) return text;
+  const literal = /^[0-9]+$/.test(seed) ? seed.replace(/^0+(?=[0-9])/, "") : JSON.stringify(seed);
+  return `${text.slice(0, -1)},"seed":${literal}}`;
 }
 
 async function createGame() {
@@ -134,7 +145,7 @@ async function createGame() {
   try {
     info = await api("/api/games", {
       method: "POST", headers: { "content-type": "application/json" },
-      body: JSON.stringify(collectRequest()),
+      body: requestText(collectRequest()),
     });
   } catch (e) {
     err.textContent = t(e.message);
