@@ -222,10 +222,13 @@ FINE_KNOBS: tuple[Knob, ...] = _card_knobs(
     "one Middle or Late Byzantine card",
 )
 
+_GROUP = {k.name: k for k in KNOBS}
+
 #: A set for the shape of the game (``--knobs legacy``, deck v5): the legacy values by Age,
 #: which decide how early a lead is built and how much the Late Age can still move, with the
-#: Early Foe's and Byzantines' strength (collapses by turn 3) and the Late Foe's (the Late
-#: collapses, whose 3-LT penalty is the Late Age's other swing).
+#: Early Foe's and Byzantines' strength (collapses by turn 3), the Middle and Late
+#: disasters (later collapses, whose 3-LT penalty is the Late Age's other swing) and the
+#: Chronicles' copies.
 LEGACY_KNOBS: tuple[Knob, ...] = (
     Knob(
         "legacy_early",
@@ -262,11 +265,11 @@ LEGACY_KNOBS: tuple[Knob, ...] = (
     ),
     Knob("legacy_chronicle", "legacy", ("chronicle",), -1, 1, "the Legacy card of every Age"),
     Knob("byz_chronicle_more", "copies", ("chronicle",), 0, 2, "Chronicles in the deck"),
-    KNOBS[0],  # foe_early_people_force
-    KNOBS[1],  # foe_early_disaster_force
+    _GROUP["foe_early_people_force"],
+    _GROUP["foe_early_disaster_force"],
     Knob("foe_siege_train_fewer", "copies", ("siege-train",), -1, 0, "3-force troops"),
-    KNOBS[8],  # foe_late_people_force
-    KNOBS[9],  # foe_later_disaster_force
+    _GROUP["foe_later_disaster_force"],
+    _GROUP["byz_chronicle_copies"],
     Knob(
         "byz_early_troops_more",
         "copies",
