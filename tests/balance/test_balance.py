@@ -295,7 +295,7 @@ def test_fine_knobs_move_one_card_each() -> None:
     deck = tune.apply_knobs(base, {"mamluks_force": 1}, tune.FINE_KNOBS)
     changed = [c["slug"] for c, o in zip(deck["cards"], base["cards"], strict=True) if c != o]
     assert changed == ["mamluks"]
-    assert set(tune.KNOB_SETS) == {"groups", "fine"}
+    assert set(tune.KNOB_SETS) == {"groups", "fine", "legacy"}
 
 
 def test_pairings_read_bot_specs_with_options() -> None:

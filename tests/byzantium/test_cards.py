@@ -85,6 +85,28 @@ def test_section_6_deck_v4_changes_legacy_values_as_documented() -> None:
     assert late > early_middle
 
 
+def test_section_6_deck_v5_changes_are_documented_and_leave_no_blank_card() -> None:
+    """Deck v5 (section 6) takes LT from the Middle Age and the Chronicle and gives the Late
+    Age a third 3-LT card: its provenance names every change, the Late Legacy cards hold most of
+    the legacy value, and no Byzantine card is left with neither force nor legacy value."""
+    v4 = {c.slug: c for c in load_deck("v4").cards}
+    v5 = {c.slug: c for c in load_deck("v5").cards}
+    provenance = json.loads(deck_path("v5").read_text())["provenance"]
+    changed = 0
+    for slug, card in v5.items():
+        for field in ("force", "copies", "legacy"):
+            old, new = getattr(v4[slug], field), getattr(card, field)
+            if old != new:
+                changed += 1
+                assert f"{card.name} {field} {old}->{new}" in provenance
+    assert changed == provenance.count("->")
+    late = sum(c.legacy * c.copies for c in v5.values() if c.first_age == 2)
+    earlier = sum(c.legacy * c.copies for c in v5.values() if c.first_age < 2)
+    assert late > 2 * earlier
+    blank = [c.name for c in v5.values() if c.deck == "byzantine" and c.force == c.legacy == 0]
+    assert blank == ["Tribute", "Appeal to the West"]  # Negotiation cards act without force
+
+
 @pytest.mark.parametrize("deck", DECKS_SHIPPED)
 def test_section_2_unique_cards_have_one_copy_and_legacy_only_on_legacy_cards(deck: str) -> None:
     for c in load_deck(deck).cards:
@@ -314,6 +336,7 @@ SHIPPED_CARD_LISTS = {
     "v2": "47a8c3828a119a0ea2466ea27202b462f784965a3161b5c98127bb6040d67278",
     "v3": "cc8b268bbbb57c8009b5d5c2c6ddf1764769f02a32d1751d0f22151de6991be4",
     "v4": "b08e50b61621ed43ab57d2bdda85f164e2c077f2ebc1a7907f11a5e6dca18156",
+    "v5": "1f7dc8de76cce8ae3eef3ac8b7065884e64a38d57291c158762eb6931dcaec27",
 }
 
 

@@ -1,11 +1,12 @@
-"""The Byzantium deck tuner: search card forces and copies for a balanced deck (Optuna).
+"""The Byzantium deck tuner: search card forces, copies and legacy values (Optuna).
 
 Rules section 6 lets a new deck version change any card's **force** and **number of copies**,
-never its name, type, Ages or uniqueness, nor the seed's meld limits.  The tuner searches
-*knobs* (:data:`KNOBS`): each moves the force or the copies of a group of cards of the base
-deck by a whole number within bounds (groups that share a role, such as the Early Foe
-peoples or the 0-force Byzantine cards, so a few knobs span the deck).  Unique cards keep one
-copy; forces stay ≥ 0 and copies ≥ 1 (the card file's own validation).
+and from version 4 on a Legacy card's **legacy value** (0 to 3), never its name, type, Ages
+or uniqueness, nor the seed's meld limits.  The tuner searches *knobs* (:data:`KNOBS`): each
+moves the force, the copies or the legacy value of a group of cards of the base deck by a
+whole number within bounds (groups that share a role, such as the Early Foe peoples or the
+0-force Byzantine cards, so a few knobs span the deck).  Unique cards keep one copy; forces
+stay ≥ 0, copies ≥ 1 and legacy values within 0-3 (the card file's own validation).
 
 Each candidate is measured by a campaign of each bot pairing asked for (easy against easy
 by default; a search pairing such as ISMCTS against ISMCTS puts skill in the loop, since a
@@ -13,9 +14,12 @@ deck balanced for easy need not stay balanced between stronger players) on fixed
 (common random numbers: every candidate plays the same seeds; a symmetric pairing plays one
 game a deal, so ``games`` are distinct games, see :mod:`porphyra.balance.campaign`) and
 scored by :func:`loss`
-against the targets of issue 11 / section 6 at every level: the first Emperor's share of
-results near 50%, Empire collapses in 5-20% of games and at most 1% by the end of turn 3, and
-a deck close to the base (fewer changes win ties).  The search is Optuna's TPE sampler,
+against the targets of issue 30 at every level: the first Emperor's share of results near
+50%, Empire collapses in 5-20% of games and at most 0.5% by the end of turn 3, a Late Age
+that still decides games (the leader after turn 8 wins at most 72%, a lead of 3 LT or more
+at most 85%), battles that count (the net LT of meld results at least a quarter of the LT
+of melded Legacy cards, :mod:`porphyra.balance.shape`), and a deck close to the base (fewer
+changes win ties).  The search is Optuna's TPE sampler,
 seeded, so a tuning run is reproducible for the same seed, games and trials.
 """
 
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -30,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from porphyra.balance.campaign import Campaign, run_tasks
+from porphyra.balance.edits import MAX_LEGACY
 
 
 @dataclass(frozen=True)
@@ -38,7 +44,7 @@ class Knob:
 
     Attributes:
         name: the knob's name in reports and in Optuna.
-        field: ``"force"`` or ``"copies"``.
+        field: ``"force"``, ``"copies"`` or ``"legacy"`` (Legacy cards only, section 6).
         slugs: the cards it moves (all by the same delta).
         low / high: bounds of the delta (inclusive).
         why: one line on what the knob is for.
@@ -216,8 +222,78 @@ FINE_KNOBS: tuple[Knob, ...] = _card_knobs(
     "one Middle or Late Byzantine card",
 )
 
+_GROUP = {k.name: k for k in KNOBS}
+
+#: A set for the shape of the game (``--knobs legacy``, deck v5): the legacy values by Age,
+#: which decide how early a lead is built and how much the Late Age can still move, with the
+#: Early Foe's and Byzantines' strength (collapses by turn 3), the Middle and Late
+#: disasters (later collapses, whose 3-LT penalty is the Late Age's other swing) and the
+#: Chronicles' copies.
+LEGACY_KNOBS: tuple[Knob, ...] = (
+    Knob(
+        "legacy_early",
+        "legacy",
+        ("hagia-sophia", "corpus-juris-civilis"),
+        -1,
+        1,
+        "Early legacy values: a lead built before the Middle Age",
+    ),
+    Knob("legacy_walls", "legacy", ("theodosian-walls",), 0, 1, "the Early Legacy with force"),
+    Knob(
+        "legacy_middle",
+        "legacy",
+        ("mission-to-the-slavs", "macedonian-renaissance", "the-alexiad"),
+        -1,
+        1,
+        "Middle legacy values",
+    ),
+    Knob(
+        "legacy_late_small",
+        "legacy",
+        ("preserve-the-classics",),
+        -1,
+        2,
+        "the third Late Legacy card",
+    ),
+    Knob(
+        "legacy_late_big",
+        "legacy",
+        ("palaiologan-renaissance", "scholars-to-italy"),
+        -2,
+        0,
+        "the two Late Legacy cards at 3 LT",
+    ),
+    Knob("legacy_chronicle", "legacy", ("chronicle",), -1, 1, "the Legacy card of every Age"),
+    Knob("byz_chronicle_more", "copies", ("chronicle",), 0, 2, "Chronicles in the deck"),
+    _GROUP["foe_early_people_force"],
+    _GROUP["foe_early_disaster_force"],
+    Knob("foe_siege_train_fewer", "copies", ("siege-train",), -1, 0, "3-force troops"),
+    _GROUP["foe_later_disaster_force"],
+    _GROUP["byz_chronicle_copies"],
+    Knob(
+        "byz_early_troops_more",
+        "copies",
+        ("comitatenses", "foederati"),
+        0,
+        2,
+        "Early Byzantine troops",
+    ),
+    Knob(
+        "byz_early_leader_force",
+        "force",
+        ("constantine-the-great", "theodosius-i", "justinian-i", "heraclius"),
+        0,
+        1,
+        "Early Leaders",
+    ),
+)
+
 #: The knob sets ``porphyra balance byzantium --tune --knobs NAME`` searches.
-KNOB_SETS: dict[str, tuple[Knob, ...]] = {"groups": KNOBS, "fine": FINE_KNOBS}
+KNOB_SETS: dict[str, tuple[Knob, ...]] = {
+    "groups": KNOBS,
+    "fine": FINE_KNOBS,
+    "legacy": LEGACY_KNOBS,
+}
 
 
 def apply_knobs(
@@ -231,7 +307,8 @@ def apply_knobs(
         knobs: the knobs the names refer to.
 
     Returns:
-        The new card list (forces clipped at 0, copies at 1; unique cards keep 1 copy).
+        The new card list (forces clipped at 0, copies at 1, legacy values to 0-3; unique
+        cards keep 1 copy).
 
     Raises:
         ValueError: a knob names a card the base does not have, or an unknown knob name.
@@ -249,6 +326,11 @@ def apply_knobs(
                 raise ValueError(f"knob {knob.name}: no card {slug!r} in the base deck")
             if knob.field == "copies" and card.get("unique"):
                 continue
+            if knob.field == "legacy":
+                if card.get("type") != "Legacy":
+                    raise ValueError(f"knob {knob.name}: {slug!r} is not a Legacy card")
+                card["legacy"] = min(MAX_LEGACY, max(0, int(card.get("legacy", 0)) + delta))
+                continue
             floor = 1 if knob.field == "copies" else 0
             card[knob.field] = max(floor, int(card[knob.field]) + delta)
     return out
@@ -263,12 +345,20 @@ class Metrics:
         first_share: the first Emperor's share of results (win 1, draw ½), 0-1.
         collapse: share of games that ended in a collapse.
         collapse_by_3: share of games that collapsed by the end of turn 3.
+        leader_after_8: share of the games with an LT leader after turn 8 that the leader
+            won (draws ½); ``None`` when no game had one.
+        lead3_after_8: the same for a lead of 3 LT or more.
+        battles: the net LT that meld results gave the seats over the ones melded Legacy
+            cards gave (ratio of per-game means; ``None`` without Legacy LT).
     """
 
     games: int
     first_share: float
     collapse: float
     collapse_by_3: float
+    leader_after_8: float | None = None
+    lead3_after_8: float | None = None
+    battles: float | None = None
 
 
 def measure(
@@ -293,22 +383,49 @@ def measure(
 
 def metrics_of(results: Sequence[dict[str, Any]]) -> Metrics:
     """:class:`Metrics` of Byzantium game statistics (:mod:`porphyra.balance.collect`)."""
+    from porphyra.balance.shape import shape
+
     n = len(results)
     share = sum((r["returns"][r["first"]] + 1) / 2 for r in results) / n
     collapses = [r for r in results if r["collapse"]]
     early = [r for r in collapses if r["end_turn"] <= 3]
-    return Metrics(n, share, len(collapses) / n, len(early) / n)
+    figures = shape(results)
+    leaders = figures["leader_wins"]
+    return Metrics(
+        n,
+        share,
+        len(collapses) / n,
+        len(early) / n,
+        leaders["after_turn_8"]["rate"],
+        leaders["after_turn_8_by_3"]["rate"],
+        figures["legacy_sources"]["ratio"],
+    )
+
+
+#: Issue 30's targets as the loss reads them, each with a margin inside the target so that
+#: a candidate tuned on design deals still meets it on fresh ones: (low, high, scale) of a
+#: figure, the loss adding ``(distance outside [low, high] / scale)²``.
+TARGETS: dict[str, tuple[float, float, float]] = {
+    "first_share": (0.5, 0.5, 0.01),
+    "collapse": (0.06, 0.18, 0.01),
+    "collapse_by_3": (0.0, 0.003, 0.001),
+    "leader_after_8": (0.0, 0.70, 0.01),
+    "lead3_after_8": (0.0, 0.83, 0.01),
+    "battles": (0.27, math.inf, 0.01),
+}
 
 
 def loss(m: Metrics | Sequence[Metrics], changes: int) -> float:
     """How far ``m`` (one campaign, or one per bot pairing: the distances add up) is from
-    the targets (0 = on every target), plus a small cost per unit of change from the base
-    deck (``changes``: the sum of the knobs' absolute deltas)."""
+    the targets (:data:`TARGETS`; 0 = on every target), plus a small cost per unit of change
+    from the base deck (``changes``: the sum of the knobs' absolute deltas).  A figure a
+    campaign could not measure (``None``) costs nothing."""
     total = 0.0
     for one in [m] if isinstance(m, Metrics) else m:
-        total += ((one.first_share - 0.5) / 0.01) ** 2
-        total += ((one.collapse - 0.12) / 0.03) ** 2
-        total += (max(0.0, one.collapse_by_3 - 0.004) / 0.002) ** 2
+        for name, (low, high, scale) in TARGETS.items():
+            value = getattr(one, name)
+            if value is not None:
+                total += (max(0.0, low - value, value - high) / scale) ** 2
     return total + 0.05 * changes
 
 

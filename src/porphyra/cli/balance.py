@@ -225,7 +225,8 @@ def balance_command(
         bool,
         typer.Option(
             "--tune",
-            help="Byzantium: search forces and copies (Optuna), each candidate measured "
+            help="Byzantium: search forces, copies and legacy values (Optuna), each "
+            "candidate measured "
             "with every --bots pairing (default easy,easy; add a search pairing such as "
             "ismcts:iterations=100,ismcts:iterations=100 to tune for stronger play).",
         ),
@@ -234,7 +235,9 @@ def balance_command(
     knobs: Annotated[
         str,
         typer.Option(
-            "--knobs", help="With --tune: groups (cards moved in groups) or fine (card by card)."
+            "--knobs",
+            help="With --tune: groups (cards moved in groups), fine (card by card) or "
+            "legacy (legacy values by Age with the Early and Late strengths).",
         ),
     ] = "groups",
     *,
@@ -467,7 +470,9 @@ def _tune(
         f"{command}: knobs {json.dumps({k: v for k, v in best.items() if v})}; "
         + "; ".join(
             f"{' vs '.join(p)} over {m.games} games: first Emperor {m.first_share:.3f}, "
-            f"collapses {m.collapse:.3f}, by turn 3 {m.collapse_by_3:.3f}"
+            f"collapses {m.collapse:.3f}, by turn 3 {m.collapse_by_3:.3f}, leader after "
+            f"turn 8 wins {m.leader_after_8}, a 3-LT lead {m.lead3_after_8}, "
+            f"battles {m.battles}"
             for p, m in zip(two_seat, metrics, strict=True)
         )
     )
