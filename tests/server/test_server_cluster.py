@@ -495,6 +495,7 @@ def remaining(server: LiveServer, game_id: str) -> list[float]:
     return [s["remaining_s"] for s in r.json()["clock"]["seats"]]
 
 
+@pytest.mark.live
 def test_a_takeover_charges_nobody_for_the_time_between_the_two_servers(db_url: str) -> None:
     """Issue 33 §3: the time from the last renewal of the server that stopped to the
     takeover is charged to nobody (both seats lost 18.1 s of 60 in a failover)."""
@@ -529,6 +530,7 @@ def test_a_takeover_charges_nobody_for_the_time_between_the_two_servers(db_url: 
         b.stop()
 
 
+@pytest.mark.live
 def test_a_router_learns_where_a_game_runs_and_is_refused_with_503_elsewhere(
     pair: tuple[LiveServer, LiveServer],
 ) -> None:
