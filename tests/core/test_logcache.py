@@ -15,7 +15,7 @@ from porphyra.core.registry import load_game
 
 def test_a_copy_shares_the_lines_until_it_adds_its_own() -> None:
     events = ["a", "b"]
-    original = FormattedLog(events)
+    original: FormattedLog[str] = FormattedLog(events)
     assert original.read(events, str.upper) == ["A", "B"]
     copied_events = list(events)
     copy = original.for_copy(copied_events)

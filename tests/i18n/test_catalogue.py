@@ -55,7 +55,7 @@ def test_no_entry_is_empty_fuzzy_or_with_other_placeholders(catalog: Catalog) ->
         if not message.id:
             continue  # the header
         msgid = message.id if isinstance(message.id, str) else message.id[0]
-        forms = [message.string] if isinstance(message.string, str) else list(message.string)
+        forms = [message.string] if isinstance(message.string, str) else list(message.string or ())
         text = message.string if isinstance(message.string, str) else forms[0]
         if not all(forms):
             text = ""
@@ -82,7 +82,8 @@ def test_counts_read_in_each_languages_plural_forms() -> None:
     assert english.n("{0} pearl", "{0} pearls", 3, 3) == "3 pearls"
     assert japanese.n("{0} pearl", "{0} pearls", 3, 3) == "真珠3個"
     assert Translator("ko").n("Meld {0} card", "Meld {0} cards", 8, 8) == "8장 멜드하기"
-    assert catalogue_json("ja")["plurals"]["Meld {0} card"] == ["{0}枚をメルドする"]
+    plurals = catalogue_json("ja")["plurals"]
+    assert isinstance(plurals, dict) and plurals["Meld {0} card"] == ["{0}枚をメルドする"]
     assert not any("(s)" in s for pair in wanted for s in pair)
 
 
