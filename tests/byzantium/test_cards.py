@@ -14,6 +14,7 @@ import porphyra
 from porphyra.core.errors import CardDataError, UnknownGameError
 from porphyra.games.byzantium.cards import (
     DECKS_SHIPPED,
+    Card,
     deck_path,
     default_cards_path,
     load_cards,
@@ -66,20 +67,27 @@ def test_section_6_later_decks_keep_names_types_ages_and_uniqueness() -> None:
                 assert 0 <= card.legacy <= 3, slug
 
 
-def test_section_6_deck_v4_changes_legacy_values_as_documented() -> None:
-    """Deck v4 (section 6: legacy values may change from version 4 on) moves Legacy Tokens
-    from the Early and Middle Ages to the Late Age: its provenance names every change."""
-    v3 = {c.slug: c for c in load_deck("v3").cards}
-    v4 = {c.slug: c for c in load_deck("v4").cards}
-    provenance = json.loads(deck_path("v4").read_text())["provenance"]
+def assert_provenance_names_every_change(old_deck: str, new_deck: str) -> dict[str, Card]:
+    """Check that ``new_deck``'s provenance names each force, copies and legacy change from
+    ``old_deck`` (as ``Name field old->new``) and nothing more; ``new_deck``'s cards by slug."""
+    before = {c.slug: c for c in load_deck(old_deck).cards}
+    after = {c.slug: c for c in load_deck(new_deck).cards}
+    provenance = json.loads(deck_path(new_deck).read_text())["provenance"]
     changed = 0
-    for slug, card in v4.items():
+    for slug, card in after.items():
         for field in ("force", "copies", "legacy"):
-            old, new = getattr(v3[slug], field), getattr(card, field)
+            old, new = getattr(before[slug], field), getattr(card, field)
             if old != new:
                 changed += 1
                 assert f"{card.name} {field} {old}->{new}" in provenance
     assert changed == provenance.count("->")
+    return after
+
+
+def test_section_6_deck_v4_changes_legacy_values_as_documented() -> None:
+    """Deck v4 (section 6: legacy values may change from version 4 on) moves Legacy Tokens
+    from the Early and Middle Ages to the Late Age: its provenance names every change."""
+    v4 = assert_provenance_names_every_change("v3", "v4")
     late = sum(c.legacy * c.copies for c in v4.values() if c.first_age == 2)
     early_middle = sum(c.legacy * c.copies for c in v4.values() if c.last_age < 2)
     assert late > early_middle
@@ -89,17 +97,7 @@ def test_section_6_deck_v5_changes_are_documented_and_leave_no_blank_card() -> N
     """Deck v5 (section 6) takes LT from the Middle Age and the Chronicle and gives the Late
     Age a third 3-LT card: its provenance names every change, the Late Legacy cards hold most of
     the legacy value, and no Byzantine card is left with neither force nor legacy value."""
-    v4 = {c.slug: c for c in load_deck("v4").cards}
-    v5 = {c.slug: c for c in load_deck("v5").cards}
-    provenance = json.loads(deck_path("v5").read_text())["provenance"]
-    changed = 0
-    for slug, card in v5.items():
-        for field in ("force", "copies", "legacy"):
-            old, new = getattr(v4[slug], field), getattr(card, field)
-            if old != new:
-                changed += 1
-                assert f"{card.name} {field} {old}->{new}" in provenance
-    assert changed == provenance.count("->")
+    v5 = assert_provenance_names_every_change("v4", "v5")
     late = sum(c.legacy * c.copies for c in v5.values() if c.first_age == 2)
     earlier = sum(c.legacy * c.copies for c in v5.values() if c.first_age < 2)
     assert late > 2 * earlier
