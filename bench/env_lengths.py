@@ -18,15 +18,8 @@ import statistics
 
 from porphyra.core.registry import load_game
 from porphyra.envs.codecs import codec_for
+from porphyra.envs.docs import CONFIGS
 from porphyra.envs.encoding import EnvCore
-
-CONFIGS: list[tuple[str, str, dict[str, int]]] = [
-    ("Byzantium", "byzantium", {}),
-    ("Conspiracy, 2 players", "conspiracy", {"players": 2}),
-    ("Conspiracy, 3 players", "conspiracy", {"players": 3}),
-    ("Conspiracy, 4 players", "conspiracy", {"players": 4}),
-    ("Conspiracy, solo", "conspiracy", {"players": 1}),
-]
 
 
 def lengths(name: str, options: dict[str, int], seed: int) -> tuple[int, int]:
