@@ -37,14 +37,29 @@ def _marks(decorators: list[ast.expr]) -> set[str]:
     return found
 
 
+def _assigned(tree: ast.Module, name: str) -> ast.expr | None:
+    """The value a module assigns to ``name`` at its top level, if any."""
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in node.targets
+        ):
+            return node.value
+    return None
+
+
+#: The shared marks of the browser test modules (``pytestmark = BROWSER_MARKS``).
+SHARED_MARKS = {"BROWSER_MARKS": TESTS / "server" / "browser.py"}
+
+
 def _unmarked(path: Path) -> list[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     module_marks: set[str] = set()
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets
-        ):
-            module_marks |= _marks([node.value])
+    value = _assigned(tree, "pytestmark")
+    if isinstance(value, ast.Name) and value.id in SHARED_MARKS:
+        home = ast.parse(SHARED_MARKS[value.id].read_text(encoding="utf-8"))
+        value = _assigned(home, value.id)
+    if value is not None:
+        module_marks |= _marks([value])
     functions = {
         n.name: n for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
     }
@@ -78,7 +93,7 @@ def test_the_scan_finds_live_and_browser_tests(tmp_path: Path) -> None:
     for name, kind in (("test_server_ws.py", "live"), ("test_e2e_ui.py", "browser")):
         text = (TESTS / "server" / name).read_text(encoding="utf-8")
         text = text.replace("@pytest.mark.live\n", "").replace("pytest.mark.browser,", "")
-        text = text.replace("pytest.mark.live,", "")
+        text = text.replace("pytest.mark.live,", "").replace("= BROWSER_MARKS", "= []")
         probe = tmp_path / name
         probe.write_text(text, encoding="utf-8")
         reported = _unmarked(probe)

@@ -22,6 +22,7 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
+from .browser import CHROMIUM, CHROMIUM_ARGS
 from .live import LiveServer
 from .pg import URL_VARIABLE, Cluster
 
@@ -143,8 +144,6 @@ def live(
 def browser() -> Iterator[Any]:
     """Debian's chromium driven by Playwright, shared by one test module's tests."""
     from playwright.sync_api import sync_playwright
-
-    from .test_e2e_browser import CHROMIUM, CHROMIUM_ARGS
 
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)

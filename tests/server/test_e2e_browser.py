@@ -10,77 +10,15 @@ Skips only when ``/usr/bin/chromium`` is missing (``.ci/run`` installs it).
 from __future__ import annotations
 
 import random
-import time
-from pathlib import Path
 from typing import Any
 
-import pytest
-
+from .browser import BROWSER_MARKS, CHROMIUM, CHROMIUM_ARGS, READY, open_checked_page, wait_until
 from .live import LiveServer
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.live,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="/usr/bin/chromium is not installed (apt-get install chromium)",
-    ),
-]
+pytestmark = BROWSER_MARKS
 
 #: A Byzantium seed whose game (with this test's clicks) lasts beyond the first turns.
 BYZANTIUM_SEED = 7
-
-READY = """() => document.body.dataset.status === 'over'
-    || document.querySelector('[data-action]:not([disabled])') !== null"""
-
-
-def collect_errors(page: Any) -> list[str]:
-    """The list that ``page``'s script errors and Content-Security-Policy refusals (issue
-    13, item 4) are collected into from now on."""
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on(
-        "console",
-        lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
-    )
-    return errors
-
-
-def open_checked_page(browser: Any) -> tuple[Any, list[str]]:
-    """A new desktop-sized page of ``browser`` and its :func:`collect_errors` list."""
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    return page, collect_errors(page)
-
-
-def wait_until(page: Any, expression: str, timeout: int) -> None:
-    """Poll the JavaScript ``expression`` until it is true (``timeout`` in ms).
-
-    Playwright's ``wait_for_function`` evaluates its predicate with ``eval``, which the
-    pages' Content-Security-Policy forbids (no ``unsafe-eval``); ``page.evaluate`` runs
-    through the DevTools protocol and is not subject to it."""
-    script = expression if expression.lstrip().startswith("()") else f"() => ({expression})"
-    deadline = time.monotonic() + timeout / 1000
-    while True:
-        try:
-            if page.evaluate(script):
-                return
-        except Exception as exc:  # a page still loading (no body yet) or navigating away
-            if "destroyed" not in str(exc) and "of null" not in str(exc):
-                raise
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"still false after {timeout} ms: {expression}")
-        time.sleep(0.03)
 
 
 def play_in_page(

@@ -14,18 +14,19 @@ from typing import Any
 
 import pytest
 
+from .browser import (
+    BROWSER_MARKS,
+    READY,
+    axe_violations,
+    collect_errors,
+    finished_game,
+    human_vs_bots,
+    new_page,
+    wait_until,
+)
 from .live import LiveServer
-from .test_e2e_browser import CHROMIUM, READY, collect_errors, wait_until
-from .test_e2e_ui import axe_violations, human_vs_bots
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.live,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="/usr/bin/chromium is not installed (apt-get install chromium)",
-    ),
-]
+pytestmark = BROWSER_MARKS
 
 #: Every card face, lord, Location, back and portrait on the page that lacks its picture
 #: (no <svg><use>, a symbol the page does not hold, or a picture drawn with no size).
@@ -194,7 +195,6 @@ def test_every_card_shows_its_art_and_zooms_in_the_pages_language(
 
 @pytest.mark.parametrize("game", ["byzantium", "conspiracy"])
 def test_the_replay_viewer_draws_the_same_art(live: LiveServer, browser: Any, game: str) -> None:
-    from .test_e2e_ui import finished_game, new_page
 
     gid = finished_game(live, game, {}, 2, 5)
     page, errors = new_page(browser, SIZES["desktop"])

@@ -12,20 +12,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
-
+from .browser import BROWSER_MARKS, CHROMIUM, CHROMIUM_ARGS, open_checked_page, wait_until
 from .live import LiveServer
-from .test_e2e_browser import CHROMIUM, CHROMIUM_ARGS, open_checked_page, wait_until
 from .test_server_clocks import FakeTime, clocked_server
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.live,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="/usr/bin/chromium is not installed (apt-get install chromium)",
-    ),
-]
+pytestmark = BROWSER_MARKS
 
 
 def test_the_clock_shows_and_a_seat_can_leave_and_come_back(sqlite_url: str) -> None:

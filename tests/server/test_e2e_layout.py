@@ -19,14 +19,10 @@ from typing import Any
 
 import pytest
 
+from .browser import BROWSER_MARKS, READY, collect_errors, wait_until
 from .live import LiveServer
-from .test_e2e_browser import CHROMIUM, READY, collect_errors, wait_until
 
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is not installed"),
-    pytest.mark.browser,
-    pytest.mark.live,
-]
+pytestmark = BROWSER_MARKS
 
 VIEWPORTS = {"phone": (390, 844), "desktop": (1366, 768)}
 

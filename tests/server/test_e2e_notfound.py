@@ -13,18 +13,16 @@ import pytest
 from porphyra.i18n import gettext
 from porphyra.server.notfound import BACK, TITLE
 
+from .browser import (
+    BROWSER_MARKS,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    axe_violations,
+    collect_errors,
+)
 from .live import LiveServer
-from .test_e2e_browser import CHROMIUM, CHROMIUM_ARGS, collect_errors
-from .test_e2e_ui import axe_violations
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.live,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="/usr/bin/chromium is not installed (apt-get install chromium)",
-    ),
-]
+pytestmark = BROWSER_MARKS
 
 
 @pytest.fixture

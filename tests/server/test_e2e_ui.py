@@ -24,40 +24,24 @@ from typing import Any
 
 import pytest
 
+from .browser import (
+    BROWSER_MARKS,
+    OVERFLOW,
+    READY,
+    axe_violations,
+    finished_game,
+    game_with,
+    human_vs_bots,
+    new_page,
+    wait_until,
+)
 from .live import LiveServer
-from .test_e2e_browser import CHROMIUM, READY, collect_errors, wait_until
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.live,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="/usr/bin/chromium is not installed (apt-get install chromium)",
-    ),
-]
+pytestmark = BROWSER_MARKS
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = Path(os.environ.get("PORPHYRA_SCREENSHOTS", ROOT / "test-artifacts" / "screenshots"))
 VIEWPORTS = {"phone": (390, 844), "desktop": (1366, 768)}
-
-#: Controls outside the page's width, or a page wider than the window (JavaScript).
-OVERFLOW = """() => {
-  const width = document.documentElement.clientWidth;
-  const problems = [];
-  if (document.documentElement.scrollWidth > width + 1)
-    problems.push('page is ' + document.documentElement.scrollWidth + ' px wide in ' + width);
-  for (const node of document.querySelectorAll(
-      'button, a, input, select, [role=button], [tabindex]')) {
-    const r = node.getBoundingClientRect();
-    if (!r.width && !r.height) continue;  // not displayed (e.g. in a closed details)
-    if (node.closest('.scroll-x')) continue;  // a wide table scrolls inside its own box
-    if (r.left < -1 || r.right > width + 1)
-      problems.push((node.textContent || node.outerHTML).trim().slice(0, 40)
-        + ' at ' + Math.round(r.left) + '..' + Math.round(r.right));
-  }
-  return problems;
-}"""
-
 
 #: Touch targets under 24x24 px (WCAG 2.2 AA 2.5.8): every visible control; a checkbox or
 #: radio button counts with its label (a click on the label sets it), a link inside a line
@@ -78,66 +62,6 @@ SMALL_TARGETS = """() => {
   }
   return small;
 }"""
-
-
-def _axe_source() -> str:
-    import axe_playwright_python  # type: ignore[import-untyped]
-
-    return (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text("utf-8")
-
-
-def axe_violations(page: Any) -> list[str]:
-    """axe-core's WCAG 2.0, 2.1 and 2.2 A and AA violations of the page (2.2 AA adds the
-    touch targets' size, 2.5.8), evaluated through DevTools, which the pages'
-    Content-Security-Policy does not restrict."""
-    if not page.evaluate("typeof window.axe !== 'undefined'"):
-        page.evaluate(_axe_source())
-    result: list[str] = page.evaluate(
-        """async () => {
-          const r = await axe.run(document, {runOnly: {type: 'tag',
-              values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']}});
-          return r.violations.map(v => v.id + ': ' + v.help + ' — ' + v.nodes.slice(0, 3)
-              .map(n => n.target.join(' ') + ' ' + (n.failureSummary || '').slice(0, 160))
-              .join(' | '));
-        }"""
-    )
-    return result
-
-
-def new_page(browser: Any, size: tuple[int, int]) -> tuple[Any, list[str]]:
-    """A page of ``size`` whose script errors and CSP refusals are collected."""
-    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
-    context.grant_permissions(["clipboard-read", "clipboard-write"])
-    page = context.new_page()
-    return page, collect_errors(page)
-
-
-def game_with(
-    server: LiveServer, game: str, options: dict[str, Any], seats: list[Any], seed: int
-) -> dict[str, Any]:
-    return server.create({"game": game, "options": options, "seats": seats, "seed": seed})
-
-
-def human_vs_bots(server: LiveServer, game: str, options: dict[str, Any], n: int, seed: int) -> str:
-    seats = [{"kind": "human", "name": "Theodora"}] + [
-        {"kind": "bot", "bot": "easy", "name": f"Bot {i}"} for i in range(1, n)
-    ]
-    info = game_with(server, game, options, seats, seed)
-    return f"/game/{info['id']}#token={info['invites'][0]['token']}"
-
-
-def finished_game(server: LiveServer, game: str, options: dict[str, Any], n: int, seed: int) -> str:
-    """The id of a game of bots only, played to its end."""
-    seats = [{"kind": "bot", "bot": "random", "name": f"Bot {i + 1}"} for i in range(n)]
-    info = game_with(server, game, options, seats, seed)
-    import time
-
-    deadline = time.monotonic() + 60
-    while server.get(f"/api/games/{info['id']}").json()["status"] != "over":
-        assert time.monotonic() < deadline, "the bots did not finish"
-        time.sleep(0.1)
-    game_id: str = info["id"]
-    return game_id
 
 
 def check_page(page: Any, name: str, errors: list[str]) -> None:

@@ -13,19 +13,10 @@ import os
 from pathlib import Path
 from typing import Any
 
-import pytest
-
+from .browser import BROWSER_MARKS, CHROMIUM, CHROMIUM_ARGS, wait_until
 from .live import LiveServer
-from .test_e2e_browser import CHROMIUM, CHROMIUM_ARGS, wait_until
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.live,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="/usr/bin/chromium is not installed (apt-get install chromium)",
-    ),
-]
+pytestmark = BROWSER_MARKS
 
 LOCALES = {"en": "en-US", "ja": "ja-JP", "ko": "ko-KR"}
 #: What each page must show in each language (English: the source text).

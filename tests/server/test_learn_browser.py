@@ -12,15 +12,10 @@ import pytest
 from porphyra.i18n import Translator
 from porphyra.learn import LESSONS
 
+from .browser import BROWSER_MARKS, OVERFLOW, axe_violations, collect_errors, wait_until
 from .live import LiveServer
-from .test_e2e_browser import CHROMIUM, collect_errors, wait_until
-from .test_e2e_ui import OVERFLOW, axe_violations
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.live,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is not installed"),
-]
+pytestmark = BROWSER_MARKS
 
 #: Both in the viewport: the docked hand's cards and the decision's first button.
 ON_SCREEN = """() => {

@@ -15,21 +15,12 @@ import re
 import time
 from typing import Any
 
-import pytest
-
 from porphyra.i18n.names import LOCATION_NAMES, location_name
 
+from .browser import BROWSER_MARKS, CHROMIUM, CHROMIUM_ARGS, collect_errors, wait_until
 from .live import LiveServer
-from .test_e2e_browser import CHROMIUM, CHROMIUM_ARGS, collect_errors, wait_until
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.live,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="/usr/bin/chromium is not installed (apt-get install chromium)",
-    ),
-]
+pytestmark = BROWSER_MARKS
 
 LOCALES = {"en": "en-US", "ja": "ja-JP", "ko": "ko-KR"}
 VIEWPORTS = {"phone": (390, 844), "laptop": (1366, 768)}

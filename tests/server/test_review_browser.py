@@ -14,17 +14,10 @@ import pytest
 from porphyra.review import ReviewSettings
 from porphyra.server.routes import review as server_review
 
+from .browser import BROWSER_MARKS, collect_errors, wait_until
 from .live import LiveServer
-from .test_e2e_browser import CHROMIUM, collect_errors, wait_until
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.live,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="/usr/bin/chromium is not installed (apt-get install chromium)",
-    ),
-]
+pytestmark = BROWSER_MARKS
 
 BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
 
