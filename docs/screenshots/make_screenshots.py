@@ -23,11 +23,13 @@ The screenshots are saved next to this file::
 
 from __future__ import annotations
 
+import contextlib
 import random
 import socket
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -144,9 +146,11 @@ def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(HERE / name))
 
 
-def main() -> None:
+@contextlib.contextmanager
+def served() -> Iterator[tuple[str, str]]:
+    """A porphyra server on a free loopback port with a fresh SQLite database, for the
+    duration of the ``with``: yields its base URL and a temporary folder."""
     port = free_port()
-    base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app(db_url=f"sqlite:///{tmp}/shots.sqlite3", bot_workers=0, bot_pace=0.0)
         server = uvicorn.Server(uvicorn.Config(app, port=port, log_level="warning"))
@@ -154,6 +158,15 @@ def main() -> None:
         thread.start()
         while not server.started:
             time.sleep(0.05)
+        try:
+            yield f"http://127.0.0.1:{port}", tmp
+        finally:
+            server.should_exit = True
+            thread.join(timeout=20)
+
+
+def main() -> None:
+    with served() as (base, _):
         rng = random.Random(3)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
@@ -241,8 +254,6 @@ def main() -> None:
                 desktop.click("[data-testid=replay-next]")
             shot(desktop, "replay.png")
             browser.close()
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 if __name__ == "__main__":

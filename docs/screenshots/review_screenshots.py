@@ -14,38 +14,26 @@ Starts the web server on a free loopback port with a throw-away database, like
 from __future__ import annotations
 
 import sys
-import tempfile
-import threading
 import time
 from pathlib import Path
 
 import httpx
-import uvicorn
 from playwright.sync_api import sync_playwright
 from rich.console import Console
 
 from porphyra.cli.lang import set_language
 from porphyra.cli.review import print_review
 from porphyra.review import review_record
-from porphyra.server.app import create_app
 
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
-from make_screenshots import ARGS, free_port, wait  # noqa: E402
+from make_screenshots import ARGS, served, wait  # noqa: E402
 
 BOTS = [{"kind": "bot", "bot": "easy"}, {"kind": "bot", "bot": "easy"}]
 
 
 def main() -> None:
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    with tempfile.TemporaryDirectory() as tmp:
-        app = create_app(db_url=f"sqlite:///{tmp}/shots.sqlite3", bot_workers=0, bot_pace=0.0)
-        server = uvicorn.Server(uvicorn.Config(app, port=port, log_level="warning"))
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        while not server.started:
-            time.sleep(0.05)
+    with served() as (base, tmp):
         gid = httpx.post(
             base + "/api/games", json={"game": "byzantium", "seats": BOTS, "seed": 3}
         ).json()["id"]
@@ -76,8 +64,6 @@ def main() -> None:
             term.goto(svg.as_uri())
             term.locator("svg").screenshot(path=str(HERE / "review-terminal.png"))
             browser.close()
-        server.should_exit = True
-        thread.join(timeout=20)
 
 
 if __name__ == "__main__":
