@@ -102,7 +102,7 @@ def test_reviews_in_a_worker_process_match_the_engine(monkeypatch: pytest.Monkey
     async def run() -> tuple[dict[str, Any] | None, int]:
         reviews = server_review.Reviews(processes=True)
         try:
-            job = reviews.start(rec, 0)
+            job = await reviews.start(rec, 0)
             ticks = 0
             while job.review is None and not job.failed:
                 await asyncio.sleep(0.01)
@@ -114,3 +114,95 @@ def test_reviews_in_a_worker_process_match_the_engine(monkeypatch: pytest.Monkey
     review, ticks = asyncio.run(run())
     assert review == review_record(rec, 0, server_review.SETTINGS)
     assert ticks > 0
+
+
+def _reviewed(client: TestClient, seed: int, seat: int) -> tuple[str, dict[str, Any]]:
+    """A finished bot game's id and its finished review of ``seat``."""
+    gid = client.post("/api/games", json={"game": "byzantium", "seats": BOTS, "seed": seed})
+    game_id: str = gid.json()["id"]
+    wait_for(lambda: client.get(f"/api/games/{game_id}").json()["status"] == "over")
+    client.post(f"/api/games/{game_id}/review", json={"seat": seat})
+    done: dict[str, Any] = wait_for(
+        lambda: (
+            (s := client.get(f"/api/games/{game_id}/review?seat={seat}").json())["status"] == "done"
+            and s
+        )
+    )
+    return game_id, done
+
+
+def _no_search(*args: Any) -> dict[str, Any]:
+    raise AssertionError("the review was computed again")
+
+
+def test_a_review_is_stored_with_the_game_and_survives_a_restart(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    """Issue 31 §2: "cached with the record": a finished review is kept in the database,
+    so a restarted server answers it at once, without searching again."""
+    monkeypatch.setattr(server_review, "SETTINGS", FAST)
+    url = f"sqlite:///{tmp_path}/reviews.sqlite3"
+    with TestClient(create_app(db_url=url, bot_pace=0.0)) as c:
+        gid, done = _reviewed(c, 8, 0)
+    monkeypatch.setattr(server_review, "review_at", _no_search)
+    with TestClient(create_app(db_url=url, bot_pace=0.0)) as c:
+        assert c.get(f"/api/games/{gid}/review?seat=0").json() == done
+        assert c.post(f"/api/games/{gid}/review", json={"seat": 0}).json() == done
+        assert c.get(f"/api/games/{gid}/review?seat=1").json()["status"] == "none"
+
+
+def test_a_damaged_stored_review_is_computed_again(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    """A stored review that is not a JSON object (an edited file) is treated as absent:
+    the status says none, a new review replaces the row, and nobody sees an error."""
+    import sqlite3
+
+    monkeypatch.setattr(server_review, "SETTINGS", FAST)
+    path = tmp_path / "reviews.sqlite3"
+    with TestClient(create_app(db_url=f"sqlite:///{path}", bot_pace=0.0)) as c:
+        gid, done = _reviewed(c, 9, 1)
+    with sqlite3.connect(path) as db:
+        assert db.execute("UPDATE reviews SET review = '[1, 2' ").rowcount == 1
+    with TestClient(create_app(db_url=f"sqlite:///{path}", bot_pace=0.0)) as c:
+        assert c.get(f"/api/games/{gid}/review?seat=1").json()["status"] == "none"
+        c.post(f"/api/games/{gid}/review", json={"seat": 1})
+        again = wait_for(
+            lambda: (s := c.get(f"/api/games/{gid}/review?seat=1").json())["status"] == "done" and s
+        )
+        assert again == done
+    with sqlite3.connect(path) as db:
+        (text,) = db.execute("SELECT review FROM reviews").fetchone()
+    assert text.startswith("{")
+
+
+def test_reviews_go_on_in_memory_when_the_database_fails() -> None:
+    """A database that fails (a PostgreSQL outage) neither loses a review nor fails it:
+    the review is computed and kept in memory."""
+    import asyncio
+
+    from sqlalchemy.exc import OperationalError
+
+    from tests.review.test_review_engine import bot_game
+
+    class Down:
+        storage: Any = None
+
+        async def db(self, fn: Any, *args: Any) -> Any:
+            raise OperationalError("SELECT 1", {}, Exception("server closed the connection"))
+
+    rec = bot_game("byzantium", 2)
+
+    async def run() -> dict[str, Any] | None:
+        reviews = server_review.Reviews(processes=False, database=Down())
+        try:
+            job = await reviews.start(rec, 0, "g1")
+            while job.review is None and not job.failed:
+                await asyncio.sleep(0.01)
+            found = await reviews.find(rec, 0)
+            assert found is job
+            return job.review
+        finally:
+            reviews.close()
+
+    assert asyncio.run(run()) == review_record(rec, 0, server_review.SETTINGS)

@@ -27,22 +27,27 @@ from porphyra.server.storage import Storage
 from porphyra.server.writes import Fence
 
 
-class GameStore(Protocol):
-    """Where a runner's table is stored.
+class Database(Protocol):
+    """The server's database: ``storage`` is the :class:`~porphyra.server.storage.Storage`
+    whose calls ``db`` runs off the event loop (``await store.db(store.storage.chat,
+    game_id)``; it raises what the call raised)."""
 
-    ``storage`` is the :class:`~porphyra.server.storage.Storage` whose calls ``db`` runs
-    (``await store.db(store.storage.chat, game_id)``); ``fence()`` is the fence of this
+    @property
+    def storage(self) -> Storage: ...
+
+    async def db(self, fn: Callable[..., Any], *args: Any) -> Any: ...
+
+
+class GameStore(Database, Protocol):
+    """Where a runner's table is stored (a :class:`Database`).
+
+    ``fence()`` is the fence of this
     server's writes (None: the database's only server); ``store_action`` stores one
     action entry (batched with other tables' actions; raises what the write raised,
     :class:`~porphyra.server.writes.NotOwnerError` when another server holds the game);
     ``drop(game_id)`` gives up a game another server took over, telling its clients where
     it went.
     """
-
-    @property
-    def storage(self) -> Storage: ...
-
-    async def db(self, fn: Callable[..., Any], *args: Any) -> Any: ...
 
     def fence(self) -> Fence | None: ...
 

@@ -31,6 +31,10 @@ Tables:
              empty for a single server).
 ``servers``  (server id), its address, its last heartbeat (epoch seconds): the server
              processes sharing the database.
+``reviews``  (key: the record's digest, the seat and the review settings), game id, seat,
+             the finished review (JSON text) and when it was made (UTC ISO-8601): game
+             reviews kept with the game, so that a review is computed once
+             (:mod:`porphyra.server.reviewstore`).
 """
 
 from __future__ import annotations
@@ -130,6 +134,17 @@ servers_table = Table(
     Column("id", String(64), primary_key=True),
     Column("address", Text, nullable=False),
     Column("heartbeat", Float, nullable=False),
+)
+
+#: Finished game reviews, by the key of what was reviewed (:mod:`porphyra.server.reviewstore`).
+reviews_table = Table(
+    "reviews",
+    metadata,
+    Column("key", String(200), primary_key=True),
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False, index=True),
+    Column("seat", Integer, nullable=False),
+    Column("review", Text, nullable=False),
+    Column("created", String(40), nullable=False),
 )
 
 # JSON columns read as text and parsed per row, so that one damaged row is reported as

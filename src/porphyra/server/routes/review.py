@@ -10,8 +10,11 @@ A review runs in the background, never in the event loop: one decision at a time
 worker (a process when the server's bots run in processes, else a thread), each task
 replaying the record up to that decision and searching on the seat's view only.  Reviews
 run one after another (one worker), so a burst of requests never takes the CPU from the
-tables' bots for more than one decision at a time.  Finished reviews are kept in memory
-(the latest :data:`KEEP`), keyed by the record's digest, the seat and the settings.
+tables' bots for more than one decision at a time.  A finished review is stored with the
+game in the database (:mod:`porphyra.server.reviewstore`), keyed by the record's digest,
+the seat and the settings, so it is computed once whatever the restarts; the latest
+:data:`KEEP` reviews (done or running) are also kept in memory.  When the database fails,
+reviews go on in memory only (logged).
 
 Only finished games are reviewed: their records (with the seed) are public by then, so any
 seat's review may be shown to anyone, and nobody gets a search's advice during a game.
@@ -30,8 +33,10 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.exc import SQLAlchemyError
 
 from porphyra import record as records
+from porphyra.review.cache import cache_key
 from porphyra.review.engine import (
     ReviewSettings,
     decision_points,
@@ -39,6 +44,8 @@ from porphyra.review.engine import (
     record_digest,
     review_decision,
 )
+from porphyra.server.ports import Database
+from porphyra.server.reviewstore import load_review, save_review
 
 log = logging.getLogger(__name__)
 
@@ -89,14 +96,18 @@ def review_at(
 
 
 class Reviews:
-    """The reviews of one server: the jobs and the worker they run on.
+    """The reviews of one server: the jobs, the worker they run on, and the database that
+    keeps the finished ones.
 
     Args:
         processes: run the searches in a worker process (else a thread).
+        database: where finished reviews are stored and found (the server's hub), or None
+            to keep them in memory only.
     """
 
-    def __init__(self, processes: bool) -> None:
+    def __init__(self, processes: bool, database: Database | None = None) -> None:
         self.processes = processes
+        self.database = database
         self.jobs: OrderedDict[str, Job] = OrderedDict()
         self._executor: concurrent.futures.Executor | None = None
 
@@ -115,26 +126,67 @@ class Reviews:
         return self._executor
 
     def key(self, rec: dict[str, Any], seat: int) -> str:
-        """The job key of ``seat``'s review of ``rec`` under :data:`SETTINGS`."""
-        return f"{record_digest(rec)}:{seat}:{SETTINGS.iterations}:{SETTINGS.seed}"
+        """The job key of ``seat``'s review of ``rec`` under :data:`SETTINGS`: the record's
+        digest and the terminal cache's key (seat, settings, review version)."""
+        return f"{record_digest(rec)}:{cache_key(seat, SETTINGS)}"
 
-    def start(self, rec: dict[str, Any], seat: int) -> Job:
-        """The job of ``seat``'s review of ``rec``, started now unless it exists (a failed
-        one is started again)."""
+    async def find(self, rec: dict[str, Any], seat: int) -> Job | None:
+        """The job of ``seat``'s review of ``rec``: in memory, else a stored review (as a
+        done job), else None."""
         key = self.key(rec, seat)
         job = self.jobs.get(key)
-        if job is not None and not job.failed:
+        if job is not None:
             self.jobs.move_to_end(key)
             return job
-        job = self.jobs[key] = Job()
-        job.task = asyncio.get_running_loop().create_task(self._run(job, rec, seat))
+        stored = await self._load(key)
+        if stored is None:
+            return None
+        decisions = stored.get("decisions")
+        count = len(decisions) if isinstance(decisions, list) else 0
+        return self._remember(key, Job(done=count, total=count, review=stored))
+
+    async def start(self, rec: dict[str, Any], seat: int, game_id: str = "") -> Job:
+        """The job of ``seat``'s review of ``rec`` (the record of game ``game_id``),
+        started now unless it is running, done or stored (a failed one is started
+        again)."""
+        job = await self.find(rec, seat)
+        if job is not None and not job.failed:
+            return job
+        key = self.key(rec, seat)
+        job = self._remember(key, Job())
+        job.task = asyncio.get_running_loop().create_task(self._run(job, rec, seat, game_id))
+        return job
+
+    def _remember(self, key: str, job: Job) -> Job:
+        self.jobs[key] = job
+        self.jobs.move_to_end(key)
         while len(self.jobs) > KEEP:
             _, old = self.jobs.popitem(last=False)
             if old.task is not None and not old.task.done():
                 old.task.cancel()
         return job
 
-    async def _run(self, job: Job, rec: dict[str, Any], seat: int) -> None:
+    async def _load(self, key: str) -> dict[str, Any] | None:
+        if self.database is None:
+            return None
+        try:
+            found: dict[str, Any] | None = await self.database.db(
+                load_review, self.database.storage, key
+            )
+        except SQLAlchemyError as exc:
+            log.warning("stored reviews unavailable (%s); reviewing again", type(exc).__name__)
+            return None
+        return found
+
+    async def _store(self, key: str, game_id: str, seat: int, review: dict[str, Any]) -> None:
+        if self.database is None or not game_id:
+            return
+        try:
+            await self.database.db(save_review, self.database.storage, key, game_id, seat, review)
+        except SQLAlchemyError as exc:
+            log.warning("review not stored (%s); kept in memory", type(exc).__name__)
+
+    async def _run(self, job: Job, rec: dict[str, Any], seat: int, game_id: str) -> None:
         loop = asyncio.get_running_loop()
         pool = self.executor()
         try:
@@ -146,9 +198,9 @@ class Reviews:
                     await loop.run_in_executor(pool, review_at, rec, index, seat, chosen, SETTINGS)
                 )
                 job.done += 1
-            job.review = await loop.run_in_executor(
-                pool, finish_review, rec, seat, SETTINGS, decisions
-            )
+            review = await loop.run_in_executor(pool, finish_review, rec, seat, SETTINGS, decisions)
+            await self._store(self.key(rec, seat), game_id, seat, review)
+            job.review = review
         except asyncio.CancelledError:
             raise
         except BrokenProcessPool:
@@ -175,7 +227,7 @@ def reviews_of(request: Request) -> Reviews:
     state = request.app.state
     found = getattr(state, "reviews", None)
     if not isinstance(found, Reviews):
-        found = state.reviews = Reviews(processes=state.hub.bots.workers > 0)
+        found = state.reviews = Reviews(processes=state.hub.bots.workers > 0, database=state.hub)
     return found
 
 
@@ -200,7 +252,8 @@ async def finished_record(request: Request, game_id: str, seat: int) -> dict[str
 async def start_review(game_id: str, body: ReviewIn, request: Request) -> dict[str, Any]:
     """Start the review of ``body.seat`` (if not running or done); its status."""
     rec = await finished_record(request, game_id, body.seat)
-    return reviews_of(request).start(rec, body.seat).status()
+    job = await reviews_of(request).start(rec, body.seat, game_id)
+    return job.status()
 
 
 @router.get("/api/games/{game_id}/review")
@@ -209,8 +262,7 @@ async def review_status(
 ) -> dict[str, Any]:
     """The status of the review of ``seat`` (``"none"`` if never started)."""
     rec = await finished_record(request, game_id, seat)
-    reviews = reviews_of(request)
-    job = reviews.jobs.get(reviews.key(rec, seat))
+    job = await reviews_of(request).find(rec, seat)
     if job is None:
         return {"status": "none", "done": 0, "total": None, "review": None}
     return job.status()
