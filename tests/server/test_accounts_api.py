@@ -215,6 +215,15 @@ def test_two_sign_ups_of_one_name_at_the_same_moment(client: TestClient) -> None
     assert sorted(answers) == [201, 409]
 
 
+def test_sql_in_a_name_is_only_a_name(client: TestClient) -> None:
+    evil = "x' OR '1'='1"
+    assert client.post("/api/session", json={"name": evil, "password": evil}).status_code == 401
+    r = client.post("/api/accounts", json={"name": "a'--", "password": PASSWORD})
+    assert r.status_code == 400
+    sign_up(client)
+    assert client.get("/api/me").json()["name"] == "Alice"
+
+
 def test_changing_the_password_ends_every_session(db_url: str) -> None:
     app = _app(db_url)
     with TestClient(app) as laptop, TestClient(app) as phone:
@@ -276,6 +285,28 @@ def test_a_guest_seat_is_claimed_with_its_token(db_url: str) -> None:
         assert bob.post(f"/api/games/{gid}/claim", json={"token": tokens[1]}).status_code == 200
         # The guest links keep working as before.
         assert alice.post("/api/mine", json={"seats": [{"game": gid, "token": tokens[0]}]}).json()
+
+
+def test_one_seat_claimed_by_two_accounts_at_the_same_moment(db_url: str) -> None:
+    app = _app(db_url)
+    with TestClient(app) as a, TestClient(app) as b:
+        token = _create_game(a)["invites"][0]["token"]
+        gid = a.get("/api/games").json()[0]["id"]
+        sign_up(a, "First")
+        sign_up(b, "Second")
+        barrier = threading.Barrier(2)
+        answers: list[int] = []
+
+        def go(c: TestClient) -> None:
+            barrier.wait()
+            answers.append(c.post(f"/api/games/{gid}/claim", json={"token": token}).status_code)
+
+        threads = [threading.Thread(target=go, args=(c,)) for c in (a, b)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(answers) == [200, 409]
 
 
 def test_deleting_an_account_keeps_its_games_under_a_neutral_name(db_url: str) -> None:

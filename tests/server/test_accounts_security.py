@@ -127,3 +127,18 @@ def test_a_password_never_reaches_a_log_or_a_reply(
         assert text not in caplog.text
         for r in replies:
             assert text not in r.text and text not in str(r.headers)
+
+
+def test_serve_sets_the_cookie_and_sign_in_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    from porphyra.server import cli, main
+
+    served: list[Any] = []
+    monkeypatch.setattr(main, "serve", lambda settings, announce=None: served.append(settings))
+    for argv in (["--secure-cookies", "--signin-limit", "3/minute"], ["--signin-limit", "none"]):
+        with pytest.raises(SystemExit):
+            cli.main(argv)
+    assert (served[0].secure_cookies, served[0].signin_limit) == (True, "3/minute")
+    assert (served[1].secure_cookies, served[1].signin_limit) == (None, None)
+    with pytest.raises(SystemExit) as refused:
+        cli.main(["--signin-limit", "lots"])
+    assert refused.value.code != 0 and len(served) == 2

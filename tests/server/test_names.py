@@ -67,6 +67,8 @@ def test_user_names_are_normalised() -> None:
         "admin",
         "Hard bot 1",
         "Seat②",
+        "ab\u3164c",  # a Hangul filler shows nothing
+        "Robert'); DROP TABLE accounts;--",
     ],
 )
 def test_bad_user_names_are_refused(raw: str) -> None:

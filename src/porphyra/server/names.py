@@ -46,6 +46,9 @@ _RESERVED_ACCOUNT = re.compile(r"(?i)(\w+\s+)?bot(\s*\d+)?|admin|porphyra|server
 _SEPARATORS = frozenset(" _-.\u3000")
 #: Characters a user name may hold besides letters, digits and combining marks.
 _NAME_SIGNS = frozenset(" _-.")
+#: Letters the Unicode data calls letters but that show nothing (Hangul fillers): a name
+#: with one would look like another without sharing its skeleton.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
 #: ASCII look-alikes folded in a skeleton (after case folding).
 _ASCII_FOLDS = (("rn", "m"), ("vv", "w"), ("0", "o"), ("1", "l"))
 
@@ -109,7 +112,8 @@ def user_name(raw: str) -> tuple[str, str]:
     if len(name) > MAX_USER_NAME:
         raise NameRefused(msg("a user name may have at most {0} characters", MAX_USER_NAME))
     for ch in name:
-        if hidden_character(ch) or not (ch in _NAME_SIGNS or unicodedata.category(ch)[0] in "LNM"):
+        allowed = ch in _NAME_SIGNS or unicodedata.category(ch)[0] in "LNM"
+        if hidden_character(ch) or ch in _BLANK_LETTERS or not allowed:
             raise NameRefused(msg("a user name may hold letters, digits, spaces and _ - . only"))
     if not any(unicodedata.category(ch)[0] in "LN" for ch in name):
         raise NameRefused(msg("a user name needs a letter or a digit"))
