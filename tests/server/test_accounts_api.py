@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, Literal
 
 import pytest
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, select
+from sqlalchemy import create_engine, inspect, select, text
 
 from porphyra.server.app import create_app
 from porphyra.server.schema import seats_table
@@ -340,3 +341,22 @@ def test_the_account_api_is_in_the_openapi_document(client: TestClient) -> None:
     for path in ("/api/accounts", "/api/session", "/api/me", "/api/me/password"):
         assert path in doc["paths"], path
     assert {"CredentialsIn", "AccountOut", "ClaimIn"} <= set(doc["components"]["schemas"])
+
+
+def test_an_older_database_gets_the_seats_account_column(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    with TestClient(_app(url)) as c:
+        game = _create_game(c)
+    engine = create_engine(url)
+    with engine.begin() as conn:  # as an older release left it
+        conn.execute(text("DROP INDEX ix_seats_account_id"))
+        conn.execute(text("ALTER TABLE seats DROP COLUMN account_id"))
+        conn.execute(text("DROP TABLE sessions"))
+        conn.execute(text("DROP TABLE accounts"))
+    assert "account_id" not in {col["name"] for col in inspect(engine).get_columns("seats")}
+    engine.dispose()
+    with TestClient(_app(url)) as c:
+        sign_up(c)
+        token = game["invites"][1]["token"]
+        assert c.post(f"/api/games/{game['id']}/claim", json={"token": token}).status_code == 200
+    assert _seat_accounts(url, game["id"]) == [None, 1]

@@ -158,13 +158,13 @@ def serve_command(
         ),
     ] = None,
     secure_cookies: Annotated[
-        bool | None,
+        bool,
         typer.Option(
-            "--secure-cookies/--no-secure-cookies",
-            help="Mark the session cookie Secure (default: when the request came over HTTPS; "
-            "say --secure-cookies behind a TLS proxy that does not tell the scheme).",
+            "--secure-cookies",
+            help="Always mark the session cookie Secure (default: when the request came "
+            "over HTTPS), e.g. behind a TLS proxy that does not tell the scheme.",
         ),
-    ] = None,
+    ] = False,
 ) -> None:
     """Play in the browser: serve the lobby and games (friends, bots, solo) over HTTP."""
     from porphyra.server.main import serve
@@ -215,7 +215,7 @@ def serve_command(
         hint_bot=hint_bot,
         cluster_address=cluster_address,
         lease_s=lease,
-        secure_cookies=secure_cookies,
+        secure_cookies=True if secure_cookies else None,
         **limits,
     )
     serve(settings, announce=announce)
