@@ -8,6 +8,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from sqlalchemy import create_engine, select
+
+from porphyra.server.schema import seats_table
 
 from .live import LiveServer
 from .test_e2e_browser import CHROMIUM, CHROMIUM_ARGS, collect_errors, wait_until
@@ -83,5 +86,44 @@ def test_the_control_speaks_japanese(live: LiveServer, browser: Any) -> None:
     page.click("#account-signup")
     wait_until(page, "document.querySelector('#account-error').textContent !== ''", 15000)
     assert page.text_content("#account-error") == "ユーザー名は3文字以上にしてください"
+    assert errors == []
+    context.close()
+
+
+def test_a_signed_in_player_saves_their_seat_from_its_link(live: LiveServer, browser: Any) -> None:
+    game = live.create({"game": "byzantium", "seats": [{"kind": "human"}] * 2})
+    link = live.base + game["invites"][1]["url"]
+    guest = browser.new_context(locale="en-US")
+    page = guest.new_page()
+    page.goto(link)
+    wait_until(page, "document.body.dataset.status !== undefined", 15000)
+    page.wait_for_timeout(500)  # the page asked /api/me: a guest gets no offer
+    assert page.query_selector("#seat-claim") is None
+    guest.close()
+
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    errors = collect_errors(page)
+    page.goto(live.base + "/")
+    wait_until(page, "document.querySelector('#account-open') !== null", 15000)
+    _fill(page, "Seat Saver", "a long password")
+    page.click("#account-signup")
+    wait_until(page, f"{SHOWN} && {SHOWN}.textContent === 'Seat Saver'", 15000)
+    page.goto(link)
+    wait_until(page, "document.querySelector('#seat-claim') !== null", 15000)
+    page.click("#seat-claim")
+    wait_until(page, "document.querySelector('#seat-claim') === null", 15000)
+    assert "Seat Saver" in page.text_content("#toast")
+    engine = create_engine(live.app.state.settings.db_url)
+    try:
+        with engine.connect() as conn:
+            held = conn.execute(
+                select(seats_table.c.seat).where(
+                    seats_table.c.game_id == game["id"], seats_table.c.account_id.is_not(None)
+                )
+            ).all()
+    finally:
+        engine.dispose()
+    assert [row.seat for row in held] == [1]
     assert errors == []
     context.close()
