@@ -5,6 +5,7 @@ deletion, seat claims, and bad input answered with 4xx in the client's language.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
@@ -14,6 +15,7 @@ from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, inspect, select, text
 
+from porphyra.server.accountstore import AccountStore
 from porphyra.server.app import create_app
 from porphyra.server.schema import seats_table
 from porphyra.server.sessions import COOKIE
@@ -63,6 +65,19 @@ def test_the_cookie_is_secure_over_https(db_url: str) -> None:
         assert c.get("/api/me").status_code == 200
     with TestClient(_app(db_url, secure_cookies=True)) as c:
         assert "Secure" in sign_up(c, "Bob99").headers["set-cookie"]
+
+
+def test_a_session_ends_when_it_expires(db_url: str) -> None:
+    with TestClient(_app(db_url)) as c:
+        sign_up(c)
+        store = AccountStore(c.app.state.hub.storage.engine)  # type: ignore[attr-defined]
+        at = time.time()
+        store.start_session(1, "short-lived", at, at + 60, None)
+        assert store.session_account("short-lived", at + 59) is not None
+        assert store.session_account("short-lived", at + 61) is None
+        store.end_sessions(2, at + 61)  # housekeeping: expired sessions of anyone go
+        assert store.session_account("short-lived", at) is None
+        assert c.get("/api/me").headers["cache-control"] == "no-store"
 
 
 def test_me_without_a_session_is_401(client: TestClient) -> None:

@@ -194,8 +194,9 @@ async def sign_out(request: Request, response: Response) -> None:
 
 
 @router.get("/api/me", responses={401: {"description": "not signed in"}})
-async def me(request: Request) -> AccountOut:
-    """The signed-in account."""
+async def me(request: Request, response: Response) -> AccountOut:
+    """The signed-in account (never stored by a cache on the way: ``no-store``)."""
+    response.headers["cache-control"] = "no-store"
     return _out(await signed_in(request))
 
 
