@@ -127,3 +127,18 @@ def test_a_signed_in_player_saves_their_seat_from_its_link(live: LiveServer, bro
     assert [row.seat for row in held] == [1]
     assert errors == []
     context.close()
+
+
+def test_the_control_fits_a_phone(live: LiveServer, browser: Any) -> None:
+    from .test_e2e_ui import OVERFLOW
+
+    context = browser.new_context(locale="ko-KR", viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(live.base + "/")
+    wait_until(page, "document.querySelector('#account-open') !== null", 15000)
+    _fill(page, "Phone Player", "a long password")
+    assert page.evaluate(OVERFLOW) == []  # the open form
+    page.click("#account-signup")
+    wait_until(page, f"{SHOWN} && {SHOWN}.textContent === 'Phone Player'", 15000)
+    assert page.evaluate(OVERFLOW) == []  # the name and the sign-out button
+    context.close()
