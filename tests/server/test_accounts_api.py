@@ -203,6 +203,16 @@ def test_refusals_speak_the_clients_language(client: TestClient) -> None:
     )
     assert ja.json()["detail"] == "ユーザー名またはパスワードが違います"
     assert ko.json()["detail"] == "사용자 이름은 3자 이상이어야 합니다"
+    ja_headers = {"accept-language": "ja", "content-type": "application/json"}
+    malformed = {
+        b'{"name": 1, "password": "x"}': "name: 文字列を入力してください",
+        b'{"name": "x", "password": "y", "z": 1}': "z: この項目は使えません",
+        b"[1]": "JSON オブジェクトを送ってください",
+        b"{bad json": "1: JSON として読めません",
+    }
+    for body, words in malformed.items():
+        r = client.post("/api/accounts", content=body, headers=ja_headers)
+        assert (r.status_code, r.json()["message"]) == (422, words)
 
 
 def test_huge_and_deeply_nested_bodies_are_refused_not_500(client: TestClient) -> None:
