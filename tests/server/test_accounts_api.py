@@ -77,6 +77,10 @@ def test_a_session_ends_when_it_expires(db_url: str) -> None:
         assert store.session_account("short-lived", at + 61) is None
         store.end_sessions(2, at + 61)  # housekeeping: expired sessions of anyone go
         assert store.session_account("short-lived", at) is None
+        store.start_session(1, "old", at - 100, at - 10, None)
+        assert store.session_account("old", at - 50) is not None
+        store.start_session(1, "new", at, at + 60, None)  # a sign-in clears the expired
+        assert store.session_account("old", at - 50) is None
         assert c.get("/api/me").headers["cache-control"] == "no-store"
 
 
@@ -250,26 +254,29 @@ def test_sql_in_a_name_is_only_a_name(client: TestClient) -> None:
     assert client.get("/api/me").json()["name"] == "Alice"
 
 
-def test_changing_the_password_ends_every_session(db_url: str) -> None:
-    app = _app(db_url)
-    with TestClient(app) as laptop, TestClient(app) as phone:
-        sign_up(laptop)
-        assert phone.post("/api/session", json={"name": "Alice", "password": PASSWORD}).is_success
-        old = laptop.cookies[COOKIE]
-        wrong = laptop.post(
-            "/api/me/password", json={"password": "not it!!", "new_password": "x" * 9}
-        )
-        assert wrong.status_code == 401
-        r = laptop.post(
-            "/api/me/password", json={"password": PASSWORD, "new_password": "a new secret"}
-        )
-        assert r.status_code == 200
-        assert laptop.cookies[COOKIE] != old and laptop.get("/api/me").status_code == 200
-        assert phone.get("/api/me").status_code == 401
-        again = {"name": "Alice", "password": PASSWORD}
-        assert phone.post("/api/session", json=again).status_code == 401
-        again["password"] = "a new secret"
-        assert phone.post("/api/session", json=again).status_code == 200
+def session_of(r: Any) -> dict[str, str]:
+    """The headers that send the session cookie set by response ``r`` (one client, several
+    people: an explicit Cookie header wins over the client's jar)."""
+    return {"cookie": f"{COOKIE}={r.cookies[COOKIE]}"}
+
+
+def test_changing_the_password_ends_every_session(client: TestClient) -> None:
+    laptop = session_of(sign_up(client))
+    client.cookies.clear()  # another device: signing in here would end the laptop's session
+    phone = session_of(client.post("/api/session", json={"name": "Alice", "password": PASSWORD}))
+    wrong = {"password": "not it!!", "new_password": "x" * 9}
+    assert client.post("/api/me/password", json=wrong, headers=laptop).status_code == 401
+    change = {"password": PASSWORD, "new_password": "a new secret"}
+    r = client.post("/api/me/password", json=change, headers=laptop)
+    assert r.status_code == 200
+    renewed = session_of(r)
+    assert renewed != laptop and client.get("/api/me", headers=renewed).status_code == 200
+    assert client.get("/api/me", headers=laptop).status_code == 401
+    assert client.get("/api/me", headers=phone).status_code == 401
+    again = {"name": "Alice", "password": PASSWORD}
+    assert client.post("/api/session", json=again).status_code == 401
+    again["password"] = "a new secret"
+    assert client.post("/api/session", json=again).status_code == 200
 
 
 def _create_game(c: TestClient) -> dict[str, Any]:
@@ -293,46 +300,48 @@ def _seat_accounts(db_url: str, game_id: str) -> list[int | None]:
     return [r.account_id for r in rows]
 
 
-def test_a_guest_seat_is_claimed_with_its_token(db_url: str) -> None:
-    app = _app(db_url)
-    with TestClient(app) as alice, TestClient(app) as bob:
-        game = _create_game(alice)
-        gid, tokens = game["id"], [i["token"] for i in game["invites"]]
-        assert alice.post(f"/api/games/{gid}/claim", json={"token": tokens[0]}).status_code == 401
-        me = sign_up(alice).json()
-        assert alice.post(f"/api/games/{gid}/claim", json={"token": "guess"}).status_code == 403
-        r = alice.post(f"/api/games/{gid}/claim", json={"token": tokens[0]})
-        assert r.status_code == 200 and r.json() == {"game": gid, "seat": 0, "account": "Alice"}
-        assert _seat_accounts(db_url, gid) == [me["id"], None]
-        # One account, one seat per table; a held seat stays its holder's.
-        assert alice.post(f"/api/games/{gid}/claim", json={"token": tokens[1]}).status_code == 409
-        sign_up(bob, "Bobby")
-        assert bob.post(f"/api/games/{gid}/claim", json={"token": tokens[0]}).status_code == 409
-        assert bob.post(f"/api/games/{gid}/claim", json={"token": tokens[1]}).status_code == 200
-        # The guest links keep working as before.
-        assert alice.post("/api/mine", json={"seats": [{"game": gid, "token": tokens[0]}]}).json()
+def test_a_guest_seat_is_claimed_with_its_token(db_url: str, client: TestClient) -> None:
+    game = _create_game(client)
+    gid, tokens = game["id"], [i["token"] for i in game["invites"]]
+    path = f"/api/games/{gid}/claim"
+    assert client.post(path, json={"token": tokens[0]}).status_code == 401
+    r = sign_up(client)
+    alice, alice_id = session_of(r), r.json()["id"]
+    client.cookies.clear()  # Bob's own browser
+    bob = session_of(sign_up(client, "Bobby"))
+    assert client.post(path, json={"token": "guess"}, headers=alice).status_code == 403
+    r = client.post(path, json={"token": tokens[0]}, headers=alice)
+    assert r.status_code == 200 and r.json() == {"game": gid, "seat": 0, "account": "Alice"}
+    assert _seat_accounts(db_url, gid) == [alice_id, None]
+    # One account, one seat per table; a held seat stays its holder's.
+    assert client.post(path, json={"token": tokens[1]}, headers=alice).status_code == 409
+    assert client.post(path, json={"token": tokens[0]}, headers=bob).status_code == 409
+    assert client.post(path, json={"token": tokens[1]}, headers=bob).status_code == 200
+    # The guest links keep working as before.
+    assert client.post("/api/mine", json={"seats": [{"game": gid, "token": tokens[0]}]}).json()
 
 
-def test_one_seat_claimed_by_two_accounts_at_the_same_moment(db_url: str) -> None:
-    app = _app(db_url)
-    with TestClient(app) as a, TestClient(app) as b:
-        token = _create_game(a)["invites"][0]["token"]
-        gid = a.get("/api/games").json()[0]["id"]
-        sign_up(a, "First")
-        sign_up(b, "Second")
-        barrier = threading.Barrier(2)
-        answers: list[int] = []
+def test_one_seat_claimed_by_two_accounts_at_the_same_moment(client: TestClient) -> None:
+    game = _create_game(client)
+    token = game["invites"][0]["token"]
+    people = []
+    for name in ("First", "Second"):
+        client.cookies.clear()  # each in their own browser
+        people.append(session_of(sign_up(client, name)))
+    barrier = threading.Barrier(2)
+    answers: list[int] = []
 
-        def go(c: TestClient) -> None:
-            barrier.wait()
-            answers.append(c.post(f"/api/games/{gid}/claim", json={"token": token}).status_code)
+    def go(headers: dict[str, str]) -> None:
+        barrier.wait()
+        path = f"/api/games/{game['id']}/claim"
+        answers.append(client.post(path, json={"token": token}, headers=headers).status_code)
 
-        threads = [threading.Thread(target=go, args=(c,)) for c in (a, b)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        assert sorted(answers) == [200, 409]
+    threads = [threading.Thread(target=go, args=(h,)) for h in people]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(answers) == [200, 409]
 
 
 def test_deleting_an_account_keeps_its_games_under_a_neutral_name(db_url: str) -> None:

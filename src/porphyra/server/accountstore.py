@@ -101,10 +101,16 @@ class AccountStore:
     ) -> None:
         """Store a session of ``account_id`` for cookie value ``token`` (its hash), ending
         the session of cookie value ``ended`` in the same transaction (rotation at
-        sign-in: a session id known before signing in is never the signed-in one)."""
+        sign-in: a session id known before signing in is never the signed-in one), and
+        the account's sessions that expired by ``created`` (housekeeping)."""
         with self.engine.begin() as conn:
             if ended is not None:
                 conn.execute(delete(sessions_table).where(sessions_table.c.id == hash_token(ended)))
+            conn.execute(
+                delete(sessions_table).where(
+                    sessions_table.c.account_id == account_id, sessions_table.c.expires <= created
+                )
+            )
             conn.execute(
                 insert(sessions_table).values(
                     id=hash_token(token), account_id=account_id, created=created, expires=expires
