@@ -4,12 +4,14 @@ deletion, seat claims, and bad input answered with 4xx in the client's language.
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
+import httpx
 import pytest
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
@@ -19,6 +21,9 @@ from porphyra.server.accountstore import AccountStore
 from porphyra.server.app import create_app
 from porphyra.server.schema import seats_table
 from porphyra.server.sessions import COOKIE
+
+from .driver import play_out
+from .live import LiveServer, connect_seats
 
 PASSWORD = "correct horse battery"
 #: No sign-in or sign-up limits (they have their own tests).
@@ -394,3 +399,24 @@ def test_an_older_database_gets_the_seats_account_column(tmp_path: Path) -> None
         token = game["invites"][1]["token"]
         assert c.post(f"/api/games/{game['id']}/claim", json={"token": token}).status_code == 200
     assert _seat_accounts(url, game["id"]) == [None, 1]
+
+
+@pytest.mark.live
+def test_a_rematch_keeps_the_seats_accounts(server: LiveServer) -> None:
+    vs_bot = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
+    info = server.create({"game": "byzantium", "seats": vs_bot, "seed": 21})
+    token = info["invites"][0]["token"]
+    with httpx.Client(base_url=server.base, timeout=30) as browser:
+        r = browser.post("/api/accounts", json={"name": "Alice", "password": PASSWORD})
+        account = r.json()["id"]
+        claim = browser.post(f"/api/games/{info['id']}/claim", json={"token": token})
+        assert claim.status_code == 200
+        clients = connect_seats(server, info)
+        play_out(clients, random.Random(21))
+        for group in clients.values():
+            for c in group:
+                c.close()
+        rematch = browser.post(f"/api/games/{info['id']}/rematch", json={"token": token})
+        assert rematch.status_code == 201, rematch.text
+    new_id = rematch.json()["id"]
+    assert _seat_accounts(server.app.state.settings.db_url, new_id) == [account, None]

@@ -219,3 +219,23 @@ class AccountStore:
             if done.rowcount != 1:
                 raise ClaimRefused("taken")
         return int(seat.seat)
+
+    def copy_claims(self, from_game: str, to_game: str) -> None:
+        """Give each seat of ``to_game`` (a rematch: the same seats and links) the account
+        that holds the same seat of ``from_game``; seats already held are left alone."""
+        with self.engine.begin() as conn:
+            held = conn.execute(
+                select(seats_table.c.seat, seats_table.c.account_id).where(
+                    seats_table.c.game_id == from_game, seats_table.c.account_id.is_not(None)
+                )
+            ).all()
+            for seat, account_id in held:
+                conn.execute(
+                    update(seats_table)
+                    .where(
+                        seats_table.c.game_id == to_game,
+                        seats_table.c.seat == seat,
+                        seats_table.c.account_id.is_(None),
+                    )
+                    .values(account_id=account_id)
+                )
