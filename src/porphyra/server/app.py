@@ -5,7 +5,8 @@ The HTTP and websocket surface lives in router modules by concern
 creation, rematch, a browser's seats), :mod:`~.routes.play` (the websocket of a seat or
 spectator), :mod:`~.routes.records` (records and replays of finished games),
 :mod:`~.routes.pages` (pages, static files, catalogues, cards, rules),
-:mod:`~.routes.learn` (the tutorials) and :mod:`~.routes.review` (game reviews).  Their
+:mod:`~.routes.learn` (the tutorials), :mod:`~.routes.review` (game reviews) and
+:mod:`~.routes.accounts` (accounts and sessions).  Their
 shared dependencies are in
 :mod:`porphyra.server.deps`, the request bodies in :mod:`porphyra.server.requests`, the
 answers to failures in :mod:`porphyra.server.failures`; the settings are one
@@ -26,11 +27,13 @@ from fastapi import FastAPI
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from porphyra.server import failures
+from porphyra.server.accountguard import AccountGuard
+from porphyra.server.accounts import Passwords, SignInLimits
 from porphyra.server.deps import READS
 from porphyra.server.hub import Hub
 from porphyra.server.logfilters import redact_server_logs
 from porphyra.server.quotas import Quotas
-from porphyra.server.routes import learn, lobby, pages, play, records, review
+from porphyra.server.routes import accounts, learn, lobby, pages, play, records, review
 from porphyra.server.security import SecurityHeaders
 from porphyra.server.settings import DEFAULTS, ServerSettings
 from porphyra.server.storage import Storage, default_db_url
@@ -107,16 +110,20 @@ def create_app(
         s.read_limit,
         s.hint_limit,
     )
+    app.state.passwords = Passwords()
+    app.state.signin_limits = SignInLimits(s.signin_limit, s.signin_name_limit, s.signup_limit)
     if s.allowed_hosts is not None:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(s.allowed_hosts))
     failures.install(app)
+    # Cross-site requests with a session, and oversized account bodies (issue 32 §1).
+    app.add_middleware(AccountGuard, allowed_origins=s.allowed_origins)
     # Added last, so outermost: every reply carries the headers, also the host check's 400
     # and the 500 above (a middleware added later wraps those added before it).
     app.add_middleware(SecurityHeaders)
 
     pages.mount_static(app)
     app.include_router(learn.router)
-    for routes in (pages, lobby, records, play):
+    for routes in (pages, lobby, records, play, accounts):
         app.include_router(routes.router)
     app.include_router(review.router, dependencies=READS)
     return app

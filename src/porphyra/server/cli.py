@@ -149,6 +149,22 @@ def serve_command(
             "heartbeat (more than 10, at most 3600), so how soon the others take over.",
         ),
     ] = DEFAULTS.lease_s,
+    signin_limit: Annotated[
+        str | None,
+        typer.Option(
+            "--signin-limit",
+            help="Sign-in attempts per client address, e.g. 10/minute, or none "
+            f"(default {DEFAULTS.signin_limit}; per user name: {DEFAULTS.signin_name_limit}).",
+        ),
+    ] = None,
+    secure_cookies: Annotated[
+        bool,
+        typer.Option(
+            "--secure-cookies",
+            help="Always mark the session cookie Secure (default: when the request came "
+            "over HTTPS), e.g. behind a TLS proxy that does not tell the scheme.",
+        ),
+    ] = False,
 ) -> None:
     """Play in the browser: serve the lobby and games (friends, bots, solo) over HTTP."""
     from porphyra.server.main import serve
@@ -159,6 +175,7 @@ def serve_command(
         ("create_limit", create_limit),
         ("read_limit", read_limit),
         ("message_limit", message_limit),
+        ("signin_limit", signin_limit),
     ):
         if value is None:
             continue
@@ -198,6 +215,7 @@ def serve_command(
         hint_bot=hint_bot,
         cluster_address=cluster_address,
         lease_s=lease,
+        secure_cookies=True if secure_cookies else None,
         **limits,
     )
     serve(settings, announce=announce)

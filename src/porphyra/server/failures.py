@@ -23,6 +23,7 @@ from porphyra.core.messages import Message, msg
 from porphyra.i18n import from_accept_language
 from porphyra.i18n.log import translate_error
 from porphyra.i18n.messages import error_message
+from porphyra.server.accountguard import account_path
 from porphyra.server.errors import MOVED_MESSAGE, RefusedRequest
 from porphyra.server.incidents import log, new_error_id, player_message, report
 from porphyra.server.notfound import not_found_page, wants_page
@@ -131,10 +132,13 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
-        """422 with pydantic's errors, the echoed input cut (:func:`short_validation_errors`),
+        """422 with pydantic's errors, the echoed input cut (:func:`short_validation_errors`;
+        none at all from the account API, whose bodies hold passwords),
         and ``message``: what is wrong in words, in the language of ``Accept-Language``
         (:func:`validation_message`; the pages show it)."""
         errors = short_validation_errors(exc.errors())
+        if account_path(request.url.path):  # a password is never echoed
+            errors = [{k: v for k, v in e.items() if k in ("type", "loc", "msg")} for e in errors]
         lang = from_accept_language(request.headers.get("accept-language"))
         return JSONResponse(
             {"detail": errors, "message": validation_message(errors, lang)}, status_code=422

@@ -9,12 +9,19 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import unicodedata
 from typing import Annotated, Any, Literal
 
 from fastapi import HTTPException
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    field_validator,
+)
 
 from porphyra.clocks import (
     DEFAULT_TIMEOUT_BOT,
@@ -31,6 +38,7 @@ from porphyra.core.options import options_of
 from porphyra.core.registry import registered_games
 from porphyra.core.seats import hidden_character
 from porphyra.server.errors import RefusedRequest
+from porphyra.server.names import looks_like_seat
 from porphyra.server.rows import TABLE_DEFAULTS
 
 MAX_NAME = 40
@@ -103,7 +111,7 @@ class SeatIn(BaseModel):
                 )
         if not any(_visible(ch) for ch in name):
             raise ValueError("a seat name needs a visible letter, digit or sign")
-        if _RESERVED_NAME.fullmatch(name.strip()):
+        if looks_like_seat(name):
             raise ValueError(
                 "a seat name may not look like a seat number or the word Spectator "
                 "(names such as 'Seat 2' would stand for another seat)"
@@ -111,8 +119,6 @@ class SeatIn(BaseModel):
         return name
 
 
-#: Names that would read as another seat's or a spectator's (the server's defaults).
-_RESERVED_NAME = re.compile(r"(?i)(seat|player)\s*\d+|spectator|席\s*\d+|좌석\s*\d+|観戦者|관전자")
 #: Letters the Unicode data calls letters but that show nothing (Hangul fillers).
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
 
@@ -277,3 +283,52 @@ def check_options(name: str, options: dict[str, Any]) -> dict[str, Any]:
             )
         out[key] = value
     return out
+
+
+class CredentialsIn(BaseModel):
+    """A sign-up or sign-in: ``{"name", "password"}`` (their rules are checked by the
+    route, with messages in the asker's language: :mod:`porphyra.server.names`,
+    :mod:`porphyra.server.accounts`)."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: StrictStr
+    password: StrictStr
+
+
+class PasswordChangeIn(BaseModel):
+    """A password change: the current password and the new one."""
+
+    model_config = ConfigDict(extra="forbid")
+    password: StrictStr
+    new_password: StrictStr
+
+
+class PasswordIn(BaseModel):
+    """The account's password, confirming its deletion."""
+
+    model_config = ConfigDict(extra="forbid")
+    password: StrictStr
+
+
+class ClaimIn(BaseModel):
+    """A seat claimed by the signed-in account: the seat's token (from its link)."""
+
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(min_length=1, max_length=200)
+
+
+class AccountOut(BaseModel):
+    """The signed-in account: its id, its user name as shown, when it was made (UTC
+    ISO-8601)."""
+
+    id: int
+    name: str
+    created: str
+
+
+class ClaimOut(BaseModel):
+    """A claimed seat: the game, the seat (0-based) and the account's name."""
+
+    game: str
+    seat: int
+    account: str

@@ -35,6 +35,15 @@ Tables:
              the finished review (JSON text) and when it was made (UTC ISO-8601): game
              reviews kept with the game, so that a review is computed once
              (:mod:`porphyra.server.reviewstore`).
+``accounts`` (id), the user name as shown, its skeleton (``name_key``, unique: no two
+             confusable names, :mod:`porphyra.server.names`), the Argon2id hash of the
+             password, created / deleted (UTC ISO-8601).  A deleted account keeps its id
+             (what seats, and later ratings and profiles, reference) with its name, key and
+             hash cleared.
+``sessions`` (SHA-256 of the session's cookie value; the value itself is never stored),
+             the account id, created / expires (epoch seconds): who is signed in
+             (:mod:`porphyra.server.sessions`).
+             A seat's ``account_id`` names the account that claimed it (NULL: a guest).
 """
 
 from __future__ import annotations
@@ -105,6 +114,8 @@ seats_table = Table(
     Column("bot", String(200), nullable=True),
     Column("name", String(80), nullable=False),
     Column("token_hash", String(64), nullable=True, index=True),
+    # The account that holds this seat (NULL: a guest; added after the first release).
+    Column("account_id", Integer, nullable=True, index=True),
 )
 
 chat_table = Table(
@@ -147,6 +158,28 @@ reviews_table = Table(
     Column("created", String(40), nullable=False),
 )
 
+#: Accounts (issue 32 §1); the id is what seats, ratings and profiles reference.
+accounts_table = Table(
+    "accounts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(80), nullable=True),
+    Column("name_key", String(200), nullable=True, unique=True),
+    Column("password_hash", String(200), nullable=True),
+    Column("created", String(40), nullable=False),
+    Column("deleted", String(40), nullable=True),
+)
+
+#: Server-side sessions: the SHA-256 of the cookie's value, whose account, until when.
+sessions_table = Table(
+    "sessions",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False, index=True),
+    Column("created", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+)
+
 # JSON columns read as text and parsed per row, so that one damaged row is reported as
 # that game's problem instead of failing the whole query.
 RAW_OPTIONS = cast(games_table.c.options, Text).label("options")
@@ -167,10 +200,16 @@ ADDED_GAME_COLUMNS = (
 )
 
 
+#: Columns of ``seats`` added after the first release, as :data:`ADDED_GAME_COLUMNS`.
+ADDED_SEAT_COLUMNS = (("account_id", "INTEGER"),)
+
+
 def add_missing_columns(engine: Engine) -> None:
-    """Bring a database created by an older release up to :data:`games_table`."""
-    present = {c["name"] for c in inspect(engine).get_columns("games")}
-    with engine.begin() as conn:
-        for name, sql_type in ADDED_GAME_COLUMNS:
-            if name not in present:
-                conn.exec_driver_sql(f"ALTER TABLE games ADD COLUMN {name} {sql_type}")
+    """Bring a database created by an older release up to :data:`games_table` and
+    :data:`seats_table`."""
+    for table, added in (("games", ADDED_GAME_COLUMNS), ("seats", ADDED_SEAT_COLUMNS)):
+        present = {c["name"] for c in inspect(engine).get_columns(table)}
+        with engine.begin() as conn:
+            for name, sql_type in added:
+                if name not in present:
+                    conn.exec_driver_sql(f"ALTER TABLE {table} ADD COLUMN {name} {sql_type}")

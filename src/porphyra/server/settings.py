@@ -35,6 +35,15 @@ CHAT_LIMIT = "5 per 10 seconds"
 #: bot, and one address running many games must not keep the bots of everyone else's
 #: tables waiting (issue 33 §3).  A person asks a few a minute.
 HINT_LIMIT = "20/minute"
+#: Sign-in attempts one client address may make (moving window; issue 32 §1).
+SIGNIN_LIMIT = "10/minute"
+#: Sign-in attempts for one user name, from anywhere (moving window): a password guesser
+#: spread over many addresses still gets a handful a minute.
+SIGNIN_NAME_LIMIT = "5/minute"
+#: Accounts one client address may create (moving window).
+SIGNUP_LIMIT = "10/hour"
+#: Seconds a session lasts after sign-in (30 days).
+SESSION_MAX_AGE_S = 30 * 24 * 3600
 #: Bot-only games that may be active at once.
 MAX_BOT_GAMES = 8
 #: Websockets open at once on one seat (a few browser tabs of its player).
@@ -80,6 +89,12 @@ class ServerSettings:
             at this base URL (``http://host:port``); None: the database's only server.
         lease_s: with ``cluster_address``, seconds a game stays this process's without a
             heartbeat.
+        signin_limit / signin_name_limit / signup_limit: sign-in attempts per client
+            address and per user name, sign-ups per address (``limits`` notation; None: no
+            limit; see :mod:`porphyra.server.accounts`).
+        session_max_age_s: seconds a session lasts after sign-in.
+        secure_cookies: give the session cookie ``Secure``; None: when the request came
+            over HTTPS (see :mod:`porphyra.server.sessions`).
 
     The values are checked where they are used (a limit by :mod:`.quotas`, a lease by
     :mod:`.owners`), each with a ``ValueError`` that names the problem.
@@ -110,6 +125,11 @@ class ServerSettings:
     clock_poll: float = 0.25
     cluster_address: str | None = None
     lease_s: float = DEFAULT_LEASE_S
+    signin_limit: str | None = SIGNIN_LIMIT
+    signin_name_limit: str | None = SIGNIN_NAME_LIMIT
+    signup_limit: str | None = SIGNUP_LIMIT
+    session_max_age_s: int = SESSION_MAX_AGE_S
+    secure_cookies: bool | None = None
 
     def __post_init__(self) -> None:
         # Sequences given as lists (a command line's repeated option) are kept as tuples,

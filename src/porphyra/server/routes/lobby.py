@@ -39,6 +39,7 @@ from porphyra.core.errors import UnknownGameError
 from porphyra.core.options import options_of
 from porphyra.core.registry import registered_games
 from porphyra.core.seats import default_name
+from porphyra.server.accountstore import AccountStore
 from porphyra.server.deps import (
     GAME_HEADER,
     READS,
@@ -188,6 +189,8 @@ async def rematch(game_id: str, body: RematchIn, request: Request) -> dict[str, 
         new = await hub.rematch(runner)
     except (CreateError, UnknownGameError) as exc:
         raise RefusedRequest(400, exc.message) from None
+    # The accounts that hold seats of the game hold them in its rematch too.
+    await hub.db(AccountStore(hub.storage.engine).copy_claims, game_id, new.id)
     info: dict[str, Any] = new.info()
     info["url"] = f"/game/{new.id}"
     return info

@@ -1,0 +1,149 @@
+"""Issue 32 §1: the lobby's account control in Debian's chromium (Playwright) against a
+live server: sign up, see the name (also after a reload: the session cookie), sign out,
+sign in; the control and its refusals in Japanese; guests' pages unchanged."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine, select
+
+from porphyra.server.schema import seats_table
+
+from .live import LiveServer
+from .test_e2e_browser import CHROMIUM, CHROMIUM_ARGS, collect_errors, wait_until
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.live,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="/usr/bin/chromium is not installed (apt-get install chromium)",
+    ),
+]
+
+SHOWN = "document.querySelector('[data-testid=account-name]')"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def _fill(page: Any, name: str, password: str) -> None:
+    if not page.is_visible("#account-form"):
+        page.click("#account-open")
+    page.fill("#account-name", name)
+    page.fill("#account-password", password)
+
+
+def test_sign_up_see_the_name_sign_out_and_sign_in(live: LiveServer, browser: Any) -> None:
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    errors = collect_errors(page)
+    page.goto(live.base + "/")
+    wait_until(page, "document.querySelector('#account-open') !== null", 15000)
+    _fill(page, "Zoe Player", "a long password")
+    page.click("#account-signup")
+    wait_until(page, f"{SHOWN} && {SHOWN}.textContent === 'Zoe Player'", 15000)
+    page.reload()  # the session is a cookie: still signed in
+    wait_until(page, f"{SHOWN} && {SHOWN}.textContent === 'Zoe Player'", 15000)
+    # The cookie is out of the page's reach (HttpOnly).
+    assert "porphyra_session" not in page.evaluate("() => document.cookie")
+    page.click("#account-signout")
+    wait_until(page, "document.querySelector('#account-open') !== null", 15000)
+    _fill(page, "zoe player", "a wrong password")
+    page.click("#account-signin")
+    wait_until(page, "document.querySelector('#account-error').textContent !== ''", 15000)
+    assert page.text_content("#account-error") == "wrong user name or password"
+    _fill(page, "zoe player", "a long password")
+    page.click("#account-signin")
+    wait_until(page, f"{SHOWN} && {SHOWN}.textContent === 'Zoe Player'", 15000)
+    # A guest's lobby still works alongside: creating a game gives its links.
+    page.click("#createbtn")
+    wait_until(page, "!document.querySelector('#created').classList.contains('hidden')", 15000)
+    assert errors == []
+    context.close()
+
+
+def test_the_control_speaks_japanese(live: LiveServer, browser: Any) -> None:
+    context = browser.new_context(locale="ja-JP")
+    page = context.new_page()
+    errors = collect_errors(page)
+    page.goto(live.base + "/")
+    wait_until(page, "document.querySelector('#account-open') !== null", 15000)
+    assert page.text_content("#account-open") == "サインイン / アカウント作成"
+    _fill(page, "ab", "a long password")
+    page.click("#account-signup")
+    wait_until(page, "document.querySelector('#account-error').textContent !== ''", 15000)
+    assert page.text_content("#account-error") == "ユーザー名は3文字以上にしてください"
+    assert errors == []
+    context.close()
+
+
+def test_a_signed_in_player_saves_their_seat_from_its_link(live: LiveServer, browser: Any) -> None:
+    game = live.create({"game": "byzantium", "seats": [{"kind": "human"}] * 2})
+    link = live.base + game["invites"][1]["url"]
+    guest = browser.new_context(locale="en-US")
+    page = guest.new_page()
+    page.goto(link)
+    wait_until(page, "document.body.dataset.status !== undefined", 15000)
+    page.wait_for_timeout(500)  # the page asked /api/me: a guest gets no offer
+    assert page.query_selector("#seat-claim") is None
+    guest.close()
+
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    errors = collect_errors(page)
+    page.goto(live.base + "/")
+    wait_until(page, "document.querySelector('#account-open') !== null", 15000)
+    _fill(page, "Seat Saver", "a long password")
+    page.click("#account-signup")
+    wait_until(page, f"{SHOWN} && {SHOWN}.textContent === 'Seat Saver'", 15000)
+    page.goto(link)
+    wait_until(page, "document.querySelector('#seat-claim') !== null", 15000)
+    page.click("#seat-claim")
+    wait_until(page, "document.querySelector('#seat-claim') === null", 15000)
+    assert "Seat Saver" in page.text_content("#toast")
+    engine = create_engine(live.app.state.settings.db_url)
+    try:
+        with engine.connect() as conn:
+            held = conn.execute(
+                select(seats_table.c.seat).where(
+                    seats_table.c.game_id == game["id"], seats_table.c.account_id.is_not(None)
+                )
+            ).all()
+    finally:
+        engine.dispose()
+    assert [row.seat for row in held] == [1]
+    assert errors == []
+    context.close()
+
+
+def test_the_control_fits_a_phone_and_passes_axe(live: LiveServer, browser: Any) -> None:
+    from .test_e2e_ui import OVERFLOW, SMALL_TARGETS, axe_violations
+
+    context = browser.new_context(locale="ko-KR", viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(live.base + "/")
+    wait_until(page, "document.querySelector('#account-open') !== null", 15000)
+    _fill(page, "Phone Player", "a long password")
+    # The open form, then the name and the sign-out button: inside the page, large
+    # enough to touch, and no WCAG 2 A/AA violation (axe-core).
+    for _ in ("form", "signed in"):
+        assert page.evaluate(OVERFLOW) == []
+        assert page.evaluate(SMALL_TARGETS) == []
+        assert axe_violations(page) == []
+        if page.query_selector("#account-signup"):
+            page.click("#account-signup")
+            wait_until(page, f"{SHOWN} && {SHOWN}.textContent === 'Phone Player'", 15000)
+    context.close()
