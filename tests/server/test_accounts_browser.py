@@ -12,17 +12,19 @@ from sqlalchemy import create_engine, select
 
 from porphyra.server.schema import seats_table
 
+from .browser import (
+    BROWSER_MARKS,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    OVERFLOW,
+    SMALL_TARGETS,
+    axe_violations,
+    collect_errors,
+    wait_until,
+)
 from .live import LiveServer
-from .test_e2e_browser import CHROMIUM, CHROMIUM_ARGS, collect_errors, wait_until
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.live,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="/usr/bin/chromium is not installed (apt-get install chromium)",
-    ),
-]
+pytestmark = BROWSER_MARKS
 
 SHOWN = "document.querySelector('[data-testid=account-name]')"
 
@@ -130,7 +132,6 @@ def test_a_signed_in_player_saves_their_seat_from_its_link(live: LiveServer, bro
 
 
 def test_the_control_fits_a_phone_and_passes_axe(live: LiveServer, browser: Any) -> None:
-    from .test_e2e_ui import OVERFLOW, SMALL_TARGETS, axe_violations
 
     context = browser.new_context(locale="ko-KR", viewport={"width": 390, "height": 844})
     page = context.new_page()

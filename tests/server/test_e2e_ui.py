@@ -28,6 +28,7 @@ from .browser import (
     BROWSER_MARKS,
     OVERFLOW,
     READY,
+    SMALL_TARGETS,
     axe_violations,
     finished_game,
     game_with,
@@ -42,26 +43,6 @@ pytestmark = BROWSER_MARKS
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = Path(os.environ.get("PORPHYRA_SCREENSHOTS", ROOT / "test-artifacts" / "screenshots"))
 VIEWPORTS = {"phone": (390, 844), "desktop": (1366, 768)}
-
-#: Touch targets under 24x24 px (WCAG 2.2 AA 2.5.8): every visible control; a checkbox or
-#: radio button counts with its label (a click on the label sets it), a link inside a line
-#: of text is the criterion's inline exception, and a list that takes the focus only to
-#: scroll by keyboard (the log, the chat) is no pointer target (JavaScript).
-SMALL_TARGETS = """() => {
-  const small = [];
-  for (const node of document.querySelectorAll(
-      'button, a[href], input, select, summary, [role=button], [tabindex]:not(ol):not(ul)')) {
-    if (node.closest('#motion-layer')) continue;
-    const target = node.closest('label') || node;
-    const r = target.getBoundingClientRect();
-    if (!r.width && !r.height) continue;
-    if (node.tagName === 'A' && getComputedStyle(node).display === 'inline') continue;
-    if (r.width < 23.5 || r.height < 23.5)
-      small.push((node.textContent || node.outerHTML).trim().slice(0, 30)
-        + ' ' + Math.round(r.width) + 'x' + Math.round(r.height));
-  }
-  return small;
-}"""
 
 
 def check_page(page: Any, name: str, errors: list[str]) -> None:
