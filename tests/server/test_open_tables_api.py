@@ -118,6 +118,8 @@ def test_the_game_waits_for_its_open_seats(client: TestClient) -> None:
         error = _until(ws, "error")
         assert error["code"] == "open"
         assert client.get(f"/api/games/{gid}").json()["actions"] == 0
+        mine = client.post("/api/mine", json={"seats": [{"game": gid, "token": token}]}).json()
+        assert mine[0]["your_turn"] is False  # nobody's turn before the game starts
         link = client.post(f"/api/games/{gid}/seats/1", headers=bob).json()
         update = _until(ws, "update")
         assert update["seq"] == snap["seq"] + 1

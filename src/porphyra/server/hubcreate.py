@@ -185,6 +185,7 @@ class HubCreation:
                 runner.row.table,
                 hashes,
                 clock=runner.clock.settings,
+                rated_wish=runner.row.rated_wish,
             )
             try:
                 await self.db(self.storage.set_rematch, runner.id, new.id, self.fence())

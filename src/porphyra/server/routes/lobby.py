@@ -243,6 +243,7 @@ async def my_games(body: MineIn, request: Request) -> list[dict[str, Any]]:
                 "name": runner.seats[seat].name,
                 "status": "over" if runner.over else "active",
                 "your_turn": not runner.over
+                and not runner.seats_open()  # (a table waiting for players: nobody's turn)
                 and seat in runner.state.active_players()
                 and not runner.bot_plays(seat),
                 "clock": {**clock, "seats": None, "mine": clock["seats"][seat]},
