@@ -109,14 +109,15 @@ def test_an_open_seat_is_listed_and_taken_by_an_account(db_url: str, client: Tes
 
 def test_the_game_waits_for_its_open_seats(client: TestClient) -> None:
     alice, bob = account(client, "Alice"), account(client, "Bob")
-    game = create(client, alice).json()
+    game = create(client, alice, {**OPEN_TABLE, "table": {"hints": True}}).json()
     gid, token = game["id"], game["invites"][0]["token"]
     with client.websocket_connect(f"/ws/{gid}?token={token}") as ws:
         snap = _until(ws, "snapshot")
         assert snap["legal"] == [] and snap["seats"][1]["open"] == "open"
         ws.send_json({"type": "act", "action": "pass", "seq": snap["seq"]})
-        error = _until(ws, "error")
-        assert error["code"] == "open"
+        assert _until(ws, "error")["code"] == "open"
+        ws.send_json({"type": "hint", "seq": snap["seq"]})
+        assert _until(ws, "error")["code"] == "open"
         assert client.get(f"/api/games/{gid}").json()["actions"] == 0
         mine = client.post("/api/mine", json={"seats": [{"game": gid, "token": token}]}).json()
         assert mine[0]["your_turn"] is False  # nobody's turn before the game starts

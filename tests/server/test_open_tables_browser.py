@@ -53,6 +53,7 @@ def test_one_account_opens_a_table_and_another_takes_the_seat(
     wait_until(page, HAND, 15000)
     # The game waits for its open seat: nothing to decide yet.
     assert page.evaluate("() => document.body.dataset.myturn") == "false"
+    assert page.text_content("[data-testid=open-seat]") == "waiting for a player"
     seq = page.evaluate("() => document.body.dataset.seq")
 
     guest = browser.new_context(locale="ko-KR", viewport={"width": 390, "height": 844})
@@ -71,6 +72,7 @@ def test_one_account_opens_a_table_and_another_takes_the_seat(
     wait_until(phone, f"location.pathname === '/game/{game_id}' && {HAND}", 15000)
     # Both pages are seats of the started game: one of them has a decision now.
     wait_until(page, f"document.body.dataset.seq !== {seq!r}", 15000)
+    wait_until(page, "document.querySelector('[data-testid=open-seat]') === null", 15000)
     deadline = time.monotonic() + 15
     while not any(
         p.evaluate("() => document.body.dataset.myturn") == "true" for p in (page, phone)

@@ -66,7 +66,8 @@ class TableBots:
 
         Raises:
             SubmitError: ``auth`` (the table gives no hints to this seat), ``stale``,
-                ``turn`` (the game does not wait for this seat) or ``over``.
+                ``turn`` (the game does not wait for this seat), ``open`` (the game waits
+                for its open seats) or ``over``.
         """
         if not self.hints_allowed(seat):
             raise SubmitError(
@@ -74,6 +75,8 @@ class TableBots:
             )
         if self.over:
             raise SubmitError("over", "the game is over")
+        if self.seats_open():
+            raise SubmitError("open", msg("the game starts once every open seat is taken"))
         # Fresh from the start of the seat's decision on, as a submission is: another
         # seat's hidden choice moves the game's seq but not this seat's view.
         start = self._decision_start(seat)
