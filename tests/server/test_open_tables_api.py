@@ -283,3 +283,14 @@ def test_an_older_database_gets_the_open_seat_columns(tmp_path: Path) -> None:
     games = {c["name"] for c in columns.get_columns("games")}
     assert {"creator_id", "rated_wish"} <= games
     engine.dispose()
+
+
+def test_a_cross_site_take_or_open_is_refused(client: TestClient) -> None:
+    alice, bob = account(client, "Alice"), account(client, "Bob")
+    gid = create(client, alice).json()["id"]
+    evil = {"origin": "http://evil.example"}
+    assert client.post(f"/api/games/{gid}/seats/1", headers={**bob, **evil}).status_code == 403
+    assert create(client, {**alice, **evil}).status_code == 403
+    assert client.get(f"/api/games/{gid}").json()["seats"][1]["open"] == "open"
+    same = {"origin": "http://testserver"}
+    assert client.post(f"/api/games/{gid}/seats/1", headers={**bob, **same}).status_code == 200
