@@ -6,7 +6,8 @@ creation, rematch, a browser's seats), :mod:`~.routes.play` (the websocket of a 
 spectator), :mod:`~.routes.records` (records and replays of finished games),
 :mod:`~.routes.pages` (pages, static files, catalogues, cards, rules),
 :mod:`~.routes.learn` (the tutorials), :mod:`~.routes.review` (game reviews) and
-:mod:`~.routes.accounts` (accounts and sessions).  Their
+:mod:`~.routes.accounts` (accounts and sessions), :mod:`~.routes.tables` (open tables
+and invitations).  Their
 shared dependencies are in
 :mod:`porphyra.server.deps`, the request bodies in :mod:`porphyra.server.requests`, the
 answers to failures in :mod:`porphyra.server.failures`; the settings are one
@@ -32,8 +33,9 @@ from porphyra.server.accounts import Passwords, SignInLimits
 from porphyra.server.deps import READS
 from porphyra.server.hub import Hub
 from porphyra.server.logfilters import redact_server_logs
+from porphyra.server.opentables import TableLimits
 from porphyra.server.quotas import Quotas
-from porphyra.server.routes import accounts, learn, lobby, pages, play, records, review
+from porphyra.server.routes import accounts, learn, lobby, pages, play, records, review, tables
 from porphyra.server.security import SecurityHeaders
 from porphyra.server.settings import DEFAULTS, ServerSettings
 from porphyra.server.storage import Storage, default_db_url
@@ -112,6 +114,7 @@ def create_app(
     )
     app.state.passwords = Passwords()
     app.state.signin_limits = SignInLimits(s.signin_limit, s.signin_name_limit, s.signup_limit)
+    app.state.table_limits = TableLimits(s.open_table_limit, s.take_seat_limit)
     if s.allowed_hosts is not None:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(s.allowed_hosts))
     failures.install(app)
@@ -123,7 +126,7 @@ def create_app(
 
     pages.mount_static(app)
     app.include_router(learn.router)
-    for routes in (pages, lobby, records, play, accounts):
+    for routes in (pages, lobby, records, play, accounts, tables):
         app.include_router(routes.router)
     app.include_router(review.router, dependencies=READS)
     return app

@@ -67,13 +67,20 @@ class HubCreation:
         table: dict[str, bool] | None = None,
         token_hashes: dict[int, str] | None = None,
         clock: ClockSettings | None = None,
+        creator: int | None = None,
+        rated_wish: bool = False,
     ) -> tuple[MatchRunner, dict[int, str]]:
         """Create and store a new game; start its bots.
 
         Args:
             name: the game (``byzantium`` / ``conspiracy``).
             options: validated lobby options for ``load_game``.
-            seats: per seat ``{"kind": "human" | "bot", "bot": spec, "name": str}``.
+            seats: per seat ``{"kind": "human" | "bot", "bot": spec, "name": str}``, and
+                for an open seat (a human seat nobody holds yet, issue 32 §2)
+                ``"open_to"``: :data:`~porphyra.server.rows.OPEN_TO_ANYONE` or the id of
+                the account invited to it.  An open seat gets no token; the game waits
+                (no clock runs, no bot moves, no seat may act) until every open seat is
+                taken (:meth:`MatchRunner.take_seat`).
             seed: a seed chosen by the creator: the table is then marked ``chosen`` to
                 every seat and spectator and never rated (whoever knows the seed can
                 compute every hidden card).  Default: :data:`SEED_BITS` bits from
@@ -83,6 +90,8 @@ class HubCreation:
                 player's own link opens their seat of the new game) and no new token is
                 made.
             clock: the table's clock and timeout options (default: none).
+            creator: the account that opened the table (a table with open seats).
+            rated_wish: the creator asked for a rated table (stored and shown only).
 
         Returns:
             The runner and the seat tokens of the human seats, ``{seat: token}``.
@@ -106,12 +115,15 @@ class HubCreation:
         rows: list[SeatRow] = []
         for i, s in enumerate(seats):
             token_hash = None
-            if s["kind"] == "human" and token_hashes is not None:
+            open_to = s.get("open_to") if s["kind"] == "human" else None
+            if open_to is not None:
+                pass  # nobody's seat yet: no token opens it
+            elif s["kind"] == "human" and token_hashes is not None:
                 token_hash = token_hashes.get(i)
             elif s["kind"] == "human":
                 tokens[i] = secrets.token_urlsafe(24)
                 token_hash = hash_token(tokens[i])
-            rows.append(SeatRow(i, s["kind"], s.get("bot"), s["name"], token_hash))
+            rows.append(SeatRow(i, s["kind"], s.get("bot"), s["name"], token_hash, open_to))
         stamp = now()
         game_id = secrets.token_hex(8)
         row = GameRow(
@@ -127,10 +139,14 @@ class HubCreation:
             seats=rows,
             deal=deal,
             table={k: bool((table or {}).get(k, v)) for k, v in TABLE_DEFAULTS.items()},
+            creator=creator,
+            rated_wish=rated_wish,
         )
         table_clock = TableClock.new(clock or ClockSettings(), game.num_players)
         table_clock.epoch = self.started
         human = {i for i, s in enumerate(seats) if s["kind"] == "human"}
+        if any(r.open_to is not None for r in rows):
+            human = set()  # no clock runs until every open seat is taken
         table_clock.update(set(state.active_players()) & human, None, self.now())
         row.clock = table_clock.dumps()
         await self.db(self.storage.create_game, row)
@@ -169,6 +185,7 @@ class HubCreation:
                 runner.row.table,
                 hashes,
                 clock=runner.clock.settings,
+                rated_wish=runner.row.rated_wish,
             )
             try:
                 await self.db(self.storage.set_rematch, runner.id, new.id, self.fence())

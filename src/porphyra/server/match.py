@@ -44,6 +44,7 @@ from porphyra.core.undo import undo_target
 from porphyra.server.client import Client
 from porphyra.server.errors import MOVED_MESSAGE, SubmitError, unavailable_message
 from porphyra.server.incidents import report
+from porphyra.server.openseats import OpenSeats
 from porphyra.server.ports import RunnerServices
 from porphyra.server.replay import replay
 from porphyra.server.rows import GameRow, SeatRow, hash_token, is_rated, now
@@ -56,12 +57,13 @@ from porphyra.server.writes import NotOwnerError
 log = logging.getLogger("porphyra.server")
 
 
-class MatchRunner(SeatViews, TableChat, TableBots, ClockedRunner):
+class MatchRunner(SeatViews, TableChat, TableBots, OpenSeats, ClockedRunner):
     """The authority over one game: state, seats, clients, bots, persistence (its views:
     :class:`~porphyra.server.seatviews.SeatViews`; its chat:
     :class:`~porphyra.server.tablechat.TableChat`; its bots and hints:
     :class:`~porphyra.server.tablebots.TableBots`; its clocks:
-    :class:`~porphyra.server.seatclock.ClockedRunner`).
+    :class:`~porphyra.server.seatclock.ClockedRunner`; its open seats:
+    :class:`~porphyra.server.openseats.OpenSeats`).
 
     Args:
         services: its collaborators (:class:`~porphyra.server.ports.RunnerServices`:
@@ -136,6 +138,9 @@ class MatchRunner(SeatViews, TableChat, TableBots, ClockedRunner):
                 "name": s.name,
                 "connected": s.kind == "bot" or s.seat in online,
                 "takeover": self.clock.seats[s.seat].takeover,
+                # An open seat waits for a player: "open" (anyone signed in may take
+                # it), "invite" (only the account invited), None (it has its player).
+                "open": None if s.open_to is None else "open" if s.open_to == 0 else "invite",
             }
             for s in self.seats
         ]
@@ -266,6 +271,8 @@ class MatchRunner(SeatViews, TableChat, TableBots, ClockedRunner):
         async with self.lock:
             if self.over:
                 raise SubmitError("over", "the game is over")
+            if self.seats_open():
+                raise SubmitError("open", msg("the game starts once every open seat is taken"))
             start = self._decision_start(seat)
             if seq > self.seq or seq < start:
                 raise SubmitError(

@@ -88,7 +88,9 @@ class SeatIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    kind: Literal["human", "bot"]
+    #: ``open``: left open for any signed-in account; ``invite``: kept for the account
+    #: whose user name is ``name`` (issue 32 §2, :mod:`porphyra.server.routes.tables`).
+    kind: Literal["human", "bot", "open", "invite"]
     bot: str | None = Field(default=None, max_length=40)
     name: str | None = Field(default=None, max_length=MAX_NAME)
 
@@ -193,6 +195,9 @@ class CreateIn(BaseModel):
     clock: ClockIn | None = None
     timeout_bot: str | None = Field(default=None, max_length=40)
     takeover_after: StrictInt = Field(default=0, ge=0, le=MAX_TAKEOVER_AFTER)
+    #: The creator asks for a rated table (issue 32 §2: stored and shown; refused with a
+    #: chosen ``seed``).
+    rated: StrictBool = False
 
     @field_validator("options")
     @classmethod

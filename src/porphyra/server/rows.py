@@ -60,6 +60,10 @@ class SeatRow:
         bot: the bot spec (``make_bot``) for a bot seat, else None.
         name: display name.
         token_hash: SHA-256 of the seat token (human seats), else None.
+        open_to: an open seat (issue 32 §2), nobody's yet: :data:`OPEN_TO_ANYONE` (any
+            signed-in account may take it) or the id of the one account invited to it;
+            None for a seat with its player (or bot).  An open seat is a human seat
+            without a token: nobody can play it, and the game waits until it is taken.
     """
 
     seat: int
@@ -67,6 +71,12 @@ class SeatRow:
     bot: str | None
     name: str
     token_hash: str | None = None
+    open_to: int | None = None
+
+
+#: :attr:`SeatRow.open_to` of a seat any signed-in account may take (account ids start at
+#: 1, so 0 is no account's).
+OPEN_TO_ANYONE = 0
 
 
 @dataclass
@@ -87,6 +97,10 @@ class GameRow:
         rematch: the id of this game's rematch, once started.
         clock: the clocks as JSON text (``porphyra.clocks.TableClock.dumps``), or
             None (a game stored before clocks: none).
+        creator: the account that created the table when it was made with open or
+            invited seats (issue 32 §2), else None.
+        rated_wish: the creator asked for a rated table (``"rated": true``; ratings come
+            later: the wish is stored and shown, nothing more).
     """
 
     id: str
@@ -105,6 +119,8 @@ class GameRow:
     table: dict[str, bool] = field(default_factory=lambda: dict(TABLE_DEFAULTS))
     rematch: str | None = None
     clock: str | None = None
+    creator: int | None = None
+    rated_wish: bool = False
 
     def record(self) -> dict[str, Any]:
         """The game as a porphyra record (``porphyra.record`` format)."""
@@ -160,6 +176,9 @@ def check_row(g: Any, seats: Sequence[Any], acts: Sequence[Any]) -> None:
         raise bad("its rematch is not a text")
     if g.clock is not None and not isinstance(g.clock, str):
         raise bad("its clock is not a text")
+    creator = getattr(g, "creator_id", None)
+    if creator is not None and not is_int(creator):
+        raise bad("its creator_id is not an account id")
     for s in seats:
         if not is_int(s.seat):
             raise bad("a seat row's seat index is not a non-negative integer")
@@ -174,6 +193,9 @@ def check_row(g: Any, seats: Sequence[Any], acts: Sequence[Any]) -> None:
             raise bad(f"{where}: its name is not a text")
         if s.token_hash is not None and not isinstance(s.token_hash, str):
             raise bad(f"{where}: its token hash is not a text")
+        open_to = getattr(s, "open_to", None)
+        if open_to is not None and (not is_int(open_to) or s.kind != "human"):
+            raise bad(f"{where}: its open_to is not an account id of a human seat")
     for i, (player, action) in enumerate(acts):
         if not is_int(player, -4) or not isinstance(action, str):
             raise bad(f"action #{i} has a bad player or action column")

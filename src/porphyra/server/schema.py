@@ -44,6 +44,10 @@ Tables:
              the account id, created / expires (epoch seconds): who is signed in
              (:mod:`porphyra.server.sessions`).
              A seat's ``account_id`` names the account that claimed it (NULL: a guest).
+             A seat's ``open_to`` marks an open seat (issue 32 §2): 0, any signed-in
+             account may take it; an account id, only that invited account may; NULL,
+             the seat has its player.  A game's ``creator_id`` and ``rated_wish`` are
+             the account that opened the table and whether it asked for a rated game.
 """
 
 from __future__ import annotations
@@ -85,6 +89,10 @@ games_table = Table(
     # The table's clocks and clock events (JSON text of ``TableClock.dumps``; NULL for
     # games stored before clocks: no clock).
     Column("clock", Text, nullable=True),
+    # Open tables (issue 32 §2): the account that created the table (NULL: none, or a
+    # table without open seats) and its wish for a rated game (1 / 0 or NULL).
+    Column("creator_id", Integer, nullable=True),
+    Column("rated_wish", Integer, nullable=True),
 )
 
 actions_table = Table(
@@ -116,6 +124,9 @@ seats_table = Table(
     Column("token_hash", String(64), nullable=True, index=True),
     # The account that holds this seat (NULL: a guest; added after the first release).
     Column("account_id", Integer, nullable=True, index=True),
+    # An open seat (issue 32 §2): 0, any signed-in account may take it; an account id,
+    # only that (invited) account may; NULL, the seat has its player or bot.
+    Column("open_to", Integer, nullable=True),
 )
 
 chat_table = Table(
@@ -197,11 +208,13 @@ ADDED_GAME_COLUMNS = (
     ("table_options", "TEXT"),
     ("rematch", "VARCHAR(32)"),
     ("clock", "TEXT"),
+    ("creator_id", "INTEGER"),
+    ("rated_wish", "INTEGER"),
 )
 
 
 #: Columns of ``seats`` added after the first release, as :data:`ADDED_GAME_COLUMNS`.
-ADDED_SEAT_COLUMNS = (("account_id", "INTEGER"),)
+ADDED_SEAT_COLUMNS = (("account_id", "INTEGER"), ("open_to", "INTEGER"))
 
 
 def add_missing_columns(engine: Engine) -> None:

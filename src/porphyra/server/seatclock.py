@@ -94,8 +94,9 @@ class ClockedRunner:
 
     def _waiting(self, state: State, clock: TableClock) -> set[int]:
         """The seats whose clock runs in ``state``: human seats the game waits for
-        (``state.active_players()``) that no bot plays."""
-        if state.is_terminal():
+        (``state.active_players()``) that no bot plays; none while a seat is open (the
+        game has not started)."""
+        if state.is_terminal() or any(s.open_to is not None for s in self.seats):
             return set()
         return {
             p

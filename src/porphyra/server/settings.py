@@ -42,6 +42,10 @@ SIGNIN_LIMIT = "10/minute"
 SIGNIN_NAME_LIMIT = "5/minute"
 #: Accounts one client address may create (moving window).
 SIGNUP_LIMIT = "10/hour"
+#: Open tables (made with open or invited seats) one account, and one client address, may
+#: create; seats they may take (issue 32 §7; :mod:`porphyra.server.opentables`).
+OPEN_TABLE_LIMIT = "10/hour"
+TAKE_SEAT_LIMIT = "30/minute"
 #: Seconds a session lasts after sign-in (30 days).
 SESSION_MAX_AGE_S = 30 * 24 * 3600
 #: Bot-only games that may be active at once.
@@ -93,6 +97,9 @@ class ServerSettings:
             address and per user name, sign-ups per address (``limits`` notation; None: no
             limit; see :mod:`porphyra.server.accounts`).
         session_max_age_s: seconds a session lasts after sign-in.
+        open_table_limit / take_seat_limit: open tables created, and open seats taken,
+            per account and per client address (``limits`` notation; None: no limit;
+            see :mod:`porphyra.server.opentables`).
         secure_cookies: give the session cookie ``Secure``; None: when the request came
             over HTTPS (see :mod:`porphyra.server.sessions`).
 
@@ -129,6 +136,8 @@ class ServerSettings:
     signin_name_limit: str | None = SIGNIN_NAME_LIMIT
     signup_limit: str | None = SIGNUP_LIMIT
     session_max_age_s: int = SESSION_MAX_AGE_S
+    open_table_limit: str | None = OPEN_TABLE_LIMIT
+    take_seat_limit: str | None = TAKE_SEAT_LIMIT
     secure_cookies: bool | None = None
 
     def __post_init__(self) -> None:

@@ -150,6 +150,8 @@ class Storage:
                     table_options=json.dumps(row.table, sort_keys=True),
                     rematch=row.rematch,
                     clock=row.clock,
+                    creator_id=row.creator,
+                    rated_wish=int(row.rated_wish),
                     status=row.status,
                     result=row.result,
                     seq=row.seq,
@@ -166,6 +168,7 @@ class Storage:
                         bot=s.bot,
                         name=s.name,
                         token_hash=s.token_hash,
+                        open_to=s.open_to,
                     )
                 )
             for i, a in enumerate(row.actions):
@@ -383,13 +386,15 @@ class Storage:
             table=table_of(g.table_options, g.id),
             rematch=g.rematch,
             clock=g.clock,
+            creator=g.creator_id,
+            rated_wish=bool(g.rated_wish),
             status=g.status,
             seq=g.seq,
             created=g.created,
             updated=g.updated,
             result=json_field(g.result, "result", g.id),
             actions=[{"player": p, "action": a} for p, a in acts],
-            seats=[SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in seats],
+            seats=[SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash, s.open_to) for s in seats],
         )
 
     def has_token(self, game_id: str, token: str) -> bool:

@@ -50,6 +50,7 @@ class TableBots:
         @property
         def over(self) -> bool: ...
         def has_human(self) -> bool: ...
+        def seats_open(self) -> bool: ...
         def person_waiting(self) -> bool: ...
         def hints_allowed(self, seat: int | None) -> bool: ...
         def _decision_start(self, seat: int) -> int: ...
@@ -65,7 +66,8 @@ class TableBots:
 
         Raises:
             SubmitError: ``auth`` (the table gives no hints to this seat), ``stale``,
-                ``turn`` (the game does not wait for this seat) or ``over``.
+                ``turn`` (the game does not wait for this seat), ``open`` (the game waits
+                for its open seats) or ``over``.
         """
         if not self.hints_allowed(seat):
             raise SubmitError(
@@ -73,6 +75,8 @@ class TableBots:
             )
         if self.over:
             raise SubmitError("over", "the game is over")
+        if self.seats_open():
+            raise SubmitError("open", msg("the game starts once every open seat is taken"))
         # Fresh from the start of the seat's decision on, as a submission is: another
         # seat's hidden choice moves the game's seq but not this seat's view.
         start = self._decision_start(seat)
@@ -128,7 +132,7 @@ class TableBots:
         """Start the bots if a bot decides for a seat now and none is running."""
         if self.over or (self._bot_task is not None and not self._bot_task.done()):
             return
-        if self._bot_seat() is None:
+        if self.seats_open() or self._bot_seat() is None:  # (open seats: not started)
             return
         self._bot_task = asyncio.get_running_loop().create_task(self._bot_turns())
 

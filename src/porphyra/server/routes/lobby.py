@@ -15,6 +15,8 @@
                                  ``easy``); ``"takeover_after"`` (timeouts after which a bot
                                  plays the seat until its player returns; 0: never).
                                  ``"table"``: ``{"hints", "spectator_chat"}`` (booleans).
+                                 Open and invited seats, ``"rated"``: see
+                                 :mod:`porphyra.server.routes.tables`.
 ``GET  /api/games/{id}``         one game's public info, with ``clock`` (the settings and
                                  each seat's remaining time) and ``waiting`` (the seats the
                                  game waits for).
@@ -55,6 +57,7 @@ from porphyra.server.hub import Hub
 from porphyra.server.hubcreate import CreateError
 from porphyra.server.incidents import report
 from porphyra.server.requests import CreateIn, MineIn, RematchIn, check_options, clock_settings
+from porphyra.server.routes.tables import open_seats
 
 router = APIRouter()
 
@@ -115,7 +118,7 @@ async def create_game(body: CreateIn, request: Request, response: Response) -> d
             "try again when one has finished",
         )
     try:
-        info = await _create(hub, body)
+        info = await _create(hub, body, request)
     finally:  # the game is registered (it counts itself now) or was not created
         hub.release_bot_only(slot)
     # This process runs the new game (a load balancer in front learns it: GAME_HEADER).
@@ -123,11 +126,13 @@ async def create_game(body: CreateIn, request: Request, response: Response) -> d
     return info
 
 
-async def _create(hub: Hub, body: CreateIn) -> dict[str, Any]:
-    """Check and create the game of ``body`` (see ``create_game``).
+async def _create(hub: Hub, body: CreateIn, request: Request) -> dict[str, Any]:
+    """Check and create the game of ``body`` (see ``create_game``; its open and invited
+    seats: :func:`porphyra.server.routes.tables.open_seats`).
 
     Raises:
         HTTPException(400): unknown options, bots or seat counts.
+        RefusedRequest: the open seats' refusals (:func:`open_seats`).
     """
     options = check_options(body.game, body.options)
     bots = set(bot_names())
@@ -146,12 +151,23 @@ async def _create(hub: Hub, body: CreateIn) -> dict[str, Any]:
             }
         )
     clock = clock_settings(body, bots)
+    creator = await open_seats(request, body, seats)
     try:
         runner, tokens = await hub.create(
-            body.game, options, seats, body.seed, body.table.model_dump(), clock=clock
+            body.game,
+            options,
+            seats,
+            body.seed,
+            body.table.model_dump(),
+            clock=clock,
+            creator=None if creator is None else creator.id,
+            rated_wish=body.rated,
         )
     except (CreateError, UnknownGameError) as exc:
         raise RefusedRequest(400, exc.message) from None
+    if creator is not None:  # the creator's own seat is held by their account
+        own = min(tokens)
+        await hub.db(AccountStore(hub.storage.engine).claim, runner.id, tokens[own], creator.id)
     info = runner.info()
     info["fixed_seed"] = body.seed is not None  # the same as info["deal"] == "chosen"
     info["invites"] = [
@@ -159,6 +175,7 @@ async def _create(hub: Hub, body: CreateIn) -> dict[str, Any]:
         for seat, token in sorted(tokens.items())
     ]
     info["spectate_url"] = f"/game/{runner.id}"
+    info["rated_table"] = body.rated
     return info
 
 
@@ -226,6 +243,7 @@ async def my_games(body: MineIn, request: Request) -> list[dict[str, Any]]:
                 "name": runner.seats[seat].name,
                 "status": "over" if runner.over else "active",
                 "your_turn": not runner.over
+                and not runner.seats_open()  # (a table waiting for players: nobody's turn)
                 and seat in runner.state.active_players()
                 and not runner.bot_plays(seat),
                 "clock": {**clock, "seats": None, "mine": clock["seats"][seat]},

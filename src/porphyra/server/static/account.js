@@ -46,6 +46,7 @@ function accountForm() {
 }
 
 function renderAccount() {
+  if (typeof loadTables === "function") loadTables();  // "Take seat" needs an account
   const slot = accountSlot();
   if (!slot) return;
   slot.replaceChildren();

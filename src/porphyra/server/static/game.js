@@ -361,12 +361,14 @@ function renderSeats() {
   // page's own seat, as it is.
   const together = Boolean(M) && M.game === "byzantium" && M.status !== "over"
     && ["redraw", "meld", "pass"].includes(M.observation.phase);
-  const toAct = (i) => (together ? (i === M.seat ? M.legal.length > 0 : true) : current === i);
+  const waiting = SEATS.some((s) => s.open);  // open seats: the game has not started
+  const toAct = (i) => !waiting && (together ? (i === M.seat ? M.legal.length > 0 : true) : current === i);
   SEATS.forEach((s, i) => {
     box.append(el("div", { "data-seat-row": String(i) },
       el("span", { class: "dot" + (s.connected ? " on" : "") }),
       seatName(i),
       s.kind === "bot" ? el("span", { class: "badge" }, t("bot: {0}", botName(s.bot))) : null,
+      s.open ? el("span", { class: "badge", "data-testid": "open-seat" }, t("waiting for a player")) : null,
       toAct(i) ? el("span", { class: "badge turn" }, t("to act")) : null));
   });
   const lo = M && M.observation.legendary_opponent;

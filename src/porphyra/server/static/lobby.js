@@ -93,8 +93,10 @@ function renderSeats() {
     const prev = old[i] || { name: "", kind: i === 0 ? "human" : "easy" };
     const kind = el("select", { "data-seat": String(i) },
       el("option", { value: "human" }, t("Human")),
+      ...(i === 0 ? [] : [el("option", { value: "open" }, t("Open seat (anyone signed in)")),
+        el("option", { value: "invite" }, t("Invite a player (their user name as the name)"))]),
       ...bots.map((b) => el("option", { value: "bot:" + b }, t("Bot — {0}", (META && META.bot_text && META.bot_text[b]) ? t(META.bot_text[b]) : term(b)))));
-    kind.value = prev.kind === "human" ? "human" : (prev.kind.startsWith("bot:") ? prev.kind : "bot:" + prev.kind);
+    kind.value = ["human", "open", "invite"].includes(prev.kind) ? prev.kind : (prev.kind.startsWith("bot:") ? prev.kind : "bot:" + prev.kind);
     if (!kind.value) kind.value = "bot:easy";
     kind.setAttribute("aria-label", t("Seat {0}: who plays", i + 1));
     box.append(el("div", { class: "row seatrow" },
@@ -116,12 +118,14 @@ function collectRequest() {
   const seats = [...document.querySelectorAll("#seats .seatrow")].map((row) => {
     const kind = row.querySelector("select").value;
     const name = row.querySelector("input").value.trim() || null;
-    return kind === "human" ? { kind: "human", name } : { kind: "bot", bot: kind.slice(4), name };
+    if (kind === "open") return { kind };
+    return ["human", "invite"].includes(kind) ? { kind, name } : { kind: "bot", bot: kind.slice(4), name };
   });
   const body = { game: preset().game, options, seats, ...PorphyraClock.request(), table: {
     hints: document.getElementById("opt-hints").checked,
     spectator_chat: document.getElementById("opt-spectator-chat").checked,
   } };
+  if (document.getElementById("opt-rated").checked) body.rated = true;
   const seed = document.getElementById("seed").value.trim();
   if (seed) body.seed = seed;  // as typed: see requestText
   return body;
@@ -167,6 +171,10 @@ async function createGame() {
       el("div", { class: "row" },
         el("button", { class: "small", onclick: () => copy(url) }, t("Copy")),
         el("a", { class: "button small primary", href: inv.url, "data-testid": `play-seat-${inv.seat}` }, t("Play as {0}", shownName(seat.name))))));
+  }
+  if (info.seats.some((s) => s.open)) {
+    box.append(el("div", { class: "section muted" }, t("The game starts once every open seat is taken (see Open tables).")));
+    if (typeof loadTables === "function") loadTables();
   }
   const spect = origin + info.spectate_url;
   box.append(el("div", { class: "section" }, el("div", {}, t("Spectator link (public view only):")),
