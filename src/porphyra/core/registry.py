@@ -54,6 +54,12 @@ def registered_games() -> list[str]:
     return sorted(_GAMES)
 
 
+def solo_games() -> list[str]:
+    """The registered games with a solo mode (one seat against the game's own opponent:
+    ``min_players`` 1), sorted."""
+    return [name for name in registered_games() if game_info(name).min_players == 1]
+
+
 def game_info(name: str) -> GameInfo:
     """The metadata of game ``name`` (with its declared options), without making a game.
 
