@@ -26,8 +26,8 @@ ADAPTER_KINDS: dict[str, str] = {
     "styled_bot": "a class (seed: int, style: str) -> Bot: the easy bot in a play style",
     "terminal_view": "a class () -> porphyra.cli.views.GameView: the terminal's view",
     "codec": "a class (game) -> porphyra.envs.encoding.Codec: the research encoding",
-    "balance_collector": "a class () -> porphyra.balance.collect.Collector: game statistics",
-    "balance_summary": "a function (results) -> dict: the balance lab's figures of a game",
+    "research": "a porphyra.envs.hooks.ResearchHooks: env ids, zero-sum seat counts, docs",
+    "balance": "a porphyra.balance.hooks.BalanceHooks: the balance lab's figures",
 }
 
 

@@ -35,16 +35,16 @@ _ADAPTERS: dict[str, dict[str, str]] = {
         "styled_bot": "porphyra.bots.byzantium_styles:StyledHeuristicBot",
         "terminal_view": "porphyra.cli.byzantium_view:ByzantiumView",
         "codec": "porphyra.envs.codecs:ByzantiumCodec",
-        "balance_collector": "porphyra.balance.collect:ByzantiumCollector",
-        "balance_summary": "porphyra.balance.analysis:byzantium",
+        "research": "porphyra.envs.hooks:BYZANTIUM",
+        "balance": "porphyra.balance.hooks:BYZANTIUM",
     },
     "conspiracy": {
         "web": "porphyra.games.conspiracy.web:WEB",
         "heuristics": "porphyra.bots.heuristic_conspiracy:HEURISTICS",
         "terminal_view": "porphyra.cli.conspiracy_view:ConspiracyView",
         "codec": "porphyra.envs.codecs:ConspiracyCodec",
-        "balance_collector": "porphyra.balance.collect:ConspiracyCollector",
-        "balance_summary": "porphyra.balance.analysis:conspiracy",
+        "research": "porphyra.envs.hooks:CONSPIRACY",
+        "balance": "porphyra.balance.hooks:CONSPIRACY",
     },
 }
 
