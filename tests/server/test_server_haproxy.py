@@ -223,11 +223,6 @@ def pg_url(postgres_admin_url: str) -> Iterator[str]:
 
 
 @pytest.mark.live
-@pytest.mark.skipif(
-    not os.environ.get("PORPHYRA_TEST_HAPROXY"),
-    reason="quarantined: in 1 of 2 CI runs HAProxy's port refused connections for 60 s "
-    "mid-test (cause not yet found); run with PORPHYRA_TEST_HAPROXY=1",
-)
 def test_games_through_haproxy_survive_a_killed_and_restarted_process(
     pg_url: str, tmp_path: Path
 ) -> None:
@@ -289,7 +284,8 @@ def test_games_through_haproxy_survive_a_killed_and_restarted_process(
         for t in victims:
             assert t.used_before is not None and t.used_after is not None, t.id
             charged = t.used_after - t.used_before
-            assert 0 <= charged < LEASE_S - 2, (t.id, charged)
+            # (-0.2: each reading of the public clock is rounded to a tenth of a second)
+            assert -0.2 <= charged < LEASE_S - 2, (t.id, charged)
     finally:
         lb.stop()
         for p in processes:
