@@ -18,6 +18,7 @@ import socket
 import subprocess
 import time
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -235,6 +236,7 @@ def test_games_through_haproxy_survive_a_killed_and_restarted_process(
         processes.append(ProcessServer(pg_url, port, code=QUICK_BEAT, extra=extra))
     servers = [f"127.0.0.1:{p.port}" for p in processes]
     lb = Balancer(servers, ports[3].getsockname()[1], tmp_path / "haproxy.log")
+    starter = ThreadPoolExecutor(1)
     try:
         for p in processes:
             p.start()
@@ -258,6 +260,7 @@ def test_games_through_haproxy_survive_a_killed_and_restarted_process(
         started = time.monotonic()
         victim.kill()
         took_over = False
+        restart: Future[ProcessServer] | None = None
         steps = 0
         while not all(t.over for t in tables):
             steps += 1
@@ -268,9 +271,13 @@ def test_games_through_haproxy_survive_a_killed_and_restarted_process(
             if not took_over and all(owner_of(pg_url, t.id) != owner for t in victims):
                 took_over = True
                 assert time.monotonic() - started >= LEASE_S - 1  # (the lease ran out)
-                victim.start()  # a new process at the same address, back in HAProxy
-                assert victim.process is not None and victim.process.poll() is None
-        assert took_over
+                # A new process at the same address, back in HAProxy; started beside the
+                # games, which go on meanwhile (seconds on a busy machine: waiting here
+                # would charge the person's clocks with the test's own wait).
+                restart = starter.submit(victim.start)
+        assert took_over and restart is not None
+        restart.result(timeout=120)
+        assert victim.process is not None and victim.process.poll() is None
         for t in tables:
             rec = httpx.get(f"{lb.base}/api/games/{t.id}/record", timeout=10).json()
             assert rec["result"] is not None
@@ -284,9 +291,12 @@ def test_games_through_haproxy_survive_a_killed_and_restarted_process(
         for t in victims:
             assert t.used_before is not None and t.used_after is not None, t.id
             charged = t.used_after - t.used_before
-            # (-0.2: each reading of the public clock is rounded to a tenth of a second)
-            assert -0.2 <= charged < LEASE_S - 2, (t.id, charged)
+            # (Below zero by design, a little: the time from the dead process's last
+            # heartbeat to its kill, a beat of 0.25 s or more on a busy machine, is charged
+            # to nobody either; and each reading is rounded to a tenth of a second.)
+            assert -1.0 < charged < LEASE_S - 2, (t.id, charged)
     finally:
+        starter.shutdown(wait=True)
         lb.stop()
         for p in processes:
             p.stop()
