@@ -270,8 +270,6 @@ def summarize(game: str, results: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """
     if not results:
         raise ValueError("no games to summarize")
-    if game == "byzantium":
-        return byzantium(results)
-    if game == "conspiracy":
-        return conspiracy(results)
-    raise ValueError(f"the balance lab does not know the game {game!r}")
+    from porphyra.balance.hooks import balance_hooks
+
+    return balance_hooks(game).summarize(results)

@@ -14,26 +14,23 @@ Opponent on the same deals.
 
 Every game is an independent :class:`Task`; results come back in task order, so a campaign
 gives exactly the same results whether it runs in one process, in ``workers`` processes or
-on a Ray cluster (:func:`run_tasks`), as long as the bots are iteration-budget bots.
+on a Ray cluster (:func:`run_tasks`, on the batch-play engine of :mod:`porphyra.batch`), as
+long as the bots are iteration-budget bots.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
-import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from porphyra.balance.collect import Collector, collector_for
+from porphyra.batch import ProgressCallback as ProgressCallback
+from porphyra.batch import play_game, run_batch
 from porphyra.core.game import State
-from porphyra.core.registry import shared_game
 from porphyra.tournament.schedule import rotations
-
-#: Called with the number of finished games after each game.
-ProgressCallback = Callable[[int], None]
 
 
 @dataclass(frozen=True)
@@ -159,17 +156,10 @@ def play_task(task: Task) -> dict[str, Any]:
     Raises:
         RuntimeError: the game failed; the message names the task.
     """
-    from porphyra.bots.selfplay import play_bot_game
-
-    game = shared_game(task.game, task.options)
     collector = collector_for(task.game)
-    try:
-        state = play_bot_game(game, task.seats, task.seed, observer=collector.before)
-    except Exception as exc:
-        raise RuntimeError(
-            f"game {task.index} ({', '.join(task.seats)}; seed {task.seed}) failed: "
-            f"{type(exc).__name__}: {exc}"
-        ) from exc
+    state, _ = play_game(
+        task.index, task.game, task.options, task.seats, task.seed, observer=collector.before
+    )
     return game_stats(task, state, collector)
 
 
@@ -190,18 +180,6 @@ def game_stats(task: Task, state: State, collector: Collector) -> dict[str, Any]
     return stats
 
 
-def _play_chunk(chunk: Sequence[Task]) -> list[dict[str, Any]]:
-    return [play_task(t) for t in chunk]
-
-
-def _ignore_interrupts() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _chunks(tasks: Sequence[Task], size: int) -> list[list[Task]]:
-    return [list(tasks[i : i + size]) for i in range(0, len(tasks), size)]
-
-
 def run_tasks(
     tasks: Sequence[Task],
     workers: int = 1,
@@ -209,7 +187,9 @@ def run_tasks(
     ray_address: str | None = None,
     chunk: int = 8,
 ) -> list[dict[str, Any]]:
-    """Play every task; results in task order whatever the order of completion.
+    """Play every task (on the batch-play engine tournaments use too,
+    :func:`porphyra.batch.run_batch`); results in task order whatever the order of
+    completion.
 
     Args:
         tasks: the games (:meth:`Campaign.tasks`).
@@ -226,28 +206,6 @@ def run_tasks(
         ValueError: ``workers`` < 1.
         RuntimeError: a game failed, or Ray is asked for and not installed.
     """
-    if workers < 1:
-        raise ValueError(f"--workers must be at least 1, not {workers}")
-    results: list[dict[str, Any]] = []
-    chunks = _chunks(tasks, max(1, chunk))
-    if ray_address is not None:
-        from porphyra.tournament.ray_backend import run_on_ray
-
-        for done in run_on_ray(chunks, _play_chunk, ray_address):
-            results.extend(done)
-            if progress is not None:
-                progress(len(results))
-    elif workers == 1 or len(chunks) <= 1:
-        for c in chunks:
-            results.extend(_play_chunk(c))
-            if progress is not None:
-                progress(len(results))
-    else:
-        context = multiprocessing.get_context("spawn")
-        with context.Pool(min(workers, len(chunks)), initializer=_ignore_interrupts) as pool:
-            for done in pool.imap_unordered(_play_chunk, chunks):
-                results.extend(done)
-                if progress is not None:
-                    progress(len(results))
+    results = run_batch(tasks, play_task, workers, progress, ray_address, chunk)
     results.sort(key=lambda r: int(r["index"]))
     return results

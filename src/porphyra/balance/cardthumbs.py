@@ -8,11 +8,12 @@ from __future__ import annotations
 import html
 import json
 from functools import cache
-from pathlib import Path
 
+from porphyra.games.byzantium.cards import default_cards_path
 from porphyra.server.cardart import byzantium_thumbnail
 
-_DECKS = Path(__file__).parents[1] / "games" / "byzantium" / "data"
+#: Where Byzantium's shipped decks are (beside its default deck).
+_DECKS = default_cards_path().parent
 
 
 @cache

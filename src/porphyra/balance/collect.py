@@ -172,8 +172,6 @@ def collector_for(game_name: str) -> Collector:
     Raises:
         ValueError: the lab has no collector for that game.
     """
-    if game_name == "byzantium":
-        return ByzantiumCollector()
-    if game_name == "conspiracy":
-        return ConspiracyCollector()
-    raise ValueError(f"the balance lab does not know the game {game_name!r}")
+    from porphyra.balance.hooks import balance_hooks
+
+    return balance_hooks(game_name).collector()

@@ -24,6 +24,7 @@ from typing import Any
 
 from porphyra.balance import analysis, paired
 from porphyra.balance.campaign import Campaign, ProgressCallback, Task, run_tasks
+from porphyra.balance.hooks import balance_hooks
 from porphyra.core.registry import load_game
 
 
@@ -35,7 +36,7 @@ def card_set_info(game: str, options: dict[str, Any]) -> dict[str, Any] | None:
     Raises:
         UnknownGameError / CardDataError: invalid options or card file.
     """
-    if game != "byzantium":
+    if not balance_hooks(game).decks:
         return None
     cardset: Any = getattr(load_game(game, **options), "cardset")  # noqa: B009
     return {
@@ -177,12 +178,7 @@ def headline_precision(game: str, campaign: Campaign) -> Precision:
             mine = [r for r in results[0] if r["pairing"] == p]
             if not mine:
                 return 1.0
-            figures = analysis.summarize(game, mine)
-            if game == "byzantium":
-                shares = [figures["first_emperor"]["share"]]
-            else:
-                shares = [a["share"] for a in figures.get("seat_order", {}).values()]
-                shares += list(figures.get("solo", {}).values())
+            shares = balance_hooks(game).shares(analysis.summarize(game, mine))
             worst = max([worst, *(half_width(s) for s in shares)])
         return worst
 

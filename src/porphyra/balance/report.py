@@ -15,6 +15,7 @@ from typing import Any
 
 from porphyra.balance import cards_table, plots
 from porphyra.balance.cardthumbs import with_thumbnails
+from porphyra.balance.hooks import balance_hooks
 from porphyra.balance.plots import label
 
 _STYLE = (
@@ -98,12 +99,7 @@ def render_html(summary: dict[str, Any]) -> str:
     """
     plt = plots.pyplot()
     game = summary["game"]
-    pairings = summary["pairings"]
-    images = (
-        plots.byzantium_plots(plt, pairings, (summary.get("cards") or {}).get("list"))
-        if game == "byzantium"
-        else plots.conspiracy_plots(plt, pairings)
-    )
+    images = balance_hooks(game).plots(plt, summary)
     parts = [
         f"<h1>porphyra balance report: {html.escape(game)}</h1>",
         f"<p><code>{html.escape(summary['command'])}</code></p>",
@@ -122,100 +118,7 @@ def render_html(summary: dict[str, Any]) -> str:
         )  # fmt: skip
     else:
         parts.append(sampling_html(summary.get("sampling")))
-    if game == "byzantium":
-        rows = []
-        for p in pairings:
-            f = p["figures"]
-            fe = f["first_emperor"]
-            rows.append(
-                [
-                    label(p),
-                    f["games"],
-                    f["distinct_games"],
-                    _ci(fe["share"]),
-                    fe["p_value"],
-                    _ci(f["collapse"]),
-                    _ci(f["collapse_by_turn_3"]),
-                    f["full_games"],
-                ]
-            )
-        parts.append(
-            _table(
-                rows,
-                [
-                    "pairing",
-                    "games",
-                    "distinct games",
-                    "first Emperor's share",
-                    "p (sign test)",
-                    "collapses",
-                    "collapses by turn 3",
-                    "full games",
-                ],
-            )
-        )
-        for p in pairings:
-            mf = p["figures"]["meld_force"]
-            parts.append(f"<h3>Meld force by Age — {html.escape(label(p))}</h3>")
-            parts.append(
-                _table(
-                    [
-                        [side, *(mf[side][a] for a in ("early", "middle", "late"))]
-                        for side in ("byzantine", "foe")
-                    ],
-                    ["side", "Early", "Middle", "Late"],
-                )
-            )
-            gain = p["figures"].get("emperor_legacy_gain_by_turn", {})
-            if gain:
-                parts.append(
-                    "<h3>Legacy Tokens the Emperor gains, by turn — "
-                    f"{html.escape(label(p))}</h3><p>Odd turns are the first Emperor's; "
-                    "a lead built in one Age shows as odd turns gaining more than the even "
-                    "turns after them.</p>"
-                )
-                parts.append(
-                    _table(
-                        [["first" if int(t) % 2 else "second" for t in gain], list(gain.values())],
-                        [f"turn {t}" for t in gain],
-                    )
-                )
-            parts.append(shape_html(p))
-        # each card row starts with the card's picture (issue 29)
-        table = with_thumbnails(cards_table.to_html(cards_table.rows(summary)))
-        parts.append("<h2>Per card</h2>" + table)
-    else:
-        for p in pairings:
-            f = p["figures"]
-            if "seat_order" in f:
-                rows = [[pos, _ci(a["share"]), a["p_value"]] for pos, a in f["seat_order"].items()]
-                note = html.escape(f["seat_order_note"])
-                parts.append(
-                    f"<h3>Seat order — {html.escape(label(p))}</h3><p>{note}</p>"
-                    + _table(rows, ["position", "share", "p (sign test)"])
-                )
-            if "solo" in f:
-                parts.append(
-                    f"<h3>Solo — {html.escape(label(p))}</h3>"
-                    + _table(
-                        [[lo, _ci(r)] for lo, r in f["solo"].items()],
-                        ["Legendary Opponent", "win rate"],
-                    )
-                )
-            parts.append(
-                "<h3>Points by category (mean)</h3>"
-                + _table(list(f["points_by_category"].items()), ["category", "points"])
-            )
-            for key, title in (
-                ("locations", "Location (owned at the end)"),
-                ("lord_values", "lord value (held in the chamber)"),
-            ):
-                rows = [[k, d["diff"], d["ci95"], d["games"]] for k, d in f[key].items()]
-                parts.append(
-                    f"<details><summary>Win-rate difference per {title}</summary>"
-                    + _table(rows, [title, "diff", "95%", "games behind"])
-                    + "</details>"
-                )
+    parts.extend(balance_hooks(game).sections(summary))
     if summary.get("skill"):
         rows = [
             [
@@ -242,6 +145,115 @@ def render_html(summary: dict[str, Any]) -> str:
     )
 
 
+def byzantium_sections(summary: dict[str, Any]) -> list[str]:
+    """Byzantium's sections of the report (HTML parts): the first Emperor's share,
+    collapses, meld force by Age, the Emperor's Legacy gains, the game's shape and the
+    per-card table."""
+    pairings = summary["pairings"]
+    parts: list[str] = []
+    rows = []
+    for p in pairings:
+        f = p["figures"]
+        fe = f["first_emperor"]
+        rows.append(
+            [
+                label(p),
+                f["games"],
+                f["distinct_games"],
+                _ci(fe["share"]),
+                fe["p_value"],
+                _ci(f["collapse"]),
+                _ci(f["collapse_by_turn_3"]),
+                f["full_games"],
+            ]
+        )
+    parts.append(
+        _table(
+            rows,
+            [
+                "pairing",
+                "games",
+                "distinct games",
+                "first Emperor's share",
+                "p (sign test)",
+                "collapses",
+                "collapses by turn 3",
+                "full games",
+            ],
+        )
+    )
+    for p in pairings:
+        mf = p["figures"]["meld_force"]
+        parts.append(f"<h3>Meld force by Age — {html.escape(label(p))}</h3>")
+        parts.append(
+            _table(
+                [
+                    [side, *(mf[side][a] for a in ("early", "middle", "late"))]
+                    for side in ("byzantine", "foe")
+                ],
+                ["side", "Early", "Middle", "Late"],
+            )
+        )
+        gain = p["figures"].get("emperor_legacy_gain_by_turn", {})
+        if gain:
+            parts.append(
+                "<h3>Legacy Tokens the Emperor gains, by turn — "
+                f"{html.escape(label(p))}</h3><p>Odd turns are the first Emperor's; "
+                "a lead built in one Age shows as odd turns gaining more than the even "
+                "turns after them.</p>"
+            )
+            parts.append(
+                _table(
+                    [["first" if int(t) % 2 else "second" for t in gain], list(gain.values())],
+                    [f"turn {t}" for t in gain],
+                )
+            )
+        parts.append(shape_html(p))
+    # each card row starts with the card's picture (issue 29)
+    table = with_thumbnails(cards_table.to_html(cards_table.rows(summary)))
+    parts.append("<h2>Per card</h2>" + table)
+    return parts
+
+
+def conspiracy_sections(summary: dict[str, Any]) -> list[str]:
+    """Conspiracy's sections of the report (HTML parts): seat order, solo win rates,
+    points by category, and the win-rate differences per Location and lord value."""
+    pairings = summary["pairings"]
+    parts: list[str] = []
+    for p in pairings:
+        f = p["figures"]
+        if "seat_order" in f:
+            rows = [[pos, _ci(a["share"]), a["p_value"]] for pos, a in f["seat_order"].items()]
+            note = html.escape(f["seat_order_note"])
+            parts.append(
+                f"<h3>Seat order — {html.escape(label(p))}</h3><p>{note}</p>"
+                + _table(rows, ["position", "share", "p (sign test)"])
+            )
+        if "solo" in f:
+            parts.append(
+                f"<h3>Solo — {html.escape(label(p))}</h3>"
+                + _table(
+                    [[lo, _ci(r)] for lo, r in f["solo"].items()],
+                    ["Legendary Opponent", "win rate"],
+                )
+            )
+        parts.append(
+            "<h3>Points by category (mean)</h3>"
+            + _table(list(f["points_by_category"].items()), ["category", "points"])
+        )
+        for key, title in (
+            ("locations", "Location (owned at the end)"),
+            ("lord_values", "lord value (held in the chamber)"),
+        ):
+            rows = [[k, d["diff"], d["ci95"], d["games"]] for k, d in f[key].items()]
+            parts.append(
+                f"<details><summary>Win-rate difference per {title}</summary>"
+                + _table(rows, [title, "diff", "95%", "games behind"])
+                + "</details>"
+            )
+    return parts
+
+
 def write(summary: dict[str, Any], out: Path) -> tuple[Path, Path]:
     """Write ``summary.json`` and ``report.html`` into ``out`` (created if missing), and
     for Byzantium the per-card table as ``cards.csv``.
@@ -259,7 +271,7 @@ def write(summary: dict[str, Any], out: Path) -> tuple[Path, Path]:
     summary_path.write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     html_path = out / "report.html"
     html_path.write_text(report, encoding="utf-8")
-    if summary["game"] == "byzantium":
+    if balance_hooks(summary["game"]).decks:
         text = cards_table.to_csv(cards_table.rows(summary))
         (out / "cards.csv").write_text(text, encoding="utf-8")
     return summary_path, html_path

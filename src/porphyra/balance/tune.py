@@ -36,6 +36,7 @@ from typing import Any
 
 from porphyra.balance.campaign import Campaign, run_tasks
 from porphyra.balance.edits import MAX_LEGACY
+from porphyra.games.byzantium.game import ByzantiumGame
 
 
 @dataclass(frozen=True)
@@ -376,7 +377,7 @@ def measure(
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "deck.json"
         path.write_text(json.dumps(deck), encoding="utf-8")
-        campaign = Campaign("byzantium", {"cards": str(path)}, (bots,), games, seed)
+        campaign = Campaign(ByzantiumGame.info.name, {"cards": str(path)}, (bots,), games, seed)
         results = run_tasks(campaign.tasks(), workers=workers, chunk=25)
     return metrics_of(results)
 

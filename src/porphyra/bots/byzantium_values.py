@@ -28,8 +28,8 @@ from importlib import resources
 from typing import Any, cast
 
 from porphyra.core.game import State
-from porphyra.core.registry import load_game
 from porphyra.games.byzantium.cards import DECKS_SHIPPED, DEFAULT_DECK
+from porphyra.games.byzantium.game import ByzantiumGame
 
 TURNS = 12
 MAX_TT = 20
@@ -57,7 +57,7 @@ def samples(games: int, seed: int, deck: str = DEFAULT_DECK) -> list[tuple[int, 
     """
     from porphyra.bots.heuristic_byzantium import rollout_policy
 
-    game = load_game("byzantium", deck=deck)
+    game = ByzantiumGame(deck=deck)
     rng = random.Random(seed)  # unused by the deterministic policy, needed by its signature
     out: list[tuple[int, int, int, float]] = []
     for g in range(games):

@@ -1,10 +1,11 @@
 """Per-game heuristics: the ``easy`` bot, rollout policies and evaluations for ISMCTS.
 
-Each game may provide a module ``porphyra.bots.heuristic_<game>`` that exports
-``HEURISTICS``, a :class:`~porphyra.bots.search_types.GameHeuristics` typed with the game's
-state class: its ``easy`` bot (strategy in the module docstring), rollout policy,
-evaluation, candidate actions, determinization refiner, simultaneous-move test and rollout
-cut (each documented on :class:`~porphyra.bots.search_types.GameHeuristics`).
+Each game may register (``"heuristics"`` in :mod:`porphyra.core.registry`) a
+:class:`~porphyra.bots.search_types.GameHeuristics` typed with the game's state class
+(e.g. ``porphyra.bots.heuristic_byzantium.HEURISTICS``): its ``easy`` bot (strategy in
+the module's docstring), rollout policy, evaluation, candidate actions, determinization
+refiner, simultaneous-move test and rollout cut (each documented on
+:class:`~porphyra.bots.search_types.GameHeuristics`).
 
 :func:`heuristics_for` looks the structure up by game name.  A game without one falls back
 to :class:`GreedyBot` (a generic flat Monte Carlo one-ply bot), uniformly random rollouts and
@@ -13,7 +14,6 @@ no evaluation (rollouts then play to the end) and every legal action as a candid
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable
 from typing import Any
@@ -21,26 +21,23 @@ from typing import Any
 from porphyra.bots.base import Bot, SeatView
 from porphyra.bots.search_types import GameHeuristics, view_seed
 from porphyra.core.game import Action, State
-
-#: The heuristic module of each game that has one; it exports ``HEURISTICS``.
-_MODULES: dict[str, str] = {
-    "byzantium": "porphyra.bots.heuristic_byzantium",
-    "conspiracy": "porphyra.bots.heuristic_conspiracy",
-}
+from porphyra.core.registry import adapter, games_with, registered_games
 
 
 def heuristics_for(game_name: str) -> GameHeuristics[Any] | None:
-    """The hooks of ``game_name``'s heuristic module, or ``None`` for a game without one.
+    """The heuristic hooks ``game_name`` registers, or ``None`` for a game without them
+    (or a name the registry does not know).
 
     Raises:
-        TypeError: the module's ``HEURISTICS`` is not a ``GameHeuristics``.
+        TypeError: the registered hooks are not a ``GameHeuristics``.
     """
-    target = _MODULES.get(game_name)
-    if target is None:
+    if game_name not in registered_games():
         return None
-    hooks = importlib.import_module(target).HEURISTICS
+    hooks = adapter(game_name, "heuristics")
+    if hooks is None:
+        return None
     if not isinstance(hooks, GameHeuristics):
-        raise TypeError(f"{target}.HEURISTICS must be a GameHeuristics, not {hooks!r}")
+        raise TypeError(f"{game_name}'s heuristics must be a GameHeuristics, not {hooks!r}")
     return hooks
 
 
@@ -146,11 +143,10 @@ class EasyBot:
         if bot is None:
             if self.style is None:
                 bot = heuristic_for(name)(self.seed)
-            elif name == "byzantium":
-                from porphyra.bots.byzantium_styles import StyledHeuristicBot
-
-                bot = StyledHeuristicBot(self.seed, self.style)
+            elif (styled_bot := adapter(name, "styled_bot")) is not None:
+                bot = styled_bot(self.seed, self.style)
             else:
-                raise ValueError(f"play styles are for byzantium, not {name}")
+                styled = " and ".join(games_with("styled_bot"))
+                raise ValueError(f"play styles are for {styled}, not {name}")
             self._bots[name] = bot
         return bot.choose(view)

@@ -46,6 +46,7 @@ from porphyra.bots.search_types import GameHeuristics, view_seed
 from porphyra.core.game import Action
 from porphyra.games.conspiracy.cards import EFFECT_SWAP, KEY_GOLD, KEY_SILVER, CardSet
 from porphyra.games.conspiracy.chamber import ADJACENT, SLOTS, largest_group
+from porphyra.games.conspiracy.game import ConspiracyGame
 from porphyra.games.conspiracy.notation import (
     DRAW,
     KEEP,
@@ -352,7 +353,7 @@ class HeuristicBot:
         """
         if not view.legal_actions:
             raise ValueError(f"seat {view.player} has no legal action")
-        state = view.sample(random.Random(view_seed(self.seed, view, "conspiracy")))
+        state = view.sample(random.Random(view_seed(self.seed, view, ConspiracyGame.info.name)))
         if not isinstance(state, ConspiracyState):
             raise TypeError(f"the Conspiracy heuristic cannot play {view.game.info.name}")
         text = str(best_action(state))

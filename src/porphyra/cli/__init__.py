@@ -46,7 +46,7 @@ from porphyra.cli.simulate import simulate as run_simulation
 from porphyra.cli.simulate import simulate_solo, solo_table, summary_tables
 from porphyra.cli.tournament import parse_opponents, tournament_command
 from porphyra.cli.views import view_for
-from porphyra.core.registry import load_game, registered_games
+from porphyra.core.registry import game_info, load_game, registered_games, solo_games
 from porphyra.server.cli import serve_command
 
 # --help is read before a command runs: its texts take the language of --lang in the
@@ -172,8 +172,8 @@ def _solo(name: str, solo: bool, given: dict[str, Any]) -> dict[str, Any]:
     """
     if not solo and "opponent" not in given:
         return dict(given)
-    if name != "conspiracy":
-        raise CliError(f"--solo and --opponent apply to conspiracy, not to {name}")
+    if name not in solo_games():
+        raise CliError(f"--solo and --opponent apply to {', '.join(solo_games())}, not to {name}")
     if given.get("players") not in (None, 1):
         raise CliError("--solo is one player against a Legendary Opponent: drop --players")
     return {**given, "players": 1}
@@ -186,9 +186,14 @@ def _check_game(name: str) -> str:
     return name
 
 
+def _has_players_option(name: str) -> bool:
+    """Whether game ``name`` declares a ``players`` option (its seat count varies)."""
+    return any(o.name == "players" for o in game_info(name).options)
+
+
 def _players_hint(given: dict[str, Any], seats: str | None, option: str = "--seats") -> None:
-    """Conspiracy: without --players, the number of names in --seats (``option``) sets it
-    (in ``given``, the option flags)."""
+    """A game with a ``players`` option (Conspiracy): without --players, the number of
+    names in --seats (``option``) sets it (in ``given``, the option flags)."""
     if "players" not in given and seats is not None:
         given["players"] = len(parse_seat_kinds(seats, None, option))
 
@@ -293,7 +298,7 @@ def play(
             raise CliError("name a game to play (" + ", ".join(registered_games()) + ")")
         name = _check_game(game)
         given = _solo(name, solo, options)
-        if name == "conspiracy":
+        if _has_players_option(name):
             _players_hint(given, seats)
         if str(given.get("opponent", "")).strip().lower() == "all":
             raise CliError("--opponent all is for simulate; play one Legendary Opponent")
@@ -481,7 +486,7 @@ def simulate(
         if solo or "opponent" in options:
             _simulate_solo(console, name, games, seed, bots, as_json, given)
             return
-        if name == "conspiracy":
+        if _has_players_option(name):
             _players_hint(given, bots, "--bots")
         loaded = load_game(name, **game_options(name, given))
         if bots is None:

@@ -27,7 +27,7 @@ from rich.table import Table
 from porphyra.balance.campaign import Campaign
 from porphyra.cli.common import CliError, handle_errors, progress_bar
 from porphyra.cli.options import game_options, with_game_options
-from porphyra.core.registry import game_info, registered_games
+from porphyra.core.registry import game_info, registered_games, solo_games
 
 
 def _advance(bar: Progress, campaign: Campaign, sets: int = 1) -> Callable[[int], None]:
@@ -49,7 +49,7 @@ def _pairings(
     from porphyra.cli.tournament import parse_bots
 
     if not bots:
-        count = 1 if game == "conspiracy" and players == 1 else (players or 2)
+        count = 1 if game in solo_games() and players == 1 else (players or 2)
         return (("easy",) * count,)
     return tuple(tuple(parse_bots(spec)) for spec in bots)
 
@@ -61,33 +61,18 @@ def _percent(r: dict[str, Any]) -> str:
 
 
 def _headline(summary: dict[str, Any]) -> Table:
+    from porphyra.balance.hooks import balance_hooks
+
     table = Table(title=f"{summary['game']}: balance", show_lines=False)
     table.add_column("pairing")
     table.add_column("games", justify="right")
     table.add_column("distinct", justify="right")
-    if summary["game"] == "byzantium":
-        for col in ("first Emperor's share", "p", "collapses", "by turn 3"):
-            table.add_column(col, justify="right")
-        for p in summary["pairings"]:
-            f = p["figures"]
-            table.add_row(
-                " vs ".join(p["bots"]),
-                str(f["games"]),
-                str(f["distinct_games"]),
-                _percent(f["first_emperor"]["share"]),
-                str(f["first_emperor"]["p_value"]),
-                _percent(f["collapse"]),
-                _percent(f["collapse_by_turn_3"]),
-            )
-    else:
-        table.add_column("seat order / solo", justify="left")
-        for p in summary["pairings"]:
-            f = p["figures"]
-            parts = [f"pos {k}: {_percent(a['share'])}" for k, a in f.get("seat_order", {}).items()]
-            parts += [f"{lo}: {_percent(r)}" for lo, r in f.get("solo", {}).items()]
-            table.add_row(
-                " vs ".join(p["bots"]), str(f["games"]), str(f["distinct_games"]), "\n".join(parts)
-            )
+    columns, cells = balance_hooks(summary["game"]).headline
+    for title, justify in columns:
+        table.add_column(title, justify=justify)  # type: ignore[arg-type]
+    for p in summary["pairings"]:
+        f = p["figures"]
+        table.add_row(" vs ".join(p["bots"]), str(f["games"]), str(f["distinct_games"]), *cells(f))
     return table
 
 
@@ -264,8 +249,10 @@ def balance_command(
             raise CliError(f"unknown game {game!r}; known: {', '.join(registered_games())}")
         options = game_options(game, options)
         deck, cards, players = options.get("deck"), options.get("cards"), options.get("players")
-        if game != "byzantium" and (compare_files or tune or edits):
-            raise CliError("--compare, --set and --tune are for byzantium")
+        from porphyra.balance.hooks import deck_games
+
+        if game not in deck_games() and (compare_files or tune or edits):
+            raise CliError(f"--compare, --set and --tune are for {', '.join(deck_games())}")
         if edits and (compare_files or tune):
             raise CliError(
                 "--set edits the deck of --deck or --cards; not with --compare or --tune"
@@ -275,8 +262,8 @@ def balance_command(
                            "--set, --tune or --until")  # fmt: skip
         if vs_base and not edits:
             raise CliError("--vs-base compares a deck edited with --set with its base: add --set")
-        if game != "conspiracy" and opponents:
-            raise CliError("--opponents is for conspiracy")
+        if game not in solo_games() and opponents:
+            raise CliError(f"--opponents is for {', '.join(solo_games())}")
         if sum(x is not None for x in (deck, cards, compare_files)) > 1:
             raise CliError("give one of --deck, --cards, --compare")
         n_workers = (os.cpu_count() or 1) if workers is None else workers
@@ -298,7 +285,7 @@ def balance_command(
             console.print(f"written: {summary_path} and {html_path}")
             return
         los: tuple[str, ...] = ()
-        if game == "conspiracy":
+        if game in solo_games():
             if opponents and players not in (None, 1):
                 raise CliError("--opponents is for the solo mode (--players 1)")
             if players == 1 or opponents:
@@ -316,7 +303,19 @@ def balance_command(
         if edits:  # after every other check: a refused command writes nothing
             options = {"cards": str(_write_edited(options, edits, out))}
         if tune:
-            _tune(console, options, trials, games, seed, n_workers, out, command, knobs, pairings)
+            _tune(
+                console,
+                game,
+                options,
+                trials,
+                games,
+                seed,
+                n_workers,
+                out,
+                command,
+                knobs,
+                pairings,
+            )
             return
         if compare_files is not None or vs_base:
             sets = (
@@ -433,6 +432,7 @@ def _write_edited(options: dict[str, Any], edits: list[str], out: Path) -> Path:
 
 def _tune(
     console: Console,
+    game: str,
     options: dict[str, Any],
     trials: int,
     games: int,
@@ -480,7 +480,7 @@ def _tune(
     card_file = out / "cards.json"
     card_file.write_text(json.dumps(deck, indent=1) + "\n", encoding="utf-8")
     (out / "trials.json").write_text(json.dumps(history, indent=1) + "\n", encoding="utf-8")
-    campaign = Campaign("byzantium", {"cards": str(card_file)}, tuple(two_seat), games, seed)
+    campaign = Campaign(game, {"cards": str(card_file)}, tuple(two_seat), games, seed)
     summary = lab.run_lab(campaign, command, workers)
     summary["tuning"] = {"best": best, "knobs": [k.__dict__ for k in knobs]}
     report.write(summary, out)

@@ -26,7 +26,7 @@ from porphyra.bots import make_bot
 from porphyra.cli.common import HUMAN, CliError, handle_errors, parse_seat_kinds, progress_bar
 from porphyra.cli.options import game_options, with_game_options
 from porphyra.core.errors import UnknownGameError
-from porphyra.core.registry import load_game, registered_games
+from porphyra.core.registry import load_game, registered_games, solo_games
 from porphyra.core.seats import seat_label
 from porphyra.tournament import (
     LEGENDARY_OPPONENTS,
@@ -36,9 +36,6 @@ from porphyra.tournament import (
     tournament,
 )
 from porphyra.tournament.output import write_outputs
-
-#: The game that has a solo mode.
-SOLO_GAME = "conspiracy"
 
 
 def parse_bots(spec: str) -> list[str]:
@@ -110,8 +107,8 @@ def build_config(
     players = options.pop("players", None)
     lo_names: list[str] | None = None
     if solo:
-        if name != SOLO_GAME:
-            raise CliError(f"--solo applies to {SOLO_GAME}, not to {name}")
+        if name not in solo_games():
+            raise CliError(f"--solo applies to {', '.join(solo_games())}, not to {name}")
         if players not in (None, 1):
             raise CliError("--solo plays 1 player against a Legendary Opponent; drop --players")
         lo_names = parse_opponents(opponents)

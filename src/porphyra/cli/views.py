@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from rich.console import Group, RenderableType
 from rich.panel import Panel
@@ -24,6 +24,7 @@ from porphyra.cli.lang import log_messages as rendered_log
 from porphyra.cli.lang import people
 from porphyra.core.game import Action, Game, State
 from porphyra.core.messages import Message, from_wire
+from porphyra.core.registry import adapter, registered_games
 
 Obs = dict[str, Any]
 
@@ -178,16 +179,11 @@ def log_entry(line: str, style: str = "", names: Sequence[str] | None = None) ->
 
 
 def view_for(name: str) -> GameView:
-    """The view of the game ``name`` (the generic view for games without their own)."""
-    if name == "byzantium":
-        from porphyra.cli.byzantium_view import ByzantiumView
-
-        return ByzantiumView()
-    if name == "conspiracy":
-        from porphyra.cli.conspiracy_view import ConspiracyView
-
-        return ConspiracyView()
-    return GameView()
+    """The view of the game ``name``: the ``terminal_view`` it registers (see
+    :mod:`porphyra.core.registry`), else the generic view (also for a name the registry
+    does not know)."""
+    view = adapter(name, "terminal_view") if name in registered_games() else None
+    return GameView() if view is None else cast(GameView, view())
 
 
 def group(*items: RenderableType | None) -> Group:

@@ -1,5 +1,8 @@
 """What a game brings to the outer layers beside its rules, asked for through the registry
-(:func:`porphyra.core.registry.web_hooks`), so that those layers never name a game.
+(:func:`porphyra.core.registry.adapter`, :func:`porphyra.core.registry.web_hooks`), so
+that those layers never name a game.
+
+:data:`ADAPTER_KINDS` lists the kinds a game may register (each with what it must be).
 
 :class:`WebHooks` is the web server's part: each hook is optional, and a game without one
 gets the server's plain behaviour (no course on the end screen, no derived figures, no
@@ -13,6 +16,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from porphyra.core.game import Game, State
+
+#: The kinds of adapter a game may register in :mod:`porphyra.core.registry`, with what
+#: each must be.  A game without one of a kind gets the asking layer's generic behaviour
+#: (or, where there is none, that layer's clear error).
+ADAPTER_KINDS: dict[str, str] = {
+    "web": "a WebHooks (below): the web server's hooks",
+    "heuristics": "a porphyra.bots.search_types.GameHeuristics: the easy bot, ISMCTS hooks",
+    "styled_bot": "a class (seed: int, style: str) -> Bot: the easy bot in a play style",
+    "terminal_view": "a class () -> porphyra.cli.views.GameView: the terminal's view",
+    "codec": "a class (game) -> porphyra.envs.encoding.Codec: the research encoding",
+    "research": "a porphyra.envs.hooks.ResearchHooks: env ids, zero-sum seat counts, docs",
+    "balance": "a porphyra.balance.hooks.BalanceHooks: the balance lab's figures",
+}
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from porphyra.core.adapters import WebHooks
+from porphyra.core.adapters import ADAPTER_KINDS, WebHooks
 from porphyra.core.errors import UnknownGameError
 from porphyra.core.game import Game, GameInfo
 from porphyra.core.messages import msg
@@ -23,17 +23,41 @@ _GAMES: dict[str, str] = {
 }
 
 
-#: What each game brings to the web server (:class:`~porphyra.core.adapters.WebHooks`),
-#: by import path, loaded when first asked for.
-_WEB_HOOKS: dict[str, str] = {
-    "byzantium": "porphyra.games.byzantium.web:WEB",
-    "conspiracy": "porphyra.games.conspiracy.web:WEB",
+#: What each game brings to the outer layers beside its rules (its bots' hooks, terminal
+#: view, codec for the research environments, balance figures, web hooks), by kind, as
+#: import paths ``"module:attribute"`` loaded when first asked for (:func:`adapter`).
+#: The kinds and what each must be: :data:`porphyra.core.adapters.ADAPTER_KINDS`.  This
+#: table and ``_GAMES`` are the one place outside ``games/`` that names a game.
+_ADAPTERS: dict[str, dict[str, str]] = {
+    "byzantium": {
+        "web": "porphyra.games.byzantium.web:WEB",
+        "heuristics": "porphyra.bots.heuristic_byzantium:HEURISTICS",
+        "styled_bot": "porphyra.bots.byzantium_styles:StyledHeuristicBot",
+        "terminal_view": "porphyra.cli.byzantium_view:ByzantiumView",
+        "codec": "porphyra.envs.codecs:ByzantiumCodec",
+        "research": "porphyra.envs.hooks:BYZANTIUM",
+        "balance": "porphyra.balance.hooks:BYZANTIUM",
+    },
+    "conspiracy": {
+        "web": "porphyra.games.conspiracy.web:WEB",
+        "heuristics": "porphyra.bots.heuristic_conspiracy:HEURISTICS",
+        "terminal_view": "porphyra.cli.conspiracy_view:ConspiracyView",
+        "codec": "porphyra.envs.codecs:ConspiracyCodec",
+        "research": "porphyra.envs.hooks:CONSPIRACY",
+        "balance": "porphyra.balance.hooks:CONSPIRACY",
+    },
 }
 
 
 def registered_games() -> list[str]:
     """Names accepted by :func:`load_game`, sorted."""
     return sorted(_GAMES)
+
+
+def solo_games() -> list[str]:
+    """The registered games with a solo mode (one seat against the game's own opponent:
+    ``min_players`` 1), sorted."""
+    return [name for name in registered_games() if game_info(name).min_players == 1]
 
 
 def game_info(name: str) -> GameInfo:
@@ -116,6 +140,39 @@ def _game_class(name: str) -> type[Game]:
 
 
 @functools.cache
+def adapter(name: str, kind: str) -> Any | None:
+    """What game ``name`` brings to the outer layers of ``kind`` (one of
+    :data:`~porphyra.core.adapters.ADAPTER_KINDS`), imported once; None when the game
+    registers none of that kind (the asking layer then uses its generic behaviour).
+
+    Raises:
+        UnknownGameError: ``name`` is not a registered game.
+        ValueError: ``kind`` is not a known kind.
+    """
+    if name not in _GAMES:
+        _game_class(name)  # (raises the registry's own error)
+    if kind not in ADAPTER_KINDS:
+        raise ValueError(f"unknown adapter kind {kind!r}; kinds: {', '.join(ADAPTER_KINDS)}")
+    target = _ADAPTERS.get(name, {}).get(kind)
+    if target is None:
+        return None
+    module_name, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(module_name), attribute)
+
+
+def games_with(kind: str) -> list[str]:
+    """The registered games that bring an adapter of ``kind``, sorted (e.g. the games with
+    a research codec, or with play styles).
+
+    Raises:
+        ValueError: ``kind`` is not a known kind.
+    """
+    if kind not in ADAPTER_KINDS:
+        raise ValueError(f"unknown adapter kind {kind!r}; kinds: {', '.join(ADAPTER_KINDS)}")
+    return [name for name in registered_games() if kind in _ADAPTERS.get(name, {})]
+
+
+@functools.cache
 def web_hooks(name: str) -> WebHooks:
     """The web server's hooks of game ``name`` (a game that registers none gets
     ``WebHooks()``: every hook absent).
@@ -123,11 +180,5 @@ def web_hooks(name: str) -> WebHooks:
     Raises:
         UnknownGameError: ``name`` is not a registered game.
     """
-    if name not in _GAMES:
-        _game_class(name)  # (raises the registry's own error)
-    target = _WEB_HOOKS.get(name)
-    if target is None:
-        return WebHooks()
-    module_name, _, attribute = target.partition(":")
-    hooks: WebHooks = getattr(importlib.import_module(module_name), attribute)
-    return hooks
+    hooks: WebHooks | None = adapter(name, "web")
+    return WebHooks() if hooks is None else hooks

@@ -13,6 +13,7 @@ from typing import Any, Final
 from mypy_extensions import mypyc_attr
 
 from porphyra.core.game import Action, Game, JSONDict, State
+from porphyra.core.registry import adapter, registered_games
 from porphyra.envs.encoding import Canvas, Codec, Layout, OptionTable
 from porphyra.games.byzantium.cards import AGES
 from porphyra.games.byzantium.legal import LegalActions
@@ -376,11 +377,11 @@ class ConspiracyCodec(Codec):
 @functools.cache
 def _cached(game: Game) -> Codec:
     name = game.info.name
-    if name == "byzantium":
-        return ByzantiumCodec(game)
-    if name == "conspiracy":
-        return ConspiracyCodec(game)
-    raise ValueError(f"no research encoding for game {name!r}")
+    make = adapter(name, "codec") if name in registered_games() else None
+    if make is None:
+        raise ValueError(f"no research encoding for game {name!r}")
+    codec: Codec = make(game)
+    return codec
 
 
 def codec_for(game: Game) -> Codec:

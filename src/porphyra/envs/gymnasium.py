@@ -35,6 +35,7 @@ from porphyra.core.registry import load_game
 from porphyra.core.seatarg import seat_of
 from porphyra.envs.codecs import codec_for
 from porphyra.envs.encoding import EnvCore, Mask, Tensor, flag, next_game_seed, one_of
+from porphyra.envs.hooks import default_game, research_games, research_hooks
 
 BOUND = 1000.0
 
@@ -64,7 +65,7 @@ class PorphyraEnv(gymnasium.Env[Tensor, np.int64]):
 
     def __init__(
         self,
-        game: str = "conspiracy",
+        game: str = default_game("gymnasium"),
         opponent: str = "random",
         seat: int = 0,
         illegal_action: str = "lose",
@@ -170,10 +171,8 @@ class PorphyraEnv(gymnasium.Env[Tensor, np.int64]):
 
 
 def _register() -> None:
-    for env_id, game in (
-        ("porphyra/Byzantium-v0", "byzantium"),
-        ("porphyra/Conspiracy-v0", "conspiracy"),
-    ):
+    for game in research_games():
+        env_id = f"porphyra/{research_hooks(game).title}-v0"
         if env_id not in gymnasium.registry:
             gymnasium.register(
                 id=env_id,

@@ -49,6 +49,7 @@ GIL but pyspiel does not forward ``ResampleFromInfostate`` to Python states, so 
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections.abc import Callable
@@ -59,9 +60,10 @@ import pyspiel
 
 from porphyra.core.errors import IllegalActionError
 from porphyra.core.game import Game
-from porphyra.core.registry import load_game
+from porphyra.core.registry import game_info, load_game
 from porphyra.envs.codecs import codec_for
 from porphyra.envs.encoding import Codec, EnvCore
+from porphyra.envs.hooks import research_games, research_hooks
 
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
@@ -72,13 +74,25 @@ _TOKENS_PER_DECISION = 12
 RANDOM_SEED = -1
 
 
-def _game_type(name: str, long_name: str, players: tuple[int, int], zero_sum: bool) -> Any:
+def _players_default(name: str) -> int | None:
+    """The default of game ``name``'s ``players`` option (its OpenSpiel parameter), or
+    None for a game whose seat count is fixed."""
+    option = next((o for o in game_info(name).options if o.name == "players"), None)
+    return None if option is None else int(option.default)
+
+
+@functools.cache
+def _game_type(name: str, zero_sum: bool) -> Any:
+    """OpenSpiel's type of game ``name`` (``porphyra_<name>``), zero-sum or general-sum;
+    made once for each (the same object for every game of that type)."""
+    info = game_info(name)
     params: dict[str, Any] = {"seed": RANDOM_SEED}
-    if name == "conspiracy":
-        params["players"] = 2
+    players = _players_default(name)
+    if players is not None:
+        params["players"] = players
     return pyspiel.GameType(
         short_name=f"porphyra_{name}",
-        long_name=f"porphyra {long_name}",
+        long_name=f"porphyra {research_hooks(name).title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
@@ -86,8 +100,8 @@ def _game_type(name: str, long_name: str, players: tuple[int, int], zero_sum: bo
         if zero_sum
         else pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=players[1],
-        min_num_players=players[0],
+        max_num_players=info.max_players,
+        min_num_players=info.min_players,
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
@@ -96,13 +110,12 @@ def _game_type(name: str, long_name: str, players: tuple[int, int], zero_sum: bo
     )
 
 
-_TYPES = {
-    "byzantium": _game_type("byzantium", "Byzantium", (2, 2), True),
-    "conspiracy": _game_type("conspiracy", "Conspiracy", (1, 4), False),
-}
-#: Two-player Conspiracy's type: zero-sum (one winner +1 and one loser -1, or a shared
-#: win 0 and 0, C-R11); with 3-4 players all losers get -1, and solo has one seat.
-_ZERO_SUM_CONSPIRACY = _game_type("conspiracy", "Conspiracy", (1, 4), True)
+def _registered_type(name: str) -> Any:
+    """The type registered for game ``name``: zero-sum when it is at every seat count
+    (Byzantium), else general-sum (Conspiracy: zero-sum with two players only)."""
+    info = game_info(name)
+    seats = range(info.min_players, info.max_players + 1)
+    return _game_type(name, all(research_hooks(name).zero_sum(n) for n in seats))
 
 
 def _seed_sequence(seed: int) -> random.Random:
@@ -159,12 +172,13 @@ class PorphyraGame(pyspiel.Game):
 
     def __init__(self, name: str, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
-        options = {"players": int(params.get("players", 2))} if name == "conspiracy" else {}
+        players = _players_default(name)
+        options = {} if players is None else {"players": int(params.get("players", players))}
         self.engine: Game = load_game(name, **options)
         self.codec: Codec = codec_for(self.engine)
         codec = self.codec
         n = self.engine.num_players
-        zero_sum = name == "byzantium" or (name == "conspiracy" and n == 2)
+        zero_sum = research_hooks(name).zero_sum(n)
         info = pyspiel.GameInfo(
             num_distinct_actions=codec.num_actions,
             max_chance_outcomes=0,
@@ -175,7 +189,8 @@ class PorphyraGame(pyspiel.Game):
             max_game_length=self.engine.info.max_game_length
             * (_TOKENS_PER_DECISION if codec.end is not None else 1),
         )
-        game_type = _ZERO_SUM_CONSPIRACY if name == "conspiracy" and zero_sum else _TYPES[name]
+        registered = _registered_type(name)
+        game_type = _game_type(name, True) if zero_sum else registered
         super().__init__(game_type, info, params)
         self._name = name
         self._params = params
@@ -352,22 +367,36 @@ class PorphyraObserver:
         return json.dumps(obs, sort_keys=True)
 
 
-class ByzantiumGame(PorphyraGame):
-    """``porphyra_byzantium`` (parameter ``seed``)."""
+class _NamedGame(PorphyraGame):
+    """The pyspiel game class of one porphyra game (made for each game below)."""
+
+    game_name: str
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        super().__init__("byzantium", params)
+        super().__init__(self.game_name, params)
 
 
-class ConspiracyGame(PorphyraGame):
-    """``porphyra_conspiracy`` (parameters ``players``, ``seed``)."""
-
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        super().__init__("conspiracy", params)
+def _named_class(name: str) -> type[_NamedGame]:
+    """The class ``<Title>Game`` of ``porphyra_<name>`` (a module attribute, so that it
+    is found by name: ``ByzantiumGame``, ``ConspiracyGame``)."""
+    title = research_hooks(name).title
+    cls = type(
+        f"{title}Game",
+        (_NamedGame,),
+        {
+            "__module__": __name__,
+            "__qualname__": f"{title}Game",
+            "__doc__": f"``porphyra_{name}`` (parameters: see the module docstring).",
+            "game_name": name,
+        },
+    )
+    return cls
 
 
 # Classes, not closures, are registered: pyspiel keeps the factories until after the
 # interpreter has finalized (a closure released then crashes the process).
-for _cls, _type in ((ByzantiumGame, _TYPES["byzantium"]), (ConspiracyGame, _TYPES["conspiracy"])):
+for _name in research_games():
+    _cls = globals()[f"{research_hooks(_name).title}Game"] = _named_class(_name)
+    _type = _registered_type(_name)
     if _type.short_name not in pyspiel.registered_names():
         pyspiel.register_game(_type, _cls)

@@ -36,6 +36,7 @@ from porphyra.core.registry import load_game
 from porphyra.core.seatarg import as_integer
 from porphyra.envs.codecs import codec_for
 from porphyra.envs.encoding import Codec, EnvCore, flag, next_game_seed, one_of
+from porphyra.envs.hooks import default_game, parallel_games
 
 BOUND = 1000.0
 
@@ -161,7 +162,7 @@ class raw_env(_Base, AECEnv[str, dict[str, Any], int]):
 
     def __init__(
         self,
-        game: str = "byzantium",
+        game: str = default_game("pettingzoo"),
         render_mode: str | None = None,
         observation_json: bool = True,
         illegal_action: str = "raise",
@@ -245,7 +246,7 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper[str, dict[str, Any], int]):
 
 
 def env(
-    game: str = "byzantium",
+    game: str = default_game("pettingzoo"),
     render_mode: str | None = None,
     observation_json: bool = True,
     illegal_action: str = "raise",
@@ -284,15 +285,16 @@ class parallel_env(_Base, ParallelEnv[str, dict[str, Any], int]):
 
     def __init__(
         self,
-        game: str = "byzantium",
+        game: str = default_game("pettingzoo"),
         render_mode: str | None = None,
         observation_json: bool = True,
         illegal_action: str = "raise",
         idle_action: bool = True,
         **options: Any,
     ):
-        if game != "byzantium":
-            raise ValueError(f"parallel_env exists for byzantium only, not {game!r}")
+        if game not in parallel_games():
+            only = ", ".join(parallel_games())
+            raise ValueError(f"parallel_env exists for {only} only, not {game!r}")
         self.idle_action = flag("idle_action", idle_action)
         self.version = 1 if self.idle_action else 0
         self.metadata = {**self.metadata, "is_parallelizable": True}

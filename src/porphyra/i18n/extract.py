@@ -17,7 +17,6 @@ from babel.messages.extract import extract_from_dir
 
 PACKAGE = Path(__file__).resolve().parent.parent
 STATIC = PACKAGE / "server" / "static"
-GAMES = PACKAGE / "games"
 
 #: A message: ``(context, msgid)``; context None is interface text.
 Message = tuple[str | None, str]
@@ -124,17 +123,19 @@ def term_messages() -> set[Message]:
     deck, the Conspiracy colours, lords, Location names and effects, Legendary Opponents (names,
     titles, conditions, bonuses, abilities)."""
     from porphyra.bots import bot_names
+    from porphyra.games.byzantium.cards import default_cards_path
     from porphyra.games.conspiracy import solo
+    from porphyra.games.conspiracy.cards import DATA_DIR
     from porphyra.i18n.names import LOCATION_NAMES
 
     terms: set[str] = {"Byzantine", "Foe", "byzantine", "foe", "natural", "nothing", "none"}
     terms.update({"Early", "Middle", "Late", "early", "middle", "late", "the LO", "no pile"})
-    for deck in sorted((GAMES / "byzantium" / "data").glob("deck-*.json")):
+    for deck in sorted(default_cards_path().parent.glob("deck-*.json")):
         data = json.loads(deck.read_text(encoding="utf-8"))
         terms.add(data["name"])  # the deck's own name (its provenance note stays English)
         for card in data["cards"]:
             terms.update((card["name"], card["type"]))
-    data = GAMES / "conspiracy" / "data"
+    data = DATA_DIR
     for lord in json.loads((data / "lords.json").read_text(encoding="utf-8"))["lords"]:
         terms.update((lord["colour"], f"{lord['colour']}{lord['ip']}"))
     for loc in json.loads((data / "locations.json").read_text(encoding="utf-8"))["locations"]:

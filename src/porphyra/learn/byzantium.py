@@ -7,6 +7,7 @@ The deal (seed and moves) was found by ``python -m porphyra.learn.find_seed byza
 
 from __future__ import annotations
 
+from porphyra.games.byzantium.game import INFO
 from porphyra.i18n import N_
 from porphyra.learn.script import Lesson, Step
 
@@ -140,8 +141,8 @@ STEPS = (
 )
 
 LESSON = Lesson(
-    name="byzantium",
-    game="byzantium",
+    name=INFO.name,
+    game=INFO.name,
     options={"deck": "v3", "first_emperor": 0},
     seed=137155,
     seat=0,

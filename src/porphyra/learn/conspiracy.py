@@ -8,6 +8,7 @@ The deal (seed and moves) was found by ``python -m porphyra.learn.find_seed cons
 
 from __future__ import annotations
 
+from porphyra.games.conspiracy.game import INFO
 from porphyra.i18n import N_
 from porphyra.learn.script import Lesson, Step
 
@@ -121,8 +122,8 @@ STEPS = (
 )
 
 LESSON = Lesson(
-    name="conspiracy",
-    game="conspiracy",
+    name=INFO.name,
+    game=INFO.name,
     options={"players": 2, "first_player": 0},
     seed=143,
     seat=0,

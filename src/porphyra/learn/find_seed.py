@@ -33,7 +33,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from porphyra.core.game import Action
+from porphyra.learn.byzantium import LESSON as BYZANTIUM
+from porphyra.learn.conspiracy import LESSON as CONSPIRACY
 from porphyra.learn.script import Lesson, Step, Tutorial
+from porphyra.learn.solo import LESSON as SOLO
 
 #: A plan: the learner's move for each action step, by step key.
 Plan = dict[str, str]
@@ -232,15 +235,16 @@ def _check_conspiracy(tutorial: Tutorial, step: Step, before: dict[str, Any]) ->
         raise NoFit("the learner has no Location")
 
 
+#: The scripted moves of each tutorial, by its name.
 POLICIES: dict[str, Callable[[Tutorial, Step], str]] = {
-    "byzantium": _byzantium,
-    "conspiracy": _conspiracy,
-    "solo": _solo,
+    BYZANTIUM.name: _byzantium,
+    CONSPIRACY.name: _conspiracy,
+    SOLO.name: _solo,
 }
 CHECKS: dict[str, Callable[[Tutorial, Step, dict[str, Any]], None]] = {
-    "byzantium": _check_byzantium,
-    "conspiracy": _check_conspiracy,
-    "solo": _check_solo,
+    BYZANTIUM.name: _check_byzantium,
+    CONSPIRACY.name: _check_conspiracy,
+    SOLO.name: _check_solo,
 }
 
 

@@ -8,6 +8,7 @@ The deal (seed and moves) was found by ``python -m porphyra.learn.find_seed solo
 
 from __future__ import annotations
 
+from porphyra.games.conspiracy.game import INFO
 from porphyra.i18n import N_
 from porphyra.learn.script import Lesson, Step
 
@@ -106,7 +107,7 @@ STEPS = (
 
 LESSON = Lesson(
     name="solo",
-    game="conspiracy",
+    game=INFO.name,
     options={"players": 1, "opponent": "farmer"},
     seed=4,
     seat=0,

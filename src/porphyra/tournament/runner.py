@@ -1,4 +1,5 @@
-"""Playing a tournament's games, in this process or spread over worker processes.
+"""Playing a tournament's games, in this process or spread over worker processes (the
+batch-play engine the balance lab uses too, :mod:`porphyra.batch`).
 
 Each :class:`~porphyra.tournament.schedule.Match` is an independent task: the worker loads
 the game, builds fresh bots seeded from the game seed and their seat (the same helper as
@@ -10,20 +11,14 @@ reproducible, and share the machine's cores with the other workers.
 
 from __future__ import annotations
 
-import multiprocessing
-import signal
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from porphyra import record as records
-from porphyra.bots.selfplay import play_bot_game
-from porphyra.core.registry import shared_game
+from porphyra.batch import ProgressCallback as ProgressCallback
+from porphyra.batch import play_game, run_batch
 from porphyra.tournament.schedule import Match
-
-#: Called with the number of finished games after each game.
-ProgressCallback = Callable[[int], None]
 
 
 @dataclass(frozen=True)
@@ -78,16 +73,7 @@ def play_match(match: Match, keep_record: bool = False) -> GameResult:
             message names the game id, seats and seed.
         UnknownGameError: the game or an option is unknown.
     """
-    game = shared_game(match.game, match.options)
-    start = time.perf_counter()
-    try:
-        state = play_bot_game(game, match.seats, match.seed)
-    except Exception as exc:
-        raise RuntimeError(
-            f"game {match.game_id} ({', '.join(match.seats)}; seed {match.seed}) failed: "
-            f"{type(exc).__name__}: {exc}"
-        ) from exc
-    duration = time.perf_counter() - start
+    state, duration = play_game(match.game_id, match.game, match.options, match.seats, match.seed)
     return GameResult(
         match=match,
         returns=tuple(float(r) for r in state.returns()),
@@ -96,11 +82,6 @@ def play_match(match: Match, keep_record: bool = False) -> GameResult:
         duration=duration,
         record=records.to_record(state) if keep_record else None,
     )
-
-
-def _ignore_interrupts() -> None:
-    """Worker initializer: Ctrl-C is handled by the parent, which ends the workers."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _play_task(task: tuple[Match, bool]) -> GameResult:
@@ -135,29 +116,5 @@ def run_matches(
         RuntimeError: a game failed (the remaining games are not played), or Ray is asked
             for and not installed.
     """
-    if workers < 1:
-        raise ValueError(f"--workers must be at least 1, not {workers}")
-    results: dict[int, GameResult] = {}
-    if ray_address is not None:
-        from porphyra.tournament.ray_backend import run_on_ray
-
-        for result in run_on_ray([(m, keep_records) for m in matches], _play_task, ray_address):
-            results[result.match.game_id] = result
-            if progress is not None:
-                progress(len(results))
-    elif workers == 1 or len(matches) <= 1:
-        for match in matches:
-            results[match.game_id] = play_match(match, keep_records)
-            if progress is not None:
-                progress(len(results))
-    else:
-        context = multiprocessing.get_context("spawn")
-        tasks = [(match, keep_records) for match in matches]
-        # Leaving the block (normally, on a failed game or on Ctrl-C) terminates the
-        # workers at once instead of waiting for their games to end.
-        with context.Pool(min(workers, len(matches)), initializer=_ignore_interrupts) as pool:
-            for result in pool.imap_unordered(_play_task, tasks, chunksize=1):
-                results[result.match.game_id] = result
-                if progress is not None:
-                    progress(len(results))
-    return [results[match.game_id] for match in matches]
+    tasks = [(match, keep_records) for match in matches]
+    return run_batch(tasks, _play_task, workers, progress, ray_address)
