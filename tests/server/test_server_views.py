@@ -143,3 +143,31 @@ def test_a_game_without_derived_figures_builds_no_public_view_for_seats(
         await hub.stop()
 
     asyncio.run(play())
+
+
+def test_wire_log_converts_each_line_once_and_matches_a_full_conversion(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from porphyra.core import messages as core_messages
+    from porphyra.server import seatclock
+
+    converted: list[Any] = []
+
+    def counting(message: Any) -> dict[str, Any]:
+        converted.append(message)
+        return core_messages.to_wire(message)
+
+    monkeypatch.setattr(seatclock, "to_wire", counting)
+    wire = seatclock.WireLog()
+    seen = 0
+    for state in _states("byzantium", {}, 60):
+        lines = state.log_messages(0)
+        assert wire.wired(lines) == [core_messages.to_wire(m) for m in lines]
+        # Only the lines added since the last read were converted.
+        assert len(converted) == len(lines) - seen
+        seen = len(lines)
+        converted.clear()
+    # A log that does not extend the last one (an undo, a reload) is converted whole.
+    fresh = load_game("byzantium").new_initial_state(seed=11).log_messages(0)
+    assert wire.wired(fresh) == [core_messages.to_wire(m) for m in fresh]
+    assert len(converted) == len(fresh)

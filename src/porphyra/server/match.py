@@ -90,6 +90,8 @@ class MatchRunner(SeatViews, TableChat, TableBots, ClockedRunner):
         #: Per-seq memo of views and the public observation (cleared on change).
         self._memo: dict[Any, Any] = {}
         self._memo_seq = -1
+        #: Per seat (None: spectators), its log messages in wire form so far.
+        self._wire_logs = {}
         #: ``time.monotonic()`` of the last use (the hub releases idle runners).
         self.last_used = time.monotonic()
         #: Set when the hub released this runner: holders must fetch it again.
