@@ -1,9 +1,10 @@
 """What every seat sees, as one digest, and the server's own CPU per decision.
 
-Plays whole games in-process through the server's match runner (``Hub`` on an in-memory
-SQLite database, no web stack): per game two clients on each seat and one spectator; at
-each step a seat the game waits for (a random one, so simultaneous choices come in either
-order) submits a random action from the legal list its own client was sent. Every text
+Plays whole games in-process through the server's match runner (``Hub`` on an SQLite
+file in a temporary directory, as ``bench_server.py`` stores; no web stack): per game two
+clients on each seat and one spectator; at each step a seat the game waits for (a random
+one, so simultaneous choices come in either order) submits a random action from the legal
+list its own client was sent. Every text
 each client receives is kept, the game's random id replaced by ``G``; the digest of all of
 them changes when anything a seat or spectator is sent changes (run it before and after a
 change of the per-decision path: the same digest means nobody sees anything different).
@@ -21,7 +22,9 @@ import argparse
 import asyncio
 import hashlib
 import random
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -90,7 +93,12 @@ async def _play(
 
 
 async def _main(games: int, seed: int) -> None:
-    hub = Hub(Storage("sqlite://"))
+    with tempfile.TemporaryDirectory() as tmp:
+        await _play_all(f"sqlite:///{Path(tmp) / 'transcript.sqlite3'}", games, seed)
+
+
+async def _play_all(url: str, games: int, seed: int) -> None:
+    hub = Hub(Storage(url))
     rng = random.Random(seed)
     digest = hashlib.sha256()
     total, cpu, chars = 0, 0.0, 0
