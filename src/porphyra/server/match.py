@@ -360,7 +360,8 @@ class MatchRunner(SeatViews, TableChat, TableBots, ClockedRunner):
             "status": "over" if state.is_terminal() else "active",
             "result": result,
         }
-        clock.update(self._waiting(state, clock), seat, self.time.now())
+        if clock.timed:  # (an untimed clock's update changes nothing: skip its inputs)
+            clock.update(self._waiting(state, clock), seat, self.time.now())
         entry["clock"] = clock.dumps()
         try:
             await self._store(
