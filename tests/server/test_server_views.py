@@ -171,3 +171,61 @@ def test_wire_log_converts_each_line_once_and_matches_a_full_conversion(
     fresh = load_game("byzantium").new_initial_state(seed=11).log_messages(0)
     assert wire.wired(fresh) == [core_messages.to_wire(m) for m in fresh]
     assert len(converted) == len(fresh)
+
+
+def _merge(held: dict[str, Any] | None, message: dict[str, Any]) -> dict[str, Any]:
+    """What a page shows after ``message``: its observation with the log lines it carries
+    appended to those held before (an update carries only the lines past the client's)."""
+    obs = dict(message["observation"])
+    start = message.get("log_start", 0)
+    if held is not None and start:
+        for key in ("log", "log_messages"):
+            obs[key] = held["observation"][key][:start] + obs[key]
+    return {
+        "observation": obs,
+        "legal": message["legal"],
+        "can_undo": message["can_undo"],
+        "status": message["status"],
+    }
+
+
+@pytest.mark.parametrize(("name", "options"), [("byzantium", {}), ("conspiracy", {"players": 2})])
+def test_a_seat_gets_an_update_exactly_when_what_it_sees_changed(
+    name: str, options: dict[str, Any]
+) -> None:
+    """The comparison behind the updates (``SeatViews._shown``: the log by its length, the
+    rest as text) sends a seat an update whenever its observation, log, legal actions,
+    undo or status changed, and nothing when none did (another seat's hidden choice)."""
+
+    async def play() -> tuple[int, int]:
+        hub, runner = await _runner(name, options)
+        clients = [Client(0), Client(1)]
+        held: dict[int, dict[str, Any]] = {}
+        for c in clients:
+            runner.attach(c)
+            snapshot = json.loads(_drain(c)[0])
+            held[c.seat] = _merge(None, snapshot)  # type: ignore[index]
+        rng = random.Random(7)
+        sent = skipped = 0
+        while not runner.over and sent + skipped < 400:
+            seat = rng.choice(runner.state.active_players())
+            legal = held[seat]["legal"]
+            await runner.submit(seat, legal[rng.randrange(len(legal))], runner.seq)
+            for c in clients:
+                assert c.seat is not None
+                now = _merge(None, json.loads(protocol.dumps(runner.view(c.seat, "update"))))
+                updates = [m for m in map(json.loads, _drain(c)) if m["type"] == "update"]
+                if updates:
+                    assert len(updates) == 1
+                    held[c.seat] = _merge(held[c.seat], updates[0])
+                    sent += 1
+                else:
+                    skipped += 1
+                assert held[c.seat] == now
+        await hub.stop()
+        return sent, skipped
+
+    sent, skipped = asyncio.run(play())
+    assert sent > 20
+    if name == "byzantium":  # simultaneous decisions (B-R3): some changes are hidden
+        assert skipped > 0
