@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from porphyra.core.game import State
+from porphyra.core.messages import to_wire as core_wire
 from porphyra.core.registry import load_game
 from porphyra.server import protocol
 from porphyra.server.client import Client
@@ -157,20 +158,37 @@ def test_wire_log_converts_each_line_once_and_matches_a_full_conversion(
         converted.append(message)
         return core_messages.to_wire(message)
 
+    def text(lines: list[Any]) -> str:  # (fragments are JSON text: compare as JSON)
+        return protocol.dumps({"log_messages": lines})
+
     monkeypatch.setattr(seatclock, "to_wire", counting)
     wire = seatclock.WireLog()
     seen = 0
     for state in _states("byzantium", {}, 60):
         lines = state.log_messages(0)
-        assert wire.wired(lines) == [core_messages.to_wire(m) for m in lines]
+        assert text(wire.wired(lines)) == text([core_messages.to_wire(m) for m in lines])
         # Only the lines added since the last read were converted.
         assert len(converted) == len(lines) - seen
         seen = len(lines)
         converted.clear()
     # A log that does not extend the last one (an undo, a reload) is converted whole.
     fresh = load_game("byzantium").new_initial_state(seed=11).log_messages(0)
-    assert wire.wired(fresh) == [core_messages.to_wire(m) for m in fresh]
+    assert text(wire.wired(fresh)) == text([core_messages.to_wire(m) for m in fresh])
     assert len(converted) == len(fresh)
+
+
+def test_the_json_fallback_writes_log_fragments_as_their_json() -> None:
+    from porphyra.server import seatclock
+
+    state = load_game("byzantium").new_initial_state(seed=11)
+    lines = seatclock.WireLog().wired(state.log_messages(0))
+    wired = [core_wire(m) for m in state.log_messages(0)]
+    # An integer beyond 64 bits makes orjson refuse the message: json writes it instead.
+    message = {"n": 2**100, "log_messages": lines}
+    expected = json.dumps(
+        {"n": 2**100, "log_messages": wired}, separators=(",", ":"), ensure_ascii=False
+    )
+    assert protocol.dumps(message) == expected
 
 
 def _merge(held: dict[str, Any] | None, message: dict[str, Any]) -> dict[str, Any]:

@@ -15,6 +15,8 @@ import operator
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from porphyra import record as records
 from porphyra.clocks import ClockSettings, TableClock, event_message, event_text, with_notes
 from porphyra.clocks import record_fields as clock_record_fields
@@ -33,27 +35,35 @@ class WireLog:
     The engines hand out the same :class:`Message` objects for the lines they formatted
     before (``porphyra.core.logcache``), and a log only grows; so after a change only the
     lines since are converted, where every view used to convert its whole log again (a
-    third of the server's CPU per decision, issue 33).  The result is the same list of
-    dicts as converting every message; a log that is not an extension of the last one
-    (an undo, a reload) is converted whole.
+    third of the server's CPU per decision, issue 33).  A log that is not an extension of
+    the last one (an undo, a reload) is converted whole.
+
+    Each line is kept as its JSON text in an ``orjson.Fragment`` (which orjson writes as it
+    is, the same text as encoding the dict): a game's lines live as long as the game, and
+    kept as dicts and lists they would be walked by every collection of the garbage
+    collector's older generations (a fragment holds no references it could walk).
     """
 
     __slots__ = ("_messages", "_wired")
 
     def __init__(self) -> None:
         self._messages: list[Message] = []
-        self._wired: list[dict[str, Any]] = []
+        self._wired: list[orjson.Fragment] = []
 
-    def wired(self, messages: list[Message]) -> list[dict[str, Any]]:
-        """``[to_wire(m) for m in messages]`` (a new list; its dicts are shared with later
-        results and must not be changed)."""
+    def wired(self, messages: list[Message]) -> list[orjson.Fragment]:
+        """``messages`` as :func:`to_wire` would give them, each as its JSON text in an
+        ``orjson.Fragment`` (a new list; ``protocol.dumps`` writes them as that JSON)."""
         old = self._messages
         if len(old) <= len(messages) and all(map(operator.is_, old, messages)):
-            out = self._wired + [to_wire(m) for m in messages[len(old) :]]
+            out = self._wired + [_fragment(m) for m in messages[len(old) :]]
         else:
-            out = [to_wire(m) for m in messages]
+            out = [_fragment(m) for m in messages]
         self._messages, self._wired = messages, out
         return out
+
+
+def _fragment(message: Message) -> orjson.Fragment:
+    return orjson.Fragment(orjson.dumps(to_wire(message)))
 
 
 class ClockedRunner:
