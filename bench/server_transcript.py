@@ -4,10 +4,10 @@ Plays whole games in-process through the server's match runner (``Hub`` on an SQ
 file in a temporary directory, as ``bench_server.py`` stores; no web stack): per game two
 clients on each seat and one spectator; at each step a seat the game waits for (a random
 one, so simultaneous choices come in either order) submits a random action from the legal
-list its own client was sent. Every text
-each client receives is kept, the game's random id replaced by ``G``; the digest of all of
-them changes when anything a seat or spectator is sent changes (run it before and after a
-change of the per-decision path: the same digest means nobody sees anything different).
+list its own client was sent. Every text each client receives is kept, the game's random
+id replaced by ``G``; the digest of all of them changes when anything a seat or spectator
+is sent changes (run it before and after a change of the per-decision path: the same
+digest means nobody sees anything different).
 
 It also prints the process CPU per decision spent in the runner (submission, engine,
 storage, views, encoding): the part of ``bench/bench_server.py``'s figure that is
