@@ -63,7 +63,9 @@ class WireLog:
 
 
 def _fragment(message: Message) -> orjson.Fragment:
-    return orjson.Fragment(orjson.dumps(to_wire(message)))
+    # As text: the bytes orjson.dumps returns keep its whole output buffer (2 KiB a line
+    # in a memory trace), a string made from them only the line.
+    return orjson.Fragment(orjson.dumps(to_wire(message)).decode())
 
 
 class ClockedRunner:
