@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from porphyra.core.game import State
+from porphyra.core.messages import to_wire as core_wire
 from porphyra.core.registry import load_game
 from porphyra.server import protocol
 from porphyra.server.client import Client
@@ -143,3 +144,106 @@ def test_a_game_without_derived_figures_builds_no_public_view_for_seats(
         await hub.stop()
 
     asyncio.run(play())
+
+
+def test_wire_log_converts_each_line_once_and_matches_a_full_conversion(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from porphyra.core import messages as core_messages
+    from porphyra.server import seatclock
+
+    converted: list[Any] = []
+
+    def counting(message: Any) -> dict[str, Any]:
+        converted.append(message)
+        return core_messages.to_wire(message)
+
+    def text(lines: list[Any]) -> str:  # (fragments are JSON text: compare as JSON)
+        return protocol.dumps({"log_messages": lines})
+
+    monkeypatch.setattr(seatclock, "to_wire", counting)
+    wire = seatclock.WireLog()
+    seen = 0
+    for state in _states("byzantium", {}, 60):
+        lines = state.log_messages(0)
+        assert text(wire.wired(lines)) == text([core_messages.to_wire(m) for m in lines])
+        # Only the lines added since the last read were converted.
+        assert len(converted) == len(lines) - seen
+        seen = len(lines)
+        converted.clear()
+    # A log that does not extend the last one (an undo, a reload) is converted whole.
+    fresh = load_game("byzantium").new_initial_state(seed=11).log_messages(0)
+    assert text(wire.wired(fresh)) == text([core_messages.to_wire(m) for m in fresh])
+    assert len(converted) == len(fresh)
+
+
+def test_the_json_fallback_writes_log_fragments_as_their_json() -> None:
+    from porphyra.server import seatclock
+
+    state = load_game("byzantium").new_initial_state(seed=11)
+    lines = seatclock.WireLog().wired(state.log_messages(0))
+    wired = [core_wire(m) for m in state.log_messages(0)]
+    # An integer beyond 64 bits makes orjson refuse the message: json writes it instead.
+    message = {"n": 2**100, "log_messages": lines}
+    expected = json.dumps(
+        {"n": 2**100, "log_messages": wired}, separators=(",", ":"), ensure_ascii=False
+    )
+    assert protocol.dumps(message) == expected
+
+
+def _merge(held: dict[str, Any] | None, message: dict[str, Any]) -> dict[str, Any]:
+    """What a page shows after ``message``: its observation with the log lines it carries
+    appended to those held before (an update carries only the lines past the client's)."""
+    obs = dict(message["observation"])
+    start = message.get("log_start", 0)
+    if held is not None and start:
+        for key in ("log", "log_messages"):
+            obs[key] = held["observation"][key][:start] + obs[key]
+    return {
+        "observation": obs,
+        "legal": message["legal"],
+        "can_undo": message["can_undo"],
+        "status": message["status"],
+    }
+
+
+@pytest.mark.parametrize(("name", "options"), [("byzantium", {}), ("conspiracy", {"players": 2})])
+def test_a_seat_gets_an_update_exactly_when_what_it_sees_changed(
+    name: str, options: dict[str, Any]
+) -> None:
+    """The comparison behind the updates (``SeatViews._shown``: the log by its length, the
+    rest as text) sends a seat an update whenever its observation, log, legal actions,
+    undo or status changed, and nothing when none did (another seat's hidden choice)."""
+
+    async def play() -> tuple[int, int]:
+        hub, runner = await _runner(name, options)
+        clients = [Client(0), Client(1)]
+        held: dict[int, dict[str, Any]] = {}
+        for c in clients:
+            runner.attach(c)
+            snapshot = json.loads(_drain(c)[0])
+            held[c.seat] = _merge(None, snapshot)  # type: ignore[index]
+        rng = random.Random(7)
+        sent = skipped = 0
+        while not runner.over and sent + skipped < 400:
+            seat = rng.choice(runner.state.active_players())
+            legal = held[seat]["legal"]
+            await runner.submit(seat, legal[rng.randrange(len(legal))], runner.seq)
+            for c in clients:
+                assert c.seat is not None
+                now = _merge(None, json.loads(protocol.dumps(runner.view(c.seat, "update"))))
+                updates = [m for m in map(json.loads, _drain(c)) if m["type"] == "update"]
+                if updates:
+                    assert len(updates) == 1
+                    held[c.seat] = _merge(held[c.seat], updates[0])
+                    sent += 1
+                else:
+                    skipped += 1
+                assert held[c.seat] == now
+        await hub.stop()
+        return sent, skipped
+
+    sent, skipped = asyncio.run(play())
+    assert sent > 20
+    if name == "byzantium":  # simultaneous decisions (B-R3): some changes are hidden
+        assert skipped > 0

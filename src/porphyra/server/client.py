@@ -34,8 +34,9 @@ class Client:
     dropped: bool = False
     #: Log lines of its observation this client already has (updates send the rest).
     log_len: int = 0
-    #: What its last view showed (observation, legal actions, undo, status), so that a
-    #: change it cannot see (another seat's hidden choice) sends it nothing.
+    #: What its last view showed (observation, log length, legal actions, undo, status,
+    #: clocks: ``SeatViews._shown``), so that a change it cannot see (another seat's
+    #: hidden choice) sends it nothing.
     shown: Any = None
     #: A hint is being worked out for this client (one at a time).
     hinting: bool = False

@@ -92,6 +92,8 @@ class MatchRunner(SeatViews, TableChat, TableBots, OpenSeats, ClockedRunner):
         #: Per-seq memo of views and the public observation (cleared on change).
         self._memo: dict[Any, Any] = {}
         self._memo_seq = -1
+        #: Per seat (None: spectators), its log messages in wire form so far.
+        self._wire_logs = {}
         #: ``time.monotonic()`` of the last use (the hub releases idle runners).
         self.last_used = time.monotonic()
         #: Set when the hub released this runner: holders must fetch it again.
@@ -365,7 +367,8 @@ class MatchRunner(SeatViews, TableChat, TableBots, OpenSeats, ClockedRunner):
             "status": "over" if state.is_terminal() else "active",
             "result": result,
         }
-        clock.update(self._waiting(state, clock), seat, self.time.now())
+        if clock.timed:  # (an untimed clock's update changes nothing: skip its inputs)
+            clock.update(self._waiting(state, clock), seat, self.time.now())
         entry["clock"] = clock.dumps()
         try:
             await self._store(

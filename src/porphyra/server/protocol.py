@@ -233,7 +233,15 @@ def dumps(message: dict[str, Any]) -> str:
     try:
         return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
     except TypeError:  # orjson.JSONEncodeError: e.g. an integer beyond 64 bits
-        return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+        return json.dumps(message, separators=(",", ":"), ensure_ascii=False, default=_unfragment)
+
+
+def _unfragment(value: Any) -> Any:
+    """For :mod:`json`: an ``orjson.Fragment`` (JSON text kept as it is, as the views'
+    log lines are) as the data it holds."""
+    if isinstance(value, orjson.Fragment):
+        return orjson.loads(orjson.dumps(value))
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
 def error(seq: int, message: str, code: str = "invalid") -> dict[str, Any]:

@@ -30,6 +30,9 @@ log = logging.getLogger("porphyra.server")
 #: is sent (besides every ``("view", seat)``).
 _RELEASED = frozenset({"public", "derived"})
 
+#: The observation's log fields, which :meth:`SeatViews._shown` compares by length.
+_LOGS = frozenset({"log", "log_messages"})
+
 
 class SeatViews:
     """The views of a :class:`~porphyra.server.match.MatchRunner` (a base class of it)."""
@@ -214,24 +217,32 @@ class SeatViews:
         client.send(self._view_text(client, kind, last))
         client.shown = self._shown(client.seat)
 
-    def _shown(self, seat: int | None) -> tuple[str, tuple[Any, ...]]:
-        """What ``seat``'s view shows, apart from the message number: its observation,
-        legal actions, undo and status as JSON text (made once per change), and the clocks.
+    def _shown(self, seat: int | None) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        """What ``seat``'s view shows, apart from the message number: its observation
+        without the log as JSON text, the log's length, its legal actions, undo and
+        status (made once per change), and the clocks.
 
-        Text rather than the view's dicts, so that a client keeps no reference to them:
+        The log is compared by its length: a view's log only grows (an update sends the
+        lines past the client's count, so a line changed in place would never reach it
+        either), and encoding the whole log of every seat after every change to compare
+        it was the largest part of the server's work per decision (issue 33).  The legal
+        list is the decision's own (``_decisions``), compared item by item.  Text rather
+        than the view's dicts, so that a client keeps no reference to them:
         :meth:`_release_views` drops them once the change is sent, before the garbage
-        collector's young generation would have to walk them (a string holds no
-        references; issue 13's benchmark had each young collection walk every game's
-        views)."""
+        collector's young generation would have to walk them (issue 13)."""
 
-        def make() -> str:
+        def make() -> tuple[Any, ...]:
             base = self._base_view(seat)
-            shown = [base["observation"], base["legal"], base["can_undo"], base["status"]]
-            return protocol.dumps({"shown": shown})
+            obs = base["observation"]
+            log = obs.get("log")
+            rest = {k: v for k, v in obs.items() if k not in _LOGS}
+            length = len(log) if isinstance(log, list) else -1
+            text = protocol.dumps({"shown": rest})
+            return text, length, base["legal"], base["can_undo"], base["status"]
 
-        text: str = self._memoized(("shown", seat), make)
+        shown: tuple[Any, ...] = self._memoized(("shown", seat), make)
         clocks = tuple((c.remaining_s, c.since, c.timeouts, c.takeover) for c in self.clock.seats)
-        return text, clocks
+        return shown, clocks
 
     def _release_views(self) -> None:
         """Forget this change's view dicts (observations, public view, derived figures);

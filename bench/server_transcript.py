@@ -1,0 +1,130 @@
+"""What every seat sees, as one digest, and the server's own CPU per decision.
+
+Plays whole games in-process through the server's match runner (``Hub`` on an SQLite
+file in a temporary directory, as ``bench_server.py`` stores; no web stack): per game two
+clients on each seat and one spectator; at each step a seat the game waits for (a random
+one, so simultaneous choices come in either order) submits a random action from the legal
+list its own client was sent. Every text each client receives is kept, the game's random
+id replaced by ``G``; the digest of all of them changes when anything a seat or spectator
+is sent changes (run it before and after a change of the per-decision path: the same
+digest means nobody sees anything different).
+
+It also prints the process CPU per decision spent in the runner (submission, engine,
+storage, views, encoding): the part of ``bench/bench_server.py``'s figure that is
+porphyra's own, without the web stack and with little noise from a busy machine.
+
+    .venv/bin/python bench/server_transcript.py [--games 6] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import random
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from porphyra.server.client import Client
+from porphyra.server.hub import Hub
+from porphyra.server.match import MatchRunner
+from porphyra.server.storage import Storage
+
+#: The games played, in turn: (name, options).
+GAMES: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("byzantium", {}),
+    ("conspiracy", {"players": 2}),
+    ("conspiracy", {"players": 3}),
+)
+
+
+def _drain(client: Client) -> list[str]:
+    out = []
+    while not client.outbox.empty():
+        text = client.outbox.get_nowait()
+        if text is not None:
+            out.append(text)
+    return out
+
+
+async def _play(
+    hub: Hub, name: str, options: dict[str, Any], seed: int, rng: random.Random
+) -> tuple[list[str], int, float]:
+    """Play one game to its end: (every text sent, in order per client; decisions; CPU s)."""
+    players = int(options.get("players", 2))
+    seats = [{"kind": "human", "name": f"P{i}"} for i in range(players)]
+    runner: MatchRunner
+    runner, _tokens = await hub.create(name, options, seats, seed=seed)
+    clients = [Client(s) for s in range(players) for _ in range(2)] + [Client(None)]
+    for client in clients:
+        runner.attach(client)
+    first: dict[int | None, Client] = {c.seat: c for c in reversed(clients) if c.seat is not None}
+    latest: dict[int, dict[str, Any]] = {}
+    texts: list[list[str]] = [[] for _ in clients]
+
+    def collect() -> None:
+        for i, client in enumerate(clients):
+            got = _drain(client)
+            texts[i].extend(t.replace(runner.id, "G") for t in got)
+            if client is first.get(client.seat):
+                assert client.seat is not None
+                for text in got:
+                    message = orjson.loads(text)
+                    if message["type"] in ("snapshot", "update"):
+                        latest[client.seat] = message
+
+    collect()
+    decisions, cpu = 0, 0.0
+    while not runner.over and decisions < 2000:
+        waiting = [s for s in runner.state.active_players() if latest[s]["legal"]]
+        seat = rng.choice(waiting)
+        view = latest[seat]
+        legal = view["legal"]
+        started = time.process_time()
+        await runner.submit(seat, legal[rng.randrange(len(legal))], view["seq"])
+        cpu += time.process_time() - started
+        decisions += 1
+        collect()
+    return [t for per in texts for t in per], decisions, cpu
+
+
+async def _main(games: int, seed: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        await _play_all(f"sqlite:///{Path(tmp) / 'transcript.sqlite3'}", games, seed)
+
+
+async def _play_all(url: str, games: int, seed: int) -> None:
+    hub = Hub(Storage(url))
+    rng = random.Random(seed)
+    digest = hashlib.sha256()
+    total, cpu, chars = 0, 0.0, 0
+    for g in range(games):
+        name, options = GAMES[g % len(GAMES)]
+        texts, decisions, used = await _play(hub, name, options, seed + g, rng)
+        for text in texts:
+            digest.update(text.encode())
+            digest.update(b"\n")
+            chars += len(text)
+        total += decisions
+        cpu += used
+    await hub.stop()
+    print(f"games {games}, decisions {total}, characters sent {chars:,}")
+    print(f"runner CPU per decision: {cpu / max(1, total) * 1000:.3f} ms")
+    print(f"digest of every text sent: {digest.hexdigest()}")
+
+
+def main() -> None:
+    """``python bench/server_transcript.py [--games N] [--seed S]``."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=6)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    asyncio.run(_main(args.games, args.seed))
+
+
+if __name__ == "__main__":
+    main()
