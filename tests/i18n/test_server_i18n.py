@@ -21,6 +21,7 @@ from porphyra.i18n.messages import render
 from porphyra.server.app import create_app
 from porphyra.server.hub import Hub
 from porphyra.server.match import MatchRunner
+from porphyra.server.protocol import dumps
 from porphyra.server.storage import Storage
 
 HUMANS = [{"kind": "human", "name": "A"}, {"kind": "human", "name": "B"}]
@@ -59,6 +60,12 @@ async def _runner(name: str, options: dict[str, Any]) -> tuple[Hub, MatchRunner]
     return hub, runner
 
 
+def sent(view: dict[str, Any]) -> dict[str, Any]:
+    """``view`` as its client receives it (the runner keeps log lines as JSON fragments)."""
+    received: dict[str, Any] = json.loads(dumps(view))
+    return received
+
+
 @pytest.mark.parametrize(("name", "options"), [("byzantium", {}), ("conspiracy", {"players": 2})])
 def test_views_carry_the_log_as_messages_that_say_what_its_lines_say(
     name: str, options: dict[str, Any]
@@ -73,7 +80,8 @@ def test_views_carry_the_log_as_messages_that_say_what_its_lines_say(
         for _ in range(40):
             for seat in (0, 1, None):
                 views = {
-                    lang: runner.view(seat, "snapshot", lang=lang) for lang in ("en", "ja", "ko")
+                    lang: sent(runner.view(seat, "snapshot", lang=lang))
+                    for lang in ("en", "ja", "ko")
                 }
                 english = views["en"]
                 assert views["ja"] == english and views["ko"] == english
@@ -84,7 +92,7 @@ def test_views_carry_the_log_as_messages_that_say_what_its_lines_say(
                     rendered = [render(m, lang, "log") for m in messages]
                     assert rendered == [translate_line(line, lang) for line in lines]
                     assert rendered != lines
-                later = runner.view(seat, "update", log_from=len(lines) - 1)["observation"]
+                later = sent(runner.view(seat, "update", log_from=len(lines) - 1))["observation"]
                 assert later["log"] == lines[-1:]
                 assert later["log_messages"] == english["observation"]["log_messages"][-1:]
             if runner.over:
