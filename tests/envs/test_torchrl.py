@@ -12,6 +12,7 @@ import pytest
 
 from porphyra.envs import pettingzoo as pz
 
+torch = pytest.importorskip("torch")
 torchrl_pz = pytest.importorskip("torchrl.envs.libs.pettingzoo")
 
 # TorchRL warns that it was tested with another PettingZoo release (docs/envs.md).
@@ -19,6 +20,9 @@ pytestmark = pytest.mark.filterwarnings("ignore:PettingZoo in TorchRL:UserWarnin
 
 
 def _wrap(env: Any, seed: int) -> Any:
+    """TorchRL's wrapper; ``seed`` fixes the deal, and torch's generator the random
+    actions (TorchRL draws them from it)."""
+    torch.manual_seed(seed)
     return torchrl_pz.PettingZooWrapper(env, use_mask=True, categorical_actions=True, seed=seed)
 
 
