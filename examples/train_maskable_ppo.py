@@ -1,8 +1,9 @@
 """Train MaskablePPO (sb3-contrib) on Gymnasium Conspiracy against ``random``, a few CPU
 minutes, then measure the trained agent against ``random`` and ``easy``.
 
-Not part of the test suite, and its libraries are not in any extra (torch is large):
-install them beside the ``rl`` extra, with a CPU build of torch::
+Not part of the test suite.  Its libraries are in the ``marl`` extra (``dev`` includes
+it: ``pip install -e '.[marl]'``), or install them beside the ``rl`` extra, with a CPU
+build of torch::
 
     python3 -m venv .venv-train
     .venv-train/bin/pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu

@@ -1,0 +1,67 @@
+"""The baselines script (``bench/baselines.py``): its games, counts, intervals and table,
+on a few games."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "baselines.py"
+
+
+@pytest.fixture(scope="module")
+def bl() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("baselines", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _outcome(row: dict[str, object]) -> tuple[object, ...]:
+    return tuple(row[k] for k in ("games", "wins", "draws", "losses", "win_rate", "ci95"))
+
+
+@pytest.mark.parametrize("game", ["byzantium", "conspiracy"])
+def test_measure_counts_every_game_and_repeats_itself(bl: ModuleType, game: str) -> None:
+    row = bl.measure(game, "easy", "random", 6, 40)
+    assert row["games"] == 6 and row["wins"] + row["draws"] + row["losses"] == 6
+    assert row["win_rate"] == (row["wins"] + row["draws"] / 2) / 6
+    low, high = row["ci95"]
+    assert 0.0 <= low <= row["win_rate"] <= high <= 1.0
+    assert row["seeds"] == [40, 42]
+    assert _outcome(bl.measure(game, "easy", "random", 6, 40)) == _outcome(row)
+
+
+def test_every_kind_of_agent_plays_whole_games(bl: ModuleType) -> None:
+    import pyspiel
+
+    for name in ("porphyra_byzantium", "porphyra_conspiracy"):
+        game = pyspiel.load_game(name)
+        for spec in ("uniform", "random", "os-ismcts:2"):
+            make = bl.agent_factory(spec, game)
+            returns = bl.play(game, 7, [make(1), make(2)])
+            assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_bad_agents_are_refused(bl: ModuleType) -> None:
+    import pyspiel
+
+    game = pyspiel.load_game("porphyra_conspiracy")
+    with pytest.raises(ValueError, match="at least 1 simulation"):
+        bl.agent_factory("os-ismcts:0", game)
+    with pytest.raises(ValueError, match="unknown bot"):
+        bl.agent_factory("grandmaster", game)
+
+
+def test_table_marks_mirrors_and_missing_rows(bl: ModuleType) -> None:
+    row = {"agent": "uniform", "reference": "random", "games": 400, "win_rate": 0.05}
+    text = bl.table([{**row, "ci95": [0.033, 0.076]}])
+    lines = text.splitlines()
+    assert lines[0].startswith("| agent | vs `random`")
+    assert "| `uniform` | 5.0% (3.3-7.6) | 400 |" in lines
+    assert "| `random` | 50% (mirror) | - |" in lines
+    assert "| `medium` | not yet measured | - |" in lines
