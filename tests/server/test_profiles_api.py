@@ -165,6 +165,18 @@ def test_your_games_follow_the_account_to_another_device(client: TestClient) -> 
     assert mine.json() == []  # the earlier link no longer opens the seat
 
 
+def test_a_new_seat_link_is_refused_cross_site_and_to_guests(client: TestClient) -> None:
+    leo = account(client, "Leo Phokas")
+    game_id, token = held_game(client, leo, seed=17)
+    path = f"/api/me/games/{game_id}/link"
+    evil = {"origin": "http://evil.example"}
+    assert client.post(path, headers={**leo, **evil}).status_code == 403
+    assert client.post(path).status_code == 401
+    assert client.post("/api/me/games/nosuchgame/link", headers=leo).status_code == 404
+    mine = client.post("/api/mine", json={"seats": [{"game": game_id, "token": token}]})
+    assert [g["seat"] for g in mine.json()] == [0]  # the link still opens the seat
+
+
 def test_seat_results() -> None:
     over = json.dumps({"returns": [1, -1]})
     assert seat_result(over, None, 0) == "won"
