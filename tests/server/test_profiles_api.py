@@ -103,13 +103,32 @@ def test_a_profile_counts_finished_games_and_hides_games_in_progress(
     assert games["won"] + games["lost"] + games["drawn"] == 1
     by_id = {g.get("id"): g for g in profile["recent"]}
     assert by_id[played]["result"] == result
-    assert by_id[played]["opponents"] == ["Random bot 2"]
+    assert by_id[played]["opponents"] == [{"name": "Random bot 2", "player": None}]
     assert by_id[played]["replay"] == f"/replay/{played}?view=public"
     assert client.get(by_id[played]["record"]).status_code == 200
     assert by_id[left]["result"] == "abandoned"
     playing = [g for g in profile["recent"] if g["status"] == "playing"]
     assert playing == [{"status": "playing", "game": "byzantium", "long_name": "Byzantium"}]
     assert ongoing not in r.text  # not even the id of a game in progress
+
+
+def test_opponents_link_to_their_profiles_until_deleted(client: TestClient) -> None:
+    alice, bob = account(client, "Alice Doukas"), account(client, "Bob Botaneiates")
+    body = {"game": "byzantium", "seats": [{"kind": "human"}, {"kind": "open"}], "seed": 3}
+    info = client.post("/api/games", json=body, headers=alice).json()
+    taken = client.post(f"/api/games/{info['id']}/seats/1", headers=bob).json()
+    with client.websocket_connect(f"/ws/{info['id']}?token={info['invites'][0]['token']}") as ws:
+        ws.receive_json()
+        ws.send_json({"type": "leave"})
+        play(client, info["id"], taken["token"], leave=True)
+    recent = client.get("/api/players/Alice Doukas").json()["recent"]
+    bobs = {"name": "Bob Botaneiates", "player": "Bob Botaneiates"}
+    assert recent[0]["opponents"] == [bobs] and recent[0]["result"] == "abandoned"
+    assert client.get("/api/players/Bob Botaneiates").json()["games"]["abandoned"] == 1
+    gone = client.request("DELETE", "/api/me", json={"password": PASSWORD}, headers=bob)
+    assert gone.status_code == 204
+    recent = client.get("/api/players/Alice Doukas").json()["recent"]
+    assert recent[0]["opponents"] == [{"name": "Seat 2", "player": None}]
 
 
 def test_nothing_secret_is_in_a_profile(client: TestClient) -> None:

@@ -27,7 +27,7 @@ from typing import Any
 
 from sqlalchemy import Engine, select, update
 
-from porphyra.server.schema import RAW_RESULT, games_table, seats_table
+from porphyra.server.schema import RAW_RESULT, accounts_table, games_table, seats_table
 
 #: The results of a finished game's seat, in the order profiles count them.
 RESULTS = ("won", "lost", "drawn", "abandoned")
@@ -45,7 +45,9 @@ class SeatGame:
         created / updated: UTC ISO-8601.
         result: for a finished game one of :data:`RESULTS` (None while playing, or for a
             finished game whose stored result cannot be read).
-        opponents: the other seats' names, in seat order (empty while playing).
+        opponents: the other seats in seat order, each ``{"name": the seat's name,
+            "player": the user name of the account holding it, or None (a guest, a bot,
+            a deleted account)}`` (empty while playing).
     """
 
     id: str
@@ -55,7 +57,7 @@ class SeatGame:
     created: str
     updated: str
     result: str | None = None
-    opponents: list[str] = field(default_factory=list)
+    opponents: list[dict[str, Any]] = field(default_factory=list)
 
 
 def seat_result(result_text: str | None, clock_text: str | None, seat: int) -> str | None:
@@ -111,18 +113,24 @@ class Profiles:
         with self.engine.connect() as conn:
             rows = conn.execute(query).all()
             over = [r.game_id for r in rows if r.status == "over"]
-            names: dict[str, list[tuple[int, str]]] = {}
+            names: dict[str, list[tuple[int, dict[str, Any]]]] = {}
             if over:
-                for game_id, seat, name in conn.execute(
-                    select(s.game_id, s.seat, s.name).where(s.game_id.in_(over))
-                ):
-                    names.setdefault(game_id, []).append((seat, name))
+                seats = (
+                    select(s.game_id, s.seat, s.name, accounts_table.c.name.label("account"))
+                    .outerjoin(accounts_table, accounts_table.c.id == s.account_id)
+                    .where(s.game_id.in_(over))
+                )
+                for game_id, seat, name, held_by in conn.execute(seats):
+                    # (a deleted account's name is NULL: no profile)
+                    player = {"name": name, "player": held_by}
+                    names.setdefault(game_id, []).append((seat, player))
         out = []
         for r in rows:
             if r.status != "over":
                 out.append(SeatGame(r.game_id, r.game, r.seat, "playing", r.created, r.updated))
                 continue
-            others = [n for seat, n in sorted(names.get(r.game_id, [])) if seat != r.seat]
+            seated = sorted(names.get(r.game_id, []), key=lambda x: x[0])
+            others = [n for seat, n in seated if seat != r.seat]
             result = seat_result(r.result, r.clock, r.seat)
             out.append(
                 SeatGame(r.game_id, r.game, r.seat, "over", r.created, r.updated, result, others)

@@ -88,7 +88,8 @@ async def profile(name: str, request: Request) -> dict[str, Any]:
     ``{"name", "joined" (UTC ISO-8601), "rating" (null: ratings are not built yet),
     "games": {"played", "won", "lost", "drawn", "abandoned", "playing"}, "recent": [...]}``
     where each recent game is ``{"status": "over", "id", "game", "long_name", "date",
-    "opponents" (names, seat order), "result" (won / lost / drawn / abandoned, or null
+    "opponents" (seat order: ``{"name", "player"}``, ``player`` the account's user name
+    or null), "result" (won / lost / drawn / abandoned, or null
     when unreadable), "replay", "record"}`` or, in progress, ``{"status": "playing",
     "game", "long_name"}``.
 

@@ -25,7 +25,9 @@ function recentRow(g) {
   const result = g.result ? t(RESULT_TEXT[g.result]) : "?";
   return el("tr", { "data-game": g.id, "data-result": g.result || "" },
     el("td", {}, el("strong", {}, t(g.long_name))),
-    el("td", {}, g.opponents.map(shownName).join(", ")),
+    el("td", {}, ...g.opponents.map((o, i) => [i ? ", " : "", o.player
+      ? el("a", { href: `/players/${encodeURIComponent(o.player)}`, class: "player-link" }, o.name)
+      : shownName(o.name)])),
     el("td", {}, el("span", { class: "badge" + (g.result === "won" ? " turn" : "") }, result)),
     el("td", {}, ago(g.date)),
     el("td", {}, el("div", { class: "row" },
