@@ -35,7 +35,17 @@ from porphyra.server.hub import Hub
 from porphyra.server.logfilters import redact_server_logs
 from porphyra.server.opentables import TableLimits
 from porphyra.server.quotas import Quotas
-from porphyra.server.routes import accounts, learn, lobby, pages, play, records, review, tables
+from porphyra.server.routes import (
+    accounts,
+    learn,
+    lobby,
+    pages,
+    play,
+    players,
+    records,
+    review,
+    tables,
+)
 from porphyra.server.security import SecurityHeaders
 from porphyra.server.settings import DEFAULTS, ServerSettings
 from porphyra.server.storage import Storage, default_db_url
@@ -126,7 +136,7 @@ def create_app(
 
     pages.mount_static(app)
     app.include_router(learn.router)
-    for routes in (pages, lobby, records, play, accounts, tables):
+    for routes in (pages, lobby, records, play, accounts, tables, players):
         app.include_router(routes.router)
     app.include_router(review.router, dependencies=READS)
     return app

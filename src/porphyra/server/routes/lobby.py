@@ -56,6 +56,7 @@ from porphyra.server.gamedata import lobby_bot_text, lobby_bots, solo_supported
 from porphyra.server.hub import Hub
 from porphyra.server.hubcreate import CreateError
 from porphyra.server.incidents import report
+from porphyra.server.match import MatchRunner
 from porphyra.server.requests import CreateIn, MineIn, RematchIn, check_options, clock_settings
 from porphyra.server.routes.tables import open_seats
 
@@ -233,21 +234,26 @@ async def my_games(body: MineIn, request: Request) -> list[dict[str, Any]]:
         seat = None if runner is None else runner.seat_of_token(mine.token)
         if runner is None or seat is None:
             continue
-        clock = runner.clock_info()
-        out.append(
-            {
-                "id": runner.id,
-                "game": runner.name,
-                "long_name": runner.game.info.long_name,
-                "seat": seat,
-                "name": runner.seats[seat].name,
-                "status": "over" if runner.over else "active",
-                "your_turn": not runner.over
-                and not runner.seats_open()  # (a table waiting for players: nobody's turn)
-                and seat in runner.state.active_players()
-                and not runner.bot_plays(seat),
-                "clock": {**clock, "seats": None, "mine": clock["seats"][seat]},
-                "updated": runner.row.updated,
-            }
-        )
+        out.append(seat_entry(runner, seat))
     return out
+
+
+def seat_entry(runner: MatchRunner, seat: int) -> dict[str, Any]:
+    """A seat of the lobby's "Your games": ``{"id", "game", "long_name", "seat", "name",
+    "status" ("active" / "over"), "your_turn" (the game waits for this seat, and no bot
+    plays it), "clock" (this seat's clock), "updated"}``."""
+    clock = runner.clock_info()
+    return {
+        "id": runner.id,
+        "game": runner.name,
+        "long_name": runner.game.info.long_name,
+        "seat": seat,
+        "name": runner.seats[seat].name,
+        "status": "over" if runner.over else "active",
+        "your_turn": not runner.over
+        and not runner.seats_open()  # (a table waiting for players: nobody's turn)
+        and seat in runner.state.active_players()
+        and not runner.bot_plays(seat),
+        "clock": {**clock, "seats": None, "mine": clock["seats"][seat]},
+        "updated": runner.row.updated,
+    }

@@ -47,13 +47,15 @@ function accountForm() {
 
 function renderAccount() {
   if (typeof loadTables === "function") loadTables();  // "Take seat" needs an account
+  if (typeof PorphyraClock !== "undefined") PorphyraClock.yourGames();  // the account's games
   const slot = accountSlot();
   if (!slot) return;
   slot.replaceChildren();
   if (ACCOUNT.me) {
     slot.append(
       el("span", { class: "muted" }, t("Signed in as")), " ",
-      el("strong", { id: "account-shown", "data-testid": "account-name" }, ACCOUNT.me.name), " ",
+      el("a", { href: `/players/${encodeURIComponent(ACCOUNT.me.name)}`, id: "account-profile", title: t("Your profile") },
+        el("strong", { id: "account-shown", "data-testid": "account-name" }, ACCOUNT.me.name)), " ",
       el("button", { class: "small", id: "account-signout", onclick: signOut }, t("Sign out")));
     return;
   }

@@ -178,6 +178,10 @@ const PorphyraClock = (() => {
   }
 
   /* "Your games": the tables where this browser holds a seat (tokens in localStorage). */
+  /* The lobby's "Your games": the seats whose links this browser keeps (POST /api/mine)
+     and, signed in, every seat of the account from any device (GET /api/me/games). A
+     seat of the account whose link this browser lacks (or holds an old one of) opens
+     with a new link (POST its "link"; the seat's earlier link stops working). */
   async function yourGames() {
     const box = document.getElementById("mygames");
     if (!box) return;
@@ -185,14 +189,22 @@ const PorphyraClock = (() => {
     for (const [game, bySeat] of Object.entries(knownTokens())) {
       for (const token of Object.values(bySeat)) seats.push({ game, token });
     }
-    if (!seats.length) { box.classList.add("hidden"); return; }
     let rows = [];
-    try {
-      rows = await api("/api/mine", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ seats: seats.slice(-50) }) });
-    } catch (e) { toast(e.message); return; }
+    if (seats.length) {
+      try {
+        rows = await api("/api/mine", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ seats: seats.slice(-50) }) });
+      } catch (e) { toast(e.message); return; }
+    }
+    if (typeof ACCOUNT !== "undefined" && ACCOUNT.me) {
+      let theirs = [];
+      try { theirs = await api("/api/me/games"); } catch (e) { theirs = []; }
+      const held = new Set(rows.map((r) => `${r.id}/${r.seat}`));
+      rows = rows.concat(theirs.filter((r) => !held.has(`${r.id}/${r.seat}`)).map((r) => Object.assign(r, { viaAccount: true })));
+    }
+    if (!rows.length) { box.classList.add("hidden"); return; }
     rows.sort((a, b) => (b.your_turn - a.your_turn) || (b.updated > a.updated ? 1 : -1));
     box.innerHTML = "";
-    box.classList.toggle("hidden", !rows.length);
+    box.classList.remove("hidden");
     box.append(el("h2", {}, CLOCK_TEXT.yourGames));
     const list = el("table", { id: "mygames-list" });
     const tokens = knownTokens();
@@ -201,13 +213,31 @@ const PorphyraClock = (() => {
       const mine = r.clock && r.clock.mine;
       const time = mine && mine.remaining_s !== null ? CLOCK_TEXT.timeLeft(fmtClock(mine.remaining_s)) : "";
       const status = r.status === "over" ? CLOCK_TEXT.finished : r.your_turn ? CLOCK_TEXT.yourTurn : CLOCK_TEXT.waiting;
+      const open = el("button", { class: "small primary", "data-testid": `mygames-open-${r.id}` }, CLOCK_TEXT.open);
+      const opener = r.viaAccount ? el("span", {}, open) : el("a", { href: `/game/${r.id}#token=${token}` }, open);
+      if (r.viaAccount) open.addEventListener("click", () => reopen(r, open));
       list.append(el("tr", { "data-game": r.id, "data-seat": String(r.seat), "data-your-turn": String(r.your_turn) },
         el("td", {}, el("strong", {}, t(r.long_name)), el("div", { class: "muted" }, shownName(r.name))),
         el("td", {}, el("span", { class: "badge" + (r.your_turn ? " turn" : "") }, status)),
         el("td", { class: "muted" }, describeClock(r.clock), time ? el("div", {}, time) : null),
-        el("td", {}, el("a", { href: `/game/${r.id}#token=${token}` }, el("button", { class: "small primary" }, CLOCK_TEXT.open)))));
+        el("td", {}, opener)));
     }
     box.append(list);
+  }
+
+  /* Open a seat of the account on this device: a new link, kept in this browser. */
+  async function reopen(row, button) {
+    button.disabled = true;
+    let link;
+    try {
+      link = await api(row.link, { method: "POST" });
+    } catch (e) {
+      button.disabled = false;
+      toast(e.message);
+      return;
+    }
+    rememberToken(link.game, link.seat, link.token);
+    location.href = link.url;
   }
 
   return { update, lobbyForm, request, yourGames, describe: describeClock, format: fmtClock };

@@ -24,9 +24,16 @@ function tableRow(table, mayTake) {
     el("div", {}, el("strong", {}, game), " · ", t("{0} players", table.players), " · ",
       PorphyraClock.describe(table.clock),
       table.rated ? el("span", { class: "badge" }, t("rated table")) : null),
-    el("div", { class: "muted" }, table.creator ? t("opened by {0}", table.creator) : ""),
+    el("div", { class: "muted" }, table.creator ? profileLinked(t("opened by {0}", "\u0001"), table.creator) : ""),
     el("div", {}, ...seats),
     buttons);
+}
+
+/* A translated text whose \u0001 stands for ``name``, with the name linked to its
+   profile page (/players/{name}). */
+function profileLinked(text, name) {
+  const [before, after] = text.split("\u0001");
+  return [before, el("a", { href: `/players/${encodeURIComponent(name)}`, class: "player-link" }, name), after || ""];
 }
 
 async function takeSeat(gameId, seat, button) {
