@@ -15,17 +15,16 @@ import httpx
 import pytest
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, inspect, select, text
+from sqlalchemy import create_engine, inspect, text
 
 from porphyra.server.accountstore import AccountStore
 from porphyra.server.app import create_app
-from porphyra.server.schema import seats_table
 from porphyra.server.sessions import COOKIE
 
+from .accounts import PASSWORD, seat_accounts
 from .driver import play_out
 from .live import LiveServer, connect_seats
 
-PASSWORD = "correct horse battery"
 #: No sign-in or sign-up limits (they have their own tests).
 NO_LIMITS: dict[str, Any] = {"signin_limit": None, "signin_name_limit": None, "signup_limit": None}
 
@@ -291,20 +290,6 @@ def _create_game(c: TestClient) -> dict[str, Any]:
     return info
 
 
-def _seat_accounts(db_url: str, game_id: str) -> list[int | None]:
-    engine = create_engine(db_url)
-    try:
-        with engine.connect() as conn:
-            rows = conn.execute(
-                select(seats_table.c.account_id)
-                .where(seats_table.c.game_id == game_id)
-                .order_by(seats_table.c.seat)
-            ).all()
-    finally:
-        engine.dispose()
-    return [r.account_id for r in rows]
-
-
 def test_a_guest_seat_is_claimed_with_its_token(db_url: str, client: TestClient) -> None:
     game = _create_game(client)
     gid, tokens = game["id"], [i["token"] for i in game["invites"]]
@@ -317,7 +302,7 @@ def test_a_guest_seat_is_claimed_with_its_token(db_url: str, client: TestClient)
     assert client.post(path, json={"token": "guess"}, headers=alice).status_code == 403
     r = client.post(path, json={"token": tokens[0]}, headers=alice)
     assert r.status_code == 200 and r.json() == {"game": gid, "seat": 0, "account": "Alice"}
-    assert _seat_accounts(db_url, gid) == [alice_id, None]
+    assert seat_accounts(db_url, gid) == [alice_id, None]
     # One account, one seat per table; a held seat stays its holder's.
     assert client.post(path, json={"token": tokens[1]}, headers=alice).status_code == 409
     assert client.post(path, json={"token": tokens[0]}, headers=bob).status_code == 409
@@ -398,7 +383,7 @@ def test_an_older_database_gets_the_seats_account_column(tmp_path: Path) -> None
         sign_up(c)
         token = game["invites"][1]["token"]
         assert c.post(f"/api/games/{game['id']}/claim", json={"token": token}).status_code == 200
-    assert _seat_accounts(url, game["id"]) == [None, 1]
+    assert seat_accounts(url, game["id"]) == [None, 1]
 
 
 @pytest.mark.live
@@ -419,4 +404,4 @@ def test_a_rematch_keeps_the_seats_accounts(server: LiveServer) -> None:
         rematch = browser.post(f"/api/games/{info['id']}/rematch", json={"token": token})
         assert rematch.status_code == 201, rematch.text
     new_id = rematch.json()["id"]
-    assert _seat_accounts(server.app.state.settings.db_url, new_id) == [account, None]
+    assert seat_accounts(server.app.state.settings.db_url, new_id) == [account, None]

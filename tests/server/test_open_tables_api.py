@@ -12,14 +12,13 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, inspect, select, text
+from sqlalchemy import create_engine, inspect, text
 
 from porphyra.server.app import create_app
-from porphyra.server.schema import seats_table
-from porphyra.server.sessions import COOKIE
 from porphyra.server.storage import Storage
 
-PASSWORD = "correct horse battery"
+from .accounts import account, seat_accounts
+
 NO_LIMITS: dict[str, Any] = {
     "signin_limit": None,
     "signin_name_limit": None,
@@ -40,31 +39,8 @@ def client(db_url: str) -> Iterator[TestClient]:
         yield c
 
 
-def account(c: TestClient, name: str) -> dict[str, str]:
-    """Sign ``name`` up; the headers that send its session (one client, several people)."""
-    c.cookies.clear()
-    r = c.post("/api/accounts", json={"name": name, "password": PASSWORD})
-    assert r.status_code == 201, r.text
-    c.cookies.clear()
-    return {"cookie": f"{COOKIE}={r.cookies[COOKIE]}"}
-
-
 def create(c: TestClient, who: dict[str, str], body: dict[str, Any] = OPEN_TABLE) -> Any:
     return c.post("/api/games", json=body, headers=who)
-
-
-def seat_accounts(db_url: str, game_id: str) -> list[int | None]:
-    engine = create_engine(db_url)
-    try:
-        with engine.connect() as conn:
-            rows = conn.execute(
-                select(seats_table.c.account_id)
-                .where(seats_table.c.game_id == game_id)
-                .order_by(seats_table.c.seat)
-            ).all()
-    finally:
-        engine.dispose()
-    return [r[0] for r in rows]
 
 
 def me(c: TestClient, who: dict[str, str]) -> int:

@@ -18,7 +18,8 @@ from porphyra.server.app import create_app
 from porphyra.server.profiles import seat_result
 from porphyra.server.sessions import COOKIE
 
-PASSWORD = "correct horse battery"
+from .accounts import PASSWORD, account
+
 NO_LIMITS: dict[str, Any] = {
     "signin_limit": None,
     "signin_name_limit": None,
@@ -34,15 +35,6 @@ def client(db_url: str) -> Iterator[TestClient]:
     app = create_app(db_url=db_url, bot_workers=0, bot_pace=0.0, **NO_LIMITS)
     with TestClient(app) as c:
         yield c
-
-
-def account(c: TestClient, name: str) -> dict[str, str]:
-    """Sign ``name`` up; the headers that send its session."""
-    c.cookies.clear()
-    r = c.post("/api/accounts", json={"name": name, "password": PASSWORD})
-    assert r.status_code == 201, r.text
-    c.cookies.clear()
-    return {"cookie": f"{COOKIE}={r.cookies[COOKIE]}"}
 
 
 def held_game(c: TestClient, who: dict[str, str], seed: int) -> tuple[str, str]:
