@@ -13,7 +13,8 @@ from fastapi.testclient import TestClient
 from porphyra.server.accountguard import MAX_BODY
 from porphyra.server.app import create_app
 
-from .test_accounts_api import NO_LIMITS, PASSWORD, sign_up
+from .accounts import PASSWORD
+from .test_accounts_api import NO_LIMITS, sign_up
 
 EVIL = "http://evil.example"
 
