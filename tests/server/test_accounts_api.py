@@ -5,9 +5,8 @@ deletion, seat claims, and bad input answered with 4xx in the client's language.
 from __future__ import annotations
 
 import random
-import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Literal
 
@@ -21,16 +20,15 @@ from porphyra.server.accountstore import AccountStore
 from porphyra.server.app import create_app
 from porphyra.server.sessions import COOKIE
 
-from .accounts import PASSWORD, seat_accounts
+from .accounts import NO_SIGNIN_LIMITS, PASSWORD, at_once, seat_accounts
 from .driver import play_out
 from .live import LiveServer, connect_seats
 
 #: No sign-in or sign-up limits (they have their own tests).
-NO_LIMITS: dict[str, Any] = {"signin_limit": None, "signin_name_limit": None, "signup_limit": None}
 
 
 def _app(db_url: str, **settings: Any) -> Any:
-    return create_app(db_url=db_url, bot_workers=0, **{**NO_LIMITS, **settings})
+    return create_app(db_url=db_url, bot_workers=0, **{**NO_SIGNIN_LIMITS, **settings})
 
 
 @pytest.fixture
@@ -233,20 +231,11 @@ def test_huge_and_deeply_nested_bodies_are_refused_not_500(client: TestClient) -
 
 
 def test_two_sign_ups_of_one_name_at_the_same_moment(client: TestClient) -> None:
-    barrier = threading.Barrier(2)
-    answers: list[int] = []
+    def sign_up_as(name: str) -> Callable[[], int]:
+        body = {"name": name, "password": PASSWORD}
+        return lambda: client.post("/api/accounts", json=body).status_code
 
-    def go(name: str) -> None:
-        barrier.wait()
-        r = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
-        answers.append(r.status_code)
-
-    threads = [threading.Thread(target=go, args=(n,)) for n in ("Dora", "DORA")]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert sorted(answers) == [201, 409]
+    assert at_once([sign_up_as("Dora"), sign_up_as("DORA")]) == [201, 409]
 
 
 def test_sql_in_a_name_is_only_a_name(client: TestClient) -> None:
@@ -318,20 +307,12 @@ def test_one_seat_claimed_by_two_accounts_at_the_same_moment(client: TestClient)
     for name in ("First", "Second"):
         client.cookies.clear()  # each in their own browser
         people.append(session_of(sign_up(client, name)))
-    barrier = threading.Barrier(2)
-    answers: list[int] = []
+    path = f"/api/games/{game['id']}/claim"
 
-    def go(headers: dict[str, str]) -> None:
-        barrier.wait()
-        path = f"/api/games/{game['id']}/claim"
-        answers.append(client.post(path, json={"token": token}, headers=headers).status_code)
+    def claim_as(headers: dict[str, str]) -> Callable[[], int]:
+        return lambda: client.post(path, json={"token": token}, headers=headers).status_code
 
-    threads = [threading.Thread(target=go, args=(h,)) for h in people]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert sorted(answers) == [200, 409]
+    assert at_once([claim_as(h) for h in people]) == [200, 409]
 
 
 def test_deleting_an_account_keeps_its_games_under_a_neutral_name(db_url: str) -> None:

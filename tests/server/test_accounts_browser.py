@@ -4,18 +4,14 @@ sign in; the control and its refusals in Japanese; guests' pages unchanged."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from sqlalchemy import create_engine, select
 
 from porphyra.server.schema import seats_table
 
 from .browser import (
     BROWSER_MARKS,
-    CHROMIUM,
-    CHROMIUM_ARGS,
     OVERFLOW,
     SMALL_TARGETS,
     axe_violations,
@@ -27,18 +23,6 @@ from .live import LiveServer
 pytestmark = BROWSER_MARKS
 
 SHOWN = "document.querySelector('[data-testid=account-name]')"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def _fill(page: Any, name: str, password: str) -> None:

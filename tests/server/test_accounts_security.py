@@ -13,14 +13,14 @@ from fastapi.testclient import TestClient
 from porphyra.server.accountguard import MAX_BODY
 from porphyra.server.app import create_app
 
-from .accounts import PASSWORD
-from .test_accounts_api import NO_LIMITS, sign_up
+from .accounts import NO_SIGNIN_LIMITS, PASSWORD
+from .test_accounts_api import sign_up
 
 EVIL = "http://evil.example"
 
 
 def _app(db_url: str, **settings: Any) -> Any:
-    return create_app(db_url=db_url, bot_workers=0, **{**NO_LIMITS, **settings})
+    return create_app(db_url=db_url, bot_workers=0, **{**NO_SIGNIN_LIMITS, **settings})
 
 
 def test_cross_site_requests_with_a_session_are_refused(db_url: str) -> None:

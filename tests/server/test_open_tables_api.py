@@ -5,8 +5,7 @@ account, refusals are 4xx in the client's language, and the limits hold."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,15 +16,8 @@ from sqlalchemy import create_engine, inspect, text
 from porphyra.server.app import create_app
 from porphyra.server.storage import Storage
 
-from .accounts import account, seat_accounts
+from .accounts import NO_LIMITS, account, at_once, seat_accounts
 
-NO_LIMITS: dict[str, Any] = {
-    "signin_limit": None,
-    "signin_name_limit": None,
-    "signup_limit": None,
-    "open_table_limit": None,
-    "take_seat_limit": None,
-}
 OPEN_TABLE = {"game": "byzantium", "seats": [{"kind": "human"}, {"kind": "open"}]}
 
 
@@ -178,19 +170,11 @@ def test_one_open_seat_taken_by_two_accounts_at_the_same_moment(
     alice = account(client, "Alice")
     gid = create(client, alice).json()["id"]
     people = [account(client, name) for name in ("First", "Second")]
-    barrier = threading.Barrier(2)
-    answers: list[int] = []
 
-    def go(headers: dict[str, str]) -> None:
-        barrier.wait()
-        answers.append(client.post(f"/api/games/{gid}/seats/1", headers=headers).status_code)
+    def take_as(headers: dict[str, str]) -> Callable[[], int]:
+        return lambda: client.post(f"/api/games/{gid}/seats/1", headers=headers).status_code
 
-    threads = [threading.Thread(target=go, args=(h,)) for h in people]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert sorted(answers) == [200, 409]
+    assert at_once([take_as(h) for h in people]) == [200, 409]
     assert seat_accounts(db_url, gid)[1] in {me(client, p) for p in people}
     assert client.get(f"/api/games/{gid}").json()["seats"][1]["open"] is None
 

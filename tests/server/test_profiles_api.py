@@ -18,15 +18,8 @@ from porphyra.server.app import create_app
 from porphyra.server.profiles import seat_result
 from porphyra.server.sessions import COOKIE
 
-from .accounts import PASSWORD, account
+from .accounts import NO_LIMITS, PASSWORD, account
 
-NO_LIMITS: dict[str, Any] = {
-    "signin_limit": None,
-    "signin_name_limit": None,
-    "signup_limit": None,
-    "open_table_limit": None,
-    "take_seat_limit": None,
-}
 VS_BOT = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
 
 

@@ -7,15 +7,10 @@ at phone and desktop widths, in Japanese, and axe-clean."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 from .browser import (
     BROWSER_MARKS,
-    CHROMIUM,
-    CHROMIUM_ARGS,
     OVERFLOW,
     axe_violations,
     collect_errors,
@@ -28,18 +23,6 @@ pytestmark = BROWSER_MARKS
 
 PASSWORD = "a long password"
 SHOWN = "document.querySelector('[data-testid=account-name]')"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def sign_in(page: Any, base: str, name: str, button: str) -> None:
