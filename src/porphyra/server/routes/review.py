@@ -133,7 +133,9 @@ class Reviews:
     async def find(self, rec: dict[str, Any], seat: int) -> Job | None:
         """The job of ``seat``'s review of ``rec``: in memory, else a stored review (as a
         done job), else None."""
-        key = self.key(rec, seat)
+        return await self._find(self.key(rec, seat))
+
+    async def _find(self, key: str) -> Job | None:
         job = self.jobs.get(key)
         if job is not None:
             self.jobs.move_to_end(key)
@@ -145,16 +147,16 @@ class Reviews:
         count = len(decisions) if isinstance(decisions, list) else 0
         return self._remember(key, Job(done=count, total=count, review=stored))
 
-    async def start(self, rec: dict[str, Any], seat: int, game_id: str = "") -> Job:
-        """The job of ``seat``'s review of ``rec`` (the record of game ``game_id``),
-        started now unless it is running, done or stored (a failed one is started
-        again)."""
-        job = await self.find(rec, seat)
+    async def start(self, rec: dict[str, Any], seat: int, game_id: str | None = None) -> Job:
+        """The job of ``seat``'s review of ``rec`` (the record of game ``game_id``; None:
+        not stored), started now unless it is running, done or stored (a failed one is
+        started again)."""
+        key = self.key(rec, seat)
+        job = await self._find(key)
         if job is not None and not job.failed:
             return job
-        key = self.key(rec, seat)
         job = self._remember(key, Job())
-        job.task = asyncio.get_running_loop().create_task(self._run(job, rec, seat, game_id))
+        job.task = asyncio.get_running_loop().create_task(self._run(job, rec, seat, key, game_id))
         return job
 
     def _remember(self, key: str, job: Job) -> Job:
@@ -178,15 +180,19 @@ class Reviews:
             return None
         return found
 
-    async def _store(self, key: str, game_id: str, seat: int, review: dict[str, Any]) -> None:
-        if self.database is None or not game_id:
+    async def _store(
+        self, key: str, game_id: str | None, seat: int, review: dict[str, Any]
+    ) -> None:
+        if self.database is None or game_id is None:
             return
         try:
             await self.database.db(save_review, self.database.storage, key, game_id, seat, review)
         except SQLAlchemyError as exc:
             log.warning("review not stored (%s); kept in memory", type(exc).__name__)
 
-    async def _run(self, job: Job, rec: dict[str, Any], seat: int, game_id: str) -> None:
+    async def _run(
+        self, job: Job, rec: dict[str, Any], seat: int, key: str, game_id: str | None
+    ) -> None:
         loop = asyncio.get_running_loop()
         pool = self.executor()
         try:
@@ -199,7 +205,7 @@ class Reviews:
                 )
                 job.done += 1
             review = await loop.run_in_executor(pool, finish_review, rec, seat, SETTINGS, decisions)
-            await self._store(self.key(rec, seat), game_id, seat, review)
+            await self._store(key, game_id, seat, review)
             job.review = review
         except asyncio.CancelledError:
             raise
