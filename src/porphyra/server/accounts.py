@@ -25,7 +25,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from limits import storage, strategies
 
 from porphyra.core.messages import Message, msg
-from porphyra.server.quotas import check_limit
+from porphyra.server.quotas import optional_limit
 
 #: Fewest and most characters of a password (a long one costs nothing more to store; the
 #: most bounds the work of hashing one).
@@ -116,9 +116,9 @@ class SignInLimits:
 
     def __init__(self, per_address: str | None, per_name: str | None, signups: str | None):
         self._limiter = strategies.MovingWindowRateLimiter(storage.MemoryStorage())
-        self._address = None if per_address is None else check_limit(per_address)
-        self._name = None if per_name is None else check_limit(per_name)
-        self._signups = None if signups is None else check_limit(signups)
+        self._address = optional_limit(per_address)
+        self._name = optional_limit(per_name)
+        self._signups = optional_limit(signups)
 
     def allow_signin(self, address: str, name_key: str) -> bool:
         """Count one sign-in attempt from ``address`` for ``name_key``; False if either is

@@ -20,7 +20,7 @@ import orjson
 from limits import storage, strategies
 from sqlalchemy import Engine, select, update
 
-from porphyra.server.quotas import check_limit
+from porphyra.server.quotas import optional_limit
 from porphyra.server.rows import OPEN_TO_ANYONE
 from porphyra.server.schema import accounts_table, games_table, seats_table
 from porphyra.server.settings import OPEN_TABLE_LIMIT, TAKE_SEAT_LIMIT
@@ -189,8 +189,8 @@ class TableLimits:
         self, open_tables: str | None = OPEN_TABLE_LIMIT, takes: str | None = TAKE_SEAT_LIMIT
     ) -> None:
         self._limiter = strategies.MovingWindowRateLimiter(storage.MemoryStorage())
-        self._open = None if open_tables is None else check_limit(open_tables)
-        self._take = None if takes is None else check_limit(takes)
+        self._open = optional_limit(open_tables)
+        self._take = optional_limit(takes)
 
     def _allow(self, limit: Any, what: str, account_id: int, address: str) -> bool:
         if limit is None:

@@ -61,6 +61,7 @@ __all__ = [
     "Quotas",
     "check_limit",
     "in_seconds",
+    "optional_limit",
 ]
 
 
@@ -98,11 +99,11 @@ class Quotas:
         self._client_limit = client_connections
         self._open: collections.Counter[tuple[str, str]] = collections.Counter()
         self._limiter = strategies.MovingWindowRateLimiter(storage.MemoryStorage())
-        self._create = None if create is None else check_limit(create)
-        self._messages = None if messages is None else check_limit(messages)
-        self._chat = None if chat is None else check_limit(chat)
-        self._reads = None if reads is None else check_limit(reads)
-        self._hints = None if hints is None else check_limit(hints)
+        self._create = optional_limit(create)
+        self._messages = optional_limit(messages)
+        self._chat = optional_limit(chat)
+        self._reads = optional_limit(reads)
+        self._hints = optional_limit(hints)
         self._connections = itertools.count()
 
     def allow_create(self, client: str) -> bool:
@@ -189,6 +190,15 @@ def in_seconds(limit: RateLimitItem | None) -> str:
     if limit is None:
         return "none"
     return f"{limit.amount} / {limit.get_expiry()} s"
+
+
+def optional_limit(text: str | None) -> RateLimitItem | None:
+    """:func:`check_limit` of ``text``, or None (no limit) for None.
+
+    Raises:
+        ValueError: as :func:`check_limit`.
+    """
+    return None if text is None else check_limit(text)
 
 
 def check_limit(text: str) -> RateLimitItem:
