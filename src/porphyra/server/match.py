@@ -47,7 +47,7 @@ from porphyra.server.incidents import report
 from porphyra.server.openseats import OpenSeats
 from porphyra.server.ports import RunnerServices
 from porphyra.server.replay import replay
-from porphyra.server.rows import GameRow, SeatRow, hash_token, is_rated, now
+from porphyra.server.rows import GameRow, SeatRow, hash_token, is_rated, now, open_kind
 from porphyra.server.seatclock import ClockedRunner, load_clock
 from porphyra.server.seatviews import SeatViews
 from porphyra.server.tablebots import TableBots
@@ -140,9 +140,7 @@ class MatchRunner(SeatViews, TableChat, TableBots, OpenSeats, ClockedRunner):
                 "name": s.name,
                 "connected": s.kind == "bot" or s.seat in online,
                 "takeover": self.clock.seats[s.seat].takeover,
-                # An open seat waits for a player: "open" (anyone signed in may take
-                # it), "invite" (only the account invited), None (it has its player).
-                "open": None if s.open_to is None else "open" if s.open_to == 0 else "invite",
+                "open": open_kind(s.open_to),  # a seat waiting for its player
             }
             for s in self.seats
         ]

@@ -21,7 +21,7 @@ from limits import storage, strategies
 from sqlalchemy import Engine, select, update
 
 from porphyra.server.quotas import optional_limit
-from porphyra.server.rows import OPEN_TO_ANYONE
+from porphyra.server.rows import OPEN_TO_ANYONE, open_kind
 from porphyra.server.schema import accounts_table, games_table, seats_table
 from porphyra.server.settings import OPEN_TABLE_LIMIT, TAKE_SEAT_LIMIT
 
@@ -147,7 +147,7 @@ class OpenTables:
                         # An invited seat shows its name (the invited account's); it says
                         # nothing else about whom it is kept for.
                         "name": s.name,
-                        "open": _open_kind(s.open_to),
+                        "open": open_kind(s.open_to),
                     }
                     for s in rows
                 ],
@@ -156,12 +156,6 @@ class OpenTables:
             }
             out["invitations" if invited else "tables"].append(table)
         return out
-
-
-def _open_kind(open_to: int | None) -> str | None:
-    if open_to is None:
-        return None
-    return "open" if open_to == OPEN_TO_ANYONE else "invite"
 
 
 def _clock_settings(text: Any) -> dict[str, Any]:

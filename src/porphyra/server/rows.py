@@ -79,6 +79,14 @@ class SeatRow:
 OPEN_TO_ANYONE = 0
 
 
+def open_kind(open_to: int | None) -> str | None:
+    """How a seat shows its openness: ``"open"`` (anyone signed in may take it),
+    ``"invite"`` (only the invited account) or None (it has its player)."""
+    if open_to is None:
+        return None
+    return "open" if open_to == OPEN_TO_ANYONE else "invite"
+
+
 @dataclass
 class GameRow:
     """A stored game: its record fields, seats and bookkeeping.
