@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
 from limits import storage, strategies
 from sqlalchemy import Engine, select, update
 
+from porphyra.clocks import ClockError, TableClock
 from porphyra.server.quotas import optional_limit
 from porphyra.server.rows import OPEN_TO_ANYONE, open_kind
 from porphyra.server.schema import accounts_table, games_table, seats_table
@@ -138,7 +138,7 @@ class OpenTables:
                 "id": g.id,
                 "game": g.game,
                 "players": len(rows),
-                "clock": _clock_settings(g.clock),
+                "clock": _clock_settings(g.clock, len(rows)),
                 "rated": bool(g.rated_wish),
                 "creator": g.creator,
                 "seats": [
@@ -158,16 +158,15 @@ class OpenTables:
         return out
 
 
-def _clock_settings(text: Any) -> dict[str, Any]:
-    """The clock settings stored in a game's ``clock`` column (``{"kind": "none"}`` for
-    none, or one that cannot be read: the game itself reports a damaged clock)."""
+def _clock_settings(text: Any, players: int) -> dict[str, Any]:
+    """The clock settings stored in a game's ``clock`` column, read as the game reads them
+    (:meth:`TableClock.loads`; ``{"kind": "none"}`` for none, or one that cannot be read:
+    the game itself reports a damaged clock)."""
     if isinstance(text, str):
         try:
-            settings = orjson.loads(text).get("settings")
-        except (orjson.JSONDecodeError, AttributeError):
-            settings = None
-        if isinstance(settings, dict):
-            return settings
+            return TableClock.loads(text, players).settings.to_json()
+        except ClockError:
+            pass
     return {"kind": "none"}
 
 
