@@ -3,22 +3,18 @@ on a few games."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "baselines.py"
+from tests.scripts import ROOT, load_script
+
+SCRIPT = ROOT / "bench" / "baselines.py"
 
 
 @pytest.fixture(scope="module")
 def bl() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("baselines", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT)
 
 
 def _outcome(row: dict[str, object]) -> tuple[object, ...]:

@@ -5,26 +5,23 @@ training run on each game fills the pool and rates the policy.  Skipped where th
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 import pytest
 
+from tests.scripts import ROOT, load_script
+
 pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
-SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "selfplay.py"
+SCRIPT = ROOT / "examples" / "selfplay.py"
 
 
 @pytest.fixture(scope="module")
 def sp() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("selfplay", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT)
 
 
 @pytest.mark.parametrize(("game", "seat"), [("byzantium", 0), ("byzantium", 1), ("conspiracy", 1)])

@@ -3,23 +3,20 @@ intervals and scores on known data, and a tiny end-to-end run writing its files.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "review_calibration.py"
+from tests.scripts import ROOT, load_script
+
+SCRIPT = ROOT / "bench" / "review_calibration.py"
 
 
 @pytest.fixture(scope="module")
 def cal() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("review_calibration", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT)
 
 
 def test_bins_rates_and_scores(cal: ModuleType) -> None:

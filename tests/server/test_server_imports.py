@@ -4,23 +4,18 @@ draws them as they are (``python docs/server_imports.py --write`` redraws it).""
 from __future__ import annotations
 
 import graphlib
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "docs" / "server_imports.py"
+from tests.scripts import ROOT, load_script
+
+SCRIPT = ROOT / "docs" / "server_imports.py"
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("server_imports", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("server_imports", module)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT)
 
 
 def test_no_module_of_the_server_imports_itself_through_others() -> None:
