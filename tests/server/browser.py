@@ -177,3 +177,17 @@ def finished_game(server: LiveServer, game: str, options: dict[str, Any], n: int
         time.sleep(0.1)
     game_id: str = info["id"]
     return game_id
+
+
+#: The signed-in account's name in the pages' top bar (JavaScript: the element or null).
+ACCOUNT_SHOWN = "document.querySelector('[data-testid=account-name]')"
+
+
+def fill_account_form(page: Any, name: str, password: str) -> None:
+    """Open the top bar's account form (unless it is open) and type ``name`` and
+    ``password``; the caller presses sign up or sign in."""
+    wait_until(page, "document.querySelector('#account-open') !== null", 15000)
+    if not page.is_visible("#account-form"):
+        page.click("#account-open")
+    page.fill("#account-name", name)
+    page.fill("#account-password", password)

@@ -11,25 +11,18 @@ from sqlalchemy import create_engine, select
 from porphyra.server.schema import seats_table
 
 from .browser import (
+    ACCOUNT_SHOWN,
     BROWSER_MARKS,
     OVERFLOW,
     SMALL_TARGETS,
     axe_violations,
     collect_errors,
+    fill_account_form,
     wait_until,
 )
 from .live import LiveServer
 
 pytestmark = BROWSER_MARKS
-
-SHOWN = "document.querySelector('[data-testid=account-name]')"
-
-
-def _fill(page: Any, name: str, password: str) -> None:
-    if not page.is_visible("#account-form"):
-        page.click("#account-open")
-    page.fill("#account-name", name)
-    page.fill("#account-password", password)
 
 
 def test_sign_up_see_the_name_sign_out_and_sign_in(live: LiveServer, browser: Any) -> None:
@@ -38,22 +31,22 @@ def test_sign_up_see_the_name_sign_out_and_sign_in(live: LiveServer, browser: An
     errors = collect_errors(page)
     page.goto(live.base + "/")
     wait_until(page, "document.querySelector('#account-open') !== null", 15000)
-    _fill(page, "Zoe Player", "a long password")
+    fill_account_form(page, "Zoe Player", "a long password")
     page.click("#account-signup")
-    wait_until(page, f"{SHOWN} && {SHOWN}.textContent === 'Zoe Player'", 15000)
+    wait_until(page, f"{ACCOUNT_SHOWN} && {ACCOUNT_SHOWN}.textContent === 'Zoe Player'", 15000)
     page.reload()  # the session is a cookie: still signed in
-    wait_until(page, f"{SHOWN} && {SHOWN}.textContent === 'Zoe Player'", 15000)
+    wait_until(page, f"{ACCOUNT_SHOWN} && {ACCOUNT_SHOWN}.textContent === 'Zoe Player'", 15000)
     # The cookie is out of the page's reach (HttpOnly).
     assert "porphyra_session" not in page.evaluate("() => document.cookie")
     page.click("#account-signout")
     wait_until(page, "document.querySelector('#account-open') !== null", 15000)
-    _fill(page, "zoe player", "a wrong password")
+    fill_account_form(page, "zoe player", "a wrong password")
     page.click("#account-signin")
     wait_until(page, "document.querySelector('#account-error').textContent !== ''", 15000)
     assert page.text_content("#account-error") == "wrong user name or password"
-    _fill(page, "zoe player", "a long password")
+    fill_account_form(page, "zoe player", "a long password")
     page.click("#account-signin")
-    wait_until(page, f"{SHOWN} && {SHOWN}.textContent === 'Zoe Player'", 15000)
+    wait_until(page, f"{ACCOUNT_SHOWN} && {ACCOUNT_SHOWN}.textContent === 'Zoe Player'", 15000)
     # A guest's lobby still works alongside: creating a game gives its links.
     page.click("#createbtn")
     wait_until(page, "!document.querySelector('#created').classList.contains('hidden')", 15000)
@@ -68,7 +61,7 @@ def test_the_control_speaks_japanese(live: LiveServer, browser: Any) -> None:
     page.goto(live.base + "/")
     wait_until(page, "document.querySelector('#account-open') !== null", 15000)
     assert page.text_content("#account-open") == "サインイン / アカウント作成"
-    _fill(page, "ab", "a long password")
+    fill_account_form(page, "ab", "a long password")
     page.click("#account-signup")
     wait_until(page, "document.querySelector('#account-error').textContent !== ''", 15000)
     assert page.text_content("#account-error") == "ユーザー名は3文字以上にしてください"
@@ -92,9 +85,9 @@ def test_a_signed_in_player_saves_their_seat_from_its_link(live: LiveServer, bro
     errors = collect_errors(page)
     page.goto(live.base + "/")
     wait_until(page, "document.querySelector('#account-open') !== null", 15000)
-    _fill(page, "Seat Saver", "a long password")
+    fill_account_form(page, "Seat Saver", "a long password")
     page.click("#account-signup")
-    wait_until(page, f"{SHOWN} && {SHOWN}.textContent === 'Seat Saver'", 15000)
+    wait_until(page, f"{ACCOUNT_SHOWN} && {ACCOUNT_SHOWN}.textContent === 'Seat Saver'", 15000)
     page.goto(link)
     wait_until(page, "document.querySelector('#seat-claim') !== null", 15000)
     page.click("#seat-claim")
@@ -121,7 +114,7 @@ def test_the_control_fits_a_phone_and_passes_axe(live: LiveServer, browser: Any)
     page = context.new_page()
     page.goto(live.base + "/")
     wait_until(page, "document.querySelector('#account-open') !== null", 15000)
-    _fill(page, "Phone Player", "a long password")
+    fill_account_form(page, "Phone Player", "a long password")
     # The open form, then the name and the sign-out button: inside the page, large
     # enough to touch, and no WCAG 2 A/AA violation (axe-core).
     for _ in ("form", "signed in"):
@@ -130,5 +123,7 @@ def test_the_control_fits_a_phone_and_passes_axe(live: LiveServer, browser: Any)
         assert axe_violations(page) == []
         if page.query_selector("#account-signup"):
             page.click("#account-signup")
-            wait_until(page, f"{SHOWN} && {SHOWN}.textContent === 'Phone Player'", 15000)
+            wait_until(
+                page, f"{ACCOUNT_SHOWN} && {ACCOUNT_SHOWN}.textContent === 'Phone Player'", 15000
+            )
     context.close()

@@ -13,22 +13,25 @@ from sqlalchemy import create_engine, select
 
 from porphyra.server.schema import seats_table
 
-from .browser import BROWSER_MARKS, OVERFLOW, collect_errors, wait_until
+from .browser import (
+    ACCOUNT_SHOWN,
+    BROWSER_MARKS,
+    OVERFLOW,
+    collect_errors,
+    fill_account_form,
+    wait_until,
+)
 from .live import LiveServer
 
 pytestmark = BROWSER_MARKS
 
-SHOWN = "document.querySelector('[data-testid=account-name]')"
 HAND = "document.querySelector('[data-testid=hand] .card') !== null"
 
 
 def _sign_up(page: Any, name: str) -> None:
-    wait_until(page, "document.querySelector('#account-open') !== null", 15000)
-    page.click("#account-open")
-    page.fill("#account-name", name)
-    page.fill("#account-password", "a long password")
+    fill_account_form(page, name, "a long password")
     page.click("#account-signup")
-    wait_until(page, f"{SHOWN} && {SHOWN}.textContent === {name!r}", 15000)
+    wait_until(page, f"{ACCOUNT_SHOWN} && {ACCOUNT_SHOWN}.textContent === {name!r}", 15000)
 
 
 def test_one_account_opens_a_table_and_another_takes_the_seat(

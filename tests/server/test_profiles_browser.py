@@ -10,10 +10,12 @@ import random
 from typing import Any
 
 from .browser import (
+    ACCOUNT_SHOWN,
     BROWSER_MARKS,
     OVERFLOW,
     axe_violations,
     collect_errors,
+    fill_account_form,
     wait_until,
 )
 from .driver import play_out, record_of
@@ -22,17 +24,13 @@ from .live import LiveServer, connect_seats
 pytestmark = BROWSER_MARKS
 
 PASSWORD = "a long password"
-SHOWN = "document.querySelector('[data-testid=account-name]')"
 
 
 def sign_in(page: Any, base: str, name: str, button: str) -> None:
     page.goto(base + "/")
-    wait_until(page, "document.querySelector('#account-open') !== null", 15000)
-    page.click("#account-open")
-    page.fill("#account-name", name)
-    page.fill("#account-password", PASSWORD)
+    fill_account_form(page, name, PASSWORD)
     page.click(button)
-    wait_until(page, f"{SHOWN} !== null", 15000)
+    wait_until(page, f"{ACCOUNT_SHOWN} !== null", 15000)
 
 
 def test_a_played_game_on_the_profile_and_in_your_games_elsewhere(
@@ -72,7 +70,7 @@ def test_a_played_game_on_the_profile_and_in_your_games_elsewhere(
     )
 
     page.goto(live.base + "/")
-    wait_until(page, f"{SHOWN} !== null", 15000)
+    wait_until(page, f"{ACCOUNT_SHOWN} !== null", 15000)
     page.click("#account-profile")
     row = f"document.querySelector('#recent tr[data-game=\"{game_id}\"]')"
     wait_until(page, f"{row} !== null", 15000)
