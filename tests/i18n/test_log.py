@@ -136,6 +136,21 @@ def test_error_messages_are_translated_keeping_the_players_text(
 
 
 @pytest.mark.parametrize(
+    "english",
+    ["Input should be a valid list or tuple", "Value error, no such thing: at all"],
+)
+def test_an_english_sentence_is_not_translated_word_by_word(english: str) -> None:
+    """A sentence no template was written for stays whole in English, even when it holds
+    the "or" or the colon of a short template (it once read "a valid list または tuple")."""
+    for lang in ("ja", "ko"):
+        assert translate_error(english, lang) == english
+
+
+def test_a_list_of_choices_is_still_translated() -> None:
+    assert translate_error("0, 1 or 'random'", "ja") == "0、1または'random'"
+
+
+@pytest.mark.parametrize(
     ("name", "options", "bad"),
     [
         ("byzantium", {}, ["meld", "meld zzz", "pass a,b", "target huns", "dance 1", "redraw ,"]),

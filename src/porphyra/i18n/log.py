@@ -38,6 +38,7 @@ _FIELD = re.compile(r"\{(\d+)\}")
 #: ids (``red4``, ``l5-pearl``, ``count-blue``), ruling ids (``B-R7``), unit letters.
 _VERBATIM = re.compile(
     r"[-+]?[0-9]+|[a-z0-9]+(?:-[a-z0-9]+)*|[BCS]-R[0-9]+|IP|LT|TT|STACK|KEY|PEARL|MIL|SIX|COAL"
+    r"|'[^'\s]*'"
 )
 #: How the English log lists things (Byzantium's Legacy parts: ``+1 (TT gained) +2 (...)``),
 #: tried in this order, and each language's own separators.
@@ -47,6 +48,11 @@ _SEPARATORS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(", "), ", "),
 )
 _LIST_JOIN = {"ja": {", ": "、", "; ": "；"}}
+#: Least fixed text (characters) an error template needs before a variable part it cannot
+#: translate is kept as the player's own text.  Below it (``"{0} or {1}"``, ``"{0}: {1}"``)
+#: a template would match any English sentence with an "or" or a colon in it and translate
+#: only that word ("a valid list または tuple"); those parts must translate or be notation.
+_ECHO_MIN_FIXED = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +119,7 @@ def _line(text: str, lang: str, context: str = "log") -> str | None:
         for index in range(len(m.groupdict())):
             text = m.group(f"f{index}")
             part = _part(text, lang, context)
-            if part is None and context == "error":
+            if part is None and context == "error" and template.fixed >= _ECHO_MIN_FIXED:
                 part = text  # the player's own text or notation
             if part is None:
                 break
