@@ -121,6 +121,7 @@ def create_app(
         s.chat_limit,
         s.read_limit,
         s.hint_limit,
+        s.spectator_table_chat_limit,
     )
     app.state.passwords = Passwords()
     app.state.signin_limits = SignInLimits(s.signin_limit, s.signin_name_limit, s.signup_limit)
