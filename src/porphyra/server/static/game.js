@@ -368,7 +368,8 @@ function renderSeats() {
       el("span", { class: "dot" + (s.connected ? " on" : "") }),
       seatName(i),
       s.kind === "bot" ? el("span", { class: "badge" }, t("bot: {0}", botName(s.bot))) : null,
-      s.open ? el("span", { class: "badge", "data-testid": "open-seat" }, t("waiting for a player")) : null,
+      s.open ? el("span", { class: "badge", "data-testid": "open-seat" },
+        s.open === "closed" ? t("table cancelled") : t("waiting for a player")) : null,
       toAct(i) ? el("span", { class: "badge turn" }, t("to act")) : null));
   });
   const lo = M && M.observation.legendary_opponent;
