@@ -46,9 +46,7 @@ def test_the_creator_cancels_an_open_table(client: TestClient) -> None:
     assert client.get("/api/tables", headers=bob).json()["tables"][0]["mine"] is False
     # Only the creator may cancel; a guest is told to sign in.
     assert client.delete(f"/api/games/{gid}/open").status_code == 401
-    refused = client.delete(
-        f"/api/games/{gid}/open", headers={**bob, "accept-language": "ja"}
-    )
+    refused = client.delete(f"/api/games/{gid}/open", headers={**bob, "accept-language": "ja"})
     assert refused.status_code == 403
     assert refused.json()["detail"] == "このテーブルを取り消せるのは、開いたプレイヤーだけです"
     assert _listed(client) == [gid]
