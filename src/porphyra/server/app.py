@@ -35,6 +35,7 @@ from porphyra.server.hub import Hub
 from porphyra.server.logfilters import redact_server_logs
 from porphyra.server.matchqueue import QueueLimits
 from porphyra.server.opentables import TableLimits
+from porphyra.server.push import PushAlerts
 from porphyra.server.quickmatch import Ratings
 from porphyra.server.quotas import Quotas
 from porphyra.server.routes import (
@@ -44,6 +45,7 @@ from porphyra.server.routes import (
     pages,
     play,
     players,
+    push,
     quickmatch,
     records,
     review,
@@ -104,11 +106,16 @@ def create_app(
         redact_server_logs()  # after uvicorn configured its logging
         storage = Storage(url)
         hub = Hub(storage, s, time_source=time_source)
+        # Turn alerts (issue 32 §5): every runner is told of its turn changes.
+        alerts = PushAlerts(storage.engine, s.push_contact, s.push_private_endpoints)
+        app.state.push = alerts
+        hub.services = replace(hub.services, alerts=alerts)
         app.state.hub = hub
         await hub.start()
         try:
             yield
         finally:
+            await alerts.idle()
             if isinstance(getattr(app.state, "reviews", None), review.Reviews):
                 app.state.reviews.close()
             await hub.stop()
@@ -144,7 +151,7 @@ def create_app(
 
     pages.mount_static(app)
     app.include_router(learn.router)
-    for routes in (pages, lobby, records, play, accounts, tables, players, quickmatch):
+    for routes in (pages, lobby, records, play, accounts, tables, players, quickmatch, push):
         app.include_router(routes.router)
     app.include_router(review.router, dependencies=READS)
     return app

@@ -43,6 +43,8 @@ Tables:
 ``sessions`` (SHA-256 of the session's cookie value; the value itself is never stored),
              the account id, created / expires (epoch seconds): who is signed in
              (:mod:`porphyra.server.sessions`).
+``push_subscriptions`` Web Push subscriptions of seats (issue 32 §5,
+             :mod:`porphyra.server.push`).
 ``quick_queue`` the accounts waiting for a quick match (issue 32 §2,
              :mod:`porphyra.server.matchqueue`).
              A seat's ``account_id`` names the account that claimed it (NULL: a guest).
@@ -210,6 +212,23 @@ queue_table = Table(
     Column("claimed", Float, nullable=True),
     Column("match_id", String(32), nullable=True),
     Column("match_seat", Integer, nullable=True),
+)
+
+#: Web Push subscriptions (issue 32 §5; :mod:`porphyra.server.push`): one seat's browser
+#: (its push service's endpoint and keys), the language of its alerts, when it was made
+#: and when it was last alerted (epoch seconds; NULL: since answered, or never).
+push_table = Table(
+    "push_subscriptions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(32), nullable=False, index=True),
+    Column("seat", Integer, nullable=False),
+    Column("endpoint", Text, nullable=False),
+    Column("p256dh", String(200), nullable=False),
+    Column("auth", String(100), nullable=False),
+    Column("lang", String(8), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("last_alert", Float, nullable=True),
 )
 
 # JSON columns read as text and parsed per row, so that one damaged row is reported as

@@ -115,6 +115,11 @@ class ServerSettings:
         open_table_expiry_s: seconds after which an open table that still waits for a
             player expires (it leaves the lobby's list and its seats can no longer be
             taken); None: never.
+        push_contact: the VAPID contact (``mailto:`` or ``https:`` URL) sent to push
+            services with each turn alert (see :mod:`porphyra.server.push`).
+        push_private_endpoints: accept push endpoints over ``http`` and at private or
+            loopback addresses (tests only: otherwise a subscription could make the
+            server call its own network).
         secure_cookies: give the session cookie ``Secure``; None: when the request came
             over HTTPS (see :mod:`porphyra.server.sessions`).
 
@@ -156,6 +161,8 @@ class ServerSettings:
     take_seat_limit: str | None = TAKE_SEAT_LIMIT
     queue_limit: str | None = QUEUE_LIMIT
     open_table_expiry_s: float | None = OPEN_TABLE_EXPIRY_S
+    push_contact: str = "mailto:porphyra@localhost"
+    push_private_endpoints: bool = False
     secure_cookies: bool | None = None
 
     def __post_init__(self) -> None:
