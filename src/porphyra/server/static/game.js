@@ -9,7 +9,13 @@ const GAME_ID = (() => {
   const raw = location.pathname.split("/").filter(Boolean).pop() || "";
   try { return decodeURIComponent(raw); } catch (e) { return raw; }
 })();
-const TOKEN = new URLSearchParams(location.hash.slice(1)).get("token");
+/* The seat's token: the link's, or, for a page opened from a turn alert (?from=alert,
+   which carries no token), the one seat of this game this browser keeps. */
+const TOKEN = new URLSearchParams(location.hash.slice(1)).get("token") || (() => {
+  if (new URLSearchParams(location.search).get("from") !== "alert") return null;
+  const held = Object.values(knownTokens()[GAME_ID] || {});
+  return held.length === 1 ? held[0] : null;
+})();
 /* The replay viewer (/replay/{id}) renders frames with this page's code (replay.js). */
 const REPLAY = location.pathname.startsWith("/replay/");
 
