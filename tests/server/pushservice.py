@@ -40,10 +40,13 @@ class Received:
 @dataclass
 class PushService:
     """An HTTP server on 127.0.0.1 answering every POST with ``status`` (201: accepted;
-    410: the subscription is gone) and keeping what it received."""
+    410: the subscription is gone; a 3xx redirects to ``location``) and keeping what it
+    received."""
 
     status: int = 201
     received: list[Received] = field(default_factory=list)
+    #: With a 3xx ``status``: where the answer redirects to.
+    location: str | None = None
 
     def start(self) -> PushService:
         service = self
@@ -56,6 +59,8 @@ class PushService:
                     Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
                 )
                 self.send_response(service.status)
+                if service.location is not None:
+                    self.send_header("location", service.location)
                 self.end_headers()
 
             def log_message(self, *args: Any) -> None:  # (quiet)

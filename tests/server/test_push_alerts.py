@@ -231,3 +231,24 @@ def test_one_tap_stops_the_alerts_and_the_key_is_kept(db_url: str, service: Push
     # Another server on the same database signs with the same key.
     with TestClient(_app(db_url)) as again:
         assert again.get("/api/push/key").json()["public_key"] == key
+
+
+def test_a_push_services_redirect_is_never_followed(db_url: str, service: PushService) -> None:
+    # A public endpoint could answer with a redirect to the server's own network.
+    inside = PushService().start()
+    try:
+        service.status, service.location = 307, f"http://127.0.0.1:{inside.port}/internal"
+        with TestClient(_app(db_url, push_private_endpoints=True)) as c:
+            game = c.post("/api/games", json=TURN_TABLE).json()
+            gid, token = game["id"], game["invites"][0]["token"]
+            sub = Browser().subscription(f"http://127.0.0.1:{service.port}/p")
+            body = {"game": gid, "token": token, "subscription": sub}
+            assert c.post("/api/push/subscriptions", json=body).status_code == 201
+            push = c.app.state.push  # type: ignore[attr-defined]
+            assert push.alert(gid, "Conspiracy: Abyss Universe", 0) == 0
+            assert len(service.wait(1)) == 1
+            time.sleep(0.3)
+            assert inside.received == []
+            assert len(push.subscriptions(gid, 0)) == 1  # (kept: not a 404 or 410)
+    finally:
+        inside.stop()

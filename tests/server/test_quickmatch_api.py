@@ -17,7 +17,7 @@ from porphyra.server.app import create_app
 from porphyra.server.quickmatch import Ratings
 from porphyra.server.schema import queue_table
 
-from .accounts import NO_LIMITS, account, seat_accounts
+from .accounts import NO_LIMITS, PASSWORD, account, seat_accounts
 
 JOIN = {"game": "byzantium", "players": 2, "clock": "turn"}
 
@@ -176,3 +176,24 @@ def test_the_queue_is_in_the_openapi_document(client: TestClient) -> None:
     schemas = doc["components"]["schemas"]
     assert {"JoinIn", "QueueOut", "MatchOut"} <= set(schemas)
     assert schemas["JoinIn"]["properties"]["clock"]["enum"] == ["none", "realtime", "turn"]
+
+
+def test_a_join_from_another_site_is_refused(client: TestClient) -> None:
+    alice = account(client, "Alice")
+    r = client.post(
+        "/api/quickmatch", json=JOIN, headers={**alice, "origin": "https://evil.example"}
+    )
+    assert r.status_code == 403
+    assert client.get("/api/quickmatch", headers=alice).json()["queued"] is False
+
+
+def test_an_account_deleted_while_waiting_leaves_the_queue(db_url: str, client: TestClient) -> None:
+    alice, bob, carol = account(client, "Alice"), account(client, "Bob"), account(client, "Carol")
+    assert client.post("/api/quickmatch", json=JOIN, headers=alice).status_code == 201
+    gone = client.request("DELETE", "/api/me", headers=alice, json={"password": PASSWORD})
+    assert gone.status_code == 204, gone.text
+    # Bob's join would pair him with the deleted account: that row goes instead.
+    assert client.post("/api/quickmatch", json=JOIN, headers=bob).json()["match"] is None
+    found = client.post("/api/quickmatch", json=JOIN, headers=carol).json()["match"]
+    assert found is not None
+    assert client.get("/api/quickmatch", headers=bob).json()["match"]["game"] == found["game"]

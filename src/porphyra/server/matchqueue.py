@@ -129,6 +129,12 @@ class MatchQueue:
             )
         return bool(done.rowcount == 1)
 
+    def drop(self, account_id: int) -> None:
+        """Remove ``account_id``'s row whatever its state (an account deleted while it
+        waited)."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(queue_table).where(queue_table.c.account_id == account_id))
+
     def collect(self, account_id: int, match_id: str) -> None:
         """Remove ``account_id``'s row once it has learnt its table ``match_id``."""
         with self.engine.begin() as conn:

@@ -18,7 +18,7 @@ told "Your turn in …" when the game waits for it and no page of it is connecte
 - **Endpoints** must be ``https`` URLs whose host resolves to public addresses only
   (:func:`endpoint_refusal`), checked when subscribing and again before each send (DNS
   may change); ``allow_private`` (the ``push_private_endpoints`` setting, for tests)
-  lifts both rules.
+  lifts both rules.  A push service's redirect is never followed.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
+import requests
 from py_vapid import Vapid02
 from pywebpush import WebPushException, webpush
 from sqlalchemy import Engine, delete, insert, or_, select, update
@@ -283,6 +284,8 @@ class PushAlerts:
             "url": f"/game/{game_id}?from=alert",
         }
         audience = "{0.scheme}://{0.netloc}".format(urlsplit(sub.endpoint))
+        session = requests.Session()
+        session.max_redirects = 0  # (a redirect would lead past the address check)
         try:
             webpush(
                 {"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}},
@@ -291,14 +294,17 @@ class PushAlerts:
                 vapid_claims={"sub": self.contact, "aud": audience},
                 timeout=SEND_TIMEOUT_S,
                 ttl=ALERT_TTL_S,
+                requests_session=session,
             )
         except WebPushException as exc:
             status = getattr(exc.response, "status_code", None)
             if status in (404, 410):  # the browser unsubscribed: forget it
                 self._forget(sub.id)
             return 0
-        except Exception:  # an unreachable push service: the next turn tries again
+        except Exception:  # unreachable, or a redirect: the next turn tries again
             return 0
+        finally:
+            session.close()
         return 1
 
     def _forget(self, sub_id: int) -> None:

@@ -265,7 +265,8 @@ async def _make_table(
     names: dict[int, str] = {}
     for account_id in account_ids:
         account = await hub.db(store.by_id, account_id)
-        if account is None:
+        if account is None:  # deleted while it waited: out of the queue
+            await hub.db(_queue(request).drop, account_id)
             return None
         names[account_id] = account.name
     people: list[int | None] = [*account_ids]
