@@ -5,7 +5,9 @@ requests in ``/openapi.json``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -14,10 +16,12 @@ from sqlalchemy import create_engine, update
 
 from porphyra.server import quickmatch as rule
 from porphyra.server.app import create_app
+from porphyra.server.matchqueue import CLAIM_STALE_S, MatchQueue
 from porphyra.server.quickmatch import Ratings
 from porphyra.server.schema import queue_table
+from porphyra.server.storage import Storage
 
-from .accounts import NO_LIMITS, PASSWORD, account, seat_accounts
+from .accounts import NO_LIMITS, PASSWORD, account, at_once, seat_accounts
 
 JOIN = {"game": "byzantium", "players": 2, "clock": "turn"}
 
@@ -197,3 +201,58 @@ def test_an_account_deleted_while_waiting_leaves_the_queue(db_url: str, client: 
     found = client.post("/api/quickmatch", json=JOIN, headers=carol).json()["match"]
     assert found is not None
     assert client.get("/api/quickmatch", headers=bob).json()["match"]["game"] == found["game"]
+
+
+def test_two_matchers_at_the_same_moment_make_one_table(db_url: str) -> None:
+    storage = Storage(db_url)  # (makes the tables)
+    try:
+        queue = MatchQueue(storage.engine)
+        now = time.time()
+        for account_id in (1, 2, 3):
+            queue.join(account_id, "byzantium", 2, "none", (25.0, 8.0), now)
+        answers: list[bool] = []
+        barrier = threading.Barrier(2)
+
+        def claim(ids: list[int]) -> None:
+            barrier.wait()
+            answers.append(queue.claim(ids, now))
+
+        threads = [threading.Thread(target=claim, args=(ids,)) for ids in ([1, 2], [2, 3])]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(answers) == [False, True]
+        claimed = [a for a in (1, 2, 3) if (e := queue.entry(a)) and e.claimed is not None]
+        assert claimed in ([1, 2], [2, 3])  # all of one claim, nothing of the other
+        # A claim that finds a player taken changes nothing.
+        free = ({1, 2, 3} - set(claimed)).pop()
+        assert not queue.claim([free, claimed[0]], now)
+        assert queue.entry(free).claimed is None  # type: ignore[union-attr]
+        # A claim whose matcher died is let go after a while.
+        assert queue.claim(claimed, now + CLAIM_STALE_S + 1)
+    finally:
+        storage.close()
+
+
+def test_joins_at_the_same_moment_pair_once(db_url: str) -> None:
+    with TestClient(_app(db_url)) as c:
+        people = [account(c, name) for name in ("Alice", "Bob")]
+        games: list[str] = []
+
+        def join(who: dict[str, str]) -> Callable[[], int]:
+            def go() -> int:
+                r = c.post("/api/quickmatch", json=JOIN, headers=who)
+                if r.json()["match"]:
+                    games.append(r.json()["match"]["game"])
+                status: int = r.status_code
+                return status
+
+            return go
+
+        assert at_once([join(p) for p in people]) == [201, 201]
+        for who in people:
+            found = c.get("/api/quickmatch", headers=who).json()["match"]
+            if found:
+                games.append(found["game"])
+        assert len(games) == 2 and len(set(games)) == 1

@@ -19,7 +19,7 @@ from typing import Any
 
 from limits import storage, strategies
 from sqlalchemy import Engine, delete, insert, or_, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from porphyra.server.quickmatch import Waiter
 from porphyra.server.quotas import optional_limit
@@ -178,19 +178,22 @@ class MatchQueue:
             :meth:`release` if the table cannot be made); False if another matcher
             or a leave got one first (nothing changed).
         """
-        with self.engine.begin() as conn:
-            done = conn.execute(
-                update(queue_table)
-                .where(
-                    queue_table.c.account_id.in_(account_ids),
-                    queue_table.c.match_id.is_(None),
-                    self._free(now),
+        try:
+            with self.engine.begin() as conn:
+                done = conn.execute(
+                    update(queue_table)
+                    .where(
+                        queue_table.c.account_id.in_(sorted(account_ids)),
+                        queue_table.c.match_id.is_(None),
+                        self._free(now),
+                    )
+                    .values(claimed=now)
                 )
-                .values(claimed=now)
-            )
-            if done.rowcount != len(account_ids):
-                conn.rollback()
-                return False
+                if done.rowcount != len(account_ids):
+                    conn.rollback()
+                    return False
+        except OperationalError:  # (two matchers locking rows in turn: one gives way)
+            return False
         return True
 
     def matched(self, game_id: str, seats: dict[int, int]) -> None:
