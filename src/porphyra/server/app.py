@@ -107,7 +107,7 @@ def create_app(
         storage = Storage(url)
         hub = Hub(storage, s, time_source=time_source)
         # Turn alerts (issue 32 §5): every runner is told of its turn changes.
-        alerts = PushAlerts(storage.engine, s.push_contact, s.push_private_endpoints)
+        alerts = PushAlerts(storage.engine, s.push_contact, s.push_private_endpoints, db=hub.db)
         app.state.push = alerts
         hub.services = replace(hub.services, alerts=alerts)
         app.state.hub = hub

@@ -400,6 +400,8 @@ class MatchRunner(SeatViews, TableChat, TableBots, OpenSeats, ClockedRunner):
             for s in ([] if self.over else self.state.active_players())
             if self.seats[s].kind == "human" and s not in connected and not self.bot_plays(s)
         ]
+        if moved is not None and self.seats[moved].kind != "human":
+            moved = None  # (a bot's move answers no alert)
         self.alerts.turn(self.id, self.game.info.long_name, due, moved)
 
     async def _reload(self) -> None:

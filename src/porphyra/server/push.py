@@ -29,7 +29,7 @@ import ipaddress
 import json
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -54,6 +54,8 @@ SEND_TIMEOUT_S = 10.0
 ALERT_TTL_S = 3600
 #: The ``server_state`` key of the VAPID private key (PEM).
 KEY_ROW = "vapid_key"
+#: What became of one alert (:meth:`PushAlerts.deliver`).
+SENT, FAILED, GONE = "sent", "failed", "gone"
 
 
 def endpoint_refusal(endpoint: str, allow_private: bool = False) -> Message | None:
@@ -93,6 +95,9 @@ class PushAlerts:
         allow_private: accept ``http`` endpoints and private or loopback addresses
             (tests only).
         clock: epoch seconds (tests pass a fake one).
+        db: runs a blocking database call off the event loop (the hub's runner,
+            :meth:`porphyra.server.hubstore.HubStore.db`, so that SQLite sees one writer;
+            default: a thread).
     """
 
     def __init__(
@@ -101,8 +106,10 @@ class PushAlerts:
         contact: str,
         allow_private: bool = False,
         clock: Callable[[], float] = time.time,
+        db: Callable[..., Awaitable[Any]] | None = None,
     ) -> None:
         self.engine = engine
+        self.db: Callable[..., Awaitable[Any]] = db or asyncio.to_thread
         self.contact = contact
         self.allow_private = allow_private
         self.clock = clock
@@ -231,9 +238,12 @@ class PushAlerts:
     ) -> None:
         try:
             if moved is not None:
-                await asyncio.to_thread(self.answered, game_id, moved)
+                await self.db(self.answered, game_id, moved)
             for seat in seats:
-                await asyncio.to_thread(self.alert, game_id, game_name, seat)
+                for sub in await self.db(self.take_due, game_id, seat):
+                    result = await asyncio.to_thread(self.deliver, sub, game_id, game_name)
+                    if result == GONE:
+                        await self.db(self.forget, sub.id)
         except Exception:
             report("game %s: a turn alert failed", game_id)
 
@@ -244,39 +254,54 @@ class PushAlerts:
 
     def alert(self, game_id: str, game_name: str, seat: int) -> int:
         """Send ``seat`` of ``game_id`` its turn alert on each of its subscriptions not
-        alerted within :data:`ALERT_EVERY_S` (blocking: a thread's work).
+        alerted within :data:`ALERT_EVERY_S` (blocking: the database and the network).
 
         Returns:
             How many alerts the push services accepted.
         """
+        sent = 0
+        for sub in self.take_due(game_id, seat):
+            result = self.deliver(sub, game_id, game_name)
+            if result == GONE:
+                self.forget(sub.id)
+            sent += result == SENT
+        return sent
+
+    def take_due(self, game_id: str, seat: int) -> list[Any]:
+        """The subscriptions of ``seat`` of ``game_id`` due an alert now, marked as
+        alerted (before sending: two changes at once never alert twice)."""
         now = self.clock()
         with self.engine.begin() as conn:
-            due = conn.execute(
-                select(push_table).where(
-                    push_table.c.game_id == game_id,
-                    push_table.c.seat == seat,
-                    or_(
-                        push_table.c.last_alert.is_(None),
-                        push_table.c.last_alert <= now - ALERT_EVERY_S,
-                    ),
-                )
-            ).all()
-            if due:  # (counted as sent before sending: two changes never alert twice)
+            due = list(
+                conn.execute(
+                    select(push_table).where(
+                        push_table.c.game_id == game_id,
+                        push_table.c.seat == seat,
+                        or_(
+                            push_table.c.last_alert.is_(None),
+                            push_table.c.last_alert <= now - ALERT_EVERY_S,
+                        ),
+                    )
+                ).all()
+            )
+            if due:
                 conn.execute(
                     update(push_table)
                     .where(push_table.c.id.in_([s.id for s in due]))
                     .values(last_alert=now)
                 )
-        sent = 0
-        for sub in due:
-            sent += self._send(sub, game_id, game_name)
-        return sent
+        return due
 
-    def _send(self, sub: Any, game_id: str, game_name: str) -> int:
-        refusal = endpoint_refusal(sub.endpoint, self.allow_private)
-        if refusal is not None:
-            self._forget(sub.id)
-            return 0
+    def deliver(self, sub: Any, game_id: str, game_name: str) -> str:
+        """POST the alert to subscription ``sub`` (a row; the network only).
+
+        Returns:
+            :data:`SENT`, :data:`FAILED` (try again at a later turn) or :data:`GONE` (the
+            push service answered 404 or 410, or the endpoint now resolves to a
+            non-public address: forget the subscription).
+        """
+        if endpoint_refusal(sub.endpoint, self.allow_private) is not None:
+            return GONE
         name = i18n.gettext(sub.lang, game_name)
         payload = {
             "title": "porphyra",
@@ -298,15 +323,14 @@ class PushAlerts:
             )
         except WebPushException as exc:
             status = getattr(exc.response, "status_code", None)
-            if status in (404, 410):  # the browser unsubscribed: forget it
-                self._forget(sub.id)
-            return 0
+            return GONE if status in (404, 410) else FAILED  # (gone: the browser unsubscribed)
         except Exception:  # unreachable, or a redirect: the next turn tries again
-            return 0
+            return FAILED
         finally:
             session.close()
-        return 1
+        return SENT
 
-    def _forget(self, sub_id: int) -> None:
+    def forget(self, sub_id: int) -> None:
+        """Delete subscription ``sub_id``."""
         with self.engine.begin() as conn:
             conn.execute(delete(push_table).where(push_table.c.id == sub_id))
