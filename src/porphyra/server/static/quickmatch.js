@@ -29,9 +29,9 @@ function quickOptions(select, values, label) {
 }
 
 function quickForm() {
-  const game = el("select", { id: "qm-game", "data-testid": "qm-game" });
+  const game = el("select", { id: "qm-game", "data-testid": "qm-game", "aria-label": t("Game") });
   quickOptions(game, Object.keys(QUICK_GAMES), (g) => (g === "byzantium" ? t("Byzantium") : t("Conspiracy")));
-  const players = el("select", { id: "qm-players", "data-testid": "qm-players" });
+  const players = el("select", { id: "qm-players", "data-testid": "qm-players", "aria-label": t("Players") });
   const fillPlayers = () => {
     const [lo, hi] = QUICK_GAMES[game.value];
     const counts = [];
@@ -40,7 +40,7 @@ function quickForm() {
   };
   game.onchange = fillPlayers;
   fillPlayers();
-  const clock = el("select", { id: "qm-clock", "data-testid": "qm-clock" });
+  const clock = el("select", { id: "qm-clock", "data-testid": "qm-clock", "aria-label": t("Clock") });
   quickOptions(clock, ["none", "realtime", "turn"], (k) => QUICK_STRINGS[k]);
   const go = el("button", {
     class: "primary", "data-testid": "quickmatch",
