@@ -252,3 +252,17 @@ def test_a_push_services_redirect_is_never_followed(db_url: str, service: PushSe
             assert len(push.subscriptions(gid, 0)) == 1  # (kept: not a 404 or 410)
     finally:
         inside.stop()
+
+
+def test_porphyra_serve_takes_the_push_contact(monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from porphyra.cli import app
+    from porphyra.server import main
+    from porphyra.server.settings import ServerSettings
+
+    served: list[ServerSettings] = []
+    monkeypatch.setattr(main, "serve", lambda settings, announce=None: served.append(settings))
+    result = CliRunner().invoke(app, ["serve", "--push-contact", CONTACT])
+    assert result.exit_code == 0, result.output
+    assert [s.push_contact for s in served] == [CONTACT]
