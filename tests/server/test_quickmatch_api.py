@@ -132,7 +132,12 @@ def test_after_a_minute_alone_the_bot_of_about_ones_rating_is_offered(db_url: st
     app = _app(db_url)
     app.state.quick_ratings = Ratings(
         lambda store, account_id, game, players: (30.0, 3.0),
-        lambda game, players: {"easy": (15.0, 1.0), "hard": (29.0, 1.0), "medium": (22.0, 1.0)},
+        lambda game, players: {
+            "easy": (15.0, 1.0),
+            "hard": (29.0, 1.0),
+            "medium": (22.0, 1.0),
+            "no-such-bot": (30.0, 1.0),  # (closest, but no bot the server can seat)
+        },
     )
     with TestClient(app) as c:
         alice = account(c, "Alice")

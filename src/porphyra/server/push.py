@@ -264,7 +264,7 @@ class PushAlerts:
             result = self.deliver(sub, game_id, game_name)
             if result == GONE:
                 self.forget(sub.id)
-            sent += result == SENT
+            sent += 1 if result == SENT else 0
         return sent
 
     def take_due(self, game_id: str, seat: int) -> list[Any]:

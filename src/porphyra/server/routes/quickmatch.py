@@ -31,6 +31,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
+from porphyra.bots import make_bot
 from porphyra.clocks import ClockSettings
 from porphyra.core import registry
 from porphyra.core.errors import UnknownGameError
@@ -192,6 +193,7 @@ async def take_bot(request: Request) -> MatchOut:
         raise RefusedRequest(409, msg("a table is being made for you: it cannot be left now"))
     made = await _make_table(request, entry, [account.id], offer)
     if made is None:
+        await hub.db(queue.release, [account.id])  # (waiting again, as before)
         raise RefusedRequest(409, msg("a table is being made for you: it cannot be left now"))
     game_id, seats = made
     await hub.db(queue.matched, game_id, seats)
@@ -204,8 +206,21 @@ def _link(game_id: str) -> str:
 
 
 async def _offer(request: Request, entry: Entry) -> str | None:
+    """The bot offered to ``entry`` now (None: none), among the rated bots this server
+    can seat."""
     bots = _ratings(request).bot_ratings(entry.game, entry.players)
-    return bot_offer(time.time() - entry.joined, entry.mu, bots)
+    return bot_offer(
+        time.time() - entry.joined, entry.mu, {s: r for s, r in bots.items() if _seatable(s)}
+    )
+
+
+def _seatable(spec: str) -> bool:
+    """True if bot ``spec`` can sit at a table (a known bot with valid options)."""
+    try:
+        make_bot(spec)
+    except ValueError:
+        return False
+    return True
 
 
 async def _state(request: Request, account_id: int) -> QueueOut:
