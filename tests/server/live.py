@@ -29,6 +29,7 @@ UNLIMITED: dict[str, Any] = {
     "max_seat_connections": None,
     "max_client_connections": None,
     "chat_limit": None,
+    "spectator_table_chat_limit": None,
     "read_limit": None,
     "hint_limit": None,
     "bot_pace": 0.0,

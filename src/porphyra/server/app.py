@@ -7,7 +7,7 @@ spectator), :mod:`~.routes.records` (records and replays of finished games),
 :mod:`~.routes.pages` (pages, static files, catalogues, cards, rules),
 :mod:`~.routes.learn` (the tutorials), :mod:`~.routes.review` (game reviews) and
 :mod:`~.routes.accounts` (accounts and sessions), :mod:`~.routes.tables` (open tables
-and invitations).  Their
+and invitations), :mod:`~.routes.quickmatch` (the quick-match queue).  Their
 shared dependencies are in
 :mod:`porphyra.server.deps`, the request bodies in :mod:`porphyra.server.requests`, the
 answers to failures in :mod:`porphyra.server.failures`; the settings are one
@@ -33,7 +33,10 @@ from porphyra.server.accounts import Passwords, SignInLimits
 from porphyra.server.deps import READS
 from porphyra.server.hub import Hub
 from porphyra.server.logfilters import redact_server_logs
+from porphyra.server.matchqueue import QueueLimits
 from porphyra.server.opentables import TableLimits
+from porphyra.server.push import PushAlerts
+from porphyra.server.quickmatch import Ratings
 from porphyra.server.quotas import Quotas
 from porphyra.server.routes import (
     accounts,
@@ -42,6 +45,8 @@ from porphyra.server.routes import (
     pages,
     play,
     players,
+    push,
+    quickmatch,
     records,
     review,
     tables,
@@ -101,11 +106,16 @@ def create_app(
         redact_server_logs()  # after uvicorn configured its logging
         storage = Storage(url)
         hub = Hub(storage, s, time_source=time_source)
+        # Turn alerts (issue 32 §5): every runner is told of its turn changes.
+        alerts = PushAlerts(storage.engine, s.push_contact, s.push_private_endpoints, db=hub.db)
+        app.state.push = alerts
+        hub.services = replace(hub.services, alerts=alerts)
         app.state.hub = hub
         await hub.start()
         try:
             yield
         finally:
+            await alerts.idle()
             if isinstance(getattr(app.state, "reviews", None), review.Reviews):
                 app.state.reviews.close()
             await hub.stop()
@@ -121,10 +131,15 @@ def create_app(
         s.chat_limit,
         s.read_limit,
         s.hint_limit,
+        s.spectator_table_chat_limit,
     )
     app.state.passwords = Passwords()
     app.state.signin_limits = SignInLimits(s.signin_limit, s.signin_name_limit, s.signup_limit)
     app.state.table_limits = TableLimits(s.open_table_limit, s.take_seat_limit)
+    app.state.queue_limits = QueueLimits(s.queue_limit)
+    # Quick match's ratings (issue 32 §2): none yet, every player unrated and no bot
+    # offered.  Once ratings exist: Ratings(ratings.player_rating, ratings.bot_anchors).
+    app.state.quick_ratings = Ratings()
     if s.allowed_hosts is not None:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(s.allowed_hosts))
     failures.install(app)
@@ -136,7 +151,7 @@ def create_app(
 
     pages.mount_static(app)
     app.include_router(learn.router)
-    for routes in (pages, lobby, records, play, accounts, tables, players):
+    for routes in (pages, lobby, records, play, accounts, tables, players, quickmatch, push):
         app.include_router(routes.router)
     app.include_router(review.router, dependencies=READS)
     return app

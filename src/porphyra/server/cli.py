@@ -157,6 +157,14 @@ def serve_command(
             f"(default {DEFAULTS.signin_limit}; per user name: {DEFAULTS.signin_name_limit}).",
         ),
     ] = None,
+    push_contact: Annotated[
+        str,
+        typer.Option(
+            "--push-contact",
+            help="Where push services can reach the operator (mailto: or https: URL), "
+            "sent with each turn alert (docs/push.md).",
+        ),
+    ] = DEFAULTS.push_contact,
     secure_cookies: Annotated[
         bool,
         typer.Option(
@@ -216,6 +224,7 @@ def serve_command(
         cluster_address=cluster_address,
         lease_s=lease,
         secure_cookies=True if secure_cookies else None,
+        push_contact=push_contact,
         **limits,
     )
     serve(settings, announce=announce)

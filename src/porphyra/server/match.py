@@ -78,6 +78,7 @@ class MatchRunner(SeatViews, TableChat, TableBots, OpenSeats, ClockedRunner):
         self.time = services.time
         self.hint_bot = services.hint_bot
         self.bot_pace = services.bot_pace
+        self.alerts = services.alerts
         self.id = row.id
         self.row = row
         self.state = state
@@ -385,6 +386,23 @@ class MatchRunner(SeatViews, TableChat, TableBots, OpenSeats, ClockedRunner):
         self._last_change = time.monotonic()
         self._track_decisions()
         self.broadcast(last=(seat, text))
+        self._alert_turns(None if timeout else seat)
+
+    def _alert_turns(self, moved: int | None) -> None:
+        """Tell the turn alerts (issue 32 §5) of a change at a turn-based table:
+        ``moved`` answered, and the seats of people that must act now with no page of
+        theirs connected may be alerted."""
+        if self.alerts is None or self.clock.settings.kind != "turn":
+            return
+        connected = {c.seat for c in self.clients}
+        due = [
+            s
+            for s in ([] if self.over else self.state.active_players())
+            if self.seats[s].kind == "human" and s not in connected and not self.bot_plays(s)
+        ]
+        if moved is not None and self.seats[moved].kind != "human":
+            moved = None  # (a bot's move answers no alert)
+        self.alerts.turn(self.id, self.game.info.long_name, due, moved)
 
     async def _reload(self) -> None:
         """After a failed write: if the database holds a different game (the write landed

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from porphyra.server.rows import SeatRow
+from porphyra.server.rows import OPEN_TO_NOBODY, SeatRow
 
 if TYPE_CHECKING:
     from porphyra.clocks import TableClock
@@ -65,3 +65,13 @@ class OpenSeats:
             clock.update(self._waiting(self.state, clock), None, self.time.now())
             await self._store_clock(clock, self.seq + 1)
         self.kick_bots()
+
+    async def seats_closed(self, seats: list[int]) -> None:
+        """Record in memory that ``seats`` (open, and now closed in the database by
+        :meth:`porphyra.server.opentables.OpenTables.cancel`) stay empty: the table was
+        cancelled and never starts.  Every page is told (their seat entries say
+        ``"closed"``)."""
+        async with self.lock:
+            for seat in seats:
+                self.seats[seat].open_to = OPEN_TO_NOBODY
+            self.presence()

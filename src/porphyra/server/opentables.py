@@ -10,18 +10,28 @@ the row and the other is refused (the seats of the table are locked for the tran
 on PostgreSQL, ``SELECT ... FOR UPDATE``; SQLite runs the server's statements one at a
 time).  The functions are synchronous, called through the hub's database runner
 (:meth:`porphyra.server.hubstore.HubStore.db`).
+
+An open table ends without starting in two ways (issue 32 §7): its creator cancels it
+while a seat is still open (:meth:`OpenTables.cancel`), or nobody fills it within the
+expiry (``open_table_expiry_s``, counted from its creation): it is no longer listed and
+its seats can no longer be taken.  A cancelled table's open seats are closed for good
+(:data:`~porphyra.server.rows.OPEN_TO_NOBODY`); an expired one is recognised by its age
+wherever it is read, so every server of a cluster agrees without a sweep.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import time
+from collections.abc import Callable
 from typing import Any
 
 from limits import storage, strategies
-from sqlalchemy import Engine, select, update
+from sqlalchemy import Engine, select, true, update
 
 from porphyra.clocks import ClockError, TableClock
 from porphyra.server.quotas import optional_limit
-from porphyra.server.rows import OPEN_TO_ANYONE, open_kind
+from porphyra.server.rows import OPEN_TO_ANYONE, OPEN_TO_NOBODY, open_kind
 from porphyra.server.schema import accounts_table, games_table, seats_table
 from porphyra.server.settings import OPEN_TABLE_LIMIT, TAKE_SEAT_LIMIT
 
@@ -30,9 +40,12 @@ MAX_LISTED = 100
 
 
 class TakeRefused(Exception):
-    """An open seat that cannot be taken; ``reason`` is ``"closed"`` (the seat is not
-    open: someone took it, or it never was), ``"invited"`` (it is kept for another
-    account) or ``"twice"`` (the account holds a seat of this table already)."""
+    """An open seat that cannot be taken, or a table that cannot be cancelled;
+    ``reason`` is ``"closed"`` (the seat is not open: someone took it, it never was, or
+    its table was cancelled or expired), ``"invited"`` (it is kept for another account),
+    ``"twice"`` (the account holds a seat of this table already), ``"creator"`` (only the
+    table's creator may cancel it) or ``"started"`` (no seat is open any more: the game
+    has begun, or it was cancelled already)."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
@@ -40,10 +53,32 @@ class TakeRefused(Exception):
 
 
 class OpenTables:
-    """Open seats of the tables in the database of ``engine``."""
+    """Open seats of the tables in the database of ``engine``.
 
-    def __init__(self, engine: Engine) -> None:
+    Args:
+        engine: the server's database.
+        expiry_s: seconds after its creation when an open table nobody filled expires;
+            None: never.
+        clock: the time, epoch seconds (tests pass a fake one).
+    """
+
+    def __init__(
+        self,
+        engine: Engine,
+        expiry_s: float | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.engine = engine
+        self.expiry_s = expiry_s
+        self.clock = clock
+
+    def _oldest(self) -> str | None:
+        """The ``created`` text before which an open table has expired (None: none
+        expires)."""
+        if self.expiry_s is None:
+            return None
+        at = dt.datetime.fromtimestamp(self.clock() - self.expiry_s, dt.UTC)
+        return at.isoformat(timespec="seconds")
 
     def take(self, game_id: str, seat: int, account_id: int, token_hash: str, name: str) -> None:
         """Give open seat ``seat`` of ``game_id`` to ``account_id``: its name becomes
@@ -52,7 +87,14 @@ class OpenTables:
         Raises:
             TakeRefused: ``"closed"``, ``"invited"`` or ``"twice"`` (nothing changed).
         """
+        oldest = self._oldest()
         with self.engine.begin() as conn:
+            if oldest is not None:
+                created = conn.execute(
+                    select(games_table.c.created).where(games_table.c.id == game_id)
+                ).scalar()
+                if isinstance(created, str) and created < oldest:
+                    raise TakeRefused("closed")
             seats = conn.execute(
                 select(seats_table.c.seat, seats_table.c.open_to, seats_table.c.account_id)
                 .where(seats_table.c.game_id == game_id)
@@ -62,7 +104,7 @@ class OpenTables:
             if any(s.account_id == account_id for s in seats):
                 raise TakeRefused("twice")
             target = next((s for s in seats if s.seat == seat), None)
-            if target is None or target.open_to is None:
+            if target is None or target.open_to in (None, OPEN_TO_NOBODY):
                 raise TakeRefused("closed")
             if target.open_to not in (OPEN_TO_ANYONE, account_id):
                 raise TakeRefused("invited")
@@ -78,6 +120,43 @@ class OpenTables:
             if done.rowcount != 1:
                 raise TakeRefused("closed")
 
+    def cancel(self, game_id: str, account_id: int) -> list[int]:
+        """Cancel open table ``game_id`` for its creator ``account_id``: every seat still
+        open is closed for good (nobody may take it; the game never starts).
+
+        Returns:
+            The seats closed (0-based).
+
+        Raises:
+            TakeRefused: ``"creator"`` (``account_id`` did not create the table, or there
+                is no such table) or ``"started"`` (no seat is open: nothing changed).
+        """
+        with self.engine.begin() as conn:
+            creator = conn.execute(
+                select(games_table.c.creator_id).where(games_table.c.id == game_id)
+            ).scalar()
+            if creator is None or creator != account_id:
+                raise TakeRefused("creator")
+            seats = conn.execute(
+                select(seats_table.c.seat, seats_table.c.open_to)
+                .where(seats_table.c.game_id == game_id)
+                .order_by(seats_table.c.seat)
+                .with_for_update()
+            ).all()
+            closing = [s.seat for s in seats if s.open_to not in (None, OPEN_TO_NOBODY)]
+            if not closing:
+                raise TakeRefused("started")
+            conn.execute(
+                update(seats_table)
+                .where(
+                    seats_table.c.game_id == game_id,
+                    seats_table.c.open_to.is_not(None),
+                    seats_table.c.open_to != OPEN_TO_NOBODY,
+                )
+                .values(open_to=OPEN_TO_NOBODY)
+            )
+        return closing
+
     def listing(self, viewer: int | None) -> dict[str, list[dict[str, Any]]]:
         """The lobby's open tables and ``viewer``'s invitations, newest first (at most
         :data:`MAX_LISTED` tables in all).
@@ -89,7 +168,8 @@ class OpenTables:
             "rated" (the creator's wish), "creator" (the creator's name, None for a
             deleted account), "seats": [{"seat", "name", "open" ("open" | "invite" |
             None)}], "free" (the seats ``viewer`` may take), "seated" (``viewer`` holds
-            a seat)}``.  No seed, no token, no other account's invitation.
+            a seat), "mine" (``viewer`` opened it: may cancel it)}``.  An expired table
+            is left out.  No seed, no token, no other account's invitation.
         """
         with self.engine.connect() as conn:
             open_ids = (
@@ -97,9 +177,13 @@ class OpenTables:
                 .where(seats_table.c.open_to.is_not(None))
                 .where(
                     (seats_table.c.open_to == OPEN_TO_ANYONE)
-                    | (seats_table.c.open_to == (viewer if viewer is not None else -1))
+                    | (seats_table.c.open_to == (viewer if viewer is not None else OPEN_TO_ANYONE))
                 )
                 .distinct()
+            )
+            oldest = self._oldest()
+            recent = (  # (an expired table is listed no more)
+                games_table.c.created >= oldest if oldest is not None else true()
             )
             games = conn.execute(
                 select(
@@ -107,10 +191,11 @@ class OpenTables:
                     games_table.c.game,
                     games_table.c.clock,
                     games_table.c.rated_wish,
+                    games_table.c.creator_id,
                     accounts_table.c.name.label("creator"),
                 )
                 .outerjoin(accounts_table, accounts_table.c.id == games_table.c.creator_id)
-                .where(games_table.c.id.in_(open_ids), games_table.c.status == "active")
+                .where(games_table.c.id.in_(open_ids), games_table.c.status == "active", recent)
                 .order_by(games_table.c.created.desc())
                 .limit(MAX_LISTED)
             ).all()
@@ -153,6 +238,7 @@ class OpenTables:
                 ],
                 "free": free,
                 "seated": viewer is not None and any(s.account_id == viewer for s in rows),
+                "mine": viewer is not None and g.creator_id == viewer,
             }
             out["invitations" if invited else "tables"].append(table)
         return out

@@ -84,6 +84,18 @@ class TableTime(Protocol):
     def alive_at(self) -> float | None: ...
 
 
+class TurnAlerts(Protocol):
+    """Turn alerts for players whose page is closed (issue 32 §5,
+    :class:`porphyra.server.push.PushAlerts`): told after each change of a turn-based
+    table which seat moved (it answered) and which seats must act with no page of
+    theirs connected (``turn``), and when a page of a seat connects (``opened``: it
+    answered too).  Never raise; the work happens in the background."""
+
+    def turn(self, game_id: str, game_name: str, seats: list[int], moved: int | None) -> None: ...
+
+    def opened(self, game_id: str, seat: int) -> None: ...
+
+
 @dataclass(frozen=True)
 class RunnerServices:
     """Everything a :class:`~porphyra.server.match.MatchRunner` is given.
@@ -95,6 +107,7 @@ class RunnerServices:
         hint_bot: the bot spec that answers hints.
         bot_pace: least seconds between a move and the next bot move at a table with a
             person (0: at once).
+        alerts: turn alerts (None: none).
     """
 
     store: GameStore
@@ -102,3 +115,4 @@ class RunnerServices:
     time: TableTime
     hint_bot: str
     bot_pace: float
+    alerts: TurnAlerts | None = None

@@ -9,8 +9,10 @@ memory, per server process).
   card lists, rules and catalogues are not counted, nor sockets to games in memory);
 - websocket messages: per connection, default :data:`MESSAGE_LIMIT` (a message over the
   limit gets an ``error`` with code ``limit`` and is otherwise ignored);
-- chat lines: per seat of a game, and per spectator connection, default
-  :data:`CHAT_LIMIT` (a line over the limit gets an ``error`` with code ``limit``);
+- chat lines: per seat of a game, and per spectator address, default
+  :data:`CHAT_LIMIT` (a line over the limit gets an ``error`` with code ``limit``); the
+  spectators of one table together, whatever their addresses, default
+  :data:`SPECTATOR_TABLE_CHAT_LIMIT` (issue 32 §7);
 - hints: per client address, default :data:`HINT_LIMIT` (a hint over the limit gets an
   ``error`` with code ``limit``; hints also wait behind the bot moves of tables where a
   person waits, :class:`porphyra.server.botpool.FairGate`);
@@ -47,6 +49,7 @@ from porphyra.server.settings import (
     MAX_SEAT_CONNECTIONS,
     MESSAGE_LIMIT,
     READ_LIMIT,
+    SPECTATOR_TABLE_CHAT_LIMIT,
 )
 
 __all__ = [
@@ -58,6 +61,7 @@ __all__ = [
     "MAX_SEAT_CONNECTIONS",
     "MESSAGE_LIMIT",
     "READ_LIMIT",
+    "SPECTATOR_TABLE_CHAT_LIMIT",
     "Quotas",
     "check_limit",
     "in_seconds",
@@ -76,6 +80,8 @@ class Quotas:
         chat: the chat-line limit per seat (or spectator connection), or None.
         reads: the limit per client address on reads of stored games, or None.
         hints: the hint limit per client address, or None.
+        spectator_table_chat: the chat-line limit of all the spectators of one table
+            together, or None.
 
     Raises:
         ValueError: a limit that the ``limits`` notation does not parse, or a connection
@@ -91,6 +97,7 @@ class Quotas:
         chat: str | None = CHAT_LIMIT,
         reads: str | None = READ_LIMIT,
         hints: str | None = HINT_LIMIT,
+        spectator_table_chat: str | None = SPECTATOR_TABLE_CHAT_LIMIT,
     ):
         for limit in (seat_connections, client_connections):
             if limit is not None and limit < 1:
@@ -104,6 +111,7 @@ class Quotas:
         self._chat = optional_limit(chat)
         self._reads = optional_limit(reads)
         self._hints = optional_limit(hints)
+        self._spectator_table_chat = optional_limit(spectator_table_chat)
         self._connections = itertools.count()
 
     def allow_create(self, client: str) -> bool:
@@ -142,6 +150,16 @@ class Quotas:
         """Count one chat line by ``key`` (``"<game id>/<seat>"``, or a spectator's
         connection key); False if over the limit."""
         return self._chat is None or self._limiter.hit(self._chat, "chat", key)
+
+    def allow_spectator_chat(self, game_id: str, client: str) -> bool:
+        """Count one spectator's chat line at ``game_id`` from ``client`` (an address),
+        against the per-address chat limit and the table's limit for all its spectators
+        together (the table's is counted only when the address's allows the line);
+        False if either is over."""
+        if not self.allow_chat(f"{game_id}/spectators/{client}"):
+            return False
+        limit = self._spectator_table_chat
+        return limit is None or self._limiter.hit(limit, "spectator-chat", game_id)
 
     def describe_create(self) -> str:
         """The creation limit, for the refusal message (see :func:`in_seconds`)."""

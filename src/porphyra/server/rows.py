@@ -77,13 +77,20 @@ class SeatRow:
 #: :attr:`SeatRow.open_to` of a seat any signed-in account may take (account ids start at
 #: 1, so 0 is no account's).
 OPEN_TO_ANYONE = 0
+#: :attr:`SeatRow.open_to` of a seat that stays empty for good: its table was cancelled by
+#: its creator, or expired with nobody joining (issue 32 §7).  Nobody may take it, and the
+#: game never starts.
+OPEN_TO_NOBODY = -1
 
 
 def open_kind(open_to: int | None) -> str | None:
     """How a seat shows its openness: ``"open"`` (anyone signed in may take it),
-    ``"invite"`` (only the invited account) or None (it has its player)."""
+    ``"invite"`` (only the invited account), ``"closed"`` (the table was cancelled or
+    expired: it stays empty) or None (it has its player)."""
     if open_to is None:
         return None
+    if open_to == OPEN_TO_NOBODY:
+        return "closed"
     return "open" if open_to == OPEN_TO_ANYONE else "invite"
 
 
@@ -202,7 +209,7 @@ def check_row(g: Any, seats: Sequence[Any], acts: Sequence[Any]) -> None:
         if s.token_hash is not None and not isinstance(s.token_hash, str):
             raise bad(f"{where}: its token hash is not a text")
         open_to = getattr(s, "open_to", None)
-        if open_to is not None and (not is_int(open_to) or s.kind != "human"):
+        if open_to is not None and (not is_int(open_to, OPEN_TO_NOBODY) or s.kind != "human"):
             raise bad(f"{where}: its open_to is not an account id of a human seat")
     for i, (player, action) in enumerate(acts):
         if not is_int(player, -4) or not isinstance(action, str):

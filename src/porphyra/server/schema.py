@@ -43,6 +43,10 @@ Tables:
 ``sessions`` (SHA-256 of the session's cookie value; the value itself is never stored),
              the account id, created / expires (epoch seconds): who is signed in
              (:mod:`porphyra.server.sessions`).
+``push_subscriptions`` Web Push subscriptions of seats (issue 32 §5,
+             :mod:`porphyra.server.push`).
+``quick_queue`` the accounts waiting for a quick match (issue 32 §2,
+             :mod:`porphyra.server.matchqueue`).
              A seat's ``account_id`` names the account that claimed it (NULL: a guest).
              A seat's ``open_to`` marks an open seat (issue 32 §2): 0, any signed-in
              account may take it; an account id, only that invited account may; NULL,
@@ -189,6 +193,42 @@ sessions_table = Table(
     Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False, index=True),
     Column("created", Float, nullable=False),
     Column("expires", Float, nullable=False),
+)
+
+#: The quick-match queue (issue 32 §2; :mod:`porphyra.server.matchqueue`): one row per
+#: waiting account (so it cannot queue twice): what it waits for (game, player count,
+#: clock kind), its rating when it joined, when it joined and, once a matcher took it,
+#: when (``claimed``, epoch seconds) and the table made for it (``match_id``, its seat).
+queue_table = Table(
+    "quick_queue",
+    metadata,
+    Column("account_id", Integer, primary_key=True, autoincrement=False),
+    Column("game", String(64), nullable=False, index=True),
+    Column("players", Integer, nullable=False),
+    Column("clock", String(16), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("joined", Float, nullable=False),
+    Column("claimed", Float, nullable=True),
+    Column("match_id", String(32), nullable=True),
+    Column("match_seat", Integer, nullable=True),
+)
+
+#: Web Push subscriptions (issue 32 §5; :mod:`porphyra.server.push`): one seat's browser
+#: (its push service's endpoint and keys), the language of its alerts, when it was made
+#: and when it was last alerted (epoch seconds; NULL: since answered, or never).
+push_table = Table(
+    "push_subscriptions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(32), nullable=False, index=True),
+    Column("seat", Integer, nullable=False),
+    Column("endpoint", Text, nullable=False),
+    Column("p256dh", String(200), nullable=False),
+    Column("auth", String(100), nullable=False),
+    Column("lang", String(8), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("last_alert", Float, nullable=True),
 )
 
 # JSON columns read as text and parsed per row, so that one damaged row is reported as

@@ -31,6 +31,9 @@ READ_LIMIT = "300/minute"
 MESSAGE_LIMIT = "20/second"
 #: Chat lines one seat (or one spectator connection) may write (moving window).
 CHAT_LIMIT = "5 per 10 seconds"
+#: Chat lines all the spectators of one table may write together, from any number of
+#: addresses (moving window; issue 32 §7): twelve addresses once wrote 60 lines in seconds.
+SPECTATOR_TABLE_CHAT_LIMIT = "10/minute"
 #: Hints one client address may ask for (moving window): each is a search of the hint
 #: bot, and one address running many games must not keep the bots of everyone else's
 #: tables waiting (issue 33 §3).  A person asks a few a minute.
@@ -46,6 +49,11 @@ SIGNUP_LIMIT = "10/hour"
 #: create; seats they may take (issue 32 §7; :mod:`porphyra.server.opentables`).
 OPEN_TABLE_LIMIT = "10/hour"
 TAKE_SEAT_LIMIT = "30/minute"
+#: Quick-match queue joins one account, and one client address, may make (issue 32 §2, §7;
+#: :mod:`porphyra.server.quickmatch`).
+QUEUE_LIMIT = "20/hour"
+#: Seconds an open table nobody joins stays listed (then it expires; issue 32 §7).
+OPEN_TABLE_EXPIRY_S = 24 * 3600.0
 #: Seconds a session lasts after sign-in (30 days).
 SESSION_MAX_AGE_S = 30 * 24 * 3600
 #: Bot-only games that may be active at once.
@@ -80,6 +88,8 @@ class ServerSettings:
         create_limit / read_limit / message_limit / chat_limit / hint_limit: limits in
             the ``limits``
             notation (``"30/minute"``); None: no limit (see :mod:`porphyra.server.quotas`).
+        spectator_table_chat_limit: chat lines of all the spectators of one table
+            together, whatever their addresses (``limits`` notation; None: no limit).
         max_bot_games: bot-only games running at once; None: any.
         max_seat_connections / max_client_connections: websockets open at once per seat
             token and per client address; None: any.
@@ -100,6 +110,16 @@ class ServerSettings:
         open_table_limit / take_seat_limit: open tables created, and open seats taken,
             per account and per client address (``limits`` notation; None: no limit;
             see :mod:`porphyra.server.opentables`).
+        queue_limit: quick-match joins per account and per client address (``limits``
+            notation; None: no limit; see :mod:`porphyra.server.quickmatch`).
+        open_table_expiry_s: seconds after which an open table that still waits for a
+            player expires (it leaves the lobby's list and its seats can no longer be
+            taken); None: never.
+        push_contact: the VAPID contact (``mailto:`` or ``https:`` URL) sent to push
+            services with each turn alert (see :mod:`porphyra.server.push`).
+        push_private_endpoints: accept push endpoints over ``http`` and at private or
+            loopback addresses (tests only: otherwise a subscription could make the
+            server call its own network).
         secure_cookies: give the session cookie ``Secure``; None: when the request came
             over HTTPS (see :mod:`porphyra.server.sessions`).
 
@@ -122,6 +142,7 @@ class ServerSettings:
     message_limit: str | None = MESSAGE_LIMIT
     chat_limit: str | None = CHAT_LIMIT
     hint_limit: str | None = HINT_LIMIT
+    spectator_table_chat_limit: str | None = SPECTATOR_TABLE_CHAT_LIMIT
     max_bot_games: int | None = MAX_BOT_GAMES
     max_seat_connections: int | None = MAX_SEAT_CONNECTIONS
     max_client_connections: int | None = MAX_CLIENT_CONNECTIONS
@@ -138,6 +159,10 @@ class ServerSettings:
     session_max_age_s: int = SESSION_MAX_AGE_S
     open_table_limit: str | None = OPEN_TABLE_LIMIT
     take_seat_limit: str | None = TAKE_SEAT_LIMIT
+    queue_limit: str | None = QUEUE_LIMIT
+    open_table_expiry_s: float | None = OPEN_TABLE_EXPIRY_S
+    push_contact: str = "mailto:porphyra@localhost"
+    push_private_endpoints: bool = False
     secure_cookies: bool | None = None
 
     def __post_init__(self) -> None:

@@ -137,10 +137,19 @@ async def websocket_endpoint(
             await runner.load_chat()
             async with runner.lock:
                 runner.attach(client)
+        if seat is not None and runner.alerts is not None:
+            runner.alerts.opened(game_id, seat)  # (a turn alert answered: issue 32 §5)
         messages = quotas.connection_key()
         # Chat is rate-limited per seat, and per address for spectators (however many
-        # sockets an address opens, they share one rate).
-        chat_key = f"{game_id}/spectators/{peer}" if seat is None else f"{game_id}/{seat}"
+        # sockets an address opens, they share one rate), and the table's spectators
+        # together share one more (however many addresses they write from).
+        chat_key = f"{game_id}/{seat}"
+
+        def allow_chat() -> bool:
+            if seat is None:
+                return quotas.allow_spectator_chat(game_id, peer)
+            return quotas.allow_chat(chat_key)
+
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
@@ -159,7 +168,7 @@ async def websocket_endpoint(
                 runner,
                 client,
                 raw,
-                lambda: quotas.allow_chat(chat_key),
+                allow_chat,
                 lambda: quotas.allow_hint(peer),
             )
             if client.dropped:

@@ -12,12 +12,19 @@
                                     seat's link, as a created game's invites.
 ``GET  /api/tables``                the open tables, and the signed-in account's
                                     invitations (:meth:`OpenTables.listing`).
+``DELETE /api/games/{id}/open``     the creator cancels their open table while a seat is
+                                    still open: those seats stay empty for good and the
+                                    game never starts.
+
+An open table nobody fills within ``open_table_expiry_s`` (a setting, default 24 h)
+expires: it is listed no more and its seats cannot be taken (409).
 
 Refusals are 4xx with a text in the asker's language: 400 (an open seat without a
 signed-in creator's own seat, an unknown invited name, a rated table with a chosen seed),
 401 (not signed in), 403 (a seat kept for another account), 404 (no such game or seat),
 409 (the seat is not open any more: two takes at the same moment, one wins; the account
-holds a seat of the table already), 429 (over a limit, with ``Retry-After``).
+holds a seat of the table already; a cancel of a table that has started), 429 (over a
+limit, with ``Retry-After``).
 """
 
 from __future__ import annotations
@@ -34,7 +41,7 @@ from porphyra.core.errors import UnknownGameError
 from porphyra.core.messages import msg
 from porphyra.core.seats import default_name
 from porphyra.server.accountstore import Account, AccountStore
-from porphyra.server.deps import READS, existing, hub_of
+from porphyra.server.deps import READS, existing, hub_of, settings_of
 from porphyra.server.errors import RefusedRequest, SubmitError
 from porphyra.server.incidents import report
 from porphyra.server.names import skeleton
@@ -59,6 +66,21 @@ class TakeOut(BaseModel):
     seat: int
     token: str
     url: str
+
+
+class CancelOut(BaseModel):
+    """An open table cancelled: the game and the seats that stay empty (0-based)."""
+
+    game: str
+    closed: list[int]
+
+
+def _tables(request: Request) -> OpenTables:
+    """The open tables of the app's database, with the app's expiry."""
+    return OpenTables(
+        hub_of(request.app).storage.engine,
+        settings_of(request.app).open_table_expiry_s,
+    )
 
 
 def _limits(request: Request) -> TableLimits:
@@ -151,7 +173,7 @@ async def take_seat(game_id: str, request: Request, seat: int = Path(ge=0, le=15
     token = secrets.token_urlsafe(24)
     try:
         await hub.db(
-            OpenTables(hub.storage.engine).take,
+            _tables(request).take,
             game_id,
             seat,
             account.id,
@@ -182,10 +204,36 @@ async def open_tables(request: Request, response: Response) -> dict[str, Any]:
     with contextlib.suppress(RefusedRequest):  # (a guest: 401, the open tables only)
         viewer = (await signed_in(request)).id
     hub = hub_of(request.app)
-    listing: dict[str, Any] = await hub.db(OpenTables(hub.storage.engine).listing, viewer)
+    listing: dict[str, Any] = await hub.db(_tables(request).listing, viewer)
     for table in listing["tables"] + listing["invitations"]:
         try:
             table["long_name"] = registry.game_info(table["game"]).long_name
         except UnknownGameError:  # a damaged row: listed by its stored name
             table["long_name"] = table["game"]
     return listing
+
+
+@router.delete(
+    "/api/games/{game_id}/open",
+    dependencies=READS,
+    responses={401: {}, 403: {}, 404: {}, 409: {}},
+)
+async def cancel_table(game_id: str, request: Request) -> CancelOut:
+    """Cancel the signed-in account's open table ``game_id`` while a seat of it is still
+    open: the open seats stay empty for good, the lobby lists it no more and the game
+    never starts.  403: not the table's creator; 409: no seat is open any more."""
+    account = await signed_in(request)
+    hub = hub_of(request.app)
+    runner = await existing(hub, game_id, write=True)
+    try:
+        closed: list[int] = await hub.db(_tables(request).cancel, game_id, account.id)
+    except TakeRefused as exc:
+        if exc.reason == "creator":
+            raise RefusedRequest(
+                403, msg("only the player who opened this table may cancel it")
+            ) from None
+        raise RefusedRequest(
+            409, msg("this table has no open seat any more: it cannot be cancelled")
+        ) from None
+    await runner.seats_closed(closed)
+    return CancelOut(game=game_id, closed=closed)

@@ -47,6 +47,7 @@ function accountForm() {
 
 function renderAccount() {
   if (typeof loadTables === "function") loadTables();  // "Take seat" needs an account
+  if (typeof renderQuickMatch === "function") renderQuickMatch();  // so does quick match
   if (typeof PorphyraClock !== "undefined") PorphyraClock.yourGames();  // the account's games
   const slot = accountSlot();
   if (!slot) return;

@@ -9,7 +9,13 @@ const GAME_ID = (() => {
   const raw = location.pathname.split("/").filter(Boolean).pop() || "";
   try { return decodeURIComponent(raw); } catch (e) { return raw; }
 })();
-const TOKEN = new URLSearchParams(location.hash.slice(1)).get("token");
+/* The seat's token: the link's, or, for a page opened from a turn alert (?from=alert,
+   which carries no token), the one seat of this game this browser keeps. */
+const TOKEN = new URLSearchParams(location.hash.slice(1)).get("token") || (() => {
+  if (new URLSearchParams(location.search).get("from") !== "alert") return null;
+  const held = Object.values(knownTokens()[GAME_ID] || {});
+  return held.length === 1 ? held[0] : null;
+})();
 /* The replay viewer (/replay/{id}) renders frames with this page's code (replay.js). */
 const REPLAY = location.pathname.startsWith("/replay/");
 
@@ -368,7 +374,8 @@ function renderSeats() {
       el("span", { class: "dot" + (s.connected ? " on" : "") }),
       seatName(i),
       s.kind === "bot" ? el("span", { class: "badge" }, t("bot: {0}", botName(s.bot))) : null,
-      s.open ? el("span", { class: "badge", "data-testid": "open-seat" }, t("waiting for a player")) : null,
+      s.open ? el("span", { class: "badge", "data-testid": "open-seat" },
+        s.open === "closed" ? t("table cancelled") : t("waiting for a player")) : null,
       toAct(i) ? el("span", { class: "badge turn" }, t("to act")) : null));
   });
   const lo = M && M.observation.legendary_opponent;

@@ -96,5 +96,6 @@ function notifySettings() {
     } });
   return el("div", { class: "panel alerts" }, el("h3", {}, S.heading),
     el("label", { class: "check" }, sound, " ", S.sound),
-    el("label", { class: "check" }, notify, " ", S.notify));
+    el("label", { class: "check" }, notify, " ", S.notify),
+    typeof pushAlertControl === "function" ? pushAlertControl() : null);  // (pushalerts.js)
 }

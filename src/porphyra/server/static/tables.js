@@ -1,7 +1,8 @@
 /* The lobby's open tables and invitations (issue 32 §2): the tables with a seat left open
    (GET /api/tables), the signed-in account's invitations, and a one-tap "Take seat"
    (POST /api/games/{id}/seats/{n}) that keeps the seat's link in this browser, as a
-   created game's links are kept, and opens the game. */
+   created game's links are kept, and opens the game; the creator's "Cancel table"
+   (DELETE /api/games/{id}/open, issue 32 §7). */
 "use strict";
 
 function tableRow(table, mayTake) {
@@ -11,6 +12,12 @@ function tableRow(table, mayTake) {
       : shownName(s.name)));
   const buttons = el("div", { class: "row" });
   if (table.seated) buttons.append(el("span", { class: "muted" }, t("you are at this table")));
+  if (table.mine) {
+    buttons.append(el("button", {
+      class: "small", "data-testid": `cancel-${table.id}`,
+      onclick: (ev) => cancelTable(table.id, ev.currentTarget),
+    }, t("Cancel table")));
+  }
   else if (!mayTake) buttons.append(el("span", { class: "muted" }, t("Sign in to take a seat")));
   else {
     for (const seat of table.free) {
@@ -49,6 +56,16 @@ async function takeSeat(gameId, seat, button) {
   }
   rememberToken(link.game, link.seat, link.token);
   location.href = link.url;
+}
+
+async function cancelTable(gameId, button) {
+  button.disabled = true;
+  try {
+    await api(`/api/games/${gameId}/open`, { method: "DELETE" });
+  } catch (e) {
+    toast(t(e.message));
+  }
+  loadTables();
 }
 
 async function loadTables() {

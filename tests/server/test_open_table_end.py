@@ -1,0 +1,110 @@
+"""Issue 32 §7: an open table ends without starting when its creator cancels it while a
+seat is still open, or when nobody fills it within ``open_table_expiry_s``; on SQLite and
+PostgreSQL (``db_url``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, update
+
+from porphyra.server.app import create_app
+from porphyra.server.schema import games_table
+
+from .accounts import NO_LIMITS, account
+
+OPEN_TABLE = {"game": "byzantium", "seats": [{"kind": "human"}, {"kind": "open"}]}
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    app = create_app(db_url=db_url, bot_workers=0, bot_pace=0.0, **NO_LIMITS)
+    with TestClient(app) as c:
+        yield c
+
+
+def _listed(c: TestClient, who: dict[str, str] | None = None) -> list[str]:
+    return [t["id"] for t in c.get("/api/tables", headers=who or {}).json()["tables"]]
+
+
+def _open(c: TestClient, who: dict[str, str]) -> dict[str, Any]:
+    r = c.post("/api/games", json=OPEN_TABLE, headers=who)
+    assert r.status_code == 201, r.text
+    game: dict[str, Any] = r.json()
+    return game
+
+
+def test_the_creator_cancels_an_open_table(client: TestClient) -> None:
+    alice, bob = account(client, "Alice"), account(client, "Bob")
+    gid = _open(client, alice)["id"]
+    (table,) = client.get("/api/tables", headers=alice).json()["tables"]
+    assert table["mine"] is True
+    assert client.get("/api/tables", headers=bob).json()["tables"][0]["mine"] is False
+    # Only the creator may cancel; a guest is told to sign in.
+    assert client.delete(f"/api/games/{gid}/open").status_code == 401
+    refused = client.delete(f"/api/games/{gid}/open", headers={**bob, "accept-language": "ja"})
+    assert refused.status_code == 403
+    assert refused.json()["detail"] == "このテーブルを取り消せるのは、開いたプレイヤーだけです"
+    assert _listed(client) == [gid]
+    done = client.delete(f"/api/games/{gid}/open", headers=alice)
+    assert done.status_code == 200, done.text
+    assert done.json() == {"game": gid, "closed": [1]}
+    assert _listed(client) == []
+    taken = client.post(f"/api/games/{gid}/seats/1", headers=bob)
+    assert taken.status_code == 409
+    info = client.get(f"/api/games/{gid}").json()
+    assert [s["open"] for s in info["seats"]] == [None, "closed"]
+    assert client.delete(f"/api/games/{gid}/open", headers=alice).status_code == 409
+    assert client.delete("/api/games/nosuchgame/open", headers=alice).status_code == 404
+
+
+def test_a_started_table_cannot_be_cancelled(client: TestClient) -> None:
+    alice, bob = account(client, "Alice"), account(client, "Bob")
+    gid = _open(client, alice)["id"]
+    assert client.post(f"/api/games/{gid}/seats/1", headers=bob).status_code == 200
+    assert client.delete(f"/api/games/{gid}/open", headers=alice).status_code == 409
+    assert [s["open"] for s in client.get(f"/api/games/{gid}").json()["seats"]] == [None, None]
+
+
+def test_an_open_table_nobody_joins_expires(db_url: str, client: TestClient) -> None:
+    alice, bob = account(client, "Alice"), account(client, "Bob")
+    old, fresh = _open(client, alice)["id"], _open(client, alice)["id"]
+    assert sorted(_listed(client)) == sorted([old, fresh])
+    day_and_more = dt.datetime.now(dt.UTC) - dt.timedelta(hours=24, minutes=1)
+    engine = create_engine(db_url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(
+                update(games_table)
+                .where(games_table.c.id == old)
+                .values(created=day_and_more.isoformat(timespec="seconds"))
+            )
+    finally:
+        engine.dispose()
+    assert _listed(client) == [fresh]
+    assert client.post(f"/api/games/{old}/seats/1", headers=bob).status_code == 409
+    assert client.post(f"/api/games/{fresh}/seats/1", headers=bob).status_code == 200
+
+
+def test_without_an_expiry_an_open_table_stays(db_url: str) -> None:
+    app = create_app(
+        db_url=db_url, bot_workers=0, bot_pace=0.0, open_table_expiry_s=None, **NO_LIMITS
+    )
+    with TestClient(app) as c:
+        alice = account(c, "Alice")
+        gid = _open(c, alice)["id"]
+        engine = create_engine(db_url)
+        try:
+            with engine.begin() as conn:
+                conn.execute(
+                    update(games_table)
+                    .where(games_table.c.id == gid)
+                    .values(created="2001-01-01T00:00:00+00:00")
+                )
+        finally:
+            engine.dispose()
+        assert _listed(c) == [gid]
