@@ -64,6 +64,11 @@ def test_compact_clients_see_what_the_others_see_with_tables_for_texts() -> None
                     assert "choices" not in t and isinstance(t["legal"], list)
                     if "choices" in m:
                         assert "legal" not in m
+                        # Nothing but the seat's own hand, as its observation shows it.
+                        hand = m["observation"]["hand"]
+                        counts = {c: hand.count(c) for c in m["choices"]["cards"]}
+                        assert list(counts.values()) == m["choices"]["copies"]
+                        assert sum(counts.values()) == len(hand)
                         assert compose(m["choices"]) == t["legal"] != []
                         assert runner.legal_texts(seat) == t["legal"]
                         tables += 1
