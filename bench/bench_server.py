@@ -3,7 +3,9 @@
 Starts ``python -m porphyra.server`` on a free loopback port with a fresh SQLite database
 in a temporary directory, creates ``--games`` games (``--game mixed``: half Byzantium, half
 2-player Conspiracy) whose seats are all driven by websocket clients in this process.  Each client
-picks a random action from the legal list the server sends it (after ``--think`` ms), and
+picks a random action from the legal list the server sends it (after ``--think`` ms; a meld or
+redraw comes as its option table, composed into that list by the client as the page does, see
+:mod:`porphyra.core.choices`; ``--legal-texts``: as an old client, every text sent), and
 measures the latency from sending the submission to receiving the resulting ``update``
 (the one echoing its action).  Prints p50, p90, p99 and max latency, decisions per second
 and how many games finished.  Bounded by ``--seconds``.
@@ -45,6 +47,8 @@ from pathlib import Path
 from typing import Any
 
 import websockets
+
+from porphyra.core.choices import compose
 
 #: Targets (a benchmark, not a test): server CPU per decision as a multiple of the floor's
 #: (issue 33; ``bench/floor_ratio.py`` measures it), and p99 latency for 1,000 concurrent
@@ -146,8 +150,9 @@ async def seat_client(
             if msg["status"] == "over":
                 stats.finished += 1
                 return
-            legal = msg["legal"]
-            if legal and sent_at is None:
+            choices = msg.get("choices")
+            if (choices or msg["legal"]) and sent_at is None:
+                legal = compose(choices) if choices else msg["legal"]
                 if think:
                     await asyncio.sleep(rng.uniform(0, 2 * think))
                 action = legal[rng.randrange(len(legal))]
@@ -179,6 +184,7 @@ async def run(args: argparse.Namespace, base: str, ws_base: str, server_pid: int
         info = await asyncio.to_thread(post, base, "/api/games", body)
         for inv in info["invites"]:
             url = f"{ws_base}/ws/{info['id']}?token={inv['token']}"
+            url += "" if args.legal_texts else "&choices=1"
             seat_rng = random.Random(rng.getrandbits(32))
             tasks.append(seat_client(url, stats, seat_rng, args.think / 1000, deadline))
     stats.seats = len(tasks)
@@ -278,6 +284,11 @@ def main() -> None:
         "--floor-pad", type=int, default=4000, help="--floor: filler characters per message"
     )
     parser.add_argument("--floor-moves", type=int, default=53, help="--floor: moves a game")
+    parser.add_argument(
+        "--legal-texts",
+        action="store_true",
+        help="clients ask for every legal text (as before issue 33) instead of option tables",
+    )
     parser.add_argument(
         "--no-pin",
         action="store_true",

@@ -139,7 +139,7 @@ def test_every_message_the_code_raises_is_catalogued() -> None:
 #: options, example cards and lords, and the shell commands that messages quote.
 NOTATION = {
     "act", "action", "all", "archers", "chat", "delay", "draws", "first", "hint", "leave",
-    "lopile", "parse", "game.parse_action", "pass", "ping", "players", "public", "red",
+    "legal", "lopile", "parse", "game.parse_action", "pass", "ping", "players", "public", "red",
     "replay", "return", "seat", "seq", "snapshot", "swap", "text", "undo", "view",
     "reveal_first_draws", "JSON", "UTF", "NUL", "TT", "LT", "B-R", "C-R", "S-R",
     "COAL", "KEY", "MIL", "PEARL", "SIX", "STACK", "true", "false",

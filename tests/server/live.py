@@ -110,8 +110,18 @@ class SeatClient:
         last: the latest snapshot/update.
     """
 
-    def __init__(self, server: LiveServer, game_id: str, token: str | None, seat: int | None):
-        url = f"{server.ws_base}/ws/{game_id}" + (f"?token={token}" if token else "")
+    def __init__(
+        self,
+        server: LiveServer,
+        game_id: str,
+        token: str | None,
+        seat: int | None,
+        choices: bool = False,
+    ):
+        # choices: connect as the page does (``choices=1``: option tables, not texts).
+        query = [f"token={token}"] if token else []
+        query += ["choices=1"] if choices else []
+        url = f"{server.ws_base}/ws/{game_id}" + ("?" + "&".join(query) if query else "")
         self.ws: ClientConnection = connect(url, max_size=None, open_timeout=10).__enter__()
         self.seat = seat
         self.messages: list[dict[str, Any]] = []

@@ -332,7 +332,9 @@ def test_protocol_parsing() -> None:
     assert protocol.parse_client_message('{"type":"ping"}') == protocol.ClientMessage("ping")
     msg = protocol.parse_client_message('{"type":"act","action":" draw 1 ","seq":3}')
     assert (msg.action, msg.seq) == ("draw 1", 3)
-    for bad in ("", "null", "{}", '{"type":"act","seq":true,"action":"x"}', "x" * 20000):
+    assert protocol.parse_client_message('{"type":"legal"}') == protocol.ClientMessage("legal")
+    bad_legal = '{"type":"legal","seat":1}'  # a client asks for its own seat's texts only
+    for bad in ("", "null", "{}", '{"type":"act","seq":true,"action":"x"}', "x" * 20000, bad_legal):
         with pytest.raises(protocol.ProtocolError):
             protocol.parse_client_message(bad)
     with pytest.raises(protocol.ProtocolError, match="UTF-8"):

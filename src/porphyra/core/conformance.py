@@ -9,7 +9,8 @@ Each ``check_*`` function raises ``AssertionError`` with a message naming the fa
 Checks: determinism (same seed + actions = identical record); record round-trip;
 ``clone()`` independence; ``resample`` keeps the seat's observation and really varies what
 the seat cannot see (so nothing hidden can show in the observation); every legal action
-applies and round-trips through its text, and ``legal_action_texts`` lists those texts;
+applies and round-trips through its text, and ``legal_action_texts`` lists those texts
+(and so do ``legal_choices`` composed, where a decision has them);
 illegal and malformed actions raise the typed errors and change nothing; whatever is
 accepted (as text or as an action) is listed by ``legal_actions``; simultaneous choices
 give the same game in either order and stay hidden until all are in; a seat that is not
@@ -26,6 +27,7 @@ from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
 from porphyra.core import record as records
+from porphyra.core.choices import compose
 from porphyra.core.errors import IllegalActionError, InvalidActionError, SeatError
 from porphyra.core.game import TERMINAL_PLAYER, Game, State
 from porphyra.core.messages import from_wire, to_wire
@@ -246,8 +248,13 @@ def check_actions(name: str, options: dict[str, Any], games: int = 3, per_state:
             for p in range(game.num_players):
                 if p not in active:
                     assert not s.legal_actions(p), f"{name}: seat {p} has actions off turn"
+                    assert s.legal_choices(p) is None, f"{name}: seat {p} has choices off turn"
                 texts = [str(a) for a in s.legal_actions(p)]
                 assert s.legal_action_texts(p) == texts, f"{name}: legal_action_texts({p})"
+                choices = s.legal_choices(p)
+                if choices is not None:  # as a client gets it: through JSON
+                    sent = json.loads(json.dumps(choices))
+                    assert compose(sent) == texts, f"{name}: legal_choices({p}) composed"
             step = max(1, len(legal) // per_state)
             for a in legal[::step]:
                 assert game.parse_action(s, str(a)) == a, f"{name}: {a} does not round-trip"

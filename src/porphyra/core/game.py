@@ -109,6 +109,17 @@ class State(abc.ABC):
         checks that both agree."""
         return [str(a) for a in self.legal_actions(player)]
 
+    def legal_choices(self, player: SupportsIndex | None = None) -> dict[str, Any] | None:
+        """``player``'s current decision as an option table, for a client to compose
+        :meth:`legal_action_texts` from (:func:`porphyra.core.choices.compose`: exactly
+        those texts, in that order), or None where the game offers no such table for this
+        decision (the client is then sent the texts).  A game whose decisions list
+        hundreds of options (Byzantium's melds and redraws) describes them here in a few
+        fields instead; the description's shape is in :mod:`porphyra.core.choices`.  A
+        game's own version raises as :meth:`legal_actions` does for a wrong ``player``.
+        """
+        return None
+
     @abc.abstractmethod
     def apply_action(self, action: Action, player: SupportsIndex | None = None) -> None:
         """Apply ``player``'s ``action`` (default: the current player's).

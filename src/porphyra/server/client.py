@@ -30,6 +30,9 @@ class Client:
     seat: int | None
     #: The language its views' log lines are rendered in (``"en"``, ``"ja"``, ``"ko"``).
     lang: str = DEFAULT_LANGUAGE
+    #: It composes a decision's legal texts from its option table (``choices``; it
+    #: connected with ``choices=1``), so its views carry the table instead of the texts.
+    compact: bool = False
     outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     dropped: bool = False
     #: Log lines of its observation this client already has (updates send the rest).

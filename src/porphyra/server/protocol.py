@@ -13,6 +13,9 @@ it, so no ``error`` message can precede that close):
     :func:`porphyra.core.undo.undo_target`).
 ``{"type": "snapshot"}``
     ask for a full snapshot again.
+``{"type": "legal"}``
+    ask for this seat's legal action texts now (answered with ``legal``): for a client
+    that connected with ``choices=1`` and wants the texts of an option table anyway.
 ``{"type": "leave"}``
     this seat's player leaves: a bot plays the seat until they return (issue 15).
 ``{"type": "return"}``
@@ -35,7 +38,12 @@ Server → client (every message carries ``seq``, the number of the latest state
               for the page to render in its language; see
               :func:`porphyra.core.messages.to_wire`), ``legal`` (this seat's legal
               actions as notation strings: every seat the game waits for has its own,
-              e.g. both seats in a simultaneous decision), ``seats``, ``status``,
+              e.g. both seats in a simultaneous decision; to a client that connected with
+              ``choices=1``, a decision with an option table, such as a Byzantium meld
+              or redraw, comes as ``choices`` instead, without ``legal``: the hand's
+              distinct cards and the limits an option keeps, from which the client
+              composes the same texts in the same order, see
+              :mod:`porphyra.core.choices`), ``seats``, ``status``,
               ``can_undo``, ``derived`` (figures computed from the observation alone),
               ``clock`` (the table's clock settings and each seat's ``remaining_s``,
               ``running``, ``timeouts`` and ``takeover``, as of the message).
@@ -49,6 +57,8 @@ Server → client (every message carries ``seq``, the number of the latest state
               Byzantium's turn-by-turn Territory, Legacy and melds); snapshots carry
               ``table`` (the table's choices), ``rematch`` (the rematch's game id) and
               ``chat`` (the latest chat lines, as in ``chat`` messages).
+``legal``     ``legal``: the asking seat's legal action texts now (``[]`` when it has no
+              decision), the answer to ``{"type": "legal"}``.
 ``presence``  seats' connection flags changed.
 ``chat``      ``lines``: new chat lines ``{"n", "seat" (None: a spectator), "name",
               "text", "at"}``, to everyone at the table.
@@ -86,6 +96,7 @@ MAX_CHAT_CHARS = 300
 FIELDS: dict[str, frozenset[str]] = {
     "ping": frozenset({"type"}),
     "snapshot": frozenset({"type"}),
+    "legal": frozenset({"type"}),
     "leave": frozenset({"type"}),
     "return": frozenset({"type"}),
     "undo": frozenset({"type", "seq"}),
@@ -106,8 +117,8 @@ class ClientMessage:
     """A parsed client message.
 
     Attributes:
-        type: ``"act"``, ``"undo"``, ``"snapshot"``, ``"ping"``, ``"leave"``, ``"return"``,
-            ``"chat"`` or ``"hint"``.
+        type: ``"act"``, ``"undo"``, ``"snapshot"``, ``"legal"``, ``"ping"``, ``"leave"``,
+            ``"return"``, ``"chat"`` or ``"hint"``.
         action: the action text (``act``), or the chat line (``chat``).
         seq: the last seq the client saw (``act``, ``undo``, ``hint``), else None.
     """
@@ -157,8 +168,8 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
     if fields is None:
         raise ProtocolError(
             msg(
-                "unknown message type {0}; expected act, undo, snapshot, ping, leave, return, "
-                "chat, hint",
+                "unknown message type {0}; expected act, undo, snapshot, legal, ping, leave, "
+                "return, chat, hint",
                 repr(kind),
             )
         )
@@ -173,7 +184,7 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
                 ", ".join(sorted(fields)),
             )
         )
-    if kind in ("ping", "snapshot", "leave", "return"):
+    if kind in ("ping", "snapshot", "legal", "leave", "return"):
         return ClientMessage(kind)
     if kind == "chat":
         return ClientMessage("chat", action=chat_text(data.get("text")))

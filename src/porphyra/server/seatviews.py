@@ -33,6 +33,11 @@ _RELEASED = frozenset({"public", "derived"})
 #: The observation's log fields, which :meth:`SeatViews._shown` compares by length.
 _LOGS = frozenset({"log", "log_messages"})
 
+#: A seat's decision as the runner tracks it: the engine's option table
+#: (``State.legal_choices``, a dict) where it offers one, else the legal action texts
+#: (``[]``: no decision).
+Decision = dict[str, Any] | list[str]
+
 
 class SeatViews:
     """The views of a :class:`~porphyra.server.match.MatchRunner` (a base class of it)."""
@@ -49,8 +54,10 @@ class SeatViews:
     clock: TableClock
     _memo: dict[Any, Any]
     _memo_seq: int
-    #: Per seat: the seq its current decision began at, and its legal action texts.
-    _decisions: dict[int, tuple[int, list[str]]]
+    #: Per seat: the seq its current decision began at, and the decision itself (its
+    #: option table where the engine offers one, else its legal action texts: see
+    #: :meth:`_decision_now`).
+    _decisions: dict[int, tuple[int, Decision]]
 
     if TYPE_CHECKING:
 
@@ -101,15 +108,25 @@ class SeatViews:
             return []
         return self.state.legal_action_texts(seat)
 
+    def _decision_now(self, seat: int) -> Decision:
+        """``seat``'s decision now: the engine's option table where it has one (a
+        Byzantium meld or redraw: a few fields instead of up to 512 texts, issue 33),
+        else its legal action texts (``[]`` unless the engine waits for it)."""
+        if self.over or seat not in self.state.active_players():
+            return []
+        choices = self.state.legal_choices(seat)
+        return choices if choices is not None else self.state.legal_action_texts(seat)
+
     def _track_decisions(self) -> None:
-        """After a change: a seat whose legal actions changed starts a new decision at
-        the current seq (an unchanged one, e.g. the other seat of a simultaneous decision
-        after a hidden choice, keeps its start, so its submission stays fresh)."""
+        """After a change: a seat whose decision changed (its option table, or its legal
+        actions) starts a new decision at the current seq (an unchanged one, e.g. the
+        other seat of a simultaneous decision after a hidden choice, keeps its start, so
+        its submission stays fresh)."""
         for seat in range(len(self.seats)):
-            legal = self._legal(seat)
+            decision = self._decision_now(seat)
             old = self._decisions.get(seat)
-            if old is None or old[1] != legal or not legal:
-                self._decisions[seat] = (self.seq, legal)
+            if old is None or old[1] != decision or not decision:
+                self._decisions[seat] = (self.seq, decision)
 
     def _decision_start(self, seat: int) -> int:
         """The seq at which ``seat``'s current decision began (see :meth:`_track_decisions`):
@@ -120,22 +137,24 @@ class SeatViews:
         """The fields of ``seat``'s view that depend on the state only (memoized per seq).
 
         This is the only function that turns state into outgoing data: the observation
-        comes from ``state.observation(seat)`` or ``state.public_observation()``, the legal
-        actions from ``state.legal_actions(seat)`` (every seat of
-        ``state.active_players()`` has its own).
+        comes from ``state.observation(seat)`` or ``state.public_observation()``, the
+        decision from ``state.legal_choices(seat)`` or ``state.legal_action_texts(seat)``
+        (every seat of ``state.active_players()`` has its own).  ``legal`` is None where
+        the decision has an option table (``choices``): :meth:`view` sends the table to a
+        client that composes the texts itself, and the texts to any other.
         """
 
         def make() -> dict[str, Any]:
             state = self.state
             if seat is None:
                 obs = self.public()  # one public observation per change, also for derived
-                legal: list[str] = []
+                decision: Decision = []
             else:
                 obs = state.observation(seat)
-                decision = self._decisions.get(seat)
-                legal = decision[1] if decision is not None else self._legal(seat)
+                tracked = self._decisions.get(seat)
+                decision = tracked[1] if tracked is not None else self._decision_now(seat)
                 if self.bot_plays(seat) or self.seats_open():
-                    legal = []  # a bot decides for this seat now, or the game waits
+                    decision = []  # a bot decides for this seat now, or the game waits
             obs = self._with_clock_notes(obs, seat)
             return {
                 "seq": self.seq,
@@ -144,7 +163,8 @@ class SeatViews:
                 "seat": seat,
                 "status": "over" if self.over else "active",
                 "observation": obs,
-                "legal": legal,
+                "legal": decision if isinstance(decision, list) else None,
+                "choices": decision if isinstance(decision, dict) else None,
                 # Figures computed from the public observation only (the same for every
                 # seat and spectator), once per change; none (and no public observation
                 # built for them) in a game without such figures.
@@ -165,6 +185,7 @@ class SeatViews:
         last: str | None = None,
         log_from: int = 0,
         lang: str = DEFAULT_LANGUAGE,
+        compact: bool = False,
     ) -> dict[str, Any]:
         """The message of type ``kind`` for ``seat`` (None: spectator).
 
@@ -178,9 +199,21 @@ class SeatViews:
                 lines (``observation.log``, as records keep them) and as messages
                 (``observation.log_messages``: an id plus arguments each, one per line)
                 that the page renders in its own language.
+            compact: the client composes a decision's texts from its option table (it
+                connected with ``choices=1``): such a decision is sent as ``choices``
+                (:mod:`porphyra.core.choices`) without ``legal``; otherwise every
+                message has ``legal`` (the texts) and no ``choices``.
         """
         message = dict(self._base_view(seat))
         message["type"] = kind
+        choices = message.pop("choices")
+        if choices is not None:
+            assert seat is not None
+            if compact:
+                del message["legal"]
+                message["choices"] = choices
+            else:
+                message["legal"] = self.legal_texts(seat)
         obs = message["observation"]
         log = obs.get("log")
         if isinstance(log, list):
@@ -207,6 +240,21 @@ class SeatViews:
         if last is not None:
             message["last"] = last
         return message
+
+    def legal_texts(self, seat: int | None) -> list[str]:
+        """The legal action texts of ``seat``'s view now (``[]`` for a spectator, a seat
+        the game does not wait for, or one a bot plays): the view's ``legal``, or the
+        engine's texts of its option table (made once per change).  What a client that
+        composes them from ``choices`` gets when it asks (``{"type": "legal"}``)."""
+        if seat is None:
+            return []
+        base = self._base_view(seat)
+        if base["legal"] is not None:
+            return list(base["legal"])
+        texts: list[str] = self._memoized(
+            ("legal", seat), lambda: self.state.legal_action_texts(seat)
+        )
+        return list(texts)
 
     def _log_length(self, seat: int | None) -> int:
         log = self._base_view(seat)["observation"].get("log")
@@ -238,7 +286,8 @@ class SeatViews:
             rest = {k: v for k, v in obs.items() if k not in _LOGS}
             length = len(log) if isinstance(log, list) else -1
             text = protocol.dumps({"shown": rest})
-            return text, length, base["legal"], base["can_undo"], base["status"]
+            decision = base["legal"], base["choices"]
+            return text, length, decision, base["can_undo"], base["status"]
 
         shown: tuple[Any, ...] = self._memoized(("shown", seat), make)
         clocks = tuple((c.remaining_s, c.since, c.timeouts, c.takeover) for c in self.clock.seats)
@@ -256,11 +305,13 @@ class SeatViews:
         seat = client.seat
         start = client.log_len if kind == "update" else 0
         lang = client.lang
-        key = ("text", seat, kind, last, start, lang, self.row.rematch, len(self.chat or ()))
+        compact = client.compact
+        chat = len(self.chat or ())
+        key = ("text", seat, kind, last, start, lang, compact, self.row.rematch, chat)
         if kind == "snapshot" and self.clock.next_deadline() is not None:
             self._memo.pop(key, None)  # a clock runs: the snapshot's time is as of now
         text: str = self._memoized(
-            key, lambda: protocol.dumps(self.view(seat, kind, last, start, lang))
+            key, lambda: protocol.dumps(self.view(seat, kind, last, start, lang, compact))
         )
         client.log_len = self._log_length(seat)
         return text

@@ -353,6 +353,46 @@ class ByzantiumState(State):
             return [str(a) for a in offer]
         return offer.texts(PHASES[self.phase][0], self._cs.slugs)
 
+    def legal_choices(self, player: SupportsIndex | None = None) -> dict[str, Any] | None:
+        """A Redraw or Meld decision of ``player`` (default: the current player) as its
+        option table (:mod:`porphyra.core.choices`): the hand's distinct cards and copies,
+        and the limits an option keeps (B-R10: at most 4 cards redrawn; a meld: each
+        type's limit, and at most one natural Disaster, section 3 phase 4); composed, the
+        texts of :meth:`legal_action_texts`.  None for any other decision, a seat that
+        does not decide now, and the end.
+
+        Raises:
+            SeatError: ``player`` is not a seat number, or not 0 or 1.
+        """
+        seat = self._decides(optional_seat_of(player, 2))
+        if seat is None:
+            return None
+        verb = PHASES[self.phase][0]
+        if verb != "redraw" and verb != "meld":
+            return None
+        kinds, copies = M.hand_shape(self.hands[seat])
+        cards = self._cs.cards
+        limits: list[tuple[int, tuple[int, ...]]] = []
+        most: int | None = M.REDRAW_LIMIT
+        if verb == "meld":
+            most = None
+            deck = DECK_NAMES[self._deck_of_seat(seat)]
+            for typ, limit in M.LIMITS[deck].items():
+                where = tuple([p for p, k in enumerate(kinds) if cards[k].type == typ])
+                if where:
+                    limits.append((limit, where))
+            natural = tuple([p for p, k in enumerate(kinds) if cards[k].natural])
+            if natural:
+                limits.append((M.MAX_NATURAL_DISASTERS, natural))
+        slugs = self._cs.slugs
+        return {
+            "verb": verb,
+            "cards": tuple([slugs[k] for k in kinds]),
+            "copies": copies,
+            "limits": tuple(limits),
+            "most": most,
+        }
+
     def _listed(self, action: Action, seat: int) -> tuple[int, ...] | None:
         """The sorted card kinds of ``action`` if it is one of ``seat``'s options in the
         current decision's option table (the one source of legality), else None."""

@@ -1,6 +1,7 @@
-"""The play socket: ``/ws/{id}?token=T&lang=L``, one websocket per seat (T is its invite
-token) or, without a token, per spectator; the messages are in
-:mod:`porphyra.server.protocol`.
+"""The play socket: ``/ws/{id}?token=T&lang=L&choices=1``, one websocket per seat (T is
+its invite token) or, without a token, per spectator; the messages are in
+:mod:`porphyra.server.protocol` (``choices=1``: the client composes a decision's legal
+texts from its option table, which its views then carry instead of the texts).
 
 The endpoint checks the Origin, the read and connection limits and the token, attaches a
 :class:`~porphyra.server.client.Client` to the game's runner, and hands each message to
@@ -46,7 +47,11 @@ router = APIRouter()
 
 @router.websocket("/ws/{game_id}")
 async def websocket_endpoint(
-    websocket: WebSocket, game_id: str, token: str | None = None, lang: str | None = None
+    websocket: WebSocket,
+    game_id: str,
+    token: str | None = None,
+    lang: str | None = None,
+    choices: str | None = None,
 ) -> None:
     origins = settings_of(websocket.app).allowed_origins
     if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), origins):
@@ -113,7 +118,7 @@ async def websocket_endpoint(
     if refusal is not None:
         await _refuse(websocket, translate_error(refusal, client_lang), 4429, "limit")
         return
-    client = Client(seat, lang=client_lang)
+    client = Client(seat, lang=client_lang, compact=choices == "1")
     writer: asyncio.Task[None] | None = None
     # From here on the connection holds a slot (open_connection): every way out,
     # a failure included, goes through the finally that gives it back.
@@ -250,7 +255,10 @@ async def _handle(
         client.send({"type": "pong", "seq": runner.seq})
         return
     if msg.type == "snapshot":
-        client.send(runner.view(client.seat, "snapshot", lang=client.lang))
+        client.send(runner.view(client.seat, "snapshot", lang=client.lang, compact=client.compact))
+        return
+    if msg.type == "legal":
+        client.send({"type": "legal", "seq": runner.seq, "legal": runner.legal_texts(client.seat)})
         return
     if msg.type == "chat":
         assert msg.action is not None

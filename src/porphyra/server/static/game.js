@@ -106,7 +106,8 @@ let CHAT = null;       // the chat panel
 /* ------------------------------------------------------------------ connection */
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const url = `${proto}//${location.host}/ws/${encodeURIComponent(GAME_ID)}` + (TOKEN ? `?token=${encodeURIComponent(TOKEN)}&` : "?") + `lang=${I18N.lang}`;
+  // choices=1: a meld or redraw decision comes as its option table (choices.js).
+  const url = `${proto}//${location.host}/ws/${encodeURIComponent(GAME_ID)}` + (TOKEN ? `?token=${encodeURIComponent(TOKEN)}&` : "?") + `lang=${I18N.lang}&choices=1`;
   ws = new WebSocket(url);
   setConn(t("connecting"), false);
   // The back-off starts again only once the game is here (a snapshot): a server that
@@ -118,7 +119,7 @@ function connect() {
     let msg;
     try { msg = JSON.parse(ev.data); } catch (e) { toast(String(e)); return; }
     // A view that gives this page a decision cuts short what still moves on screen.
-    if (Array.isArray(msg.legal) && msg.legal.length) PorphyraMotion.finishAll();
+    if ((Array.isArray(msg.legal) && msg.legal.length) || msg.choices) PorphyraMotion.finishAll();
     backlog += 1;
     inbox = inbox.then(() => { backlog -= 1; return onMessage(msg); }).catch((e) => toast(String(e)));
   };
@@ -167,6 +168,7 @@ async function onMessage(msg) {
       const haveMessages = M ? M.observation.log_messages || [] : [];
       msg.observation.log_messages = haveMessages.slice(0, start).concat(msg.observation.log_messages || []);
     }
+    msg.legal = legalOf(msg);  // the texts, composed from an option table if need be
     if (msg.seats) SEATS = msg.seats;
     if (msg.deal) DEAL = msg.deal;
     if (msg.type === "snapshot") {
