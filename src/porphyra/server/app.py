@@ -42,6 +42,7 @@ from porphyra.server.routes import (
     pages,
     play,
     players,
+    ratings,
     records,
     review,
     tables,
@@ -136,7 +137,7 @@ def create_app(
 
     pages.mount_static(app)
     app.include_router(learn.router)
-    for routes in (pages, lobby, records, play, accounts, tables, players):
+    for routes in (pages, lobby, records, play, accounts, tables, players, ratings):
         app.include_router(routes.router)
     app.include_router(review.router, dependencies=READS)
     return app

@@ -46,8 +46,9 @@ from porphyra.server.errors import MOVED_MESSAGE, SubmitError, unavailable_messa
 from porphyra.server.incidents import report
 from porphyra.server.openseats import OpenSeats
 from porphyra.server.ports import RunnerServices
+from porphyra.server.ratings import Ratings
 from porphyra.server.replay import replay
-from porphyra.server.rows import GameRow, SeatRow, hash_token, is_rated, now, open_kind
+from porphyra.server.rows import GameRow, SeatRow, hash_token, now, open_kind
 from porphyra.server.seatclock import ClockedRunner, load_clock
 from porphyra.server.seatviews import SeatViews
 from porphyra.server.tablebots import TableBots
@@ -177,8 +178,8 @@ class MatchRunner(SeatViews, TableChat, TableBots, OpenSeats, ClockedRunner):
     def deal_info(self) -> dict[str, Any]:
         """``{"deal": "secret" | "chosen" | "legacy", "rated": bool}``: whether the seed
         was drawn by the server or chosen by the creator (told to everyone; never the
-        seed itself)."""
-        return {"deal": self.row.deal, "rated": is_rated(self.row.deal)}
+        seed itself), and whether this is a rated table (issue 32 §3)."""
+        return {"deal": self.row.deal, "rated": self.row.rated}
 
     def has_human(self) -> bool:
         """True if a seat is human (bot moves are then paced so that a person can follow)."""
@@ -384,7 +385,18 @@ class MatchRunner(SeatViews, TableChat, TableBots, OpenSeats, ClockedRunner):
         self.row.updated = now()
         self._last_change = time.monotonic()
         self._track_decisions()
+        if state.is_terminal() and self.row.rated:  # before the end is told: rated by then
+            await self._rate()
         self.broadcast(last=(seat, text))
+
+    async def _rate(self) -> None:
+        """Count this rated table's finished game for the ratings (issue 32 §3); a
+        failure is logged and changes nothing else (``porphyra ratings rebuild``
+        recomputes every rating from the stored games)."""
+        try:
+            await self.store.db(Ratings(self.store.storage.engine).rate, self.id)
+        except Exception:
+            report("game %s: its ratings could not be updated", self.id)
 
     async def _reload(self) -> None:
         """After a failed write: if the database holds a different game (the write landed
