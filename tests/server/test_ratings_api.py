@@ -247,3 +247,35 @@ def test_the_leaderboard_is_in_the_api_description(client: TestClient) -> None:
     spec = client.get("/openapi.json").json()
     assert "/api/leaderboard/{game}" in spec["paths"]
     assert "LeaderboardOut" in spec["components"]["schemas"]
+
+
+def test_a_rated_table_gives_no_hint_and_no_undo(client: TestClient) -> None:
+    anna = account(client, "Anna")
+    info = rated_vs_bot(client, anna)
+    token = info["invites"][0]["token"]
+    with client.websocket_connect(f"/ws/{info['id']}?token={token}&lang=ja") as ws:
+        snap = ws.receive_json()
+        assert snap["type"] == "snapshot"
+        # (against bots only, an unrated table has both)
+        assert (snap["hints"], snap["can_undo"]) == (False, False)
+        ws.send_json({"type": "undo", "seq": snap["seq"]})
+        ws.send_json({"type": "hint", "seq": snap["seq"]})
+        errors: list[dict[str, Any]] = []
+        while len(errors) < 2:  # (a hint or an undo done would be an update or a hint)
+            m = ws.receive_json()
+            if m["type"] in ("error", "hint") or (m["type"] == "update" and "last" in m):
+                errors.append(m)
+    assert [e.get("code") for e in errors] == ["undo", "auth"]
+    assert errors[0]["message"] == "レーティング対象の卓では手を戻せません"
+
+
+def test_one_account_cannot_hold_two_seats_of_a_rated_table(client: TestClient) -> None:
+    anna, boris = account(client, "Anna"), account(client, "Boris")
+    body = {"game": "byzantium", "rated": True, "seats": [{"kind": "human"}, {"kind": "open"}]}
+    table = client.post("/api/games", json=body, headers=anna).json()
+    assert client.post(f"/api/games/{table['id']}/seats/1", headers=anna).status_code == 409
+    assert client.post(f"/api/games/{table['id']}/seats/1", headers=boris).status_code == 200
+    # Anna's own link, handed to Boris, does not give him her seat too.
+    claim = {"token": table["invites"][0]["token"]}
+    r = client.post(f"/api/games/{table['id']}/claim", json=claim, headers=boris)
+    assert r.status_code == 409, r.text

@@ -215,8 +215,9 @@ class MatchRunner(SeatViews, TableChat, TableBots, OpenSeats, ClockedRunner):
 
     def hints_allowed(self, seat: int | None) -> bool:
         """True if ``seat`` may ask for hints: the table allows them, or every other seat
-        is a bot (a spectator never may)."""
-        if seat is None or not 0 <= seat < len(self.seats):
+        is a bot (a spectator never may).  Never at a rated table (a bot's advice is
+        not the player's rating)."""
+        if seat is None or not 0 <= seat < len(self.seats) or self.row.rated:
             return False
         return bool(self.row.table.get("hints")) or self._all_others_bots(seat)
 
@@ -234,8 +235,11 @@ class MatchRunner(SeatViews, TableChat, TableBots, OpenSeats, ClockedRunner):
         )
 
     def can_undo(self, seat: int) -> bool:
-        """True if ``seat`` may undo now (see :func:`undo_target`; cached per seq)."""
+        """True if ``seat`` may undo now (see :func:`undo_target`; cached per seq); never
+        at a rated table."""
         if self.over or self.seats[seat].kind != "human" or not self._all_others_bots(seat):
+            return False
+        if self.row.rated:
             return False
         if self.bot_plays(seat) or seat not in self.state.active_players():
             return False
@@ -428,6 +432,8 @@ class MatchRunner(SeatViews, TableChat, TableBots, OpenSeats, ClockedRunner):
                 )
             if self.seats[seat].kind != "human" or not self._all_others_bots(seat):
                 raise SubmitError("undo", "undo is only possible when every other seat is a bot")
+            if self.row.rated:
+                raise SubmitError("undo", msg("a rated table has no undo"))
             if self.over:
                 raise SubmitError("undo", "the game is over")
             if seat not in self.state.active_players():
