@@ -39,7 +39,12 @@ LADDER = {
                 "random": {"mu": 14.0, "sigma": 0.9, "games": 400},
                 "easy": {"mu": 24.0, "sigma": 0.8, "games": 400},
             },
-        }
+        },
+        {
+            "game": "conspiracy",
+            "players": 1,
+            "ratings": {"legendary:farmer": {"mu": 27.0, "sigma": 1.0, "games": 400}},
+        },
     ],
 }
 
@@ -279,3 +284,23 @@ def test_one_account_cannot_hold_two_seats_of_a_rated_table(client: TestClient) 
     claim = {"token": table["invites"][0]["token"]}
     r = client.post(f"/api/games/{table['id']}/claim", json=claim, headers=boris)
     assert r.status_code == 409, r.text
+
+
+def test_a_rated_solo_game_is_rated_against_its_legendary_opponent(client: TestClient) -> None:
+    anna = account(client, "Anna")
+    solo = {"players": 1, "opponent": "farmer"}
+    body = {"game": "conspiracy", "options": solo, "rated": True, "seats": [{"kind": "human"}]}
+    r = client.post("/api/games", json=body, headers=anna)
+    assert r.status_code == 201, r.text
+    info = r.json()
+    play(client, info["id"], info["invites"][0]["token"])
+    [rating] = ratings_of(client, "anna")
+    assert (rating["game"], rating["players"], rating["games"]) == ("conspiracy", 1, 1)
+    returns = client.get(f"/api/games/{info['id']}/record").json()["result"]["returns"]
+    # A win, or a shared win against the stronger Legendary Opponent, raises mu; a loss
+    # lowers it.
+    assert (rating["mu"] > 25.0) == (returns[0] >= 0)
+    board = client.get("/api/leaderboard/conspiracy?players=1").json()
+    assert [e["name"] for e in board["entries"]] == ["Anna"]
+    assert [b["bot"] for b in board["bots"]] == ["legendary:farmer"]
+    assert client.get("/api/leaderboard/conspiracy").json()["players"] == 2
