@@ -79,7 +79,7 @@ def test_a_profile_counts_finished_games_and_hides_games_in_progress(
     assert r.status_code == 200, r.text
     profile = r.json()
     assert profile["name"] == "Anna Komnene"
-    assert profile["rating"] is None
+    assert profile["ratings"] == []  # no rated table played
     result = expected(returns(client, played), 0)
     games = profile["games"]
     assert games["played"] == 2 and games["playing"] == 1

@@ -17,7 +17,7 @@ from sqlalchemy import create_engine, update
 from porphyra.server import quickmatch as rule
 from porphyra.server.app import create_app
 from porphyra.server.matchqueue import CLAIM_STALE_S, MatchQueue
-from porphyra.server.quickmatch import Ratings
+from porphyra.server.quickmatch import RatingSource
 from porphyra.server.schema import queue_table
 from porphyra.server.storage import Storage
 
@@ -130,7 +130,7 @@ def test_bad_requests_are_refused_with_a_clear_4xx(client: TestClient) -> None:
 
 def test_after_a_minute_alone_the_bot_of_about_ones_rating_is_offered(db_url: str) -> None:
     app = _app(db_url)
-    app.state.quick_ratings = Ratings(
+    app.state.quick_ratings = RatingSource(
         lambda store, account_id, game, players: (30.0, 3.0),
         lambda game, players: {
             "easy": (15.0, 1.0),

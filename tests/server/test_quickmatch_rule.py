@@ -13,7 +13,7 @@ from porphyra.server.quickmatch import (
     DEFAULT_RATING,
     MAX_WINDOW,
     WIDEN_PER_S,
-    Ratings,
+    RatingSource,
     Waiter,
     bot_offer,
     form_matches,
@@ -82,7 +82,7 @@ def test_a_bot_of_about_ones_rating_is_offered_after_a_minute() -> None:
 
 
 def test_without_ratings_everyone_is_unrated_and_no_bot_is_offered() -> None:
-    plain = Ratings()
+    plain = RatingSource()
     assert plain.player(None, 1, "g", 2) == DEFAULT_RATING == (25.0, 25.0 / 3.0)
     assert plain.bot_ratings("g", 2) == {}
     calls: list[tuple[int, str, int]] = []
@@ -93,7 +93,7 @@ def test_without_ratings_everyone_is_unrated_and_no_bot_is_offered() -> None:
         calls.append((account_id, game, players))
         return (30.0, 2.0) if account_id == 1 else None
 
-    given = Ratings(rating_of, lambda game, players: {"hard": (31.0, 1.0)})
+    given = RatingSource(rating_of, lambda game, players: {"hard": (31.0, 1.0)})
     assert given.player("engine", 1, "g", 3) == (30.0, 2.0)
     assert given.player("engine", 2, "g", 3) == DEFAULT_RATING
     assert calls == [(1, "g", 3), (2, "g", 3)]

@@ -57,17 +57,19 @@ def test_a_chosen_seed_is_shown_to_every_seat_and_spectator_and_never_rated(
     chosen = server.create({**TWO_HUMANS, "seed": 42})
     secret = server.create(TWO_HUMANS)
     assert (chosen["deal"], chosen["rated"]) == ("chosen", False)
-    assert (secret["deal"], secret["rated"]) == ("secret", True)
+    # A secret deal may be rated, but is a rated table only when asked ("rated": true
+    # from an account, test_ratings_api.py): "rated" means a rated table, nothing else.
+    assert (secret["deal"], secret["rated"]) == ("secret", False)
     listed = {g["id"]: g for g in server.get("/api/games").json()}
     assert (listed[chosen["id"]]["deal"], listed[chosen["id"]]["rated"]) == ("chosen", False)
-    assert (listed[secret["id"]]["deal"], listed[secret["id"]]["rated"]) == ("secret", True)
+    assert (listed[secret["id"]]["deal"], listed[secret["id"]]["rated"]) == ("secret", False)
     assert server.get(f"/api/games/{chosen['id']}").json()["deal"] == "chosen"
     for info, deal in ((chosen, "chosen"), (secret, "secret")):
         clients = connect_seats(server, info, spectators=1)
         for group in clients.values():
             for c in group:
                 snap = c.messages[-1] if c.messages[-1]["type"] == "snapshot" else c.last
-                assert (snap["deal"], snap["rated"]) == (deal, deal == "secret")
+                assert (snap["deal"], snap["rated"]) == (deal, False)
                 c.close()
     # The page tells it too (the game page's badge, the lobby's note on the seed field).
     assert 'id="deal"' in server.get(f"/game/{chosen['id']}").text

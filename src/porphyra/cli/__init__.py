@@ -47,7 +47,7 @@ from porphyra.cli.simulate import simulate_solo, solo_table, summary_tables
 from porphyra.cli.tournament import parse_opponents, tournament_command
 from porphyra.cli.views import view_for
 from porphyra.core.registry import game_info, load_game, registered_games, solo_games
-from porphyra.server.cli import serve_command
+from porphyra.server.cli import ratings_app, serve_command
 
 # --help is read before a command runs: its texts take the language of --lang in the
 # command line, else of LANG (a bad --lang is reported by the command itself).
@@ -567,6 +567,7 @@ def _simulate_solo(
 app.command(name="tournament")(tournament_command)
 app.command(name="balance")(balance_command)
 app.command(name="serve")(serve_command)
+app.add_typer(ratings_app, name="ratings")
 app.command(name="agent")(agent_command)
 app.command(
     name="review",

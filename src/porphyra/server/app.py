@@ -36,8 +36,9 @@ from porphyra.server.logfilters import redact_server_logs
 from porphyra.server.matchqueue import QueueLimits
 from porphyra.server.opentables import TableLimits
 from porphyra.server.push import PushAlerts
-from porphyra.server.quickmatch import Ratings
+from porphyra.server.quickmatch import RatingSource
 from porphyra.server.quotas import Quotas
+from porphyra.server.ratings import bot_anchors, player_rating
 from porphyra.server.routes import (
     accounts,
     learn,
@@ -47,6 +48,7 @@ from porphyra.server.routes import (
     players,
     push,
     quickmatch,
+    ratings,
     records,
     review,
     tables,
@@ -137,9 +139,8 @@ def create_app(
     app.state.signin_limits = SignInLimits(s.signin_limit, s.signin_name_limit, s.signup_limit)
     app.state.table_limits = TableLimits(s.open_table_limit, s.take_seat_limit)
     app.state.queue_limits = QueueLimits(s.queue_limit)
-    # Quick match's ratings (issue 32 §2): none yet, every player unrated and no bot
-    # offered.  Once ratings exist: Ratings(ratings.player_rating, ratings.bot_anchors).
-    app.state.quick_ratings = Ratings()
+    # Quick match reads the players' ratings and the bots' anchors (issue 32 §2, §3).
+    app.state.quick_ratings = RatingSource(player_rating, bot_anchors)
     if s.allowed_hosts is not None:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(s.allowed_hosts))
     failures.install(app)
@@ -151,7 +152,18 @@ def create_app(
 
     pages.mount_static(app)
     app.include_router(learn.router)
-    for routes in (pages, lobby, records, play, accounts, tables, players, quickmatch, push):
+    for routes in (
+        pages,
+        lobby,
+        records,
+        play,
+        accounts,
+        tables,
+        players,
+        quickmatch,
+        push,
+        ratings,
+    ):
         app.include_router(routes.router)
     app.include_router(review.router, dependencies=READS)
     return app

@@ -244,3 +244,45 @@ def main(argv: list[str] | None = None) -> None:
     command = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
     command.command()(serve_command)
     command(args=argv, prog_name="python -m porphyra.server")
+
+
+#: ``porphyra ratings ...`` (registered by the CLI: ``app.add_typer(ratings_app)``).
+ratings_app = typer.Typer(
+    name="ratings",
+    help="The web server's player ratings (issue 32 §3).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+@ratings_app.command("rebuild")
+def rebuild_command(
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            help="The server's SQLAlchemy database URL (default: the SQLite file in the "
+            "data directory, as porphyra serve).",
+        ),
+    ] = None,
+    data_dir: Annotated[
+        Path | None,
+        typer.Option("--data-dir", help="Directory of the default SQLite database."),
+    ] = None,
+) -> None:
+    """Recompute every rating from the stored games, in the order they ended: the same
+    result as the live updates (porphyra.server.ratings).  Safe while the server runs."""
+    from porphyra.server.app import database_url
+    from porphyra.server.ratings import Ratings
+    from porphyra.server.storage import Storage
+
+    settings = ServerSettings(db_url=db, data_dir=data_dir)
+    try:
+        storage = Storage(database_url(settings.db_url, settings.data_dir))
+        counted = Ratings(storage.engine).rebuild()
+    except Exception as exc:  # a bad URL, an unreachable database: one line, exit 2
+        typer.echo(f"porphyra ratings rebuild: {type(exc).__name__}: {exc}", err=True)
+        raise typer.Exit(2) from None
+    storage.engine.dispose()
+    typer.echo(f"ratings rebuilt from {counted} rated games")

@@ -68,7 +68,7 @@ class HubCreation:
         token_hashes: dict[int, str] | None = None,
         clock: ClockSettings | None = None,
         creator: int | None = None,
-        rated_wish: bool = False,
+        rated: bool = False,
     ) -> tuple[MatchRunner, dict[int, str]]:
         """Create and store a new game; start its bots.
 
@@ -91,7 +91,8 @@ class HubCreation:
                 made.
             clock: the table's clock and timeout options (default: none).
             creator: the account that opened the table (a table with open seats).
-            rated_wish: the creator asked for a rated table (stored and shown only).
+            rated: a rated table (the caller checked that it may be: a secret deal,
+                every seat an account or an anchored bot, :func:`ratings.table_refusal`).
 
         Returns:
             The runner and the seat tokens of the human seats, ``{seat: token}``.
@@ -140,7 +141,7 @@ class HubCreation:
             deal=deal,
             table={k: bool((table or {}).get(k, v)) for k, v in TABLE_DEFAULTS.items()},
             creator=creator,
-            rated_wish=rated_wish,
+            rated=rated,
         )
         table_clock = TableClock.new(clock or ClockSettings(), game.num_players)
         table_clock.epoch = self.started
@@ -185,7 +186,7 @@ class HubCreation:
                 runner.row.table,
                 hashes,
                 clock=runner.clock.settings,
-                rated_wish=runner.row.rated_wish,
+                rated=False,  # (its seats hold no accounts: a guest seat)
             )
             try:
                 await self.db(self.storage.set_rematch, runner.id, new.id, self.fence())

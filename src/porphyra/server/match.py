@@ -46,8 +46,9 @@ from porphyra.server.errors import MOVED_MESSAGE, SubmitError, unavailable_messa
 from porphyra.server.incidents import report
 from porphyra.server.openseats import OpenSeats
 from porphyra.server.ports import RunnerServices
+from porphyra.server.ratings import Ratings
 from porphyra.server.replay import replay
-from porphyra.server.rows import GameRow, SeatRow, hash_token, is_rated, now, open_kind
+from porphyra.server.rows import GameRow, SeatRow, hash_token, now, open_kind
 from porphyra.server.seatclock import ClockedRunner, load_clock
 from porphyra.server.seatviews import SeatViews
 from porphyra.server.tablebots import TableBots
@@ -99,8 +100,9 @@ class MatchRunner(SeatViews, TableChat, TableBots, OpenSeats, ClockedRunner):
         self.last_used = time.monotonic()
         #: Set when the hub released this runner: holders must fetch it again.
         self.released = False
-        #: Per seat: the seq its current decision began at, and its legal action texts.
-        self._decisions: dict[int, tuple[int, list[str]]] = {}
+        #: Per seat: the seq its current decision began at, and the decision (its option
+        #: table or its legal action texts; :class:`SeatViews`).
+        self._decisions = {}
         self._track_decisions()
         #: The hint searches of the current decisions, by ``(seat, seq)`` (shared by every
         #: request for the same decision).
@@ -178,8 +180,8 @@ class MatchRunner(SeatViews, TableChat, TableBots, OpenSeats, ClockedRunner):
     def deal_info(self) -> dict[str, Any]:
         """``{"deal": "secret" | "chosen" | "legacy", "rated": bool}``: whether the seed
         was drawn by the server or chosen by the creator (told to everyone; never the
-        seed itself)."""
-        return {"deal": self.row.deal, "rated": is_rated(self.row.deal)}
+        seed itself), and whether this is a rated table (issue 32 §3)."""
+        return {"deal": self.row.deal, "rated": self.row.rated}
 
     def has_human(self) -> bool:
         """True if a seat is human (bot moves are then paced so that a person can follow)."""
@@ -215,8 +217,9 @@ class MatchRunner(SeatViews, TableChat, TableBots, OpenSeats, ClockedRunner):
 
     def hints_allowed(self, seat: int | None) -> bool:
         """True if ``seat`` may ask for hints: the table allows them, or every other seat
-        is a bot (a spectator never may)."""
-        if seat is None or not 0 <= seat < len(self.seats):
+        is a bot (a spectator never may).  Never at a rated table (a bot's advice is
+        not the player's rating)."""
+        if seat is None or not 0 <= seat < len(self.seats) or self.row.rated:
             return False
         return bool(self.row.table.get("hints")) or self._all_others_bots(seat)
 
@@ -234,8 +237,11 @@ class MatchRunner(SeatViews, TableChat, TableBots, OpenSeats, ClockedRunner):
         )
 
     def can_undo(self, seat: int) -> bool:
-        """True if ``seat`` may undo now (see :func:`undo_target`; cached per seq)."""
+        """True if ``seat`` may undo now (see :func:`undo_target`; cached per seq); never
+        at a rated table."""
         if self.over or self.seats[seat].kind != "human" or not self._all_others_bots(seat):
+            return False
+        if self.row.rated:
             return False
         if self.bot_plays(seat) or seat not in self.state.active_players():
             return False
@@ -385,6 +391,8 @@ class MatchRunner(SeatViews, TableChat, TableBots, OpenSeats, ClockedRunner):
         self.row.updated = now()
         self._last_change = time.monotonic()
         self._track_decisions()
+        if state.is_terminal() and self.row.rated:  # before the end is told: rated by then
+            await self._rate()
         self.broadcast(last=(seat, text))
         self._alert_turns(None if timeout else seat)
 
@@ -403,6 +411,15 @@ class MatchRunner(SeatViews, TableChat, TableBots, OpenSeats, ClockedRunner):
         if moved is not None and self.seats[moved].kind != "human":
             moved = None  # (a bot's move answers no alert)
         self.alerts.turn(self.id, self.game.info.long_name, due, moved)
+
+    async def _rate(self) -> None:
+        """Count this rated table's finished game for the ratings (issue 32 §3); a
+        failure is logged and changes nothing else (``porphyra ratings rebuild``
+        recomputes every rating from the stored games)."""
+        try:
+            await self.store.db(Ratings(self.store.storage.engine).rate, self.id)
+        except Exception:
+            report("game %s: its ratings could not be updated", self.id)
 
     async def _reload(self) -> None:
         """After a failed write: if the database holds a different game (the write landed
@@ -434,6 +451,8 @@ class MatchRunner(SeatViews, TableChat, TableBots, OpenSeats, ClockedRunner):
                 )
             if self.seats[seat].kind != "human" or not self._all_others_bots(seat):
                 raise SubmitError("undo", "undo is only possible when every other seat is a bot")
+            if self.row.rated:
+                raise SubmitError("undo", msg("a rated table has no undo"))
             if self.over:
                 raise SubmitError("undo", "the game is over")
             if seat not in self.state.active_players():

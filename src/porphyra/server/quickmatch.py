@@ -43,7 +43,7 @@ class RatingOf(Protocol):
     player not rated yet (``store`` is the server's database engine)."""
 
     def __call__(
-        self, store: Any, account_id: int, game: str, players: int
+        self, store: Any, account_id: int, game: str, players: int, /
     ) -> tuple[float, float] | None: ...
 
 
@@ -51,11 +51,11 @@ class BotRatings(Protocol):
     """The bots' ratings for one game and player count: ``{bot spec: (mu, sigma)}``
     (a bot spec the server can seat, e.g. ``"hard"``)."""
 
-    def __call__(self, game: str, players: int) -> Mapping[str, tuple[float, float]]: ...
+    def __call__(self, game: str, players: int, /) -> Mapping[str, tuple[float, float]]: ...
 
 
 @dataclass(frozen=True)
-class Ratings:
+class RatingSource:
     """Where quick match reads ratings: ``rating_of`` (None: everyone unrated) and
     ``bots`` (None: no bot is offered)."""
 

@@ -29,8 +29,10 @@ class BadRowError(ValueError):
     """A stored game whose row is damaged (the message names the game and the column)."""
 
 
-def is_rated(deal: str) -> bool:
-    """True if a game with this ``deal`` may count for ratings (only server-drawn seeds)."""
+def is_secret_deal(deal: str) -> bool:
+    """True if the server drew this game's seed (``deal``): only such a game may be rated
+    (a rated table, :mod:`porphyra.server.ratings`, also needs every seat an account or a
+    bot)."""
     return deal == DEAL_SECRET
 
 
@@ -114,8 +116,9 @@ class GameRow:
             None (a game stored before clocks: none).
         creator: the account that created the table when it was made with open or
             invited seats (issue 32 §2), else None.
-        rated_wish: the creator asked for a rated table (``"rated": true``; ratings come
-            later: the wish is stored and shown, nothing more).
+        rated: a rated table (``"rated": true``, accepted: a secret deal, every seat an
+            account or an anchored bot; the column ``games.rated_wish``).  Whether the
+            game counts is checked again when it ends (:mod:`porphyra.server.ratings`).
     """
 
     id: str
@@ -135,7 +138,7 @@ class GameRow:
     rematch: str | None = None
     clock: str | None = None
     creator: int | None = None
-    rated_wish: bool = False
+    rated: bool = False
 
     def record(self) -> dict[str, Any]:
         """The game as a porphyra record (``porphyra.record`` format)."""

@@ -231,6 +231,45 @@ push_table = Table(
     Column("last_alert", Float, nullable=True),
 )
 
+#: Current ratings (issue 32 §3): one row per account, game and player count.
+ratings_table = Table(
+    "ratings",
+    metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("game", String(64), primary_key=True),
+    Column("players", Integer, primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated", String(40), nullable=False),
+)
+
+#: Each rated table's game once, in the order the games ended (``seq``), and whether it
+#: changed ratings (``outcome``: ``rated``, or the reason it did not).
+rated_games_table = Table(
+    "rated_games",
+    metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False, unique=True),
+    Column("ended", String(40), nullable=False),
+    Column("outcome", String(40), nullable=False),
+)
+
+#: An account's rating after each rated game (the profile's chart).
+rating_history_table = Table(
+    "rating_history",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("seq", Integer, nullable=False, index=True),
+    Column("game_id", String(32), nullable=False),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False, index=True),
+    Column("game", String(64), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("at", String(40), nullable=False),
+)
+
 # JSON columns read as text and parsed per row, so that one damaged row is reported as
 # that game's problem instead of failing the whole query.
 RAW_OPTIONS = cast(games_table.c.options, Text).label("options")

@@ -58,6 +58,7 @@ from porphyra.server.hubcreate import CreateError
 from porphyra.server.incidents import report
 from porphyra.server.match import MatchRunner
 from porphyra.server.requests import CreateIn, MineIn, RematchIn, check_options, clock_settings
+from porphyra.server.routes.ratings import rated_refusal
 from porphyra.server.routes.tables import open_seats
 
 router = APIRouter()
@@ -153,6 +154,8 @@ async def _create(hub: Hub, body: CreateIn, request: Request) -> dict[str, Any]:
         )
     clock = clock_settings(body, bots)
     creator = await open_seats(request, body, seats)
+    if body.rated and creator is not None:  # (open_seats signs a rated table's creator in)
+        rated_refusal(body, options, creator)
     try:
         runner, tokens = await hub.create(
             body.game,
@@ -162,7 +165,7 @@ async def _create(hub: Hub, body: CreateIn, request: Request) -> dict[str, Any]:
             body.table.model_dump(),
             clock=clock,
             creator=None if creator is None else creator.id,
-            rated_wish=body.rated,
+            rated=body.rated,
         )
     except (CreateError, UnknownGameError) as exc:
         raise RefusedRequest(400, exc.message) from None

@@ -3,7 +3,8 @@ surface (JSON) and the profile page.
 
 ``GET  /players/{name}``             the profile page (``static/profile.html``).
 ``GET  /api/players/{name}``         a profile (:func:`profile`): the name, when the
-                                     account joined, its results and its recent games;
+                                     account joined, its ratings with their history,
+                                     its results and its recent games;
                                      404 for a name without a (live) account.
 ``GET  /api/me/games``               the games of the signed-in account's seats, on every
                                      device (:func:`account_games`); 401 when not signed in.
@@ -34,6 +35,7 @@ from porphyra.server.errors import RefusedRequest
 from porphyra.server.incidents import report
 from porphyra.server.names import skeleton
 from porphyra.server.profiles import Profiles, SeatGame, counts
+from porphyra.server.ratings import Ratings
 from porphyra.server.routes.accounts import signed_in
 from porphyra.server.routes.lobby import seat_entry
 from porphyra.server.routes.pages import STATIC_DIR
@@ -85,7 +87,9 @@ async def profile_page(name: str) -> FileResponse:
 @router.get("/api/players/{name}", dependencies=READS, responses={404: {}})
 async def profile(name: str, request: Request) -> dict[str, Any]:
     """The profile of the account named ``name`` (looked up as at sign-in):
-    ``{"name", "joined" (UTC ISO-8601), "rating" (null: ratings are not built yet),
+    ``{"name", "joined" (UTC ISO-8601), "ratings" (per game and player count, issue 32
+    §3: ``{"game", "long_name", "players", "mu", "sigma", "ordinal" (mu - 3 sigma),
+    "games", "history": [{"at", "game_id", "mu", "sigma"}, ...]}``, oldest first),
     "games": {"played", "won", "lost", "drawn", "abandoned", "playing"}, "recent": [...]}``
     where each recent game is ``{"status": "over", "id", "game", "long_name", "date",
     "opponents" (seat order: ``{"name", "player"}``, ``player`` the account's user name
@@ -106,7 +110,10 @@ async def profile(name: str, request: Request) -> dict[str, Any]:
     return {
         "name": account.name,
         "joined": account.created,
-        "rating": None,  # issue 32 §3: ratings are not built yet
+        "ratings": [
+            {**r, "long_name": _long_name(r["game"])}
+            for r in await hub.db(Ratings(hub.storage.engine).of_account, account.id)
+        ],
         "games": counts(games),
         "recent": [_recent(g) for g in games[:RECENT]],
     }

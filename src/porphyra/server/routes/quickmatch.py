@@ -43,7 +43,7 @@ from porphyra.server.errors import RefusedRequest
 from porphyra.server.hubcreate import CreateError
 from porphyra.server.incidents import report
 from porphyra.server.matchqueue import AlreadyQueued, Entry, MatchQueue, QueueLimits
-from porphyra.server.quickmatch import Ratings, bot_offer, form_matches, window
+from porphyra.server.quickmatch import RatingSource, bot_offer, form_matches, window
 from porphyra.server.requests import check_options
 from porphyra.server.routes.accounts import signed_in
 
@@ -104,8 +104,8 @@ def _queue(request: Request) -> MatchQueue:
     return MatchQueue(hub_of(request.app).storage.engine)
 
 
-def _ratings(request: Request) -> Ratings:
-    ratings: Ratings = request.app.state.quick_ratings
+def _ratings(request: Request) -> RatingSource:
+    ratings: RatingSource = request.app.state.quick_ratings
     return ratings
 
 
@@ -301,7 +301,7 @@ async def _make_table(
             None,
             None,
             clock=QUICK_CLOCKS[entry.clock],
-            rated_wish=True,
+            rated=True,
         )
         placed: dict[int, int] = {}
         for seat, holder in enumerate(people):

@@ -104,10 +104,12 @@ async def open_seats(
     """Check the open and invited seats of create request ``body`` and turn them, in
     ``seats`` (the lobby's seat dicts, changed in place), into open human seats
     (``"open_to"``); the creator's seat (the first ``human`` one) takes the account's
-    name unless ``body`` names it.
+    name unless ``body`` names it.  A rated table needs a signed-in creator too (its
+    other checks: :func:`porphyra.server.routes.ratings.rated_refusal`).
 
     Returns:
-        The signed-in creator, when a seat is open or invited (None: a table as before).
+        The signed-in creator, when a seat is open or invited or the table is rated
+        (None: a table as before).
 
     Raises:
         RefusedRequest: 400 a rated table with a chosen seed, no own seat, an unknown
@@ -117,18 +119,20 @@ async def open_seats(
     if body.rated and body.seed is not None:
         raise RefusedRequest(400, msg("a rated table needs a secret deal: leave the seed out"))
     opening = [i for i, s in enumerate(body.seats) if s.kind in ("open", "invite")]
-    if not opening:
+    if not opening and not body.rated:
         return None
     try:
         account = await signed_in(request)
     except RefusedRequest:
+        if body.rated:
+            raise RefusedRequest(401, msg("sign in to open a rated table")) from None
         raise RefusedRequest(401, msg("sign in to leave seats open or invite a player")) from None
     own = next((i for i, s in enumerate(body.seats) if s.kind == "human"), None)
     if own is None:
         raise RefusedRequest(
             400, msg("a table with open seats needs your own seat: make one seat human")
         )
-    if not _limits(request).allow_open(account.id, _address(request)):
+    if opening and not _limits(request).allow_open(account.id, _address(request)):
         raise _too_many()
     if not (body.seats[own].name or "").strip():
         seats[own]["name"] = account.name

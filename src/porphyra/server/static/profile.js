@@ -1,7 +1,8 @@
 /* A player's profile page (/players/{name}, issue 32 §4): the account's name, when it
    joined, its results and its recent finished games (GET /api/players/{name}), with links
    to their replays and records.  Games in progress are only counted as "playing".
-   Ratings do not exist yet: the rating line says so. */
+   Ratings (issue 32 §3): one card per game and player count with mu, sigma, the
+   conservative rating mu - 3 sigma and a chart over time (ratingchart.js). */
 "use strict";
 
 const RESULT_TEXT = Object.freeze({
@@ -35,6 +36,23 @@ function recentRow(g) {
       el("a", { class: "button small", href: g.record + "?download=1" }, t("Record")))));
 }
 
+function ratingTitle(r) {
+  return r.players === 1 ? t("{0} · solo", t(r.long_name)) : t("{0} · {1} players", t(r.long_name), r.players);
+}
+
+function showRatings(ratings) {
+  const box = document.getElementById("ratings");
+  if (!ratings.length) {
+    box.replaceChildren(el("p", { class: "muted" }, t("No rating yet: play a rated table.")));
+    return;
+  }
+  box.replaceChildren(...ratings.map((r) => el("div", { class: "rating", "data-rating": `${r.game}-${r.players}` },
+    el("h3", {}, ratingTitle(r)),
+    el("p", {}, el("strong", { class: "ordinal" }, r.ordinal.toFixed(1)), " ",
+      el("span", { class: "muted" }, t("(μ {0} ± 3σ {1}; {2} rated games)", r.mu.toFixed(1), (3 * r.sigma).toFixed(1), r.games))),
+    ratingChart(r.history, t("Rating over time: {0}", ratingTitle(r))))));
+}
+
 async function loadProfile() {
   const name = profileName();
   let p;
@@ -46,8 +64,7 @@ async function loadProfile() {
   document.title = `porphyra — ${p.name}`;
   document.getElementById("player-name").textContent = p.name;
   document.getElementById("joined").textContent = t("Joined {0}", new Date(p.joined).toLocaleDateString(I18N.lang));
-  // Ratings (issue 32 §3) are not built yet: this line is their place.
-  document.getElementById("rating").textContent = p.rating === null ? t("Rating: none yet (ratings come later)") : t("Rating: {0}", p.rating);
+  showRatings(p.ratings);
   const counts = document.getElementById("counts");
   counts.replaceChildren(...COUNT_TEXT.map(([key, label]) =>
     el("div", { "data-count": key }, el("dt", {}, t(label)), el("dd", {}, String(p.games[key])))));
