@@ -4,6 +4,7 @@ intervals, the shipped file's format, reproducibility, and ``porphyra bots``' ra
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from porphyra.tournament.ladder import (
     ladder_ratings,
     schedule,
 )
-from porphyra.tournament.ladder_output import check_document
+from porphyra.tournament.ladder_output import check_document, shipped_ladder
 from porphyra.tournament.output import read_csv
 from porphyra.tournament.runner import run_matches
 from porphyra.tournament.schedule import LEGENDARY_OPPONENTS
@@ -187,6 +188,27 @@ def test_malformed_ladders_are_refused() -> None:
     ):
         with pytest.raises(ValueError):
             check_document(doc)
+
+
+def test_the_package_ships_a_ladder_of_every_level() -> None:
+    document = shipped_ladder()
+    assert document is not None
+    tables = {(t["game"], t["players"]): t["ratings"] for t in document["tables"]}
+    assert set(tables) == {("byzantium", 2), ("conspiracy", 2), ("conspiracy", 1)}
+    for ratings in tables.values():
+        assert set(LEVELS) <= set(ratings)
+    assert {f"legendary:{lo}" for lo in LEGENDARY_OPPONENTS} <= set(tables[("conspiracy", 1)])
+
+
+def test_bots_shows_each_levels_ladder_rating() -> None:
+    document = shipped_ladder()
+    assert document is not None
+    result = runner.invoke(app, ["bots"], env={"COLUMNS": "250"})
+    assert result.exit_code == 0
+    easy = document["tables"][0]["ratings"]["easy"]
+    line = next(line for line in result.output.splitlines() if re.match(r"\W*easy\b", line))
+    assert f"{easy['mu']:.1f} ({easy['low']:.1f}–{easy['high']:.1f})" in line
+    assert "Legendary Opponents" in result.output
 
 
 def test_bots_says_when_no_ladder_is_shipped(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -86,8 +86,8 @@ def ladder_markdown(document: dict[str, Any], tables: Sequence[dict[str, Any]]) 
         "",
         f"Command: `{document['command']}`",
         "",
-        f"Measured: {document['measured']}. Model: {document['model']}; interval: 95% "
-        "bootstrap over deals.",
+        f"Measured: {document['measured']}. Model: {document['model']}; interval: the "
+        "wider of a 95% bootstrap over deals and mu ± 2 sigma.",
     ]
     for table in tables:
         label = f"{table['game']}, {'solo' if table['players'] == 1 else '2 players'}"
