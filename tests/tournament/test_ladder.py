@@ -121,6 +121,33 @@ def test_ladder_end_to_end_is_paired_well_formed_and_reproducible(tmp_path: Path
     assert again["measured"] != "" and {**again, "measured": ""} == {**document, "measured": ""}
 
 
+def test_reuse_extends_a_ladder_with_the_ladder_a_full_run_gives(tmp_path: Path) -> None:
+    small = [a if a != "3" else "2" for a in TINY]  # --deals 2
+    args = ["bots", "ladder", "--tables", "byzantium", "--out"]
+    first = runner.invoke(app, [*args, str(tmp_path / "a"), *small])
+    assert first.exit_code == 0, first.output
+    reused = runner.invoke(
+        app, [*args, str(tmp_path / "b"), *TINY, "--reuse", str(tmp_path / "a" / "games.csv")]
+    )
+    assert reused.exit_code == 0, reused.output
+    full = runner.invoke(app, [*args, str(tmp_path / "c"), *TINY])
+    assert full.exit_code == 0, full.output
+    b, c = (json.loads((tmp_path / x / "ladder.json").read_text()) for x in "bc")
+    assert "--reuse" in b["command"] and "--reuse" not in c["command"]
+    assert b["tables"] == c["tables"]
+    rows = [(tmp_path / x / "games.csv").read_text().splitlines() for x in "bc"]
+    strip = [[line.rsplit(",", 1)[0] for line in r] for r in rows]  # durations differ
+    assert strip[0] == strip[1]
+    # The earlier games were taken from the file (their measured durations with them).
+    a_rows = {
+        (r.match.seats, r.match.seed): r.duration for r in read_csv(tmp_path / "a" / "games.csv")
+    }
+    b_rows = {
+        (r.match.seats, r.match.seed): r.duration for r in read_csv(tmp_path / "b" / "games.csv")
+    }
+    assert len(b_rows) > len(a_rows) and all(b_rows[k] == d for k, d in a_rows.items())
+
+
 def test_schedule_pairs_neighbours_or_wider_and_leaves_hard_out_at_zero() -> None:
     config = LadderConfig(deals=1, solo_deals=1, hard_deals=0, tables=("byzantium",))
     pairs = {tuple(s.partition(":")[0] for s in m.seats) for m in schedule(config)}

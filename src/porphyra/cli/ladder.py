@@ -38,6 +38,7 @@ from porphyra.tournament.ladder_output import (
     write_document,
     write_ladder,
 )
+from porphyra.tournament.output import read_csv
 
 #: Where the package's ladder lives in a source checkout (the ``--data`` of the real run).
 SHIPPED_PATH = "src/porphyra/bots/data/ladder.json"
@@ -69,7 +70,9 @@ def parse_budgets(items: list[str]) -> dict[str, dict[str, int]]:
     return budgets
 
 
-def command_line(config: LadderConfig, out: Path, data: Path | None) -> str:
+def command_line(
+    config: LadderConfig, out: Path, data: Path | None, reuse: Path | None = None
+) -> str:
     """The complete ``porphyra bots ladder`` command line that replays ``config``."""
     args = ["porphyra", "bots", "ladder", "--seed", str(config.seed)]
     args += ["--deals", str(config.deals), "--solo-deals", str(config.solo_deals)]
@@ -82,6 +85,8 @@ def command_line(config: LadderConfig, out: Path, data: Path | None) -> str:
     args += ["--out", str(out)]
     if data is not None:
         args += ["--data", str(data)]
+    if reuse is not None:
+        args += ["--reuse", str(reuse)]
     return shlex.join(args)
 
 
@@ -137,6 +142,14 @@ def ladder_command(
         int | None,
         typer.Option("--workers", help="Worker processes (default: the number of CPUs)."),
     ] = None,
+    reuse: Annotated[
+        Path | None,
+        typer.Option(
+            "--reuse",
+            help="games.csv of an earlier ladder: its games are not played again "
+            "(same results; extends a ladder with more deals).",
+        ),
+    ] = None,
 ) -> None:
     """The bot ladder: every level rated on one openskill scale from paired games.
 
@@ -164,6 +177,7 @@ def ladder_command(
             workers=count,
             bootstrap=bootstrap,
         )
+        earlier = read_csv(reuse) if reuse is not None else []
         total = len(schedule(config))
         progress = progress_bar("ladder")
         start = time.perf_counter()
@@ -171,7 +185,7 @@ def ladder_command(
             with progress:
                 task = progress.add_task("games", total=total)
                 table_results, results = run_ladder(
-                    config, progress=lambda done: progress.update(task, completed=done)
+                    config, lambda done: progress.update(task, completed=done), earlier
                 )
         except KeyboardInterrupt:
             console.print("interrupted", style="bold red")
@@ -180,7 +194,8 @@ def ladder_command(
             console.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)
             raise typer.Exit(1) from None
         measured = measured_line(_cpu_seconds(), time.perf_counter() - start)
-        document = ladder_document(table_results, command_line(config, out, data), measured)
+        command = command_line(config, out, data, reuse)
+        document = ladder_document(table_results, command, measured)
         write_ladder(out, config, table_results, results, document)
         if data is not None:
             write_document(document, data)

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -259,14 +260,29 @@ def ladder_ratings(
     return ratings
 
 
+def _game_key(match: Match) -> str:
+    """What makes a game the same game in two runs: game, options, seats, seed."""
+    return json.dumps(
+        [match.game, match.options, list(match.seats), match.seed, match.opponent],
+        sort_keys=True,
+    )
+
+
 def run_ladder(
-    config: LadderConfig, progress: ProgressCallback | None = None
+    config: LadderConfig,
+    progress: ProgressCallback | None = None,
+    reuse: Sequence[GameResult] = (),
 ) -> tuple[list[dict[str, Any]], list[GameResult]]:
     """Play the ladder and rate each table.
 
     Args:
         config: what to play.
-        progress: called with the number of finished games.
+        progress: called with the number of newly finished games.
+        reuse: results of an earlier run (its ``games.csv``, read back): a scheduled game
+            with the same game, options, seats and seed is taken from there instead of
+            played again.  Games at iteration budgets are deterministic, so the ladder is
+            the one a full run gives; this extends a ladder with more deals at the cost of
+            the new games only.
 
     Returns:
         ``(tables, results)``: per table ``{"table", "game", "players", "ratings",
@@ -278,7 +294,14 @@ def run_ladder(
         RuntimeError: a game failed.
     """
     matches = schedule(config)
-    results = run_matches(matches, config.workers, progress)
+    known = {_game_key(r.match): r for r in reuse}
+    fresh = [m for m in matches if _game_key(m) not in known]
+    played = iter(run_matches(fresh, config.workers, progress))
+    results = [
+        dataclasses.replace(known[key], match=m) if key in known else next(played)
+        for m in matches
+        for key in [_game_key(m)]
+    ]
     tables: list[dict[str, Any]] = []
     for index, (name, game, players) in enumerate(TABLES):
         part = [r for r in results if table_of(r.match) == name]
