@@ -34,6 +34,7 @@ from porphyra.cli.common import (
     make_seats,
     parse_seat_kinds,
 )
+from porphyra.cli.ladder import ladder_command, ladder_notes
 from porphyra.cli.lang import argv_language, set_language, styled, tr
 from porphyra.cli.options import game_options, with_game_options
 from porphyra.cli.play import Outcome, PlaySession
@@ -605,21 +606,38 @@ def learn(
             _run_session(console, state, lesson.play_seats, seed, None)
 
 
-@app.command()
-def bots() -> None:
-    """List the bot names that --seats and --bots accept, and the options of a bot spec."""
+bots_app = typer.Typer(
+    invoke_without_command=True,
+    rich_markup_mode="rich",
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+app.add_typer(bots_app, name="bots")
+bots_app.command(name="ladder")(ladder_command)
+
+
+@bots_app.callback()
+def bots(ctx: typer.Context) -> None:
+    """List the bot names that --seats and --bots accept, with their ladder ratings, and the
+    options of a bot spec; [green]porphyra bots ladder[/] makes the ladder."""
+    if ctx.invoked_subcommand is not None:
+        return
     from rich.table import Table
 
     from porphyra.bots import describe_bots, option_names
 
     console = _console()
+    ratings, notes = ladder_notes()
     table = Table(title="Seats and bots", show_lines=False)
     table.add_column("name", style="bold")
     table.add_column("plays")
-    table.add_row("human", "a person at this terminal (porphyra play only)")
+    table.add_column(tr("ladder rating"))
+    table.add_row("human", "a person at this terminal (porphyra play only)", "")
     for name, text in describe_bots():
-        table.add_row(name, text)
+        table.add_row(name, text, ratings.get(name, ""))
     console.print(table)
+    for note in notes:
+        console.print(note, soft_wrap=True)
     console.print(
         "A bot spec may carry options: NAME:KEY=VALUE,... e.g. "
         "'ismcts:iterations=3000,exploration=0.5' or 'hard:seconds=5'.\n"

@@ -1,0 +1,245 @@
+"""The bot ladder (``porphyra bots ladder``): paired schedule, ratings with bootstrap
+intervals, the shipped file's format, reproducibility, and ``porphyra bots``' ratings."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from porphyra.cli import app
+from porphyra.cli.common import CliError
+from porphyra.cli.ladder import parse_budgets
+from porphyra.tournament.ladder import (
+    LADDER_BUDGETS,
+    LEVELS,
+    LadderConfig,
+    ladder_ratings,
+    schedule,
+)
+from porphyra.tournament.ladder_output import check_document, shipped_ladder
+from porphyra.tournament.output import read_csv
+from porphyra.tournament.runner import run_matches
+from porphyra.tournament.schedule import LEGENDARY_OPPONENTS
+
+runner = CliRunner()
+
+#: A ladder at tiny budgets: ISMCTS at a few iterations stands in for medium and hard.
+TINY = [
+    "--deals",
+    "3",
+    "--solo-deals",
+    "2",
+    "--hard-deals",
+    "1",
+    "--budget",
+    "medium=4",
+    "--budget",
+    "hard=8",
+    "--bootstrap",
+    "30",
+    "--workers",
+    "1",
+    "--seed",
+    "7000",
+]
+
+
+def _run(out: Path, data: Path) -> dict[str, Any]:
+    args = ["bots", "ladder", *TINY, "--out", str(out), "--data", str(data)]
+    result = runner.invoke(app, args, env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    document: dict[str, Any] = json.loads(data.read_text(encoding="utf-8"))
+    return document
+
+
+def test_ladder_end_to_end_is_paired_well_formed_and_reproducible(tmp_path: Path) -> None:
+    out, data = tmp_path / "ladder", tmp_path / "data" / "ladder.json"
+    document = _run(out, data)
+    assert check_document(document) is document
+    assert set(document) == {"format", "command", "measured", "model", "tables"}
+    assert document["format"] == 1
+    assert document["model"] == "openskill PlackettLuce (mu 25, sigma 25/3)"
+    assert document["command"].startswith("porphyra bots ladder --seed 7000 --deals 3 ")
+    assert "--budget byzantium:medium=4" in document["command"]
+    assert json.loads((out / "ladder.json").read_text(encoding="utf-8")) == document
+    assert [(t["game"], t["players"]) for t in document["tables"]] == [
+        ("byzantium", 2),
+        ("conspiracy", 2),
+        ("conspiracy", 1),
+    ]
+    results = read_csv(out / "games.csv")
+    # Each 2-player deal is played twice, seats swapped, and no game appears twice.
+    keys = [(r.match.table, r.match.seed, r.match.rotation) for r in results]
+    assert len(set(keys)) == len(keys)
+    two = [r for r in results if r.match.opponent is None]
+    by_deal: dict[tuple[int, int], list[tuple[str, ...]]] = {}
+    for r in two:
+        by_deal.setdefault((r.match.table, r.match.seed), []).append(r.match.seats)
+    assert by_deal and all(len(s) == 2 and s[0] == s[1][::-1] for s in by_deal.values())
+    # Every 2-player pairing of a game plays the same deals (hard's pairs the first ones).
+    seeds = {(r.match.game, r.match.table, r.match.seed) for r in two}
+    for game in ("byzantium", "conspiracy"):
+        per_table = Counter(t for g, t, _ in seeds if g == game)
+        assert sorted(per_table.values()) == [1, 3, 3]  # medium-hard; random-easy, easy-medium
+    # Solo: every level meets every Opponent on the same seeds (hard on the first only).
+    solo = [r for r in results if r.match.opponent is not None]
+    seen = {(r.match.seats[0].partition(":")[0], r.match.opponent, r.match.seed) for r in solo}
+    assert len(seen) == len(solo) == len(LEGENDARY_OPPONENTS) * (3 * 2 + 1)
+    for table in document["tables"]:
+        ratings = table["ratings"]
+        expected = list(LEVELS)
+        if table["players"] == 1:
+            expected += [f"legendary:{lo}" for lo in LEGENDARY_OPPONENTS]
+        assert list(ratings) == expected
+        for key, rating in ratings.items():
+            assert rating["low"] <= rating["high"]
+            assert rating["sigma"] > 0
+            # "games": the distinct games behind the rating, from games.csv.
+            played = [
+                r
+                for r in results
+                if (r.match.opponent is None) == (table["players"] == 2)
+                and r.match.game == table["game"]
+                and any(
+                    s.partition(":")[0] == key or f"legendary:{r.match.opponent}" == key
+                    for s in r.match.seats
+                )
+            ]
+            assert rating["games"] == len(played), key
+    assert {"games.csv", "summary.json", "ladder.md", "ladder.json"} <= {
+        p.name for p in out.iterdir()
+    }
+    assert "| easy | medium |" in (out / "ladder.md").read_text(encoding="utf-8")
+    # Same seeds and budgets: the same ladder, apart from when and where it was measured.
+    again = _run(out, data)
+    assert again["measured"] != "" and {**again, "measured": ""} == {**document, "measured": ""}
+
+
+def test_reuse_extends_a_ladder_with_the_ladder_a_full_run_gives(tmp_path: Path) -> None:
+    small = [a if a != "3" else "2" for a in TINY]  # --deals 2
+    args = ["bots", "ladder", "--tables", "byzantium", "--out"]
+    first = runner.invoke(app, [*args, str(tmp_path / "a"), *small])
+    assert first.exit_code == 0, first.output
+    reused = runner.invoke(
+        app, [*args, str(tmp_path / "b"), *TINY, "--reuse", str(tmp_path / "a" / "games.csv")]
+    )
+    assert reused.exit_code == 0, reused.output
+    full = runner.invoke(app, [*args, str(tmp_path / "c"), *TINY])
+    assert full.exit_code == 0, full.output
+    b, c = (json.loads((tmp_path / x / "ladder.json").read_text()) for x in "bc")
+    assert "--reuse" in b["command"] and "--reuse" not in c["command"]
+    assert b["tables"] == c["tables"]
+    rows = [(tmp_path / x / "games.csv").read_text().splitlines() for x in "bc"]
+    strip = [[line.rsplit(",", 1)[0] for line in r] for r in rows]  # durations differ
+    assert strip[0] == strip[1]
+    # The earlier games were taken from the file (their measured durations with them).
+    a_rows = {
+        (r.match.seats, r.match.seed): r.duration for r in read_csv(tmp_path / "a" / "games.csv")
+    }
+    b_rows = {
+        (r.match.seats, r.match.seed): r.duration for r in read_csv(tmp_path / "b" / "games.csv")
+    }
+    assert len(b_rows) > len(a_rows) and all(b_rows[k] == d for k, d in a_rows.items())
+
+
+def test_schedule_pairs_neighbours_or_wider_and_leaves_hard_out_at_zero() -> None:
+    config = LadderConfig(deals=1, solo_deals=1, hard_deals=0, tables=("byzantium",))
+    pairs = {tuple(s.partition(":")[0] for s in m.seats) for m in schedule(config)}
+    assert pairs == {("random", "easy"), ("easy", "random"), ("easy", "medium"), ("medium", "easy")}
+    wide = LadderConfig(deals=1, hard_deals=1, max_gap=3, tables=("conspiracy",))
+    levels = {frozenset(s.partition(":")[0] for s in m.seats) for m in schedule(wide)}
+    assert len(levels) == 6  # every pair of the four levels
+    specs = {s for m in schedule(wide) for s in m.seats}
+    assert f"hard:seconds=none,iterations={LADDER_BUDGETS['conspiracy']['hard']}" in specs
+
+
+def test_bootstrap_interval_is_seeded_and_spans_the_resampled_deals() -> None:
+    config = LadderConfig(deals=6, hard_deals=0, tables=("byzantium",), max_gap=1)
+    matches = [m for m in schedule(config) if "medium" not in " ".join(m.seats)]
+    results = run_matches(matches)
+    first = ladder_ratings(results, 50, seed=1)
+    assert first == ladder_ratings(results, 50, seed=1)
+    assert list(first) == ["random", "easy"]
+    assert first["easy"]["games"] == 12
+    assert first["easy"]["mu"] > first["random"]["mu"]
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        ({"deals": 0}, "deals must be at least 1"),
+        ({"hard_deals": -1}, "hard_deals must be at least 0"),
+        ({"max_gap": 0}, "max_gap must be at least 1"),
+        ({"tables": ("chess",)}, "unknown ladder table 'chess'"),
+    ],
+)
+def test_bad_ladder_config_is_refused(config: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        LadderConfig(**config)
+
+
+def test_budget_overrides_and_their_errors() -> None:
+    budgets = parse_budgets(["medium=5", "byzantium:hard=9"])
+    assert budgets["byzantium"] == {"medium": 5, "hard": 9}
+    assert budgets["conspiracy"] == {"medium": 5, "hard": LADDER_BUDGETS["conspiracy"]["hard"]}
+    for bad in ("easy=5", "chess:hard=5", "hard", "hard=0", "hard=x"):
+        with pytest.raises(CliError, match="bad --budget"):
+            parse_budgets([bad])
+
+
+def test_bad_ladder_arguments_exit_2_without_a_traceback(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app, ["bots", "ladder", "--out", str(tmp_path), "--tables", "chess"], env={"COLUMNS": "200"}
+    )
+    assert result.exit_code == 2
+    assert "unknown ladder table 'chess'" in result.output
+    assert not any(tmp_path.iterdir())
+
+
+def test_malformed_ladders_are_refused() -> None:
+    good = {"format": 1, "command": "c", "measured": "m", "model": "x", "tables": []}
+    assert check_document(good) is good
+    bad_rating = {"game": "byzantium", "players": 2, "ratings": {"easy": {"mu": 1}}}
+    for doc in (
+        None,
+        {**good, "format": 2},
+        {**good, "command": None},
+        {**good, "tables": {}},
+        {**good, "tables": [bad_rating]},
+    ):
+        with pytest.raises(ValueError):
+            check_document(doc)
+
+
+def test_the_package_ships_a_ladder_of_every_level() -> None:
+    document = shipped_ladder()
+    assert document is not None
+    tables = {(t["game"], t["players"]): t["ratings"] for t in document["tables"]}
+    assert set(tables) == {("byzantium", 2), ("conspiracy", 2), ("conspiracy", 1)}
+    for ratings in tables.values():
+        assert set(LEVELS) <= set(ratings)
+    assert {f"legendary:{lo}" for lo in LEGENDARY_OPPONENTS} <= set(tables[("conspiracy", 1)])
+
+
+def test_bots_shows_each_levels_ladder_rating() -> None:
+    document = shipped_ladder()
+    assert document is not None
+    result = runner.invoke(app, ["bots"], env={"COLUMNS": "250"})
+    assert result.exit_code == 0
+    easy = document["tables"][0]["ratings"]["easy"]
+    line = next(line for line in result.output.splitlines() if re.match(r"\W*easy\b", line))
+    assert f"{easy['mu']:.1f} ({easy['low']:.1f}–{easy['high']:.1f})" in line
+    assert "Legendary Opponents" in result.output
+
+
+def test_bots_says_when_no_ladder_is_shipped(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("porphyra.cli.ladder.shipped_ladder", lambda: None)
+    result = runner.invoke(app, ["bots"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    assert "No bot ladder is shipped with this version" in result.output
