@@ -3,7 +3,9 @@
 - ``signup.png``: the lobby's account form, filled in, before "Sign up";
 - ``profile-rating.png``: a profile with its rating, the chart over eight rated games
   and the recent games;
-- ``leaderboard.png``: the Byzantium leaderboard with the bots' anchors.
+- ``leaderboard.png``: the Byzantium leaderboard with the bots' anchors;
+- ``quickmatch.png``: the lobby of a signed-in player waiting in quick match, a minute
+  on, with the bot of about their rating offered.
 
 Starts the web server on a free loopback port with a throw-away database, like
 ``make_screenshots.py``.  The bots' anchors are an illustration written by this script
@@ -23,7 +25,7 @@ import time
 from pathlib import Path
 
 import httpx
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Browser, sync_playwright
 from websockets.sync.client import connect
 from websockets.typing import Origin
 
@@ -80,6 +82,29 @@ def play_rated(base: str, cookies: httpx.Cookies, bot: str) -> None:
                 ws.send(json.dumps({"type": "act", "action": m["legal"][0], "seq": m["seq"]}))
 
 
+def quick_match(browser: Browser, base: str) -> None:
+    """``quickmatch.png``: Irene waits alone in quick match until a bot is offered."""
+    r = httpx.post(
+        base + "/api/session",
+        json={"name": "Irene Doukaina", "password": PASSWORD},
+        headers={"origin": base},
+    )
+    r.raise_for_status()
+    context = browser.new_context(viewport={"width": 1100, "height": 760})
+    context.add_cookies(
+        [{"name": c.name, "value": c.value or "", "url": base} for c in r.cookies.jar]
+    )
+    page = context.new_page()
+    page.goto(base + "/")
+    wait(page, "document.querySelector('[data-testid=quickmatch]') !== null")
+    page.click("[data-testid=quickmatch]")
+    page.wait_for_selector("[data-testid=qm-offer]", timeout=120_000)
+    page.locator("[data-testid=qm-offer]").scroll_into_view_if_needed()
+    page.screenshot(path=str(HERE / "quickmatch.png"))
+    page.click("[data-testid=qm-leave]")
+    context.close()
+
+
 def main() -> None:
     ladder = Path(os.environ.get("TMPDIR", "/tmp")) / "porphyra-screenshot-ladder.json"
     ladder.write_text(json.dumps(LADDER), encoding="utf-8")
@@ -109,6 +134,7 @@ def main() -> None:
             page.goto(base + "/leaderboard?game=byzantium&players=2")
             wait(page, "document.querySelectorAll('#board tbody tr[data-player]').length === 4")
             page.screenshot(path=str(HERE / "leaderboard.png"), full_page=True)
+            quick_match(browser, base)
             browser.close()
     ladder.unlink()
 
