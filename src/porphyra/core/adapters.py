@@ -28,6 +28,7 @@ ADAPTER_KINDS: dict[str, str] = {
     "codec": "a class (game) -> porphyra.envs.encoding.Codec: the research encoding",
     "research": "a porphyra.envs.hooks.ResearchHooks: env ids, zero-sum seat counts, docs",
     "balance": "a porphyra.balance.hooks.BalanceHooks: the balance lab's figures",
+    "ladder": "a porphyra.tournament.ladder_hooks.LadderHooks: the bot ladder's tables",
 }
 
 

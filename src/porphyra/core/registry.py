@@ -37,6 +37,7 @@ _ADAPTERS: dict[str, dict[str, str]] = {
         "codec": "porphyra.envs.codecs:ByzantiumCodec",
         "research": "porphyra.envs.hooks:BYZANTIUM",
         "balance": "porphyra.balance.hooks:BYZANTIUM",
+        "ladder": "porphyra.tournament.ladder_hooks:BYZANTIUM",
     },
     "conspiracy": {
         "web": "porphyra.games.conspiracy.web:WEB",
@@ -45,6 +46,7 @@ _ADAPTERS: dict[str, dict[str, str]] = {
         "codec": "porphyra.envs.codecs:ConspiracyCodec",
         "research": "porphyra.envs.hooks:CONSPIRACY",
         "balance": "porphyra.balance.hooks:CONSPIRACY",
+        "ladder": "porphyra.tournament.ladder_hooks:CONSPIRACY",
     },
 }
 

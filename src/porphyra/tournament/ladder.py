@@ -40,7 +40,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from porphyra.core.registry import load_game
+from porphyra.core.registry import adapter, game_info, games_with, load_game
+from porphyra.tournament.ladder_hooks import LadderHooks
 from porphyra.tournament.runner import GameResult, ProgressCallback, run_matches
 from porphyra.tournament.schedule import (
     LEGENDARY_OPPONENTS,
@@ -54,19 +55,28 @@ from porphyra.tournament.summary import rate, summarize
 #: The bot levels, weakest first (the server's bot seat names).
 LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
 
-#: Iterations a move that stand for ``medium`` (0.5 s) and ``hard`` (2 s) in the ladder:
-#: those seconds times the iterations per CPU second that ``calibrate_ismcts.py`` measures
-#: for each game (see docs/bots.md).
+
+def _hooks(game: str) -> LadderHooks:
+    """``game``'s ladder hooks (the registry's ``"ladder"`` adapter)."""
+    hooks = adapter(game, "ladder")
+    if not isinstance(hooks, LadderHooks):
+        raise TypeError(f"{game}'s ladder adapter is {hooks!r}, not LadderHooks")
+    return hooks
+
+
+#: Iterations a move that stand for ``medium`` (0.5 s) and ``hard`` (2 s) in the ladder,
+#: by game: what each game registers (:class:`~porphyra.tournament.ladder_hooks.LadderHooks`,
+#: measured with ``calibrate_ismcts.py``; see docs/bots.md).
 LADDER_BUDGETS: dict[str, dict[str, int]] = {
-    "byzantium": {"medium": 1650, "hard": 6650},
-    "conspiracy": {"medium": 560, "hard": 2240},
+    game: dict(_hooks(game).budgets) for game in games_with("ladder")
 }
 
-#: The ladder's tables: ``(name, game, players)``; players 1 is the solo mode.
-TABLES: tuple[tuple[str, str, int], ...] = (
-    ("byzantium", "byzantium", 2),
-    ("conspiracy", "conspiracy", 2),
-    ("solo", "conspiracy", 1),
+#: The ladder's tables: ``(name, game, players)``; players 1 is the solo mode (its table is
+#: called ``solo``), any other count the game's own name.
+TABLES: tuple[tuple[str, str, int], ...] = tuple(
+    ("solo" if players == 1 else game, game, players)
+    for game in games_with("ladder")
+    for players in _hooks(game).player_counts
 )
 
 #: Prefix of a Legendary Opponent's key in the ladder (``legendary:farmer``).
@@ -162,7 +172,9 @@ def schedule(config: LadderConfig) -> list[Match]:
                 pair = [level_spec(levels[i], game, config.budgets) for i in (a, b)]
                 hard = "hard" in (levels[a], levels[b])
                 deals = config.hard_deals if hard else config.deals
-                options = load_game(game, **({"players": 2} if game == "conspiracy" else {}))
+                info = game_info(game)
+                count = {"players": players} if info.min_players != info.max_players else {}
+                options = load_game(game, **count)
                 part += round_robin(game, options.record_options(), pair, 2, 2 * deals, config.seed)
         base = 1 + max((m.table for m in matches), default=-1)
         tables: dict[tuple[int, str | None, tuple[str, ...]], int] = {}
