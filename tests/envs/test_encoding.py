@@ -387,3 +387,23 @@ def test_tensor_values_are_the_tensor_as_floats(game: str, options: dict[str, An
             selections += bool(at.selections[seat])
     if game == "byzantium":
         assert selections > 0  # mid-selection tensors were compared too
+
+
+@pytest.mark.parametrize("players", [2, 3, 1])
+def test_conspiracy_views_are_made_together_and_never_stale(players: int) -> None:
+    # The codec makes every seat's tensor-only view of a state at once and keeps them
+    # until that state changes: each read is the engine's view of the state as it is now,
+    # for the state played on in place and for a copy played another way.
+    core = new_core("conspiracy", {"players": players}, seed=5)
+    codec = core.codec
+    rng = random.Random(5)
+    for at in random_walk(core, rng):
+        twin = at.state.clone()
+        seats = range(len(at.selections))
+        for state in (at.state, twin, at.state):
+            for seat in seats:
+                assert codec.observe(state, seat) == (state.observation(seat, log=False), False)
+        if not twin.is_terminal():
+            twin.apply_action(twin.legal_actions()[-1])
+            for seat in seats:
+                assert codec.observe(twin, seat)[0] == twin.observation(seat, log=False)
