@@ -84,8 +84,8 @@ def main() -> None:
         order = labels[r % len(labels) :] + labels[: r % len(labels)]
         for label in order:
             rates[label].append(steps_per_second(envs[label], args.seconds, rng, clock))
-    print(f"{args.clock} time; load averages: before {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}, after", end=" ")
-    print(" ".join(f"{x:.1f}" for x in os.getloadavg()))
+    before, after = (" ".join(f"{x:.1f}" for x in avg) for avg in (load, os.getloadavg()))
+    print(f"{args.clock} time; load averages: before {before}, after {after}")
     print(
         f"{'game':<16} {'steps/s: median':>16} {'of gin rummy, by round':>23} {'range':>12}", end=""
     )

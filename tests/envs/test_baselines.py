@@ -37,7 +37,7 @@ def test_every_kind_of_agent_plays_whole_games(bl: ModuleType) -> None:
 
     for name in ("porphyra_byzantium", "porphyra_conspiracy"):
         game = pyspiel.load_game(name)
-        for spec in ("uniform", "random", "os-ismcts:2"):
+        for spec in ("uniform", "random", "os-ismcts:2", "medium:seconds=none,iterations=3"):
             make = bl.agent_factory(spec, game)
             returns = bl.play(game, 7, [make(1), make(2)])
             assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
@@ -61,3 +61,13 @@ def test_table_marks_mirrors_and_missing_rows(bl: ModuleType) -> None:
     assert "| `uniform` | 5.0% (3.3-7.6) | 400 |" in lines
     assert "| `random` | 50% (mirror) | - |" in lines
     assert "| `medium` | not yet measured | - |" in lines
+
+
+def test_the_default_rows_play_medium_on_a_fixed_budget(bl: ModuleType) -> None:
+    for game in ("byzantium", "conspiracy"):
+        agents = bl.agents_for(game)
+        assert "medium" not in agents and agents[3] == bl.MEDIUM[game]
+        assert "seconds=none" in agents[3] and "iterations=" in agents[3]
+    row = {"agent": "easy", "reference": "random", "games": 4, "win_rate": 1.0, "ci95": [0.5, 1]}
+    text = bl.table([row], bl.agents_for("conspiracy"))
+    assert "| `medium:seconds=none,iterations=600` | not yet measured | - |" in text.splitlines()
