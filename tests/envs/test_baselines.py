@@ -67,7 +67,19 @@ def test_the_default_rows_play_medium_on_a_fixed_budget(bl: ModuleType) -> None:
     for game in ("byzantium", "conspiracy"):
         agents = bl.agents_for(game)
         assert "medium" not in agents and agents[3] == bl.MEDIUM[game]
-        assert "seconds=none" in agents[3] and "iterations=" in agents[3]
+        bot = bl.make_bot(agents[3])
+        assert bot.settings.seconds is None and bot.settings.iteration_budget == 1000
     row = {"agent": "easy", "reference": "random", "games": 4, "win_rate": 1.0, "ci95": [0.5, 1]}
     text = bl.table([row], bl.agents_for("conspiracy"))
-    assert "| `medium:seconds=none,iterations=600` | not yet measured | - |" in text.splitlines()
+    assert "| `medium:seconds=none` | not yet measured | - |" in text.splitlines()
+
+
+def test_agent_specs_keep_their_options(bl: ModuleType) -> None:
+    text = "easy,medium:seconds=none,iterations=600,os-ismcts:10,ismcts:depth=4,,random"
+    assert bl.split_specs(text) == [
+        "easy",
+        "medium:seconds=none,iterations=600",
+        "os-ismcts:10",
+        "ismcts:depth=4",
+        "random",
+    ]
