@@ -98,7 +98,7 @@ class OpenSpielISMCTS:
     """OpenSpiel's Python IS-MCTS with ``simulations`` a move."""
 
     def __init__(self, game: Any, simulations: int, seed: int) -> None:
-        rng = np.random.RandomState(seed)
+        rng = np.random.RandomState(seed % 2**32)  # (numpy takes 32-bit seeds only)
         self.bot = ismcts.ISMCTSBot(
             game,
             mcts.RandomRolloutEvaluator(1, rng),

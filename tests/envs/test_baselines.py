@@ -43,6 +43,15 @@ def test_every_kind_of_agent_plays_whole_games(bl: ModuleType) -> None:
             assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
 
 
+def test_agents_take_the_bot_seeds_of_large_engine_seeds(bl: ModuleType) -> None:
+    import pyspiel
+
+    game = pyspiel.load_game("porphyra_conspiracy")
+    seed = 1000 * 42_000_000 + 500  # (what measure() gives from --seed 42000000)
+    for spec in ("uniform", "easy", "os-ismcts:2"):
+        assert bl.agent_factory(spec, game)(seed).act(game.new_initial_state())
+
+
 def test_bad_agents_are_refused(bl: ModuleType) -> None:
     import pyspiel
 
