@@ -10,6 +10,7 @@ import pytest
 
 from porphyra.core.errors import IllegalActionError
 from porphyra.envs.encoding import Canvas, EnvCore
+from porphyra.games.conspiracy import ConspiracyState
 from tests.envs.helpers import CONFIGS, new_core, random_walk
 
 
@@ -398,9 +399,11 @@ def test_conspiracy_views_are_made_together_and_never_stale(players: int) -> Non
     codec = core.codec
     rng = random.Random(5)
     for at in random_walk(core, rng):
-        twin = at.state.clone()
+        live = at.state
+        assert isinstance(live, ConspiracyState)
+        twin = live.clone()
         seats = range(len(at.selections))
-        for state in (at.state, twin, at.state):
+        for state in (live, twin, live):
             for seat in seats:
                 assert codec.observe(state, seat) == (state.observation(seat, log=False), False)
         if not twin.is_terminal():
