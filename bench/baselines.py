@@ -8,7 +8,8 @@ Agents, all playing through the OpenSpiel game (``porphyra.envs.openspiel``) and
   whole action);
 - an engine bot spec (``random``, ``easy``, ``medium``, ``ismcts:iterations=300``, ...):
   the bot chooses an engine action from its seat's view, played as its ids
-  (``EnvCore.ids_of``);
+  (``EnvCore.ids_of``); the default rows play ``medium`` with a fixed iteration budget
+  (:data:`MEDIUM`), so that they repeat themselves whatever the machine's load;
 - ``os-ismcts:N``: OpenSpiel's Python IS-MCTS (``open_spiel.python.algorithms.ismcts``)
   with ``N`` simulations a move, UCT constant 2, one random rollout a leaf
   (``allow_inconsistent_action_sets``: legal sets differ between sampled worlds).
@@ -21,6 +22,7 @@ in seat 0 then in seat 1.  Win rates count a draw as half a win.  Results are me
 table of every row is printed as Markdown::
 
     .venv/bin/python bench/baselines.py --game byzantium            # every default row
+    .venv/bin/python bench/baselines.py --game conspiracy --agents os-ismcts:40 --games 100
     .venv/bin/python bench/baselines.py --game conspiracy --agents easy --references random
     .venv/bin/python bench/baselines.py --game byzantium --table    # print the table only
 
@@ -50,6 +52,11 @@ from porphyra.envs.encoding import EnvCore
 from porphyra.tournament.stats import wilson_interval
 
 AGENTS = ["uniform", "random", "easy", "medium", "os-ismcts:10", "os-ismcts:40"]
+#: ``medium`` as the default rows play it: its search (0.5 s a move) with the search's
+#: default iteration budget instead, 1,000 a move (0.5 s reached about 1,470 in Byzantium
+#: and 640 in Conspiracy here with a core to itself): a time budget would play weaker on a
+#: loaded machine and never repeat a game.
+MEDIUM = {"byzantium": "medium:seconds=none", "conspiracy": "medium:seconds=none"}
 REFERENCES = ["random", "easy"]
 OUT = Path(__file__).parents[1] / "docs" / "results" / "baselines"
 GAMES = {"byzantium": "porphyra_byzantium", "conspiracy": "porphyra_conspiracy"}
@@ -91,7 +98,7 @@ class OpenSpielISMCTS:
     """OpenSpiel's Python IS-MCTS with ``simulations`` a move."""
 
     def __init__(self, game: Any, simulations: int, seed: int) -> None:
-        rng = np.random.RandomState(seed)
+        rng = np.random.RandomState(seed % 2**32)  # (numpy takes 32-bit seeds only)
         self.bot = ismcts.ISMCTSBot(
             game,
             mcts.RandomRolloutEvaluator(1, rng),
@@ -171,11 +178,30 @@ def _order(names: set[str], known: list[str]) -> list[str]:
     return sorted(names, key=lambda n: (known.index(n) if n in known else len(known), n))
 
 
-def table(rows: list[dict[str, Any]]) -> str:
-    """The Markdown table of ``rows``: an agent a line, a reference a column pair (a
-    mirror match reads 50% by symmetry; a pair not run, "not yet measured")."""
+def split_specs(text: str) -> list[str]:
+    """Comma-separated agent specs, a bot's own options kept with it:
+    ``"easy,ismcts:iterations=300,depth=4"`` is ``["easy", "ismcts:iterations=300,depth=4"]``
+    (a piece ``key=value`` with no ``:`` is an option of the spec before it)."""
+    specs: list[str] = []
+    for piece in filter(None, text.split(",")):
+        if specs and "=" in piece and ":" not in piece:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs
+
+
+def agents_for(game: str) -> list[str]:
+    """The default agents of ``game``: :data:`AGENTS`, ``medium`` as in :data:`MEDIUM`."""
+    return [MEDIUM[game] if agent == "medium" else agent for agent in AGENTS]
+
+
+def table(rows: list[dict[str, Any]], known: list[str] = AGENTS) -> str:
+    """The Markdown table of ``rows``: an agent a line (``known`` first, in order, each
+    even if not run), a reference a column pair (a mirror match reads 50% by symmetry; a
+    pair not run, "not yet measured")."""
     refs = _order({r["reference"] for r in rows}, REFERENCES)
-    agents = _order({r["agent"] for r in rows} | set(AGENTS), AGENTS)
+    agents = _order({r["agent"] for r in rows} | set(known), known)
     index = {(r["agent"], r["reference"]): r for r in rows}
     head = "| agent | " + " | ".join(f"vs `{r}`: win rate (95% CI) | games" for r in refs) + " |"
     lines = [head, "|---|" + "---:|---:|" * len(refs)]
@@ -198,7 +224,7 @@ def table(rows: list[dict[str, Any]]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", choices=sorted(GAMES), required=True)
-    parser.add_argument("--agents", default=",".join(AGENTS), help="comma-separated agents")
+    parser.add_argument("--agents", default=None, help="comma-separated agents (default: all)")
     parser.add_argument("--references", default=",".join(REFERENCES), help="comma-separated bots")
     parser.add_argument("--games", type=int, default=400, help="games a row (even)")
     parser.add_argument("--seed", type=int, default=34000, help="engine seed of the first deal")
@@ -207,9 +233,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     path = args.out / f"{args.game}.json"
     data: dict[str, Any] = json.loads(path.read_text()) if path.exists() else {"rows": []}
+    known = agents_for(args.game)
     if not args.table:
-        for agent in filter(None, args.agents.split(",")):
-            for ref in filter(None, args.references.split(",")):
+        agents = known if args.agents is None else split_specs(args.agents)
+        for agent in agents:
+            for ref in split_specs(args.references):
                 if agent == ref:
                     continue  # (a mirror match is 50% by symmetry)
                 row = measure(args.game, agent, ref, args.games, args.seed)
@@ -229,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
                     f"{row['seconds_per_game']:.2f} s a game",
                     file=sys.stderr,
                 )
-    print(table(data["rows"]))
+    print(table(data["rows"], known))
     return 0
 
 

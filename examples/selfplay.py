@@ -1,6 +1,6 @@
 """Self-play: one MaskablePPO policy (sb3-contrib) for every seat of a 2-player game,
-trained against a pool of its own past snapshots, then rated against ``random`` and
-``easy``.
+trained against a pool of its own past snapshots (or against a fixed bot), then rated
+against ``random`` and ``easy``.
 
 Install (the ``marl`` extra holds PyTorch and sb3-contrib; ``dev`` includes it)::
 
@@ -18,6 +18,12 @@ opponent is the newest snapshot half the time, else any member, uniformly (the u
 guard against forgetting how to beat older play).  Opponents sample from their masked
 policy; the learner is rated deterministically (its most likely legal id).
 
+``--opponent BOT`` trains against a fixed engine bot instead of the pool (``random``,
+``easy``, any bot spec): each training environment is then ``porphyra/<Game>-v0`` with
+that bot in the other seat, and no snapshot is taken.  Against ``random`` this is the
+classic single-agent recipe (``--game conspiracy --opponent random --timesteps 150000``);
+self-play is what reaches both seats' play without a hand-written opponent.
+
 Writes ``OUT/results.json``: the run's settings and wall time, and the trained policy's
 win rate (draws as half) with Wilson 95% intervals against the ``random`` and ``easy`` bots
 (``porphyra/<Game>-v0``, seats alternating, fresh seeds).
@@ -30,6 +36,7 @@ import copy
 import json
 import random
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +49,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 import porphyra.envs.gymnasium  # noqa: F401  (registers porphyra/Byzantium-v0, ...)
+from porphyra.bots import make_bot
 from porphyra.envs import pettingzoo as pz
 from porphyra.tournament.stats import wilson_interval
 
@@ -119,7 +127,8 @@ class SelfPlayEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal ids (sb3-contrib's MaskablePPO reads this)."""
-        return self.aec.observe(self.learner)["action_mask"].astype(bool)
+        mask: np.ndarray = self.aec.observe(self.learner)["action_mask"].astype(bool)
+        return mask
 
     def step(self, action: np.int64 | int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         self.aec.step(int(action))
@@ -156,7 +165,8 @@ def rate(model: MaskablePPO, game: str, bot: str, games: int, seed: int) -> dict
         while not done:
             mask = info["action_mask"].astype(bool)
             action = int(model.predict(obs, action_masks=mask, deterministic=True)[0])
-            obs, reward, done, _, info = env.step(action)
+            obs, step_reward, done, _, info = env.step(action)
+            reward = float(step_reward)
         wins += reward > 0
         draws += reward == 0
     low, high = wilson_interval(wins + draws / 2, games)
@@ -169,22 +179,39 @@ def rate(model: MaskablePPO, game: str, bot: str, games: int, seed: int) -> dict
     }
 
 
-def train(args: argparse.Namespace) -> tuple[MaskablePPO, float, Pool]:
-    """Train by self-play; returns the model, the training minutes and the pool."""
-    pool = Pool(args.pool_size, args.seed)
-    vec = DummyVecEnv(
-        [lambda s=s: SelfPlayEnv(args.game, pool, s % 2, args.seed * 10 + s) for s in range(2)]
+def training_env(args: argparse.Namespace, pool: Pool, seat: int) -> gymnasium.Env[Any, Any]:
+    """The learner's environment in ``seat``: against the pool (``--opponent pool``) or
+    against a fixed bot (``porphyra/<Game>-v0`` with that bot in the other seat)."""
+    if args.opponent == "pool":
+        return SelfPlayEnv(args.game, pool, seat, args.seed * 10 + seat)
+    return gymnasium.make(
+        ENV_IDS[args.game],
+        opponent=args.opponent,
+        seat=seat,
+        observation_json=False,
+        **options(args.game),
     )
+
+
+def train(args: argparse.Namespace) -> tuple[MaskablePPO, float, Pool]:
+    """Train (by self-play, or against ``args.opponent``); returns the model, the training
+    minutes and the pool (only the random player when a fixed bot was the opponent)."""
+    pool = Pool(args.pool_size, args.seed)
+    vec = DummyVecEnv([partial(training_env, args, pool, s % 2) for s in range(2)])
     model = MaskablePPO("MlpPolicy", vec, seed=args.seed, n_steps=args.n_steps, batch_size=256,
                         learning_rate=3e-4, gamma=0.995, ent_coef=0.01, verbose=0)  # fmt: skip
     start = time.perf_counter()
-    model.learn(total_timesteps=args.timesteps, callback=Snapshots(pool, args.snapshot_every))
+    snapshots = Snapshots(pool, args.snapshot_every) if args.opponent == "pool" else None
+    model.learn(total_timesteps=args.timesteps, callback=snapshots)
     return model, (time.perf_counter() - start) / 60, pool
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", choices=sorted(ENV_IDS), required=True)
+    parser.add_argument(
+        "--opponent", default="pool", help="'pool' (self-play) or a fixed bot spec (random, easy)"
+    )
     parser.add_argument("--timesteps", type=int, default=100_000, help="learner steps")
     parser.add_argument("--n-steps", type=int, default=1024, help="PPO rollout, each env")
     parser.add_argument("--snapshot-every", type=int, default=10_000)
@@ -193,13 +220,20 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=None, help="folder for results.json")
     args = parser.parse_args(argv)
+    if args.opponent != "pool":
+        try:
+            make_bot(args.opponent)
+        except ValueError as exc:
+            parser.error(f"--opponent: {exc}")
     torch.set_num_threads(1)
     model, minutes, pool = train(args)
     seed = 2_000_000 + args.seed
     results = {
-        "command": f"examples/selfplay.py --game {args.game} --timesteps {args.timesteps} "
+        "command": f"examples/selfplay.py --game {args.game} --opponent {args.opponent} "
+        f"--timesteps {args.timesteps} "
         f"--n-steps {args.n_steps} --snapshot-every {args.snapshot_every} "
         f"--pool-size {args.pool_size} --eval-games {args.eval_games} --seed {args.seed}",
+        "opponent": args.opponent,
         "training_minutes": round(minutes, 1),
         "snapshots": len(pool.members) - 1,
         "vs_random": rate(model, args.game, "random", args.eval_games, seed),

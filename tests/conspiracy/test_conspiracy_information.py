@@ -141,3 +141,24 @@ def test_reshuffle_after_clone_follows_the_same_random_sequence() -> None:
     random_playout(b, random.Random(1))
     assert record.dumps(a) == record.dumps(b)
     assert a.hidden_from(0) == b.hidden_from(0)
+
+
+def test_observations_sharing_are_each_seat_s_view_without_the_log() -> None:
+    # One public view shared by every seat's dict: the same values as asking each seat,
+    # the deck-search seat's Location deck included (C-R12), in 2-4 players and solo.
+    shown = 0
+    for players in (1, 2, 3, 4):
+        for seed in range(3):
+            s = porphyra.load_game("conspiracy", players=players).new_initial_state(seed=seed)
+            assert isinstance(s, ConspiracyState)
+            rng = random.Random(seed)
+            while True:
+                views = s.observations_sharing()
+                assert len(views) == max(players, 2)  # (solo: you, then the LO)
+                assert views == [s.observation(p, log=False) for p in range(len(views))]
+                shown += sum(v["location_deck"] is not None for v in views)
+                if s.is_terminal():
+                    break
+                actions = s.legal_actions()
+                s.apply_action(actions[rng.randrange(len(actions))])
+    assert shown > 0

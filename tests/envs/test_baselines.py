@@ -37,10 +37,19 @@ def test_every_kind_of_agent_plays_whole_games(bl: ModuleType) -> None:
 
     for name in ("porphyra_byzantium", "porphyra_conspiracy"):
         game = pyspiel.load_game(name)
-        for spec in ("uniform", "random", "os-ismcts:2"):
+        for spec in ("uniform", "random", "os-ismcts:2", "medium:seconds=none,iterations=3"):
             make = bl.agent_factory(spec, game)
             returns = bl.play(game, 7, [make(1), make(2)])
             assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_agents_take_the_bot_seeds_of_large_engine_seeds(bl: ModuleType) -> None:
+    import pyspiel
+
+    game = pyspiel.load_game("porphyra_conspiracy")
+    seed = 1000 * 42_000_000 + 500  # (what measure() gives from --seed 42000000)
+    for spec in ("uniform", "easy", "os-ismcts:2"):
+        assert bl.agent_factory(spec, game)(seed).act(game.new_initial_state())
 
 
 def test_bad_agents_are_refused(bl: ModuleType) -> None:
@@ -61,3 +70,25 @@ def test_table_marks_mirrors_and_missing_rows(bl: ModuleType) -> None:
     assert "| `uniform` | 5.0% (3.3-7.6) | 400 |" in lines
     assert "| `random` | 50% (mirror) | - |" in lines
     assert "| `medium` | not yet measured | - |" in lines
+
+
+def test_the_default_rows_play_medium_on_a_fixed_budget(bl: ModuleType) -> None:
+    for game in ("byzantium", "conspiracy"):
+        agents = bl.agents_for(game)
+        assert "medium" not in agents and agents[3] == bl.MEDIUM[game]
+        bot = bl.make_bot(agents[3])
+        assert bot.settings.seconds is None and bot.settings.iteration_budget == 1000
+    row = {"agent": "easy", "reference": "random", "games": 4, "win_rate": 1.0, "ci95": [0.5, 1]}
+    text = bl.table([row], bl.agents_for("conspiracy"))
+    assert "| `medium:seconds=none` | not yet measured | - |" in text.splitlines()
+
+
+def test_agent_specs_keep_their_options(bl: ModuleType) -> None:
+    text = "easy,medium:seconds=none,iterations=600,os-ismcts:10,ismcts:depth=4,,random"
+    assert bl.split_specs(text) == [
+        "easy",
+        "medium:seconds=none,iterations=600",
+        "os-ismcts:10",
+        "ismcts:depth=4",
+        "random",
+    ]

@@ -10,6 +10,7 @@ import pytest
 
 from porphyra.core.errors import IllegalActionError
 from porphyra.envs.encoding import Canvas, EnvCore
+from porphyra.games.conspiracy import ConspiracyState
 from tests.envs.helpers import CONFIGS, new_core, random_walk
 
 
@@ -387,3 +388,25 @@ def test_tensor_values_are_the_tensor_as_floats(game: str, options: dict[str, An
             selections += bool(at.selections[seat])
     if game == "byzantium":
         assert selections > 0  # mid-selection tensors were compared too
+
+
+@pytest.mark.parametrize("players", [2, 3, 1])
+def test_conspiracy_views_are_made_together_and_never_stale(players: int) -> None:
+    # The codec makes every seat's tensor-only view of a state at once and keeps them
+    # until that state changes: each read is the engine's view of the state as it is now,
+    # for the state played on in place and for a copy played another way.
+    core = new_core("conspiracy", {"players": players}, seed=5)
+    codec = core.codec
+    rng = random.Random(5)
+    for at in random_walk(core, rng):
+        live = at.state
+        assert isinstance(live, ConspiracyState)
+        twin = live.clone()
+        seats = range(len(at.selections))
+        for state in (live, twin, live):
+            for seat in seats:
+                assert codec.observe(state, seat) == (state.observation(seat, log=False), False)
+        if not twin.is_terminal():
+            twin.apply_action(twin.legal_actions()[-1])
+            for seat in seats:
+                assert codec.observe(twin, seat)[0] == twin.observation(seat, log=False)

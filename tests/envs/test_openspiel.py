@@ -185,6 +185,24 @@ def test_reads_clones_and_searches_never_build_a_game_or_move_the_seed(
     assert len(set(quiet)) == 4
 
 
+@pytest.mark.parametrize(("name", "params"), [
+    ("porphyra_byzantium", {"seed": 3}), ("porphyra_conspiracy", {"players": 3, "seed": 3}),
+])  # fmt: skip
+def test_rewards_and_chance_answered_from_python_match_pyspiel_s(
+    name: str, params: dict[str, int]
+) -> None:
+    state = pyspiel.load_game(name, params).new_initial_state()
+    rng = random.Random(3)
+    while True:
+        assert state.rewards() == pyspiel.State.rewards(state)
+        assert state.is_chance_node() is pyspiel.State.is_chance_node(state) is False
+        if state.is_terminal():
+            break
+        ids = state.legal_actions()
+        state.apply_action(ids[rng.randrange(len(ids))])
+    assert sorted(state.rewards()) != [0.0] * state.get_game().num_players()
+
+
 def test_tensors_and_sizes_read_from_python_match_pyspiel_s() -> None:
     game = pyspiel.load_game("porphyra_conspiracy", {"players": 3, "seed": 2})
     state = game.new_initial_state()

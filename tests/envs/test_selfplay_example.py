@@ -76,4 +76,31 @@ def test_a_short_selfplay_run_fills_the_pool_and_rates_the_policy(
         assert row["games"] == 4 and 0 <= row["wins"] + row["draws"] <= 4
         low, high = row["ci95"]
         assert low <= row["win_rate"] <= high
-    assert results["command"].startswith(f"examples/selfplay.py --game {game} --timesteps 256")
+    assert results["command"].startswith(
+        f"examples/selfplay.py --game {game} --opponent pool --timesteps 256"
+    )
+
+
+def test_a_fixed_opponent_trains_against_that_bot_in_the_other_seat(sp: ModuleType) -> None:
+    args = sp.argparse.Namespace(game="byzantium", opponent="easy", seed=0)
+    env = sp.training_env(args, sp.Pool(3, seed=0), 1)
+    assert env.unwrapped.opponent == "easy" and env.unwrapped.seat == 1
+    assert callable(env.unwrapped.action_masks)
+
+
+def test_an_unknown_opponent_is_refused_before_training(
+    sp: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        sp.main(["--game", "conspiracy", "--opponent", "grandmaster"])
+    assert exit_info.value.code == 2
+    assert "--opponent" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_a_short_run_against_a_fixed_bot_takes_no_snapshot(sp: ModuleType, tmp_path: Path) -> None:
+    args = ["--game", "conspiracy", "--opponent", "random", "--timesteps", "128"]
+    results = sp.main([*args, "--n-steps", "64", "--eval-games", "2", "--out", str(tmp_path)])
+    assert results["opponent"] == "random" and results["snapshots"] == 0
+    assert results["vs_random"]["games"] == 2 and results["vs_easy"]["games"] == 2
+    assert "--opponent random" in results["command"]

@@ -220,6 +220,8 @@ class ConspiracyCodec(Codec):
         locs = [c.slug for c in game.cards.locations]
         self.locs = {s: i for i, s in enumerate([*locs, "face-down"])}
         self.opponents = {name: i for i, name in enumerate(opponent_names())}
+        #: The seats' views of the state last observed: (state, its history length, views).
+        self._shared: tuple[State, int, list[JSONDict]] | None = None
         n_l, n_m = len(self.lords), len(locs)
         self.solo = game.num_players == 1
         self.rows = 2 if self.solo else game.num_players
@@ -307,10 +309,18 @@ class ConspiracyCodec(Codec):
     def observe(self, state: State, player: int, whole: bool = False) -> tuple[JSONDict, bool]:
         # The seat's observation without the log (the tensor does not show it), unless
         # the whole one is handed out too: the encoder reads the same fields of either.
+        # The tensor-only views of all seats are made together, from one public view
+        # (the most of their cost), and kept until the state changes (an applied action
+        # lengthens its history; a clone or resample is another object): the adapters
+        # read every seat's tensor of a state in turn.
         if whole:
             return state.observation(player), True
-        obs = state.observation(player, log=False)  # type: ignore[call-arg]
-        return obs, False
+        length = len(state.history)
+        shared = self._shared
+        if shared is None or shared[0] is not state or shared[1] != length:
+            views = state.observations_sharing()  # type: ignore[attr-defined]
+            shared = self._shared = (state, length, views)
+        return shared[2][player], False
 
     def encode(self, obs: JSONDict, out: Canvas) -> None:
         me = obs["seat"]

@@ -307,6 +307,19 @@ class PorphyraState(pyspiel.State):
     def returns(self) -> list[float]:
         return [float(r) for r in self.core.state.returns()]
 
+    # Asked at every step of OpenSpiel's RL loop: answered here, without pyspiel's round
+    # trips through C++ and back into this state's other methods.
+    def rewards(self) -> list[float]:
+        """The rewards of the last action: the returns at the end, else zeros (the
+        games reward only the end; pyspiel's default answer)."""
+        if self.is_terminal():
+            return self.returns()
+        return [0.0] * len(self.core.selections)
+
+    def is_chance_node(self) -> bool:
+        """False: the games have no chance nodes (the deal comes from the engine seed)."""
+        return False
+
     # Tensors read from Python: pyspiel's would first size them with a new initial state.
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """``player``'s observation tensor (default: the seat to act) as floats.

@@ -386,3 +386,13 @@ class ConspiracyState(TurnMixin):
             SeatError: no such seat (solo: seat 1 is the Legendary Opponent).
         """
         return view.seat(self, self._seat(player), log)
+
+    def observations_sharing(self) -> list[JSONDict]:
+        """Every seat's view without the log, each :meth:`observation` ``(p, log=False)``
+        (solo: yours, then the Legendary Opponent's), built from one public view: each
+        seat's dict is a shallow copy of it, so the seats' values are the same objects and
+        must only be read (the research tensors encode all seats' views of one state; the
+        public part is most of their cost).
+        """
+        shared = view.public(self, False)
+        return [view.add_seat(self, dict(shared), p) for p in range(self.n)]

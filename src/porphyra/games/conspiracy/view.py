@@ -120,7 +120,13 @@ def seat(state: ConspiracyState, player: int, log: bool = True) -> JSONDict:
     """Seat ``player``'s view: :func:`public` (``log``: as there) plus ``"seat"`` and
     ``"location_deck"`` (sorted slugs while that seat picks with deck-search, else None;
     C-R12)."""
-    obs = public(state, log)
+    return add_seat(state, public(state, log), player)
+
+
+def add_seat(state: ConspiracyState, obs: JSONDict, player: int) -> JSONDict:
+    """``obs``, a :func:`public` view of ``state`` (or a copy of one), made seat
+    ``player``'s in place: ``"seat"`` and ``"location_deck"`` added (C-R12, as
+    :func:`seat`); returns ``obs``."""
     obs["seat"] = player
     deck = None
     if state._deck_shown(player):
