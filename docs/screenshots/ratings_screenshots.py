@@ -65,7 +65,13 @@ def play_rated(base: str, cookies: httpx.Cookies, bot: str) -> None:
     seats = [{"kind": "human"}, {"kind": "bot", "bot": bot}]
     r = httpx.post(
         base + "/api/games",
-        json={"game": "byzantium", "rated": True, "seats": seats},
+        json={
+            "game": "byzantium",
+            "rated": True,
+            "seats": seats,
+            "clock": {"kind": "turn", "per_move_s": 86_400},
+            "takeover_after": 1,
+        },
         cookies=cookies,
         headers={"origin": base},
     )

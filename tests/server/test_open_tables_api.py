@@ -42,7 +42,12 @@ def me(c: TestClient, who: dict[str, str]) -> int:
 
 def test_an_open_seat_is_listed_and_taken_by_an_account(db_url: str, client: TestClient) -> None:
     alice, bob = account(client, "Alice"), account(client, "Bob")
-    body = {**OPEN_TABLE, "rated": True, "clock": {"kind": "turn", "per_move_s": 3600}}
+    body = {
+        **OPEN_TABLE,
+        "rated": True,
+        "clock": {"kind": "turn", "per_move_s": 3600},
+        "takeover_after": 1,
+    }
     r = create(client, alice, body)
     assert r.status_code == 201, r.text
     game = r.json()

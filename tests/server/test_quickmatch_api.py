@@ -77,6 +77,7 @@ def test_two_waiting_players_are_paired_and_each_seated(db_url: str, client: Tes
     info = client.get(f"/api/games/{gid}").json()
     assert info["deal"] == "secret"
     assert info["clock"]["kind"] == "turn"
+    assert info["rated"] is True  # timed: a player who walks away times out and loses
     assert sorted(s["name"] for s in info["seats"]) == ["Alice", "Bob"]
     # Each link opens its own seat.
     with client.websocket_connect(f"/ws/{gid}?token={link_a['token']}") as ws:
@@ -85,6 +86,17 @@ def test_two_waiting_players_are_paired_and_each_seated(db_url: str, client: Tes
     # Another account's link request for this table is refused.
     carol = account(client, "Carol")
     assert client.post(found_a["link"], headers=carol).status_code == 404
+
+
+def test_an_untimed_quick_match_is_not_rated(client: TestClient) -> None:
+    """Nobody times out at an untimed table, so a player who walked away would never
+    lose: such a table is played unrated (ratings.md)."""
+    alice, bob = account(client, "Alice"), account(client, "Bob")
+    untimed = {**JOIN, "clock": "none"}
+    assert client.post("/api/quickmatch", json=untimed, headers=alice).status_code == 201
+    found = client.post("/api/quickmatch", json=untimed, headers=bob).json()["match"]
+    info = client.get(f"/api/games/{found['game']}").json()
+    assert (info["clock"]["kind"], info["deal"], info["rated"]) == ("none", "secret", False)
 
 
 def test_an_account_queues_once_and_may_leave(client: TestClient) -> None:

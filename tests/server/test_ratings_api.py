@@ -57,6 +57,15 @@ def ladder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return path
 
 
+#: What a rated table asks for beside its seats: a clock with a takeover after timeouts
+#: (a player who stops answering loses; the tests answer long before a day is up).
+RATED: dict[str, Any] = {
+    "rated": True,
+    "clock": {"kind": "turn", "per_move_s": 86_400},
+    "takeover_after": 1,
+}
+
+
 @pytest.fixture
 def client(db_url: str, ladder: Path) -> Iterator[TestClient]:
     # (no message limit: the tests answer every update at once, faster than a person)
@@ -68,7 +77,7 @@ def client(db_url: str, ladder: Path) -> Iterator[TestClient]:
 def rated_vs_bot(c: TestClient, who: dict[str, str], bot: str = "random") -> dict[str, Any]:
     body = {
         "game": "byzantium",
-        "rated": True,
+        **RATED,
         "seats": [{"kind": "human"}, {"kind": "bot", "bot": bot}],
     }
     r = c.post("/api/games", json=body, headers=who)
@@ -117,7 +126,7 @@ def test_rated_games_change_ratings_live_and_a_rebuild_gives_the_same(
     assert [p["game_id"] for p in after_one["history"]] == [first["id"]]
 
     # An open seat taken by Boris, who leaves at once: a bot ends his game, a loss.
-    body = {"game": "byzantium", "rated": True, "seats": [{"kind": "human"}, {"kind": "open"}]}
+    body = {"game": "byzantium", **RATED, "seats": [{"kind": "human"}, {"kind": "open"}]}
     table = client.post("/api/games", json=body, headers=anna).json()
     taken = client.post(f"/api/games/{table['id']}/seats/1", headers=boris)
     assert taken.status_code == 200, taken.text
@@ -185,6 +194,9 @@ def test_an_unrated_table_changes_no_rating(client: TestClient, db_url: str) -> 
     ("body", "status", "words"),
     [
         ({"seed": 5}, 400, "secret deal"),
+        ({"clock": {"kind": "none"}}, 400, "needs a clock"),
+        ({"clock": None}, 400, "needs a clock"),
+        ({"takeover_after": 0}, 400, "needs a clock"),
         ({"seats": [{"kind": "human"}, {"kind": "human"}]}, 400, "guest seat"),
         ({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "hard"}]}, 400, "measured rating"),
         (
@@ -199,7 +211,7 @@ def test_a_table_that_cannot_be_rated_is_refused_and_nothing_is_made(
 ) -> None:
     anna = account(client, "Anna")
     before = len(client.get("/api/games").json())
-    request = {"game": "byzantium", "rated": True, "seats": [{"kind": "human"}, {"kind": "open"}]}
+    request = {"game": "byzantium", **RATED, "seats": [{"kind": "human"}, {"kind": "open"}]}
     r = client.post("/api/games", json={**request, **body}, headers=anna)
     assert r.status_code == status, r.text
     assert words in r.json()["detail"]
@@ -213,7 +225,7 @@ def test_a_table_that_cannot_be_rated_is_refused_and_nothing_is_made(
 def test_a_rated_table_needs_an_account_and_the_bot_ladder(
     client: TestClient, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    vs_bot = {"game": "byzantium", "rated": True, "seats": [{"kind": "human"}, {"kind": "bot"}]}
+    vs_bot = {"game": "byzantium", **RATED, "seats": [{"kind": "human"}, {"kind": "bot"}]}
     client.cookies.clear()
     r = client.post("/api/games", json=vs_bot)
     assert r.status_code == 401 and "sign in" in r.json()["detail"]
@@ -281,7 +293,7 @@ def test_a_rated_table_gives_no_hint_and_no_undo(client: TestClient) -> None:
 
 def test_one_account_cannot_hold_two_seats_of_a_rated_table(client: TestClient) -> None:
     anna, boris = account(client, "Anna"), account(client, "Boris")
-    body = {"game": "byzantium", "rated": True, "seats": [{"kind": "human"}, {"kind": "open"}]}
+    body = {"game": "byzantium", **RATED, "seats": [{"kind": "human"}, {"kind": "open"}]}
     table = client.post("/api/games", json=body, headers=anna).json()
     assert client.post(f"/api/games/{table['id']}/seats/1", headers=anna).status_code == 409
     assert client.post(f"/api/games/{table['id']}/seats/1", headers=boris).status_code == 200
@@ -294,7 +306,7 @@ def test_one_account_cannot_hold_two_seats_of_a_rated_table(client: TestClient) 
 def test_a_rated_solo_game_is_rated_against_its_legendary_opponent(client: TestClient) -> None:
     anna = account(client, "Anna")
     solo = {"players": 1, "opponent": "farmer"}
-    body = {"game": "conspiracy", "options": solo, "rated": True, "seats": [{"kind": "human"}]}
+    body = {"game": "conspiracy", "options": solo, **RATED, "seats": [{"kind": "human"}]}
     r = client.post("/api/games", json=body, headers=anna)
     assert r.status_code == 201, r.text
     info = r.json()

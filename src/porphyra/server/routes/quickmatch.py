@@ -12,7 +12,8 @@
 ``POST   /api/quickmatch/bot``  take the bot offered: a table with that bot at once
 
 A match makes a table with a secret deal, every seat held by its account (in a random
-seat order), asked to be rated, with the clock kind's preset (:data:`QUICK_CLOCKS`).
+seat order), with the clock kind's preset (:data:`QUICK_CLOCKS`), rated when it has a clock
+(an untimed table cannot be abandoned, so it is not rated).
 The pairing rule is :mod:`porphyra.server.quickmatch`; the queue lives in the database
 (:mod:`porphyra.server.matchqueue`), so every server of a cluster shares it.
 
@@ -301,7 +302,7 @@ async def _make_table(
             None,
             None,
             clock=QUICK_CLOCKS[entry.clock],
-            rated=True,
+            rated=entry.clock != "none",  # untimed: one who stops answering never loses
         )
         placed: dict[int, int] = {}
         for seat, holder in enumerate(people):

@@ -148,15 +148,27 @@ async def leaderboard(
 
 def rated_refusal(body: CreateIn, options: dict[str, Any], creator: Account) -> None:
     """Check that the table of create request ``body`` may be rated: a secret deal
-    (no ``seed``), every seat an account (the creator's own, an open or an invited one)
-    or a bot with a measured rating, and at a solo table a named Legendary Opponent
-    with one (``options``: the checked options; ``creator``: the signed-in creator).
+    (no ``seed``), a clock with a takeover after timeouts (``takeover_after`` at least 1:
+    a player who stops answering then loses the game), every seat an account (the
+    creator's own, an open or an invited one) or a bot with a measured rating, and at a
+    solo table a named Legendary Opponent with one (``options``: the checked options;
+    ``creator``: the signed-in creator).
 
     Raises:
         RefusedRequest(400): which condition fails, in the asker's language.
     """
     if body.seed is not None:
         raise RefusedRequest(400, msg("a rated table needs a secret deal: leave the seed out"))
+    if body.clock is None or body.clock.kind == "none" or body.takeover_after < 1:
+        # Without a clock nobody times out, so a player who stops answering would leave
+        # the game unfinished and unrated for ever instead of losing it (issue 32 §3).
+        raise RefusedRequest(
+            400,
+            msg(
+                "a rated table needs a clock and a bot that takes a seat over after "
+                "timeouts, so that a player who leaves loses the game"
+            ),
+        )
     own = next(i for i, s in enumerate(body.seats) if s.kind == "human")
     seats = []
     for i, s in enumerate(body.seats):
