@@ -181,6 +181,15 @@ def test_subscriptions_need_the_seat_and_a_public_https_endpoint(db_url: str) ->
             "https://10.1.2.3/a",
             "https://[::1]/a",
             "https://169.254.169.254/latest",
+            # IPv6 forms of an IPv4 address (compatible, NAT64, 6to4) and site-local
+            "https://[::127.0.0.1]/a",
+            "https://[64:ff9b::7f00:1]/a",
+            "https://[2002:7f00:1::]/a",
+            "https://[fec0::1]/a",
+            "https://[::ffff:10.0.0.1]/a",
+            # credentials, or a line break smuggled into the request
+            "https://user:pw@8.8.8.8/a",
+            "https://8.8.8.8/a\r\nX: y",
             "ftp://push.example.org/a",
             "file:///etc/passwd",
         ):

@@ -134,7 +134,8 @@ def test_bad_requests_are_refused_with_a_clear_4xx(client: TestClient) -> None:
     ):
         r = client.post("/api/quickmatch", json=body, headers=alice)
         assert r.status_code == 400, (body, r.text)
-    for body in ({**JOIN, "players": 1}, {**JOIN, "clock": "blitz"}, {**JOIN, "extra": 1}):
+    loose = ({**JOIN, "players": "2"}, {**JOIN, "players": 2.0}, {**JOIN, "players": True})
+    for body in ({**JOIN, "players": 1}, {**JOIN, "clock": "blitz"}, {**JOIN, "extra": 1}, *loose):
         assert client.post("/api/quickmatch", json=body, headers=alice).status_code == 422
     assert client.get("/api/quickmatch", headers=alice).json()["queued"] is False
     assert client.post("/api/quickmatch/bot", headers=alice).status_code == 404

@@ -197,6 +197,8 @@ def test_an_unrated_table_changes_no_rating(client: TestClient, db_url: str) -> 
         ({"clock": {"kind": "none"}}, 400, "needs a clock"),
         ({"clock": None}, 400, "needs a clock"),
         ({"takeover_after": 0}, 400, "needs a clock"),
+        # the timeout bot would play a silent seat's game, and win it for them
+        ({"takeover_after": 3}, 400, "at most 2 timeouts"),
         ({"seats": [{"kind": "human"}, {"kind": "human"}]}, 400, "guest seat"),
         ({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "hard"}]}, 400, "measured rating"),
         (

@@ -48,6 +48,7 @@ def test_two_accounts_play_a_rated_table_and_both_are_rated(live: LiveServer, br
     _sign_up(host, "Irene Rated")
     host.select_option("#seats select[data-seat='1']", "open")
     host.select_option("#clock-kind", "turn")  # a rated table needs a clock and a takeover
+    host.fill("#clock-takeover", "2")  # after at most 2 timeouts
     host.check("#opt-rated")
     host.click("#createbtn")
     wait_until(host, "!document.querySelector('#created').classList.contains('hidden')", 15000)

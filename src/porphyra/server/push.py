@@ -74,15 +74,34 @@ def endpoint_refusal(endpoint: str, allow_private: bool = False) -> Message | No
         return None
     if parts.scheme != "https":
         return msg("not an https URL")
+    if parts.username is not None or any(ord(c) < 0x21 or c == "\x7f" for c in endpoint):
+        return msg("not an https URL")  # credentials or control characters: no push service's
     try:
         infos = socket.getaddrinfo(parts.hostname, port or 443, proto=socket.IPPROTO_TCP)
     except (OSError, UnicodeError):
         return msg("its host does not resolve")
     for info in infos:
         address = ipaddress.ip_address(str(info[4][0]).split("%")[0])
-        if not address.is_global:
+        if not _public(address):
             return msg("its host is not a public address")
     return None
+
+
+#: IPv6 ranges that carry or reach an IPv4 address (IPv4-compatible, NAT64, 6to4) or are
+#: site-local: Python's ``is_global`` passes some of them, and they may route inside.
+_NOT_PUBLIC_V6 = tuple(
+    ipaddress.ip_network(n) for n in ("::/96", "64:ff9b::/96", "2002::/16", "fec0::/10")
+)
+
+
+def _public(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """True if ``address`` is a public one the server may send a push to."""
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return _public(address.ipv4_mapped)
+        if any(address in net for net in _NOT_PUBLIC_V6):
+            return False
+    return address.is_global
 
 
 class PushAlerts:

@@ -30,7 +30,7 @@ import time
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from porphyra.bots import make_bot
 from porphyra.clocks import ClockSettings
@@ -66,7 +66,7 @@ class JoinIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     game: str = Field(min_length=1, max_length=64)
-    players: int = Field(ge=2, le=16)
+    players: StrictInt = Field(ge=2, le=16)
     clock: Literal["none", "realtime", "turn"] = "none"
 
 

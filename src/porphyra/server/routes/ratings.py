@@ -146,10 +146,16 @@ async def leaderboard(
     )
 
 
+#: The most timeouts after which a bot takes a seat of a rated table over: until then the
+#: table's timeout bot makes the silent seat's moves, which must not win games for it.
+MAX_RATED_TAKEOVER = 2
+
+
 def rated_refusal(body: CreateIn, options: dict[str, Any], creator: Account) -> None:
     """Check that the table of create request ``body`` may be rated: a secret deal
-    (no ``seed``), a clock with a takeover after timeouts (``takeover_after`` at least 1:
-    a player who stops answering then loses the game), every seat an account (the
+    (no ``seed``), a clock with a takeover after at most :data:`MAX_RATED_TAKEOVER`
+    timeouts (a player who stops answering then loses the game, and the timeout bot plays
+    at most that many of their moves), every seat an account (the
     creator's own, an open or an invited one) or a bot with a measured rating, and at a
     solo table a named Legendary Opponent with one (``options``: the checked options;
     ``creator``: the signed-in creator).
@@ -159,14 +165,21 @@ def rated_refusal(body: CreateIn, options: dict[str, Any], creator: Account) -> 
     """
     if body.seed is not None:
         raise RefusedRequest(400, msg("a rated table needs a secret deal: leave the seed out"))
-    if body.clock is None or body.clock.kind == "none" or body.takeover_after < 1:
+    if (
+        body.clock is None
+        or body.clock.kind == "none"
+        or not 1 <= body.takeover_after <= MAX_RATED_TAKEOVER
+    ):
         # Without a clock nobody times out, so a player who stops answering would leave
-        # the game unfinished and unrated for ever instead of losing it (issue 32 §3).
+        # the game unfinished and unrated for ever instead of losing it; and with a late
+        # takeover the timeout bot would play a silent seat's game, and win it for them
+        # (issue 32 §3).
         raise RefusedRequest(
             400,
             msg(
-                "a rated table needs a clock and a bot that takes a seat over after "
-                "timeouts, so that a player who leaves loses the game"
+                "a rated table needs a clock and a bot that takes a seat over after at "
+                "most {0} timeouts, so that a player who leaves loses the game",
+                MAX_RATED_TAKEOVER,
             ),
         )
     own = next(i for i, s in enumerate(body.seats) if s.kind == "human")
