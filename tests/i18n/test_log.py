@@ -120,6 +120,11 @@ def test_an_unknown_line_is_shown_in_english() -> None:
             "멜드가 제한을 넘습니다: 병력 카드 3장 (제한 2)",
         ),
         (
+            "Input should be less than or equal to 100",
+            "100以下の値を入力してください",
+            "100 이하의 값을 입력하세요",
+        ),
+        (
             "not your turn: waiting for seat 1 (Bob)",
             "あなたの手番ではありません：席1（Bob）を待っています",
             "당신의 차례가 아닙니다: 좌석 1 (Bob)을(를) 기다리는 중",
