@@ -191,3 +191,11 @@ def fill_account_form(page: Any, name: str, password: str) -> None:
         page.click("#account-open")
     page.fill("#account-name", name)
     page.fill("#account-password", password)
+
+
+def sign_up(page: Any, name: str, password: str = "a long password") -> None:
+    """Sign up as ``name`` from the top bar's account form and wait until the top bar
+    shows the account."""
+    fill_account_form(page, name, password)
+    page.click("#account-signup")
+    wait_until(page, f"{ACCOUNT_SHOWN} && {ACCOUNT_SHOWN}.textContent === {name!r}", 15000)

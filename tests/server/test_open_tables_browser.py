@@ -14,11 +14,10 @@ from sqlalchemy import create_engine, select
 from porphyra.server.schema import seats_table
 
 from .browser import (
-    ACCOUNT_SHOWN,
     BROWSER_MARKS,
     OVERFLOW,
     collect_errors,
-    fill_account_form,
+    sign_up,
     wait_until,
 )
 from .live import LiveServer
@@ -28,12 +27,6 @@ pytestmark = BROWSER_MARKS
 HAND = "document.querySelector('[data-testid=hand] .card') !== null"
 
 
-def _sign_up(page: Any, name: str) -> None:
-    fill_account_form(page, name, "a long password")
-    page.click("#account-signup")
-    wait_until(page, f"{ACCOUNT_SHOWN} && {ACCOUNT_SHOWN}.textContent === {name!r}", 15000)
-
-
 def test_one_account_opens_a_table_and_another_takes_the_seat(
     live: LiveServer, browser: Any
 ) -> None:
@@ -41,7 +34,7 @@ def test_one_account_opens_a_table_and_another_takes_the_seat(
     page = host.new_page()
     errors = collect_errors(page)
     page.goto(live.base + "/")
-    _sign_up(page, "Ann Host")
+    sign_up(page, "Ann Host")
     page.select_option("#seats select[data-seat='1']", "open")
     page.click("#createbtn")
     wait_until(page, "!document.querySelector('#created').classList.contains('hidden')", 15000)
@@ -67,7 +60,7 @@ def test_one_account_opens_a_table_and_another_takes_the_seat(
     wait_until(phone, f"document.querySelector({json.dumps(row)}) !== null", 15000)
     # A guest is told to sign in; once signed in, the seat is one tap away.
     assert phone.query_selector(take) is None
-    _sign_up(phone, "Ben Guest")
+    sign_up(phone, "Ben Guest")
     wait_until(phone, f"document.querySelector({json.dumps(take)}) !== null", 15000)
     assert phone.text_content(take) == "좌석 2에 앉기"
     assert phone.evaluate(OVERFLOW) == []

@@ -7,11 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from .browser import (
-    ACCOUNT_SHOWN,
     BROWSER_MARKS,
     OVERFLOW,
     collect_errors,
-    fill_account_form,
+    sign_up,
     wait_until,
 )
 from .live import LiveServer
@@ -19,12 +18,6 @@ from .live import LiveServer
 pytestmark = BROWSER_MARKS
 
 HAND = "document.querySelector('[data-testid=hand] .card') !== null"
-
-
-def _sign_up(page: Any, name: str) -> None:
-    fill_account_form(page, name, "a long password")
-    page.click("#account-signup")
-    wait_until(page, f"{ACCOUNT_SHOWN} && {ACCOUNT_SHOWN}.textContent === {name!r}", 15000)
 
 
 def test_two_accounts_press_quick_match_and_meet_at_one_table(
@@ -37,7 +30,7 @@ def test_two_accounts_press_quick_match_and_meet_at_one_table(
     # A guest is told to sign in first.
     wait_until(page, "document.querySelector('#qm-body p') !== null", 15000)
     assert page.text_content("#qm-body") == "Sign in to play a quick match"
-    _sign_up(page, "Quick Ann")
+    sign_up(page, "Quick Ann")
     wait_until(page, "document.querySelector('[data-testid=quickmatch]') !== null", 15000)
     page.select_option("[data-testid=qm-clock]", "turn")
     page.click("[data-testid=quickmatch]")
@@ -48,7 +41,7 @@ def test_two_accounts_press_quick_match_and_meet_at_one_table(
     phone = second.new_page()
     phone_errors = collect_errors(phone)
     phone.goto(live.base + "/")
-    _sign_up(phone, "Quick Ben")
+    sign_up(phone, "Quick Ben")
     wait_until(phone, "document.querySelector('[data-testid=quickmatch]') !== null", 15000)
     assert phone.text_content("[data-testid=quickmatch]") == "クイックマッチ"
     assert phone.evaluate(OVERFLOW) == []

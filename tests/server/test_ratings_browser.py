@@ -12,10 +12,9 @@ import random
 from typing import Any
 
 from .browser import (
-    ACCOUNT_SHOWN,
     BROWSER_MARKS,
     collect_errors,
-    fill_account_form,
+    sign_up,
     wait_until,
 )
 from .driver import play_out
@@ -24,12 +23,6 @@ from .live import LiveServer, SeatClient
 pytestmark = BROWSER_MARKS
 
 BOARD_ROWS = "document.querySelectorAll('#board tbody tr[data-player]')"
-
-
-def _sign_up(page: Any, name: str) -> None:
-    fill_account_form(page, name, "a long password")
-    page.click("#account-signup")
-    wait_until(page, f"{ACCOUNT_SHOWN} && {ACCOUNT_SHOWN}.textContent === {name!r}", 15000)
 
 
 def _token(url: str) -> str:
@@ -45,7 +38,7 @@ def test_two_accounts_play_a_rated_table_and_both_are_rated(live: LiveServer, br
     assert "Nobody is rated here yet." in host.text_content("#board tbody")
 
     host.goto(live.base + "/")
-    _sign_up(host, "Irene Rated")
+    sign_up(host, "Irene Rated")
     host.select_option("#seats select[data-seat='1']", "open")
     host.select_option("#clock-kind", "turn")  # a rated table needs a clock and a takeover
     host.fill("#clock-takeover", "2")  # after at most 2 timeouts
@@ -61,7 +54,7 @@ def test_two_accounts_play_a_rated_table_and_both_are_rated(live: LiveServer, br
     guest = guest_context.new_page()
     guest_errors = collect_errors(guest)
     guest.goto(live.base + "/")
-    _sign_up(guest, "Basil Rated")
+    sign_up(guest, "Basil Rated")
     take = f"[data-testid=take-{game_id}-1]"
     wait_until(guest, f"document.querySelector({json.dumps(take)}) !== null", 15000)
     guest.click(take)
