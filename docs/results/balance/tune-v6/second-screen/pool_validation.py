@@ -27,5 +27,24 @@ def pool(prefix):
     print("  leader after 8 wins", fmt(rate(round(l8), l8n)), f"(n={l8n})", " 3-LT lead wins", fmt(rate(round(l3), l3n)), f"(n={l3n})")
     print(f"  battles: meld results {meld/n:.2f} LT vs legacy cards {cards/n:.2f}: {meld/cards:.3f}")
 
-for prefix in sys.argv[1:]:
-    pool(prefix)
+
+
+def pool_skill(prefix):
+    """The first bot's share against the second, pooled over the runs (wins + draws/2)."""
+    files = sorted(glob.glob(f"/work/v6s/val-{prefix}*/summary.json"))
+    w = d_ = l = 0
+    for f in files:
+        for row in json.load(open(f)).get("skill", []):
+            w += row["wins"]; d_ += row["draws"]; l += row["losses"]; who = (row["bot"], row["against"])
+    n = w + d_ + l
+    r = rate((w + d_ / 2), n)
+    print(f"{prefix} skill ({len(files)} runs): {who[0]} vs {who[1]}: {100*r['rate']:.1f}% [{100*r['ci95'][0]:.1f}-{100*r['ci95'][1]:.1f}] of {n} games (W{w} D{d_} L{l})")
+
+
+if __name__ == "__main__" and "--skill" in sys.argv:
+    for prefix in sys.argv[1:]:
+        if prefix != "--skill":
+            pool_skill(prefix)
+elif __name__ == "__main__":
+    for prefix in sys.argv[1:]:
+        pool(prefix)
