@@ -105,6 +105,22 @@ def test_section_6_deck_v5_changes_are_documented_and_leave_no_blank_card() -> N
     assert blank == ["Tribute", "Appeal to the West"]  # Negotiation cards act without force
 
 
+def test_section_6_deck_v6_weakens_one_late_northern_foe() -> None:
+    """Deck v6 (section 6) changes one force from v5, on the Foe side of the Late Age
+    (fewer collapses when both sides search): its provenance names it, and nothing else
+    moved."""
+    v6 = assert_provenance_names_every_change("v5", "v6")
+    v5 = {c.slug: c for c in load_deck("v5").cards}
+    moved = [
+        s
+        for s, c in v6.items()
+        if (c.force, c.copies, c.legacy) != (v5[s].force, v5[s].copies, v5[s].legacy)
+    ]
+    assert moved == ["serbian-empire"]
+    card = v6["serbian-empire"]
+    assert (card.deck, card.type, card.first_age, card.force) == ("foe", "Northern Foe", 2, 2)
+
+
 @pytest.mark.parametrize("deck", DECKS_SHIPPED)
 def test_section_2_unique_cards_have_one_copy_and_legacy_only_on_legacy_cards(deck: str) -> None:
     for c in load_deck(deck).cards:
@@ -335,6 +351,7 @@ SHIPPED_CARD_LISTS = {
     "v3": "cc8b268bbbb57c8009b5d5c2c6ddf1764769f02a32d1751d0f22151de6991be4",
     "v4": "b08e50b61621ed43ab57d2bdda85f164e2c077f2ebc1a7907f11a5e6dca18156",
     "v5": "1f7dc8de76cce8ae3eef3ac8b7065884e64a38d57291c158762eb6931dcaec27",
+    "v6": "05eef67595efc8dd9b859dd8d9d22f014d3f156303aa2a3ef18d9c2b4cf8f18c",
 }
 
 

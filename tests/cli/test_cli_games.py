@@ -456,9 +456,9 @@ def test_cards_names_the_deck_and_deck_selects_a_shipped_one() -> None:
 
     from porphyra.cli import app
 
-    for deck in ("v1", "v2", "v3", "v4", "v5"):
+    for deck in ("v1", "v2", "v3", "v4", "v5", "v6"):
         result = CliRunner().invoke(app, ["cards", "byzantium", "--deck", deck])
         assert result.exit_code == 0, result.output
         assert f"deck {deck}" in result.output.splitlines()[0]
     bad = CliRunner().invoke(app, ["cards", "byzantium", "--deck", "v0"])
-    assert bad.exit_code == 2 and "'v1', 'v2', 'v3', 'v4' or 'v5'" in bad.output
+    assert bad.exit_code == 2 and "'v1', 'v2', 'v3', 'v4', 'v5' or 'v6'" in bad.output

@@ -71,8 +71,10 @@ def test_conspiracy_opponent_requires_solo() -> None:
 
 def test_byzantium_deck_is_declared_and_named_in_records() -> None:
     deck = next(o for o in game_info("byzantium").options if o.name == "deck")
-    assert deck.choices == ("v1", "v2", "v3", "v4", "v5") and deck.default == "v5" and deck.lobby
-    assert porphyra.load_game("byzantium").record_options() == {"deck": "v5"}
+    assert (
+        deck.choices == ("v1", "v2", "v3", "v4", "v5", "v6") and deck.default == "v6" and deck.lobby
+    )
+    assert porphyra.load_game("byzantium").record_options() == {"deck": "v6"}
     with pytest.raises(UnknownGameError, match=r"either deck .* or cards"):
         porphyra.load_game("byzantium", deck="v1", cards="x.json")
 

@@ -29,7 +29,7 @@ def test_save_load_replay_round_trip(tmp_path: Path) -> None:
     records.save(state, path)
     rec = records.load(path)
     # a record names the deck it was played with (rules section 6)
-    assert rec["game"] == "byzantium" and rec["options"] == {"first_emperor": 1, "deck": "v5"}
+    assert rec["game"] == "byzantium" and rec["options"] == {"first_emperor": 1, "deck": "v6"}
     assert rec["version"] == "2"
     assert rec["seed"] == 3 and rec["result"]["returns"] == state.returns()
     again = records.replay(rec)

@@ -66,7 +66,7 @@ def test_json_summary_and_result_files(tmp_path: Path) -> None:
         assert int(row["seed"]) == 4 + int(row["deal"])
         assert set(json.loads(row["winners"])) <= set(seats)
         assert int(row["actions"]) > 0 and float(row["duration_s"]) >= 0
-        assert json.loads(row["options"]) == {"deck": "v5"}  # the deck played is recorded
+        assert json.loads(row["options"]) == {"deck": "v6"}  # the deck played is recorded
     recs = sorted((out / "records").iterdir())
     assert len(recs) == 6
     state = records.replay(records.load(recs[3]))

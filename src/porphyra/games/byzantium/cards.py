@@ -119,7 +119,7 @@ class CardSet:
 
 
 #: The shipped decks, oldest first; the last is the default (section 6: every version stays).
-DECKS_SHIPPED: tuple[str, ...] = ("v1", "v2", "v3", "v4", "v5")
+DECKS_SHIPPED: tuple[str, ...] = ("v1", "v2", "v3", "v4", "v5", "v6")
 DEFAULT_DECK = DECKS_SHIPPED[-1]
 
 
