@@ -11,8 +11,10 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 
 from porphyra import record as records
+from porphyra.server.app import create_app
 from porphyra.server.match import MatchRunner
 
 from .driver import play_to_a_mixed_pile, sync
@@ -421,3 +423,21 @@ def test_a_table_whose_people_are_away_waits_like_a_bot_only_game(live: LiveServ
     assert runner.over or hub.active_bot_only_games() == before + 1
     for c in (one, two):
         c.close()
+
+
+def test_an_unknown_timeout_bot_is_refused_in_the_clients_language(db_url: str) -> None:
+    """A refusal travels as a message id plus arguments and is translated at the edge (the
+    Standards' i18n rule): no English f-string reaches a Japanese or Korean client, and
+    nothing is created."""
+    body = two_humans(timeout_bot="grandmaster")
+    with TestClient(create_app(db_url=db_url, bot_workers=0, bot_pace=0.0)) as client:
+        replies = {
+            lang: client.post("/api/games", json=body, headers={"accept-language": lang})
+            for lang in ("en", "ja", "ko")
+        }
+        assert {lang: r.status_code for lang, r in replies.items()} == dict.fromkeys(replies, 400)
+        en, ja, ko = (replies[lang].json()["detail"] for lang in ("en", "ja", "ko"))
+        assert en.startswith("unknown timeout bot 'grandmaster'; bots: ") and "easy" in en
+        assert ja.startswith("タイムアウト時のボット 'grandmaster' はありません") and "easy" in ja
+        assert ko.startswith("시간 초과 시의 봇 'grandmaster'") and "easy" in ko
+        assert client.get("/api/games").json() == []

@@ -12,7 +12,6 @@ import math
 import unicodedata
 from typing import Annotated, Any, Literal
 
-from fastapi import HTTPException
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -233,11 +232,19 @@ def clock_settings(body: CreateIn, bots: set[str]) -> ClockSettings:
     """The table's :class:`ClockSettings` from a create request.
 
     Raises:
-        HTTPException(400): ``timeout_bot`` is not a bot.
+        RefusedRequest(400): ``timeout_bot`` is not a bot (a message id plus arguments,
+            translated into the client's language at the edge).
     """
     bot = body.timeout_bot or DEFAULT_TIMEOUT_BOT
     if bot not in bots:
-        raise HTTPException(400, f"unknown timeout_bot {bot!r}; bots: {', '.join(sorted(bots))}")
+        raise RefusedRequest(
+            400,
+            msg(
+                "unknown timeout bot {0}; bots: {1}",
+                repr(short_value(bot)),
+                ", ".join(sorted(bots)),
+            ),
+        )
     clock = body.clock
     common: dict[str, Any] = {"timeout_bot": bot, "takeover_after": body.takeover_after}
     if isinstance(clock, RealtimeClockIn):
@@ -253,7 +260,7 @@ def check_options(name: str, options: dict[str, Any]) -> dict[str, Any]:
     The game checks how the values fit together when it is created.
 
     Raises:
-        HTTPException(400): an unknown game, option or value (file paths and stacked decks
+        RefusedRequest(400): an unknown game, option or value (file paths and stacked decks
             are never accepted from the web); what was refused is echoed cut to
             :data:`MAX_ECHO` characters.
     """
