@@ -359,6 +359,29 @@ class PorphyraState(pyspiel.State):
         return json.dumps(pub, sort_keys=True)
 
 
+def seeded_resampler(
+    random_state: np.random.RandomState,
+) -> Callable[[PorphyraState, int], PorphyraState]:
+    """A resampler for OpenSpiel's Python ``ismcts.ISMCTSBot.set_resampler`` that draws its
+    worlds from ``random_state`` (give it the bot's own ``random_state``).
+
+    Without it the bot resamples through ``pyspiel.UniformProbabilitySampler(0., 1.)``, a
+    sampler that seeds itself from the OS (``std::random_device``) at every call, so a bot
+    with a seeded ``random_state`` still searches different worlds, and plays different
+    moves, from run to run.  The returned callable takes ``(state, player)`` and returns
+    ``state.resample_from_infostate(player, sampler)`` with ``sampler`` a uniform draw in
+    [0, 1) from ``random_state`` (one draw a world; what ``player`` can see is unchanged).
+    """
+
+    def sampler() -> float:
+        return float(random_state.uniform())
+
+    def resample(state: PorphyraState, player: int) -> PorphyraState:
+        return state.resample_from_infostate(player, sampler)
+
+    return resample
+
+
 class PorphyraObserver:
     """OpenSpiel's PyObserver: ``tensor`` (float32) with named views in ``dict``."""
 
