@@ -12,7 +12,9 @@ Agents, all playing through the OpenSpiel game (``porphyra.envs.openspiel``) and
   (:data:`MEDIUM`), so that they repeat themselves whatever the machine's load;
 - ``os-ismcts:N``: OpenSpiel's Python IS-MCTS (``open_spiel.python.algorithms.ismcts``)
   with ``N`` simulations a move, UCT constant 2, one random rollout a leaf
-  (``allow_inconsistent_action_sets``: legal sets differ between sampled worlds).
+  (``allow_inconsistent_action_sets``: legal sets differ between sampled worlds), its
+  worlds drawn from its own seeded generator (``seeded_resampler``: the bot's default
+  resampler seeds each world from the OS, and no game repeated).
   OpenSpiel's C++ ``pyspiel.ISMCTSBot`` cannot play a Python game (docs/envs.md,
   "Seeding").
 

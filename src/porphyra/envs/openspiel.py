@@ -44,7 +44,8 @@ OpenSpiel's C++ bots cannot play these Python games (nor any Python game): the b
 back into Python, which crashes the interpreter (segfault); ``step_with_policy`` keeps the
 GIL but pyspiel does not forward ``ResampleFromInfostate`` to Python states, so it raises
 ``SpielError``.  Use the Python bots, ``open_spiel.python.algorithms.ismcts`` and
-``mcts``.
+``mcts``; give the ISMCTS bot :func:`seeded_resampler` for games that repeat (its own
+resampler seeds every sampled world from the OS).
 """
 
 from __future__ import annotations
