@@ -12,7 +12,9 @@ Agents, all playing through the OpenSpiel game (``porphyra.envs.openspiel``) and
   (:data:`MEDIUM`), so that they repeat themselves whatever the machine's load;
 - ``os-ismcts:N``: OpenSpiel's Python IS-MCTS (``open_spiel.python.algorithms.ismcts``)
   with ``N`` simulations a move, UCT constant 2, one random rollout a leaf
-  (``allow_inconsistent_action_sets``: legal sets differ between sampled worlds).
+  (``allow_inconsistent_action_sets``: legal sets differ between sampled worlds), its
+  worlds drawn from its own seeded generator (``seeded_resampler``: the bot's default
+  resampler seeds each world from the OS, and no game repeated).
   OpenSpiel's C++ ``pyspiel.ISMCTSBot`` cannot play a Python game (docs/envs.md,
   "Seeding").
 
@@ -45,10 +47,10 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-import porphyra.envs.openspiel  # noqa: F401  (registers the OpenSpiel games)
 from porphyra.bots import make_bot, seat_view
 from porphyra.core.build import engine_build
 from porphyra.envs.encoding import EnvCore
+from porphyra.envs.openspiel import seeded_resampler  # (also registers the games)
 from porphyra.tournament.stats import wilson_interval
 
 AGENTS = ["uniform", "random", "easy", "medium", "os-ismcts:10", "os-ismcts:40"]
@@ -107,6 +109,9 @@ class OpenSpielISMCTS:
             random_state=rng,
             allow_inconsistent_action_sets=True,
         )
+        # (the bot's own resampler is seeded from the OS at every world: docs/envs.md,
+        # "Seeding")
+        self.bot.set_resampler(seeded_resampler(rng))
 
     def act(self, state: Any) -> list[int]:
         return [int(self.bot.step(state))]
@@ -129,20 +134,39 @@ def agent_factory(spec: str, game: Any) -> Callable[[int], Agent]:
     return lambda seed: EngineBot(spec, seed)
 
 
-def play(game: Any, engine_seed: int, agents: list[Agent]) -> list[float]:
-    """One game of ``game`` on the deal of ``engine_seed``; returns the seats' returns."""
+def play(
+    game: Any, engine_seed: int, agents: list[Agent], moves: list[int] | None = None
+) -> list[float]:
+    """One game of ``game`` on the deal of ``engine_seed``; returns the seats' returns
+    (and appends the ids played, in order, to ``moves`` if given)."""
     state = game.new_initial_state()
     state.core = EnvCore(game.codec, game.engine.new_initial_state(seed=engine_seed))
     while not state.is_terminal():
         seat = state.current_player()
         for action_id in agents[seat].act(state):
             state.apply_action(action_id)
+            if moves is not None:
+                moves.append(int(action_id))
     return [float(r) for r in state.returns()]
+
+
+def load(name: str) -> Any:
+    """The 2-player OpenSpiel game of ``name`` (``byzantium`` or ``conspiracy``)."""
+    return pyspiel.load_game(GAMES[name], {"players": 2} if name == "conspiracy" else {})
+
+
+def record_moves(name: str, agent: str, engine_seed: int, bot_seed: int) -> list[int]:
+    """The ids of one game of ``agent`` (seat 0, seeded ``bot_seed``) against ``random``
+    (seat 1) on the deal of ``engine_seed``: a row repeats itself when these do."""
+    game = load(name)
+    moves: list[int] = []
+    play(game, engine_seed, [agent_factory(agent, game)(bot_seed), EngineBot("random", 1)], moves)
+    return moves
 
 
 def measure(name: str, agent: str, reference: str, games: int, seed: int) -> dict[str, Any]:
     """``agent`` against ``reference``: ``games`` games (a deal twice, seats swapped)."""
-    game = pyspiel.load_game(GAMES[name], {"players": 2} if name == "conspiracy" else {})
+    game = load(name)
     make_agent, make_ref = agent_factory(agent, game), agent_factory(reference, game)
     wins = draws = 0
     start, cpu = time.monotonic(), time.process_time()

@@ -92,3 +92,36 @@ def test_agent_specs_keep_their_options(bl: ModuleType) -> None:
         "ismcts:depth=4",
         "random",
     ]
+
+
+_MOVES = """
+import json, sys
+from tests.scripts import ROOT, load_script
+bl = load_script(ROOT / "bench" / "baselines.py")
+print(json.dumps(bl.record_moves(sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))))
+"""
+
+
+@pytest.mark.parametrize("game", ["byzantium", "conspiracy"])
+def test_os_ismcts_games_repeat_themselves(bl: ModuleType, game: str) -> None:
+    # OpenSpiel's bot resamples through an OS-seeded sampler unless given a resampler:
+    # the same seeds played different games from run to run.
+    first = bl.record_moves(game, "os-ismcts:4", 34000, 3)
+    assert len(first) > 10
+    assert bl.record_moves(game, "os-ismcts:4", 34000, 3) == first
+
+
+@pytest.mark.slow
+def test_os_ismcts_games_repeat_across_processes_and_hash_seeds(bl: ModuleType) -> None:
+    import json
+    import os
+    import subprocess
+    import sys
+
+    runs = []
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        args = [sys.executable, "-c", _MOVES, "byzantium", "os-ismcts:4", "34001", "5"]
+        out = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+        runs.append(json.loads(out.stdout))
+    assert runs[0] == runs[1] == bl.record_moves("byzantium", "os-ismcts:4", 34001, 5)

@@ -90,6 +90,50 @@ def test_openspiel_ismcts_plays_a_full_game(name: str, params: dict[str, int]) -
     assert sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
 
 
+def _seeded_ismcts_game(name: str, params: dict[str, int], seed: int) -> list[int]:
+    """The history of a game of two seeded ISMCTS bots with :func:`seeded_resampler`."""
+    game = pyspiel.load_game(name, params)
+    bots = []
+    for seat in (0, 1):
+        rng = np.random.RandomState(seed + seat)
+        bot = ismcts.ISMCTSBot(
+            game,
+            mcts.RandomRolloutEvaluator(1, rng),
+            2.0,
+            3,
+            random_state=rng,
+            allow_inconsistent_action_sets=True,
+        )
+        bot.set_resampler(openspiel.seeded_resampler(rng))
+        bots.append(bot)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(bots[state.current_player()].step(state))
+    history: list[int] = state.history()
+    return history
+
+
+def test_pyspiels_default_sampler_is_seeded_from_the_os() -> None:
+    # Why OpenSpiel's ISMCTS does not repeat itself without a resampler (docs/envs.md,
+    # "Seeding"): its default resampler makes this sampler at every world.
+    firsts = {pyspiel.UniformProbabilitySampler(0.0, 1.0)() for _ in range(8)}
+    assert len(firsts) > 1
+
+
+@pytest.mark.parametrize(("name", "params"), GAMES[:2])
+def test_seeded_resampler_makes_openspiel_ismcts_repeat(name: str, params: dict[str, int]) -> None:
+    first = _seeded_ismcts_game(name, params, 5)
+    assert _seeded_ismcts_game(name, params, 5) == first
+    state = pyspiel.load_game(name, params).new_initial_state()
+    resample = openspiel.seeded_resampler(np.random.RandomState(9))
+    world, again = (
+        resample(state, 0),
+        openspiel.seeded_resampler(np.random.RandomState(9))(state, 0),
+    )
+    assert world.information_state_string(0) == state.information_state_string(0)
+    assert str(world.core.state.hidden_from(0)) == str(again.core.state.hidden_from(0))
+
+
 @pytest.mark.parametrize("name", ["porphyra_byzantium", "porphyra_conspiracy"])
 def test_openspiel_mcts_plays_a_full_game(name: str) -> None:
     game = pyspiel.load_game(name, {"seed": 0})

@@ -44,7 +44,8 @@ OpenSpiel's C++ bots cannot play these Python games (nor any Python game): the b
 back into Python, which crashes the interpreter (segfault); ``step_with_policy`` keeps the
 GIL but pyspiel does not forward ``ResampleFromInfostate`` to Python states, so it raises
 ``SpielError``.  Use the Python bots, ``open_spiel.python.algorithms.ismcts`` and
-``mcts``.
+``mcts``; give the ISMCTS bot :func:`seeded_resampler` for games that repeat (its own
+resampler seeds every sampled world from the OS).
 """
 
 from __future__ import annotations
@@ -357,6 +358,29 @@ class PorphyraState(pyspiel.State):
         pub = self.core.state.public_observation()
         pub.pop("log", None)
         return json.dumps(pub, sort_keys=True)
+
+
+def seeded_resampler(
+    random_state: np.random.RandomState,
+) -> Callable[[PorphyraState, int], PorphyraState]:
+    """A resampler for OpenSpiel's Python ``ismcts.ISMCTSBot.set_resampler`` that draws its
+    worlds from ``random_state`` (give it the bot's own ``random_state``).
+
+    Without it the bot resamples through ``pyspiel.UniformProbabilitySampler(0., 1.)``, a
+    sampler that seeds itself from the OS (``std::random_device``) at every call, so a bot
+    with a seeded ``random_state`` still searches different worlds, and plays different
+    moves, from run to run.  The returned callable takes ``(state, player)`` and returns
+    ``state.resample_from_infostate(player, sampler)`` with ``sampler`` a uniform draw in
+    [0, 1) from ``random_state`` (one draw a world; what ``player`` can see is unchanged).
+    """
+
+    def sampler() -> float:
+        return float(random_state.uniform())
+
+    def resample(state: PorphyraState, player: int) -> PorphyraState:
+        return state.resample_from_infostate(player, sampler)
+
+    return resample
 
 
 class PorphyraObserver:
