@@ -503,7 +503,10 @@ def test_the_card_listing_speaks_the_terminals_language(lang: str) -> None:
         assert english not in result.output, english
     label = {"ja": "設計メモ（英語）：", "ko": "설계 메모 (영어):"}[lang]
     assert label in result.output
-    assert result.output.index(label) < result.output.index("Version 5 of the default deck")
+    from porphyra.games.byzantium.cards import DEFAULT_DECK
+
+    note = f"Version {DEFAULT_DECK.removeprefix('v')} of the default deck"  # the English note
+    assert result.output.index(label) < result.output.index(note)
 
 
 def test_the_commands_errors_speak_the_terminals_language() -> None:
