@@ -146,7 +146,9 @@ LESSON = Lesson(
     options={"deck": "v3", "first_emperor": 0},
     seed=137155,
     seat=0,
-    bots={1: "easy"},
+    # The steps were written against these moves of the easy heuristic; since issue 31
+    # ``easy`` redraws by its pile's contents, and the script keeps the earlier rule.
+    bots={1: "easy:redraw=surplus"},
     title=N_("Learn Byzantium"),
     steps=STEPS,
 )
