@@ -9,7 +9,8 @@ random     uniformly random legal actions (alias ``bot``)
 easy       the game's heuristic bot (:mod:`porphyra.bots.heuristic`; a generic flat
            Monte Carlo bot for a game without a heuristic)
 heuristic  alias of ``easy``; both take ``style=legacy`` or ``style=territory`` in
-           Byzantium (:mod:`porphyra.bots.byzantium_styles`: play styles)
+           Byzantium (:mod:`porphyra.bots.byzantium_styles`: play styles), or
+           ``redraw=pile`` (:mod:`porphyra.bots.byzantium_redraw`: a redraw rule)
 greedy     the generic flat Monte Carlo one-ply bot (options: ``samples``)
 ismcts     information-set MCTS, 1000 iterations a move (deterministic for a seed)
 medium     ISMCTS, 0.5 s a move (not reproducible: time budget)
@@ -88,10 +89,12 @@ def _plain(cls: Callable[[int], Bot]) -> Callable[..., Bot]:
 
 
 def _easy(seed: int = 0, **options: Any) -> Bot:
-    unknown = set(options) - {"style"}
+    unknown = set(options) - set(_EASY_OPTIONS)
     if unknown:
-        raise ValueError(f"easy takes only the option style (got {', '.join(sorted(unknown))})")
-    return EasyBot(seed, style=options.get("style"))
+        raise ValueError(
+            f"easy takes only the options style and redraw (got {', '.join(sorted(unknown))})"
+        )
+    return EasyBot(seed, style=options.get("style"), redraw=options.get("redraw"))
 
 
 #: Bot builders by name: ``builder(seed, **options) -> Bot``.
@@ -108,8 +111,9 @@ _FACTORIES: dict[str, Callable[..., Bot]] = {
 
 #: Options of the ``greedy`` bot in specs (the ISMCTS ones come from ``ISMCTSSettings``).
 _GREEDY_OPTIONS = ("samples",)
-#: Options of the ``easy`` bot in specs: ``style`` (a Byzantium play style, a word).
-_EASY_OPTIONS = ("style",)
+#: Options of the ``easy`` bot in specs: ``style`` (a Byzantium play style, a word) and
+#: ``redraw`` (a Byzantium redraw rule, a word).
+_EASY_OPTIONS = ("style", "redraw")
 
 
 #: One line per bot name, for ``porphyra bots`` and the lobby.
@@ -118,7 +122,7 @@ BOT_DESCRIPTIONS: dict[str, str] = {
     "bot": "same as random",
     "easy": "the game's heuristic (strategy in porphyra.bots.heuristic_<game>); "
     "Byzantium play styles: easy:style=legacy rushes Legacy cards, easy:style=territory "
-    "fights for Territory",
+    "fights for Territory; easy:redraw=pile redraws by the draw pile's known contents",
     "heuristic": "same as easy",
     "greedy": "one-ply flat Monte Carlo over sampled worlds (options: samples)",
 }

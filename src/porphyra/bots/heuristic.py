@@ -115,16 +115,28 @@ class EasyBot:
 
     name = "easy"
 
-    def __init__(self, seed: int = 0, style: str | None = None) -> None:
+    def __init__(self, seed: int = 0, style: str | None = None, redraw: str | None = None) -> None:
         """Args: ``style``: a Byzantium play style
-        (:data:`porphyra.bots.byzantium_styles.STYLES`), ``None`` for the plain heuristic.
+        (:data:`porphyra.bots.byzantium_styles.STYLES`), ``None`` for the plain heuristic;
+        ``redraw``: a Byzantium redraw rule
+        (:data:`porphyra.bots.byzantium_redraw.REDRAW_RULES`), ``None`` for the default.
 
         Raises:
-            ValueError: an unknown style.
+            ValueError: an unknown style or redraw rule, or both given.
         """
         self.seed = seed
         self.style = style
+        self.redraw = redraw
         self._bots: dict[str, Bot] = {}
+        if redraw is not None:
+            from porphyra.bots.byzantium_redraw import REDRAW_RULES
+
+            if style is not None:
+                raise ValueError("easy takes a style or a redraw rule, not both")
+            if redraw not in REDRAW_RULES:
+                rules = ", ".join(REDRAW_RULES)
+                raise ValueError(f"unknown redraw rule {redraw!r}; rules: {rules}")
+            self.name = f"easy:redraw={redraw}"
         if style is not None:
             from porphyra.bots.byzantium_styles import STYLES
 
@@ -141,7 +153,12 @@ class EasyBot:
         name = view.game.info.name
         bot = self._bots.get(name)
         if bot is None:
-            if self.style is None:
+            if self.redraw is not None:
+                if (redraw_bot := adapter(name, "redraw_bot")) is None:
+                    rules = " and ".join(games_with("redraw_bot"))
+                    raise ValueError(f"redraw rules are for {rules}, not {name}")
+                bot = redraw_bot(self.seed, self.redraw)
+            elif self.style is None:
                 bot = heuristic_for(name)(self.seed)
             elif (styled_bot := adapter(name, "styled_bot")) is not None:
                 bot = styled_bot(self.seed, self.style)

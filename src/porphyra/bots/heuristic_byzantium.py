@@ -14,9 +14,13 @@ the other role next turn, i.e. the role of the deck it came from).  So:
   leave the Foe behind or level in LT (the Emperor loses 3 LT, then most LT wins), the Foe
   keeps its force below ``TT + the Emperor's expected force`` (weakest cards left out); that
   force is derived from the card data (:func:`expected_emperor_force`).
-- **Redraw**: discard (up to 4) the cards that cannot enter that best meld (a second Leader, a
-  fifth Troop…), weakest first, then force-1 Troop or Recovery cards in the meld while redraws
-  remain (a fresh card is most often stronger).
+- **Redraw**: ``easy:redraw=pile`` weighs the hand kept against the draw pile's known
+  contents (the ``pile`` rule, issue 31: :mod:`porphyra.bots.byzantium_redraw`).  ``easy``
+  and the search (candidates, rollouts, opponent model, where a redraw must cost
+  microseconds, not the pile rule's milliseconds) keep the ``surplus`` rule: discard (up
+  to 4) the cards that cannot enter that best meld (a second Leader, a fifth Troop…),
+  weakest first, then force-1 Troop or Recovery cards in the meld
+  while redraws remain (a fresh card is most often stronger).
 - **Negotiation target**: the Foe people card of highest force.  **Replacement**: the choice
   whose exact outcome (both melds are known by then) is best for the Foe: a collapse that wins
   the game, else winning the meld (the Emperor loses 1 LT), else the strongest card.
@@ -42,6 +46,13 @@ from mypy_extensions import mypyc_attr
 
 from porphyra.bots import byzantium_values
 from porphyra.bots.base import SeatView
+from porphyra.bots.byzantium_redraw import (
+    DEFAULT_REDRAW,
+    REDRAW_RULES,
+    pile_from_observation,
+    pile_redraw,
+    usable_pile,
+)
 from porphyra.bots.search_types import GameHeuristics, view_seed
 from porphyra.core.game import Action
 from porphyra.games.byzantium.cards import Card, CardSet
@@ -78,6 +89,9 @@ class Situation(NamedTuple):
         territory: the Empire's TT.
         my_lt / their_lt: Legacy Tokens of the seat and of the opponent.
         byz_meld / foe_meld: the revealed melds (negotiation decisions only), card kinds.
+        pile: the usable cards of the seat's own draw pile, sorted card kinds (its contents,
+            never its order; redraw decisions from an observation only, else empty), for
+            the pile rule (:mod:`porphyra.bots.byzantium_redraw`).
     """
 
     verb: str
@@ -89,6 +103,7 @@ class Situation(NamedTuple):
     their_lt: int
     byz_meld: tuple[int, ...] = ()
     foe_meld: tuple[int, ...] = ()
+    pile: tuple[int, ...] = ()
 
     @property
     def age(self) -> int:
@@ -240,8 +255,10 @@ def _pass(s: Situation, cardset: CardSet) -> list[int]:
     return [min(set(s.hand), key=usefulness)]
 
 
-def decide(s: Situation, cardset: CardSet) -> tuple[str, list[int]]:
-    """The heuristic decision for situation ``s``: ``(verb, card kinds)``.
+def decide(s: Situation, cardset: CardSet, redraw: str = DEFAULT_REDRAW) -> tuple[str, list[int]]:
+    """The heuristic decision for situation ``s``: ``(verb, card kinds)``; ``redraw`` picks
+    the redraw rule (``pile``: :func:`porphyra.bots.byzantium_redraw.pile_redraw`, used
+    when ``s.pile`` is known; else ``surplus``, the module docstring's).
 
     Raises:
         ValueError: an unknown decision verb.
@@ -251,6 +268,8 @@ def decide(s: Situation, cardset: CardSet) -> tuple[str, list[int]]:
             return "meld", best_meld(s.hand, cardset, byzantine=True)
         return "meld", _foe_meld(s, cardset)
     if s.verb == "redraw":
+        if redraw == "pile" and s.pile:
+            return "redraw", pile_redraw(s.hand, s.pile, cardset, s.byzantine, s.turn)
         return "redraw", _redraw(s, cardset)
     if s.verb == "target":
         cards = cardset.cards
@@ -287,16 +306,21 @@ def situation_from_observation(obs: dict[str, object], cardset: CardSet) -> Situ
     assert isinstance(melds, dict)
     hand = obs["hand"]
     assert isinstance(hand, list)
+    turn = _number(obs, "turn")
+    pile: tuple[int, ...] = ()
+    if obs["phase"] == "redraw":
+        pile = usable_pile(pile_from_observation(obs, cardset), cardset, turn)
     return Situation(
         verb=str(obs["phase"]),
         byzantine=obs["role"] == "byzantine",
         hand=tuple(sorted(by_slug[s].index for s in hand)),
-        turn=_number(obs, "turn"),
+        turn=turn,
         territory=_number(obs, "territory"),
         my_lt=int(legacy[seat]),
         their_lt=int(legacy[1 - seat]),
         byz_meld=tuple(sorted(by_slug[s].index for s in melds["byzantine"])),
         foe_meld=tuple(sorted(by_slug[s].index for s in melds["foe"])),
+        pile=pile,
     )
 
 
@@ -305,16 +329,28 @@ class HeuristicBot:
     """The Byzantium ``easy`` bot (strategy in the module docstring).
 
     It is deterministic: the seed is kept for the bot interface but never needed.
+
+    Args:
+        redraw: the redraw rule, ``surplus`` (default) or ``pile``
+            (:data:`porphyra.bots.byzantium_redraw.REDRAW_RULES`).
+
+    Raises:
+        ValueError: an unknown redraw rule.
     """
 
     name = "easy"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, redraw: str = DEFAULT_REDRAW) -> None:
+        if redraw not in REDRAW_RULES:
+            raise ValueError(f"unknown redraw rule {redraw!r}; rules: {', '.join(REDRAW_RULES)}")
         self.seed = seed
+        self.redraw = redraw
+        if redraw != DEFAULT_REDRAW:
+            self.name = f"easy:redraw={redraw}"
 
     def decide(self, s: Situation, cardset: CardSet) -> tuple[str, list[int]]:
         """This bot's decision (:func:`decide`; play styles override it)."""
-        return decide(s, cardset)
+        return decide(s, cardset, self.redraw)
 
     def choose(self, view: SeatView) -> Action:
         """The heuristic action for ``view`` (falls back to the first legal action if the
@@ -344,7 +380,8 @@ class HeuristicBot:
 
 
 def _situation_from_state(st: ByzantiumState) -> Situation:
-    """The acting seat's :class:`Situation` (only that seat's knowledge is read)."""
+    """The acting seat's :class:`Situation` (only that seat's knowledge is read).  It
+    leaves ``pile`` empty, so the search's redraws follow the cheap ``surplus`` rule."""
     seat = st.current_player()
     lt, melds = st.lt, st.melds
     return Situation(
@@ -387,7 +424,8 @@ def _dedupe(options: list[list[int]]) -> list[tuple[int, ...]]:
 
 
 def candidate_actions(state: ByzantiumState) -> list[Action]:
-    """A few sensible options for ISMCTS's tree (the heuristic's choice first).
+    """A few sensible options for ISMCTS's tree (the heuristic's choice first; its redraw by
+    the ``surplus`` rule, see the module docstring).
 
     Meld: the heuristic meld, the strongest meld, and the strongest meld without its 1, 2
     or 3 weakest cards (Legacy cards kept).  Redraw: the heuristic redraw, none, the

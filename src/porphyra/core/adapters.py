@@ -24,6 +24,7 @@ ADAPTER_KINDS: dict[str, str] = {
     "web": "a WebHooks (below): the web server's hooks",
     "heuristics": "a porphyra.bots.search_types.GameHeuristics: the easy bot, ISMCTS hooks",
     "styled_bot": "a class (seed: int, style: str) -> Bot: the easy bot in a play style",
+    "redraw_bot": "a class (seed: int, redraw: str) -> Bot: the easy bot with a redraw rule",
     "terminal_view": "a class () -> porphyra.cli.views.GameView: the terminal's view",
     "codec": "a class (game) -> porphyra.envs.encoding.Codec: the research encoding",
     "research": "a porphyra.envs.hooks.ResearchHooks: env ids, zero-sum seat counts, docs",

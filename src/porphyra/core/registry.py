@@ -33,6 +33,7 @@ _ADAPTERS: dict[str, dict[str, str]] = {
         "web": "porphyra.games.byzantium.web:WEB",
         "heuristics": "porphyra.bots.heuristic_byzantium:HEURISTICS",
         "styled_bot": "porphyra.bots.byzantium_styles:StyledHeuristicBot",
+        "redraw_bot": "porphyra.bots.heuristic_byzantium:HeuristicBot",
         "terminal_view": "porphyra.cli.byzantium_view:ByzantiumView",
         "codec": "porphyra.envs.codecs:ByzantiumCodec",
         "research": "porphyra.envs.hooks:BYZANTIUM",
