@@ -62,6 +62,16 @@ CACHE_SIZE = 20000
 _CACHE: dict[int, tuple[CardSet, dict[tuple[object, ...], list[int]]]] = {}
 
 
+def check_redraw_rule(rule: str) -> None:
+    """Refuse a redraw rule that is not one of :data:`REDRAW_RULES`.
+
+    Raises:
+        ValueError: ``rule`` is unknown (the message names the rules).
+    """
+    if rule not in REDRAW_RULES:
+        raise ValueError(f"unknown redraw rule {rule!r}; rules: {', '.join(REDRAW_RULES)}")
+
+
 def card_values(cardset: CardSet) -> tuple[int, ...]:
     """Each card kind's value in card value points (module docstring), by ``Card.index``."""
     return tuple(

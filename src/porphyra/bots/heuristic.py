@@ -129,13 +129,11 @@ class EasyBot:
         self.redraw = redraw
         self._bots: dict[str, Bot] = {}
         if redraw is not None:
-            from porphyra.bots.byzantium_redraw import REDRAW_RULES
+            from porphyra.bots.byzantium_redraw import check_redraw_rule
 
             if style is not None:
                 raise ValueError("easy takes a style or a redraw rule, not both")
-            if redraw not in REDRAW_RULES:
-                rules = ", ".join(REDRAW_RULES)
-                raise ValueError(f"unknown redraw rule {redraw!r}; rules: {rules}")
+            check_redraw_rule(redraw)
             self.name = f"easy:redraw={redraw}"
         if style is not None:
             from porphyra.bots.byzantium_styles import STYLES
