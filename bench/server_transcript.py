@@ -17,6 +17,10 @@ storage, views, encoding): the part of ``bench/bench_server.py``'s figure that i
 porphyra's own, without the web stack and with little noise from a busy machine.
 
     .venv/bin/python bench/server_transcript.py [--games 6] [--seed 1] [--choices]
+
+``--bench`` plays the shape of ``bench/bench_server.py`` instead (one client a seat, no
+spectator, half Byzantium and half 2-player Conspiracy, clients taking option tables), the
+runner's share of that benchmark's CPU per decision.
 """
 
 from __future__ import annotations
@@ -43,6 +47,12 @@ GAMES: tuple[tuple[str, dict[str, Any]], ...] = (
     ("byzantium", {}),
     ("conspiracy", {"players": 2}),
     ("conspiracy", {"players": 3}),
+)
+
+#: The games of ``--bench``: those of ``bench/bench_server.py``.
+BENCH_GAMES: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("byzantium", {}),
+    ("conspiracy", {"players": 2}),
 )
 
 
@@ -72,6 +82,8 @@ async def _play(
     seed: int,
     rng: random.Random,
     choices: bool = False,
+    per_seat: int = 2,
+    spectators: int = 1,
 ) -> tuple[list[str], int, float, int]:
     """Play one game to its end: (every message as seen, in order per client; decisions;
     CPU s; characters sent)."""
@@ -86,7 +98,8 @@ async def _play(
             made.compact = True
         return made
 
-    clients = [new_client(s) for s in range(players) for _ in range(2)] + [new_client(None)]
+    clients = [new_client(s) for s in range(players) for _ in range(per_seat)]
+    clients += [new_client(None) for _ in range(spectators)]
     for client in clients:
         runner.attach(client)
     first: dict[int | None, Client] = {c.seat: c for c in reversed(clients) if c.seat is not None}
@@ -121,19 +134,26 @@ async def _play(
     return [t for per in texts for t in per], decisions, cpu, sent[0]
 
 
-async def _main(games: int, seed: int, choices: bool) -> None:
+async def _main(games: int, seed: int, choices: bool, bench: bool = False) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        await _play_all(f"sqlite:///{Path(tmp) / 'transcript.sqlite3'}", games, seed, choices)
+        url = f"sqlite:///{Path(tmp) / 'transcript.sqlite3'}"
+        await _play_all(url, games, seed, choices, bench)
 
 
-async def _play_all(url: str, games: int, seed: int, choices: bool = False) -> None:
+async def _play_all(
+    url: str, games: int, seed: int, choices: bool = False, bench: bool = False
+) -> None:
     hub = Hub(Storage(url))
     rng = random.Random(seed)
     digest = hashlib.sha256()
     total, cpu, chars = 0, 0.0, 0
     for g in range(games):
-        name, options = GAMES[g % len(GAMES)]
-        texts, decisions, used, size = await _play(hub, name, options, seed + g, rng, choices)
+        mix = BENCH_GAMES if bench else GAMES
+        name, options = mix[g % len(mix)]
+        shape = (1, 0) if bench else (2, 1)
+        texts, decisions, used, size = await _play(
+            hub, name, options, seed + g, rng, choices or bench, *shape
+        )
         for text in texts:
             digest.update(text.encode())
             digest.update(b"\n")
@@ -154,8 +174,11 @@ def main() -> None:
     parser.add_argument(
         "--choices", action="store_true", help="clients take option tables, as the page does"
     )
+    parser.add_argument(
+        "--bench", action="store_true", help="the shape of bench_server.py (see above)"
+    )
     args = parser.parse_args()
-    asyncio.run(_main(args.games, args.seed, args.choices))
+    asyncio.run(_main(args.games, args.seed, args.choices, args.bench))
 
 
 if __name__ == "__main__":
