@@ -122,7 +122,7 @@ class KuhnState(State):
             obs["showdown"] = {str(p): CARDS[self.cards[p]] for p in self._in_play()}
         return obs
 
-    def public_observation(self) -> JSONDict:
+    def public_observation(self, log: bool = True) -> JSONDict:
         return {"actions": self._verbs()}
 
     def clone(self) -> KuhnState:

@@ -74,7 +74,7 @@ class TreeState(State):
         as_seat(player)  # (checked; every seat sees the whole path)
         return {"path": list(self.path)}
 
-    def public_observation(self) -> JSONDict:
+    def public_observation(self, log: bool = True) -> JSONDict:
         return {"path": list(self.path)}
 
     def clone(self) -> TreeState:

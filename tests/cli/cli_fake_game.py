@@ -98,13 +98,13 @@ class FakeState(State):
     def scores(self) -> list[Any]:
         return [{"total": t} for t in self._totals()]
 
-    def public_observation(self) -> dict[str, Any]:
+    def public_observation(self, log: bool = True) -> dict[str, Any]:
         return {
             "turn": len(self._history) // 2 + 1,
             "current_player": self.current_player(),
             "played": [list(p) for p in self.played],
             "hand_sizes": [len(h) for h in self.hands],
-            "log": list(self.public_log),
+            "log": list(self.public_log) if log else [],
         }
 
     def observation(self, player: SupportsIndex) -> dict[str, Any]:

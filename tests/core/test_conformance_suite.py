@@ -200,3 +200,29 @@ def test_suite_catches_log_messages_that_say_more_than_the_log(
     _register(monkeypatch, "telling", _TellingLogGame)
     with pytest.raises(AssertionError, match="is not its log"):
         conformance.check_log_messages("telling", {}, games=1)
+
+
+class _ForgetfulState(ByzantiumState):
+    """Without its log, its public view forgets the turn too."""
+
+    def public_observation(self, log: bool = True) -> dict[str, Any]:
+        obs = super().public_observation(log)
+        if not log:
+            obs["turn"] = 0
+        return obs
+
+
+class _ForgetfulGame(ByzantiumGame):
+    def new_initial_state(self, seed: int = 0) -> ByzantiumState:
+        state = super().new_initial_state(seed)
+        state.__class__ = _ForgetfulState
+        return state
+
+
+def test_suite_catches_a_public_view_without_log_that_drops_more(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    conformance.check_public_observation_without_log("byzantium", {}, games=1)
+    _register(monkeypatch, "forgetful", _ForgetfulGame)
+    with pytest.raises(AssertionError, match="differs beyond the log"):
+        conformance.check_public_observation_without_log("forgetful", {}, games=1)

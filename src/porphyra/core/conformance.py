@@ -150,6 +150,27 @@ def check_observations_are_owned(name: str, options: dict[str, Any], games: int 
             assert fingerprint(s) == before, f"{name}: changing an observation changed the state"
 
 
+def check_public_observation_without_log(
+    name: str, options: dict[str, Any], games: int = 2
+) -> None:
+    """``public_observation(log=False)`` is ``public_observation()`` with its ``"log"``
+    (where it has one) empty, and nothing else changed: readers of the other fields (the
+    end screen's course, the research tensors) see the same view for less."""
+    game = _game(name, options)
+    for g in range(games):
+        state = game.new_initial_state(seed=4700 + g)
+        rng = random.Random(g)
+        for i, s in enumerate(_states_along(state, rng)):
+            if i % 7 and not s.is_terminal():
+                continue
+            whole = s.public_observation()
+            if "log" in whole:
+                whole["log"] = []
+            assert s.public_observation(log=False) == whole, (
+                f"{name}: public_observation(log=False) differs beyond the log"
+            )
+
+
 def check_log_messages(name: str, options: dict[str, Any], games: int = 2) -> None:
     """``log_messages(p)`` is ``observation(p)["log"]`` as messages (the public log for
     None): one message per line, ``str()`` the line, so that what the edges translate holds
@@ -471,6 +492,7 @@ def run_all(name: str, options: dict[str, Any] | None = None, games: int = 5) ->
     check_clone_independence(name, opts, max(1, games // 2))
     check_observations_are_owned(name, opts, max(1, games // 2))
     check_log_messages(name, opts, max(1, games // 2))
+    check_public_observation_without_log(name, opts, max(1, games // 2))
     check_resample(name, opts, games)
     check_resample_canonical(name, opts, max(1, games // 2))
     check_actions(name, opts, max(1, games // 2))

@@ -153,9 +153,13 @@ class State(abc.ABC):
         or change it; ``conformance.check_observations_are_owned``)."""
 
     @abc.abstractmethod
-    def public_observation(self) -> JSONDict:
+    def public_observation(self, log: bool = True) -> JSONDict:
         """JSON-ready view of a spectator: only public information (a new object on every
-        call, as :meth:`observation`)."""
+        call, as :meth:`observation`).
+
+        ``log=False``: the same view with its ``"log"`` (where it has one) left empty, for
+        readers of the other fields only (formatting the lines is much of a view's cost;
+        ``conformance.check_public_observation_without_log``)."""
 
     def log_messages(self, player: SupportsIndex | None = None) -> list[Message]:
         """The log that ``player`` reads (None: a spectator) as messages, an id plus

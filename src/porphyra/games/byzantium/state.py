@@ -609,10 +609,10 @@ class ByzantiumState(State):
         return self._seed
 
     # ----------------------------------------------------------------- views
-    def public_observation(self) -> dict[str, Any]:
+    def public_observation(self, log: bool = True) -> dict[str, Any]:
         """What everyone sees (section 4), built by
-        :func:`porphyra.games.byzantium.view.public`."""
-        return view.public(self)
+        :func:`porphyra.games.byzantium.view.public` (``log=False``: ``"log"`` empty)."""
+        return view.public(self, log=log)
 
     def _seat(self, player: SupportsIndex) -> int:
         """``player`` as one of this game's seats (0 or 1).

@@ -372,9 +372,10 @@ class ConspiracyState(TurnMixin):
         return (tuple(self.deck), tuple(self.loc_deck), unseen, self.rng_base, self.rng_counter)
 
     # ------------------------------------------------------------------ observations
-    def public_observation(self) -> JSONDict:
-        """The spectator view (see :func:`porphyra.games.conspiracy.view.public`)."""
-        return view.public(self)
+    def public_observation(self, log: bool = True) -> JSONDict:
+        """The spectator view (see :func:`porphyra.games.conspiracy.view.public`;
+        ``log=False``: ``"log"`` empty)."""
+        return view.public(self, log)
 
     def observation(self, player: SupportsIndex, log: bool = True) -> JSONDict:
         """Seat ``player``'s view (see :func:`porphyra.games.conspiracy.view.seat`).
