@@ -39,13 +39,15 @@ class WebHooks:
 
     Attributes:
         summary: the end screen's course of a finished game, from its game object and its
-            public observations in order (the first before any action); a JSON-ready dict.
-            None: the end screen has no course for this game.
+            public observations in order (the first before any action), each without its log
+            (``public_observation(log=False)``); a JSON-ready dict.  None: the end screen
+            has no course for this game.
         hidden: what the ``"all"`` view of a finished game's replay adds to the public
             observation of ``state`` (e.g. the draw piles in order); only ever called for
             finished games.  None: nothing.
         derived: figures computed from a public observation alone, for display (e.g. a
-            live score breakdown); must read nothing but the observation.  None: none (and
+            live score breakdown); must read nothing but the observation, and not its log
+            (it may be given one without: ``public_observation(log=False)``).  None: none (and
             the server need not build the public observation for them).
         solo_options: the options of a one-seat table against the game's own opponent,
             which the lobby offers when the engine accepts them.  None: no solo table.

@@ -14,7 +14,6 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from porphyra import record as records
 from porphyra.clocks import TableClock
 from porphyra.core.game import Game, State
 from porphyra.i18n import DEFAULT as DEFAULT_LANGUAGE
@@ -22,7 +21,7 @@ from porphyra.server import protocol
 from porphyra.server.client import Client
 from porphyra.server.gamedata import derived, has_derived
 from porphyra.server.rows import GameRow, SeatRow
-from porphyra.server.summary import game_summary
+from porphyra.server.summary import state_summary
 
 log = logging.getLogger("porphyra.server")
 
@@ -89,15 +88,19 @@ class SeatViews:
 
     def _derived(self) -> dict[str, Any]:
         """:func:`derived` of the public observation (``{}`` without building it when the
-        game has no derived figures)."""
+        game has no derived figures): the spectators' one where it was built for this
+        change, else one without the log, which derived figures never read."""
         if not has_derived(self.game):
             return {}
-        return derived(self.game, self.public())
+        public = self._memo.get("public") if self._memo_seq == self.seq else None
+        if public is None:
+            public = self.state.public_observation(log=False)
+        return derived(self.game, public)
 
     def _summary(self) -> dict[str, Any]:
-        """:func:`game_summary` of the finished game (public observations only)."""
+        """:func:`state_summary` of the finished game (public observations only)."""
         try:
-            return game_summary(records.to_record(self.state))
+            return state_summary(self.state)
         except Exception:  # a summary is a courtesy: never fail the view for it
             log.exception("game %s: no summary", self.id)
             return {}

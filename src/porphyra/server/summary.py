@@ -1,7 +1,8 @@
 """A finished web game's course: the end screen's turn-by-turn summary and the replay
 viewer's frames.
 
-Both are built by replaying the game's record, and both are for **finished games only**
+Both are built by replaying the game (its state's actions, or its record), and both are
+for **finished games only**
 (the server refuses them before the end; a finished game's record, with its seed, is public
 anyway).  The summary reads public observations only; a replay frame shows one seat's
 observation at each step, the public one, or everything (``"all"``: every seat's view and
@@ -42,15 +43,28 @@ def _states(rec: dict[str, Any]) -> Iterator[tuple[int | None, str | None, State
         yield player, text, state
 
 
-def game_summary(rec: dict[str, Any]) -> dict[str, Any]:
+def state_summary(state: State) -> dict[str, Any]:
     """The end screen's course of a finished game, by the game's own hook
-    (:attr:`~porphyra.core.adapters.WebHooks.summary`, from its public observations);
-    ``{}`` for a game without one (Conspiracy's end screen is its category table)."""
-    hook = web_hooks(rec["game"]).summary
+    (:attr:`~porphyra.core.adapters.WebHooks.summary`, from its public observations
+    without the log); ``{}`` for a game without one (Conspiracy's end screen is its
+    category table).
+
+    The state's own actions (``state.history``, in the order records keep them) are
+    replayed on a new state from its seed: no record is written and no action text parsed
+    again (the server builds it once a game, on the event loop; the parsing was most of
+    its cost, issue 33)."""
+    hook = web_hooks(state.game.info.name).summary
     if hook is None:
         return {}
-    states = _states(rec)
-    return hook(_game_of(rec), (state.public_observation() for _, _, state in states))
+    replay = state.game.new_initial_state(seed=state.seed)
+
+    def observations() -> Iterator[dict[str, Any]]:
+        yield replay.public_observation(log=False)
+        for player, action in state.history:
+            replay.apply_action(action, player)
+            yield replay.public_observation(log=False)
+
+    return hook(state.game, observations())
 
 
 def _hidden(state: State) -> dict[str, Any]:
