@@ -45,6 +45,12 @@ def test_fast_encoder_writes_the_same_text_as_json(name: str, options: dict[str,
             assert protocol.dumps(message) == expected
 
 
+def test_encoder_writes_keys_that_are_not_text_as_json_does() -> None:
+    # Seat numbers as keys take orjson's slower option: the same text as json's.
+    message: dict[Any, Any] = {"at": {0: 3, 1: 5}, 2: [None, True], "s": "«é»"}
+    assert protocol.dumps(message) == json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
 def test_encoder_falls_back_for_what_orjson_refuses() -> None:
     message: dict[Any, Any] = {"n": 2**100, 3: "non-text key", "s": "«é»"}
     assert protocol.dumps(message) == json.dumps(message, separators=(",", ":"), ensure_ascii=False)

@@ -241,9 +241,13 @@ def dumps(message: dict[str, Any]) -> str:
     separators=(",", ":"), ensure_ascii=False)``, encoded by orjson, about 8x faster on a
     view; a value orjson refuses, such as an integer beyond 64 bits, falls back to
     :mod:`json`)."""
+    try:  # (keys that are not strings, seat numbers, take orjson's slower option)
+        return orjson.dumps(message).decode()
+    except TypeError:  # orjson.JSONEncodeError: a key that is not a string, or a value
+        pass
     try:
         return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
-    except TypeError:  # orjson.JSONEncodeError: e.g. an integer beyond 64 bits
+    except TypeError:  # e.g. an integer beyond 64 bits
         return json.dumps(message, separators=(",", ":"), ensure_ascii=False, default=_unfragment)
 
 

@@ -78,6 +78,12 @@ def default_db_url(data_dir: str | Path) -> str:
     return f"sqlite:///{(path / 'porphyra.sqlite3').resolve()}"
 
 
+def _json_text(value: Any) -> str:
+    """``value`` as the JSON text SQLAlchemy's JSON type stores (``"null"`` for None, the
+    value of every move but a game's last, without the encoder's cost)."""
+    return "null" if value is None else json.dumps(value)
+
+
 class Storage:
     """Games, seats and actions in any SQLAlchemy database.
 
@@ -223,8 +229,8 @@ class Storage:
                     if statement == "own":
                         fence_rows(params, lambda p: cursor.execute(SQL["own"], p).rowcount)
                         continue
-                    if statement == "update":
-                        params = [{**p, "r": json.dumps(p["r"])} for p in params]
+                    if statement == "update":  # (JSON text; "null" as SQLAlchemy's JSON)
+                        params = [{**p, "r": _json_text(p["r"])} for p in params]
                     cursor.executemany(SQL[statement], params)
             finally:
                 cursor.close()
