@@ -113,3 +113,43 @@ def test_a_failed_direct_write_stores_nothing_and_the_next_one_lands(tmp_path: P
     row = storage.load("g1")
     assert row is not None and row.seq == 5 and row.actions[-1] == {"player": 1, "action": "pass"}
     storage.close()
+
+
+def test_an_active_games_result_is_stored_as_sqlalchemy_stores_none(tmp_path: Path) -> None:
+    # The direct path writes "null" itself for every move but a game's last.
+    direct_url = f"sqlite:///{tmp_path / 'direct.sqlite3'}"
+    generic_url = f"sqlite:///{tmp_path / 'generic.sqlite3'}"
+    direct, generic = _new(direct_url), _new(generic_url)
+    generic._direct = False
+    for storage in (direct, generic):
+        storage.append_actions([{"status": "active", "result": None, **BATCHES[0][0]}])
+        storage.close()
+    assert _rows(direct_url) == _rows(generic_url)
+    row = Storage(direct_url).load("g1")
+    assert row is not None and row.result is None and row.seq == 1
+
+
+def test_the_hub_stores_a_lone_sqlite_move_before_it_returns(tmp_path: Path) -> None:
+    # With nothing else waiting, store_action writes at once (no writer task); a failed
+    # write raises to the mover and stores nothing.
+    import asyncio
+
+    from porphyra.server.hub import Hub
+
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    storage = _new(url)
+    hub = Hub(storage)
+    entry = {"game_id": "g1", "status": "active", "result": None}
+
+    async def run() -> None:
+        await hub.store_action({**entry, "index": 0, "actions": [(0, "redraw -")], "seq": 1})
+        assert hub._writer is None  # (written inline: the writer task never started)
+        row = storage.load("g1")
+        assert row is not None and row.seq == 1 and len(row.actions) == 1
+        with pytest.raises(Exception, match="UNIQUE"):
+            await hub.store_action({**entry, "index": 0, "actions": [(1, "again")], "seq": 2})
+        row = storage.load("g1")
+        assert row is not None and row.seq == 1 and len(row.actions) == 1
+        await hub.stop()
+
+    asyncio.run(run())

@@ -65,6 +65,7 @@ from porphyra.server.writes import (
     fence_conn,
     fence_one,
     fence_rows,
+    json_text,
 )
 
 #: The writer's seat stored for a spectator's chat line.
@@ -76,12 +77,6 @@ def default_db_url(data_dir: str | Path) -> str:
     path = Path(data_dir).expanduser()
     path.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{(path / 'porphyra.sqlite3').resolve()}"
-
-
-def _json_text(value: Any) -> str:
-    """``value`` as the JSON text SQLAlchemy's JSON type stores (``"null"`` for None, the
-    value of every move but a game's last, without the encoder's cost)."""
-    return "null" if value is None else json.dumps(value)
 
 
 class Storage:
@@ -184,10 +179,9 @@ class Storage:
                 )
 
     def append_actions(self, batch: list[dict[str, Any]], fence: Fence | None = None) -> None:
-        """Group commit: store every entry of ``batch``, all in one transaction (all
-        stored, or none), as plain statements (``text()`` with named parameters: portable,
-        and half the cost of Core constructs on this hot path; on an SQLite file, the same
-        statements on one DBAPI connection kept for this, under half the CPU again).
+        """Group commit: store every entry of ``batch`` in one transaction (all or none),
+        as plain statements (``text()`` with named parameters: portable, and half the cost
+        of Core constructs; on an SQLite file, on one DBAPI connection kept for this).
 
         Each entry: ``game_id``, ``index`` (of its first action), ``actions`` (``[(player,
         text)]`` from that index on), ``replace`` (True: first delete the game's stored
@@ -229,8 +223,8 @@ class Storage:
                     if statement == "own":
                         fence_rows(params, lambda p: cursor.execute(SQL["own"], p).rowcount)
                         continue
-                    if statement == "update":  # (JSON text; "null" as SQLAlchemy's JSON)
-                        params = [{**p, "r": _json_text(p["r"])} for p in params]
+                    if statement == "update":  # (the result as JSON text)
+                        params = [{**p, "r": json_text(p["r"])} for p in params]
                     cursor.executemany(SQL[statement], params)
             finally:
                 cursor.close()

@@ -6,6 +6,7 @@ fails with :class:`NotOwnerError` for a game another server holds (see
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -44,6 +45,12 @@ STATEMENTS = {
     "delete": text(SQL["delete"]),
     "own": text(SQL["own"]),
 }
+
+
+def json_text(value: Any) -> str:
+    """``value`` as the JSON text SQLAlchemy's JSON type stores (``"null"`` for None, the
+    result of every move but a game's last, without the encoder's cost)."""
+    return "null" if value is None else json.dumps(value)
 
 
 def append_steps(
