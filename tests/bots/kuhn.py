@@ -111,7 +111,7 @@ class KuhnState(State):
     def scores(self) -> list[Any]:
         return self.returns()
 
-    def observation(self, player: SupportsIndex) -> JSONDict:
+    def observation(self, player: SupportsIndex, log: bool = True) -> JSONDict:
         seat = as_seat(player)
         obs: JSONDict = {
             "seat": seat,

@@ -70,7 +70,7 @@ class TreeState(State):
     def scores(self) -> list[Any]:
         return self.returns()
 
-    def observation(self, player: SupportsIndex) -> JSONDict:
+    def observation(self, player: SupportsIndex, log: bool = True) -> JSONDict:
         as_seat(player)  # (checked; every seat sees the whole path)
         return {"path": list(self.path)}
 

@@ -107,12 +107,12 @@ class FakeState(State):
             "log": list(self.public_log) if log else [],
         }
 
-    def observation(self, player: SupportsIndex) -> dict[str, Any]:
+    def observation(self, player: SupportsIndex, log: bool = True) -> dict[str, Any]:
         seat = as_seat(player)
         obs = self.public_observation()
         obs["seat"] = seat
         obs["hand"] = list(self.hands[seat])
-        obs["log"] = self.private_log[seat] + list(self.public_log)
+        obs["log"] = self.private_log[seat] + list(self.public_log) if log else []
         return obs
 
     def clone(self) -> FakeState:

@@ -179,11 +179,11 @@ class _TellingLogState(ByzantiumState):
     """Its log messages are every event, whoever it was meant for (a seat would read the
     other hand's draws in the translated log)."""
 
-    def log_messages(self, player: SupportsIndex | None = None) -> list[Message]:
+    def log_messages(self, player: SupportsIndex | None = None, start: int = 0) -> list[Message]:
         return [
             Message(numbered(text), tuple(self._arg(a) for a in args))
             for _, text, args in self.events
-        ]
+        ][start:]
 
 
 class _TellingLogGame(ByzantiumGame):
@@ -222,7 +222,29 @@ class _ForgetfulGame(ByzantiumGame):
 def test_suite_catches_a_public_view_without_log_that_drops_more(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    conformance.check_public_observation_without_log("byzantium", {}, games=1)
+    conformance.check_views_without_log("byzantium", {}, games=1)
     _register(monkeypatch, "forgetful", _ForgetfulGame)
     with pytest.raises(AssertionError, match="differs beyond the log"):
-        conformance.check_public_observation_without_log("forgetful", {}, games=1)
+        conformance.check_views_without_log("forgetful", {}, games=1)
+
+
+class _FromTheStartState(ByzantiumState):
+    """Its log messages always start at the first line, whatever line was asked for."""
+
+    def log_messages(self, player: SupportsIndex | None = None, start: int = 0) -> list[Message]:
+        return super().log_messages(player)
+
+
+class _FromTheStartGame(ByzantiumGame):
+    def new_initial_state(self, seed: int = 0) -> ByzantiumState:
+        state = super().new_initial_state(seed)
+        state.__class__ = _FromTheStartState
+        return state
+
+
+def test_suite_catches_log_messages_that_ignore_where_to_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _register(monkeypatch, "from_the_start", _FromTheStartGame)
+    with pytest.raises(AssertionError, match="is not the log from line"):
+        conformance.check_views_without_log("from_the_start", {}, games=1)

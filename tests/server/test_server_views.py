@@ -119,15 +119,15 @@ def test_a_game_without_derived_figures_builds_no_public_view_for_seats(
         state_type = type(runner.state)
         real, real_seat = state_type.public_observation, state_type.observation
 
-        def counting(state: Any) -> dict[str, Any]:
+        def counting(state: Any, log: bool = True) -> dict[str, Any]:
             if not inside:
                 calls.append(1)
-            return real(state)
+            return real(state, log)
 
-        def seat_view(state: Any, player: int) -> dict[str, Any]:
+        def seat_view(state: Any, player: int, log: bool = True) -> dict[str, Any]:
             inside.append(1)  # the engine builds a seat's view on the public one
             try:
-                return real_seat(state, player)
+                return real_seat(state, player, log)
             finally:
                 inside.pop()
 
@@ -168,26 +168,35 @@ def test_wire_log_converts_each_line_once_and_matches_a_full_conversion(
         return protocol.dumps({"log_messages": lines})
 
     monkeypatch.setattr(seatclock, "to_wire", counting)
-    wire = seatclock.WireLog()
-    seen = 0
-    for state in _states("byzantium", {}, 60):
-        lines = state.log_messages(0)
-        assert text(wire.wired(lines)) == text([core_messages.to_wire(m) for m in lines])
-        # Only the lines added since the last read were converted.
-        assert len(converted) == len(lines) - seen
-        seen = len(lines)
+    for reader in (0, 1, None):
+        wire = seatclock.WireLog()
+        seen = 0
+        for state in _states("byzantium", {}, 60):
+            wire.sync(state, reader)
+            lines = state.log_messages(reader)
+            assert text(wire.wired) == text([core_messages.to_wire(m) for m in lines])
+            view = state.public_observation() if reader is None else state.observation(reader)
+            assert wire.texts == view["log"]  # the lines as the engine's view has them
+            # Only the lines added since the last read were converted.
+            assert len(converted) == len(lines) - seen
+            seen = len(lines)
+            converted.clear()
+        # A log that does not extend the last one (an undo, a reload) is read whole.
+        fresh = load_game("byzantium").new_initial_state(seed=11)
+        wire.sync(fresh, reader)
+        lines = fresh.log_messages(reader)
+        assert text(wire.wired) == text([core_messages.to_wire(m) for m in lines])
+        assert len(converted) == len(lines) and wire.messages == lines
         converted.clear()
-    # A log that does not extend the last one (an undo, a reload) is converted whole.
-    fresh = load_game("byzantium").new_initial_state(seed=11).log_messages(0)
-    assert text(wire.wired(fresh)) == text([core_messages.to_wire(m) for m in fresh])
-    assert len(converted) == len(fresh)
 
 
 def test_the_json_fallback_writes_log_fragments_as_their_json() -> None:
     from porphyra.server import seatclock
 
     state = load_game("byzantium").new_initial_state(seed=11)
-    lines = seatclock.WireLog().wired(state.log_messages(0))
+    wire = seatclock.WireLog()
+    wire.sync(state, 0)
+    lines = wire.wired
     wired = [core_wire(m) for m in state.log_messages(0)]
     # An integer beyond 64 bits makes orjson refuse the message: json writes it instead.
     message = {"n": 2**100, "log_messages": lines}

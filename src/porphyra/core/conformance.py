@@ -150,12 +150,12 @@ def check_observations_are_owned(name: str, options: dict[str, Any], games: int 
             assert fingerprint(s) == before, f"{name}: changing an observation changed the state"
 
 
-def check_public_observation_without_log(
-    name: str, options: dict[str, Any], games: int = 2
-) -> None:
-    """``public_observation(log=False)`` is ``public_observation()`` with its ``"log"``
-    (where it has one) empty, and nothing else changed: readers of the other fields (the
-    end screen's course, the research tensors) see the same view for less."""
+def check_views_without_log(name: str, options: dict[str, Any], games: int = 2) -> None:
+    """``observation(p, log=False)`` and ``public_observation(log=False)`` are the views
+    with their ``"log"`` (where they have one) empty, and nothing else changed; and
+    ``log_messages(p, start)`` is ``log_messages(p)`` from line ``start`` on: a reader that
+    takes the log apart (the web server sends each page only its new lines) sees the
+    same view for less."""
     game = _game(name, options)
     for g in range(games):
         state = game.new_initial_state(seed=4700 + g)
@@ -163,12 +163,17 @@ def check_public_observation_without_log(
         for i, s in enumerate(_states_along(state, rng)):
             if i % 7 and not s.is_terminal():
                 continue
-            whole = s.public_observation()
-            if "log" in whole:
-                whole["log"] = []
-            assert s.public_observation(log=False) == whole, (
-                f"{name}: public_observation(log=False) differs beyond the log"
-            )
+            for p in [*range(game.num_players), None]:
+                whole = s.public_observation() if p is None else s.observation(p)
+                bare = s.public_observation(log=False) if p is None else s.observation(p, False)
+                if "log" in whole:
+                    whole["log"] = []
+                assert bare == whole, f"{name}: a view without its log differs beyond the log"
+                messages = s.log_messages(p)
+                for start in (0, 1, len(messages) // 2, len(messages), len(messages) + 3):
+                    assert s.log_messages(p, start) == messages[start:], (
+                        f"{name}: log_messages({p}, {start}) is not the log from line {start}"
+                    )
 
 
 def check_log_messages(name: str, options: dict[str, Any], games: int = 2) -> None:
@@ -492,7 +497,7 @@ def run_all(name: str, options: dict[str, Any] | None = None, games: int = 5) ->
     check_clone_independence(name, opts, max(1, games // 2))
     check_observations_are_owned(name, opts, max(1, games // 2))
     check_log_messages(name, opts, max(1, games // 2))
-    check_public_observation_without_log(name, opts, max(1, games // 2))
+    check_views_without_log(name, opts, max(1, games // 2))
     check_resample(name, opts, games)
     check_resample_canonical(name, opts, max(1, games // 2))
     check_actions(name, opts, max(1, games // 2))

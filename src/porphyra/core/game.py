@@ -147,10 +147,14 @@ class State(abc.ABC):
         """Per seat, game points (final once terminal)."""
 
     @abc.abstractmethod
-    def observation(self, player: SupportsIndex) -> JSONDict:
+    def observation(self, player: SupportsIndex, log: bool = True) -> JSONDict:
         """JSON-ready view of ``player``: exactly what that seat may know, nothing more.
         A new object on every call that shares nothing with the state (the caller may keep
-        or change it; ``conformance.check_observations_are_owned``)."""
+        or change it; ``conformance.check_observations_are_owned``).
+
+        ``log=False``: the same view with its ``"log"`` (where it has one) left empty, for
+        readers that take the log apart (:meth:`log_messages` from a line on) or not at
+        all (``conformance.check_views_without_log``)."""
 
     @abc.abstractmethod
     def public_observation(self, log: bool = True) -> JSONDict:
@@ -159,21 +163,26 @@ class State(abc.ABC):
 
         ``log=False``: the same view with its ``"log"`` (where it has one) left empty, for
         readers of the other fields only (formatting the lines is much of a view's cost;
-        ``conformance.check_public_observation_without_log``)."""
+        ``conformance.check_views_without_log``)."""
 
-    def log_messages(self, player: SupportsIndex | None = None) -> list[Message]:
+    def log_messages(self, player: SupportsIndex | None = None, start: int = 0) -> list[Message]:
         """The log that ``player`` reads (None: a spectator) as messages, an id plus
         arguments each (:mod:`porphyra.core.messages`, catalogue context ``log``), one per
         line of that view's ``observation["log"]`` and in the same order:
         ``str(message)`` is the line.  They say exactly what the lines say (nothing
         hidden more or less); the edges translate them.
 
+        ``start``: only the messages from that line on (a new list of ``len(log) -
+        start`` messages; none past the end).  A log only grows, so a reader that keeps
+        what it read asks for the new lines only: the engines hand the same message
+        objects out again for the lines they formatted before.
+
         This default (a game whose log is not structured) carries each line as a message
         without arguments, its whole text as the id; the edge then translates it by
         matching the English text (:func:`porphyra.i18n.log.translate_line`)."""
         obs = self.public_observation() if player is None else self.observation(player)
         lines = obs.get("log")
-        return [Message(str(line)) for line in lines] if isinstance(lines, list) else []
+        return [Message(str(line)) for line in lines[start:]] if isinstance(lines, list) else []
 
     @abc.abstractmethod
     def clone(self) -> State:

@@ -55,9 +55,13 @@ class FormattedLog(Generic[Line]):
         :attr:`events`): it shares the lines, and copies them when it first extends them."""
         return FormattedLog(events, self.lines, self.count, self.size, owned=False)
 
-    def read(self, events: Sequence[Any], line: Callable[[Any], Line | None]) -> list[Line]:
-        """The lines of every event of ``events`` (a new list): those formatted before, and
-        ``line(event)`` for each event since (None: not a line for this reader).
+    def read(
+        self, events: Sequence[Any], line: Callable[[Any], Line | None], start: int = 0
+    ) -> list[Line]:
+        """The lines of every event of ``events`` from line ``start`` on (a new list):
+        those formatted before, and ``line(event)`` for each event since (None: not a line
+        for this reader).  The lines formatted before are handed out again as the same
+        objects.
 
         Must be called on a cache whose :attr:`events` is ``events`` (:meth:`current`)."""
         if self.count > len(events):  # the list was cut in place: format it again
@@ -73,7 +77,7 @@ class FormattedLog(Generic[Line]):
                     add(text)
             self.count = len(events)
             self.size = len(self.lines)
-        return self.lines[: self.size]
+        return self.lines[max(0, start) : self.size]
 
 
 def carry(

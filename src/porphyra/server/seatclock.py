@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import operator
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -30,36 +29,44 @@ log = logging.getLogger("porphyra.server")
 
 
 class WireLog:
-    """One reader's log messages in their wire form (:func:`to_wire`), each converted once.
+    """One reader's log as the server sends it, kept in step with the engine's: the
+    messages (:meth:`State.log_messages`), their texts (``str(message)``, the engine's
+    log lines) and their wire form (:func:`to_wire`, each as its JSON text in an
+    ``orjson.Fragment``), each line converted once.
 
-    The engines hand out the same :class:`Message` objects for the lines they formatted
-    before (``porphyra.core.logcache``), and a log only grows; so after a change only the
-    lines since are converted, where every view used to convert its whole log again (a
-    third of the server's CPU per decision, issue 33).  A log that is not an extension of
-    the last one (an undo, a reload) is converted whole.
+    A log only grows, and the engines hand the lines they formatted before out again as
+    the same objects (``porphyra.core.logcache``); so after a change :meth:`sync` asks
+    the engine for the lines from the last one it has on, and converts the new ones
+    only.  Every view used to copy, compare and convert its whole log, and each such
+    pass over a long log in a large heap cost as much as the view (issue 33).  A log
+    that is not an extension of the last one (an undo, a reload) is read again whole.
 
-    Each line is kept as its JSON text in an ``orjson.Fragment`` (which orjson writes as it
-    is, the same text as encoding the dict): a game's lines live as long as the game, and
-    kept as dicts and lists they would be walked by every collection of the garbage
-    collector's older generations (a fragment holds no references it could walk).
+    The lists grow in place: readers take slices of them (:meth:`SeatViews.view`), never
+    keep them.  A fragment holds no references the garbage collector could walk, where
+    the lines kept as dicts and lists would be walked by its older generations.
     """
 
-    __slots__ = ("_messages", "_wired")
+    __slots__ = ("messages", "texts", "wired")
 
     def __init__(self) -> None:
-        self._messages: list[Message] = []
-        self._wired: list[orjson.Fragment] = []
+        self.messages: list[Message] = []
+        self.texts: list[str] = []
+        self.wired: list[orjson.Fragment] = []
 
-    def wired(self, messages: list[Message]) -> list[orjson.Fragment]:
-        """``messages`` as :func:`to_wire` would give them, each as its JSON text in an
-        ``orjson.Fragment`` (a new list; ``protocol.dumps`` writes them as that JSON)."""
-        old = self._messages
-        if len(old) <= len(messages) and all(map(operator.is_, old, messages)):
-            out = self._wired + [_fragment(m) for m in messages[len(old) :]]
-        else:
-            out = [_fragment(m) for m in messages]
-        self._messages, self._wired = messages, out
-        return out
+    def sync(self, state: State, reader: int | None) -> None:
+        """Bring the lists up to ``state``'s log for ``reader`` (a seat, None: a
+        spectator)."""
+        known = len(self.messages)
+        tail = state.log_messages(reader, known - 1) if known else []
+        if tail and tail[0] is self.messages[-1]:
+            del tail[0]
+        else:  # (the first read, or not an extension of the log read before)
+            self.messages, self.texts, self.wired = [], [], []
+            tail = state.log_messages(reader)
+        for message in tail:
+            self.messages.append(message)
+            self.texts.append(str(message))
+            self.wired.append(_fragment(message))
 
 
 def _fragment(message: Message) -> orjson.Fragment:
@@ -110,25 +117,27 @@ class ClockedRunner:
         rec.update(clock_record_fields(self.clock, self.state.history))
         return rec
 
-    def _with_clock_notes(self, obs: dict[str, Any], seat: int | None) -> dict[str, Any]:
-        """``obs`` with the log lines of the clock events (timeouts, takeovers, returns),
-        each where that view's log stood when it happened, and ``log_messages``: the same
-        log as messages for the page to render in its language (one per line of ``log``,
-        :func:`porphyra.core.messages.to_wire` of ``state.log_messages(seat)``)."""
-        log = obs.get("log")
-        if not isinstance(log, list):
-            return obs
+    def _reader_log(self, seat: int | None) -> tuple[list[str], list[orjson.Fragment]]:
+        """``seat``'s log (None: the spectators') as its views show it: the lines
+        (``observation["log"]``) and the same as messages in wire form
+        (``observation["log_messages"]``, :func:`porphyra.core.messages.to_wire` of
+        ``state.log_messages(seat)``, one per line, for the page to render in its
+        language), with the lines of the clock events (timeouts, takeovers, returns)
+        each where that view's log stood when it happened.
+
+        Without clock events these are the reader's :class:`WireLog` lists themselves:
+        read them (slice them), never change them."""
         wire_log = self._wire_logs.get(seat)
         if wire_log is None:
             wire_log = self._wire_logs[seat] = WireLog()
-        messages = wire_log.wired(self.state.log_messages(seat))
-        if not self.clock.events:
-            return {**obs, "log_messages": messages}
-        key = len(self.seats) if seat is None else seat
+        wire_log.sync(self.state, seat)
         events = [e for e in self.clock.events if "at" in e]
+        if not events:
+            return wire_log.texts, wire_log.wired
+        key = len(self.seats) if seat is None else seat
         notes = [(e["at"][key], event_text(e)) for e in events]
-        wired = [(e["at"][key], to_wire(event_message(e))) for e in events]
-        return {**obs, "log": with_notes(log, notes), "log_messages": with_notes(messages, wired)}
+        wired = [(e["at"][key], _fragment(event_message(e))) for e in events]
+        return with_notes(wire_log.texts, notes), with_notes(wire_log.wired, wired)
 
     def _log_anchor(self) -> list[int]:
         """Per seat, then the spectators: the length of that view's engine log now."""

@@ -27,7 +27,7 @@ log = logging.getLogger("porphyra.server")
 
 #: Memo keys of view dicts that :meth:`MatchRunner._release_views` drops once a change
 #: is sent (besides every ``("view", seat)``).
-_RELEASED = frozenset({"public", "derived"})
+_RELEASED = frozenset({"public", "bare public", "derived"})
 
 #: The observation's log fields, which :meth:`SeatViews._shown` compares by length.
 _LOGS = frozenset({"log", "log_messages"})
@@ -70,7 +70,7 @@ class SeatViews:
         def bot_plays(self, seat: int) -> bool: ...
         def can_undo(self, seat: int) -> bool: ...
         def chat_history(self) -> list[dict[str, Any]]: ...
-        def _with_clock_notes(self, obs: dict[str, Any], seat: int | None) -> dict[str, Any]: ...
+        def _reader_log(self, seat: int | None) -> tuple[list[str], list[Any]]: ...
 
     def _memoized(self, key: Any, make: Callable[[], Any]) -> Any:
         """``make()`` once per (seq, key): views are recomputed after every change only."""
@@ -87,15 +87,14 @@ class SeatViews:
         return result
 
     def _derived(self) -> dict[str, Any]:
-        """:func:`derived` of the public observation (``{}`` without building it when the
-        game has no derived figures): the spectators' one where it was built for this
-        change, else one without the log, which derived figures never read."""
+        """:func:`derived` of the public observation without its log, which derived
+        figures never read (``{}`` without building it when the game has no derived
+        figures); the spectators' views share it."""
         if not has_derived(self.game):
             return {}
-        public = self._memo.get("public") if self._memo_seq == self.seq else None
-        if public is None:
-            public = self.state.public_observation(log=False)
-        return derived(self.game, public)
+        state = self.state
+        bare = self._memoized("bare public", lambda: state.public_observation(log=False))
+        return derived(self.game, bare)
 
     def _summary(self) -> dict[str, Any]:
         """:func:`state_summary` of the finished game (public observations only)."""
@@ -140,25 +139,28 @@ class SeatViews:
         """The fields of ``seat``'s view that depend on the state only (memoized per seq).
 
         This is the only function that turns state into outgoing data: the observation
-        comes from ``state.observation(seat)`` or ``state.public_observation()``, the
-        decision from ``state.legal_choices(seat)`` or ``state.legal_action_texts(seat)``
-        (every seat of ``state.active_players()`` has its own).  ``legal`` is None where
-        the decision has an option table (``choices``): :meth:`view` sends the table to a
-        client that composes the texts itself, and the texts to any other.
+        comes from ``state.observation(seat, log=False)`` or
+        ``state.public_observation(log=False)`` and its log from ``state.log_messages(seat)``
+        (:meth:`_log`), the decision from ``state.legal_choices(seat)`` or
+        ``state.legal_action_texts(seat)`` (every seat of ``state.active_players()`` has its
+        own).  ``legal`` is None where the decision has an option table (``choices``):
+        :meth:`view` sends the table to a client that composes the texts itself, and the
+        texts to any other.  The observation's ``"log"`` is left empty here: :meth:`view`
+        puts in the lines each client lacks.
         """
 
         def make() -> dict[str, Any]:
             state = self.state
             if seat is None:
-                obs = self.public()  # one public observation per change, also for derived
+                # One public observation per change, also for the derived figures.
+                obs = self._memoized("bare public", lambda: state.public_observation(log=False))
                 decision: Decision = []
             else:
-                obs = state.observation(seat)
+                obs = state.observation(seat, log=False)
                 tracked = self._decisions.get(seat)
                 decision = tracked[1] if tracked is not None else self._decision_now(seat)
                 if self.bot_plays(seat) or self.seats_open():
                     decision = []  # a bot decides for this seat now, or the game waits
-            obs = self._with_clock_notes(obs, seat)
             return {
                 "seq": self.seq,
                 "game_id": self.id,
@@ -218,15 +220,13 @@ class SeatViews:
             else:
                 message["legal"] = self.legal_texts(seat)
         obs = message["observation"]
-        log = obs.get("log")
-        if isinstance(log, list):
-            start = log_from if 0 < log_from <= len(log) else 0
-            if start:
-                obs = dict(obs)
-                obs["log"] = log[start:]
-                if isinstance(obs.get("log_messages"), list):
-                    obs["log_messages"] = obs["log_messages"][start:]
-                message["observation"] = obs
+        if isinstance(obs.get("log"), list):  # (a game whose views have a log)
+            texts, wired = self._log(seat)
+            start = log_from if 0 < log_from <= len(texts) else 0
+            obs = dict(obs)
+            obs["log"] = texts[start:]
+            obs["log_messages"] = wired[start:]
+            message["observation"] = obs
             message["log_start"] = start
         if kind == "snapshot":
             message["seats"] = self.seats_info()
@@ -259,9 +259,18 @@ class SeatViews:
         )
         return list(texts)
 
+    def _log(self, seat: int | None) -> tuple[list[str], list[Any]]:
+        """``seat``'s whole log as its views show it, lines and wire messages
+        (:meth:`_reader_log`, brought up to date once per change): slice, never change."""
+        log: tuple[list[str], list[Any]] = self._memoized(
+            ("log", seat), lambda: self._reader_log(seat)
+        )
+        return log
+
     def _log_length(self, seat: int | None) -> int:
-        log = self._base_view(seat)["observation"].get("log")
-        return len(log) if isinstance(log, list) else 0
+        if not isinstance(self._base_view(seat)["observation"].get("log"), list):
+            return 0
+        return len(self._log(seat)[0])
 
     def send_view(self, client: Client, kind: str, last: str | None = None) -> None:
         """Send ``client`` its view (an update carries only the log lines it lacks)."""
@@ -285,9 +294,8 @@ class SeatViews:
         def make() -> tuple[Any, ...]:
             base = self._base_view(seat)
             obs = base["observation"]
-            log = obs.get("log")
             rest = {k: v for k, v in obs.items() if k not in _LOGS}
-            length = len(log) if isinstance(log, list) else -1
+            length = self._log_length(seat) if isinstance(obs.get("log"), list) else -1
             text = protocol.dumps({"shown": rest})
             decision = base["legal"], base["choices"]
             return text, length, decision, base["can_undo"], base["status"]

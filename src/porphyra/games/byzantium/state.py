@@ -232,11 +232,12 @@ class ByzantiumState(State):
 
         return cached.read(events, line)
 
-    def log_messages(self, player: SupportsIndex | None = None) -> list[Message]:
-        """The log of ``player`` (None: a spectator) as messages: one per line of
-        :meth:`log_lines` for the same reader, in the same order, ``str(message)`` the
-        line (see :meth:`porphyra.core.game.State.log_messages`).  Card names and card
-        types, roles and Ages are terms; seats and numbers stay as they are."""
+    def log_messages(self, player: SupportsIndex | None = None, start: int = 0) -> list[Message]:
+        """The log of ``player`` (None: a spectator) as messages from line ``start`` on:
+        one per line of :meth:`log_lines` for the same reader, in the same order,
+        ``str(message)`` the line (see :meth:`porphyra.core.game.State.log_messages`).
+        Card names and card types, roles and Ages are terms; seats and numbers stay as
+        they are."""
         seats = (PUBLIC,) if player is None else (PUBLIC, self._seat(player))
         events = self.events
         cache = self._message_cache
@@ -248,7 +249,7 @@ class ByzantiumState(State):
                 return None
             return Message(numbered(text), tuple(self._arg(a) for a in args))
 
-        return cached.read(events, message)
+        return cached.read(events, message, start)
 
     def _arg(self, value: Any) -> Any:
         """A log event's argument as a message argument (:class:`Cards`: their names)."""

@@ -130,15 +130,15 @@ class StateBase(State):
         cached = self._log_cache = FormattedLog.current(self._log_cache, events)
         return cached.read(events, _entry_text)
 
-    def log_messages(self, player: SupportsIndex | None = None) -> list[Message]:
-        """The log as messages, one per line of :attr:`log` (the whole log is public: the
-        same for every seat and spectator), ``str(message)`` the line (see
-        :meth:`porphyra.core.game.State.log_messages`)."""
+    def log_messages(self, player: SupportsIndex | None = None, start: int = 0) -> list[Message]:
+        """The log as messages from line ``start`` on, one per line of :attr:`log` (the
+        whole log is public: the same for every seat and spectator), ``str(message)`` the
+        line (see :meth:`porphyra.core.game.State.log_messages`)."""
         if player is not None:
             self._seat(player)
         events = self._events
         cached = self._message_cache = FormattedLog.current(self._message_cache, events)
-        return cached.read(events, log_message)
+        return cached.read(events, log_message, start)
 
     def _seat(self, player: SupportsIndex) -> int:
         """``player`` as one of this game's seats (solo: 0 you, 1 the Legendary Opponent).
