@@ -40,6 +40,7 @@ from porphyra.bots.ismcts import ISMCTSBot
 from porphyra.bots.ismcts_settings import ISMCTSSettings, option_types, parse_option
 from porphyra.bots.random_bot import RandomBot
 from porphyra.bots.search_types import ActionStats, SearchResult
+from porphyra.i18n import N_
 
 #: Search settings shared by ``ismcts``, ``medium`` and ``hard``: the tree considers the
 #: game's heuristic candidate actions (a few sensible options instead of, in Byzantium,
@@ -116,32 +117,57 @@ _GREEDY_OPTIONS = ("samples",)
 _EASY_OPTIONS = ("style", "redraw")
 
 
-#: One line per bot name, for ``porphyra bots`` and the lobby.
-BOT_DESCRIPTIONS: dict[str, str] = {
-    "random": "uniformly random legal actions",
-    "bot": "same as random",
-    "easy": "the game's heuristic (strategy in porphyra.bots.heuristic_<game>); "
-    "Byzantium play styles: easy:style=legacy rushes Legacy cards, easy:style=territory "
-    "fights for Territory; easy:redraw=pile redraws by the draw pile's known contents",
-    "heuristic": "same as easy",
-    "greedy": "one-ply flat Monte Carlo over sampled worlds (options: samples)",
+#: A description: an English template (``str.format`` fields ``{0}``...; marked with
+#: ``N_`` for the catalogues) and its arguments.
+Description = tuple[str, tuple[object, ...]]
+
+#: One line per bot name, for ``porphyra bots`` (translated where it is shown).
+BOT_DESCRIPTIONS: dict[str, Description] = {
+    "random": (N_("uniformly random legal actions"), ()),
+    "bot": (N_("same as random"), ()),
+    "easy": (
+        N_(
+            "the game's heuristic (strategy in porphyra.bots.heuristic_<game>); "
+            "Byzantium play styles: easy:style=legacy rushes Legacy cards, "
+            "easy:style=territory fights for Territory; easy:redraw=pile redraws by the "
+            "draw pile's known contents"
+        ),
+        (),
+    ),
+    "heuristic": (N_("same as easy"), ()),
+    "greedy": (N_("one-ply flat Monte Carlo over sampled worlds (options: samples)"), ()),
 }
 
 
-def _budget(preset: str) -> str:
+def _budget(preset: str) -> Description:
     """The budget of an ISMCTS preset in words, read from :data:`ISMCTS_PRESETS`."""
     settings = ISMCTS_PRESETS[preset]
     if settings.seconds is not None:
-        return f"information-set MCTS, {settings.seconds:g} s a move"
-    return f"information-set MCTS, {settings.iterations} iterations a move (reproducible)"
+        return N_("information-set MCTS, {0} s a move"), (f"{settings.seconds:g}",)
+    return N_("information-set MCTS, {0} iterations a move (reproducible)"), (
+        settings.iterations,
+    )
 
 
 BOT_DESCRIPTIONS.update({preset: _budget(preset) for preset in ISMCTS_PRESETS})
 
 
-def describe_bots() -> list[tuple[str, str]]:
-    """``(name, one-line description)`` for every name :func:`make_bot` accepts."""
-    return [(name, BOT_DESCRIPTIONS.get(name, "")) for name in bot_names()]
+def _english(template: str, *args: object) -> str:
+    return template.format(*args)
+
+
+def describe_bots(translate: Callable[..., str] = _english) -> list[tuple[str, str]]:
+    """``(name, one-line description)`` for every name :func:`make_bot` accepts.
+
+    Args:
+        translate: ``translate(template, *args) -> text`` (the terminal's ``tr``);
+            default: the English text.
+    """
+    out = []
+    for name in bot_names():
+        template, args = BOT_DESCRIPTIONS.get(name, ("", ()))
+        out.append((name, translate(template, *args) if template else ""))
+    return out
 
 
 def option_names() -> list[str]:

@@ -628,20 +628,24 @@ def bots(ctx: typer.Context) -> None:
 
     console = _console()
     ratings, notes = ladder_notes()
-    table = Table(title="Seats and bots", show_lines=False)
-    table.add_column("name", style="bold")
-    table.add_column("plays")
+    table = Table(title=tr("Seats and bots"), show_lines=False)
+    table.add_column(tr("name"), style="bold")
+    table.add_column(tr("plays"))
     table.add_column(tr("ladder rating"))
-    table.add_row("human", "a person at this terminal (porphyra play only)", "")
-    for name, text in describe_bots():
+    table.add_row("human", tr("a person at this terminal (porphyra play only)"), "")
+    for name, text in describe_bots(tr):
         table.add_row(name, text, ratings.get(name, ""))
     console.print(table)
     for note in notes:
         console.print(note, soft_wrap=True)
     console.print(
-        "A bot spec may carry options: NAME:KEY=VALUE,... e.g. "
-        "'ismcts:iterations=3000,exploration=0.5' or 'hard:seconds=5'.\n"
-        f"Option keys: {', '.join(option_names())} (see porphyra.bots.ISMCTSBot)."
+        tr(
+            "A bot spec may carry options: NAME:KEY=VALUE,... e.g. {0} or {1}.",
+            "'ismcts:iterations=3000,exploration=0.5'",
+            "'hard:seconds=5'",
+        )
+        + "\n"
+        + tr("Option keys: {0} (see porphyra.bots.ISMCTSBot).", ", ".join(option_names()))
     )
 
 
