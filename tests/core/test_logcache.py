@@ -51,3 +51,23 @@ def test_clones_read_their_own_log_after_diverging(name: str, options: dict[str,
         for s in (state, copy):
             fresh = records.replay(records.to_record(s))  # the same history, never cached
             assert logs(s) == logs(fresh)
+
+
+def test_the_first_to_add_a_line_appends_in_place_and_the_other_copies() -> None:
+    events = ["a", "b"]
+    original: FormattedLog[str] = FormattedLog(events)
+    original.read(events, str.upper)
+    copied_events = list(events)
+    copy = original.for_copy(copied_events)
+    shared = original.lines
+    copied_events.append("x")  # the copy goes on first: at the end of the shared list
+    assert copy.read(copied_events, str.upper) == ["A", "B", "X"]
+    assert copy.lines is shared  # (appended in place, nothing copied)
+    assert original.read(events, str.upper) == ["A", "B"]  # never past its own lines
+    events.append("c")  # the original goes on too: it copies its own lines first
+    assert original.read(events, str.upper) == ["A", "B", "C"]
+    assert original.lines is not shared
+    assert copy.read(copied_events, str.upper) == ["A", "B", "X"]
+    copied_events.append("y")  # the copy is still at the end of its list
+    assert copy.read(copied_events, str.upper, start=2) == ["X", "Y"]
+    assert copy.lines is shared

@@ -4,7 +4,11 @@ Engines keep their log as data (events) and format it only when it is read; the 
 grows, so the lines already formatted are kept and only the events since are formatted.
 A copy of a state (``clone``, which the web server makes for every move it stores, and
 search makes all the time) takes its original's formatted lines along without copying
-them: it copies the list only when it first adds a line of its own.
+them.  The caches that share a list each read only their own first lines of it
+(:attr:`FormattedLog.size`); the first of them to add a line after the list's last one
+appends it in place, and any other copies its own lines before adding one.  So the usual
+course, a state copied and the copy carried on while the original is dropped (the web
+server's every move), never copies a list at all.
 """
 
 from __future__ import annotations
@@ -24,11 +28,11 @@ class FormattedLog(Generic[Line]):
         events: the event list (the state's own; a cache of another list is stale).
         lines: the formatted lines so far (shared with the original's until :meth:`own`).
         count: how many events they were formatted from.
-        size: how many of ``lines`` are this cache's (a shared list may have grown since).
-        owned: False while ``lines`` is shared with the cache it was copied from.
+        size: how many of ``lines`` are this cache's (a list shared with other caches may
+            have grown since, by another cache's lines: never read past ``size``).
     """
 
-    __slots__ = ("count", "events", "lines", "owned", "size")
+    __slots__ = ("count", "events", "lines", "size")
 
     def __init__(
         self,
@@ -36,13 +40,11 @@ class FormattedLog(Generic[Line]):
         lines: list[Line] | None = None,
         count: int = 0,
         size: int | None = None,
-        owned: bool = True,
     ) -> None:
         self.events = events
         self.lines: list[Line] = [] if lines is None else lines
         self.count = count
         self.size = len(self.lines) if size is None else size
-        self.owned = owned
 
     @classmethod
     def current(cls, cache: FormattedLog[Line] | None, events: Sequence[Any]) -> FormattedLog[Line]:
@@ -52,8 +54,8 @@ class FormattedLog(Generic[Line]):
 
     def for_copy(self, events: Sequence[Any]) -> FormattedLog[Line]:
         """This cache for a copy of the state whose event list is ``events`` (a copy of
-        :attr:`events`): it shares the lines, and copies them when it first extends them."""
-        return FormattedLog(events, self.lines, self.count, self.size, owned=False)
+        :attr:`events`): it shares the lines (see the module's docstring)."""
+        return FormattedLog(events, self.lines, self.count, self.size)
 
     def read(
         self, events: Sequence[Any], line: Callable[[Any], Line | None], start: int = 0
@@ -65,11 +67,10 @@ class FormattedLog(Generic[Line]):
 
         Must be called on a cache whose :attr:`events` is ``events`` (:meth:`current`)."""
         if self.count > len(events):  # the list was cut in place: format it again
-            self.lines, self.count, self.size, self.owned = [], 0, 0, True
+            self.lines, self.count, self.size = [], 0, 0
         if self.count < len(events):
-            if not self.owned:
+            if len(self.lines) != self.size:  # another cache sharing it added lines: copy
                 self.lines = self.lines[: self.size]
-                self.owned = True
             add = self.lines.append
             for event in events[self.count :]:
                 text = line(event)
