@@ -150,50 +150,52 @@ def check_observations_are_owned(name: str, options: dict[str, Any], games: int 
             assert fingerprint(s) == before, f"{name}: changing an observation changed the state"
 
 
+def _readers_along(
+    name: str, options: dict[str, Any], games: int, seed: int, every: int
+) -> Iterator[tuple[State, int | None]]:
+    """``(state, reader)`` for every seat and the spectators (None) of every ``every``-th
+    state (and the last) of ``games`` random games from ``seed`` on."""
+    game = _game(name, options)
+    for g in range(games):
+        state = game.new_initial_state(seed=seed + g)
+        rng = random.Random(g)
+        for i, s in enumerate(_states_along(state, rng)):
+            if i % every and not s.is_terminal():
+                continue
+            for p in [*range(game.num_players), None]:
+                yield s, p
+
+
 def check_views_without_log(name: str, options: dict[str, Any], games: int = 2) -> None:
     """``observation(p, log=False)`` and ``public_observation(log=False)`` are the views
     with their ``"log"`` (where they have one) empty, and nothing else changed; and
     ``log_messages(p, start)`` is ``log_messages(p)`` from line ``start`` on: a reader that
     takes the log apart (the web server sends each page only its new lines) sees the
     same view for less."""
-    game = _game(name, options)
-    for g in range(games):
-        state = game.new_initial_state(seed=4700 + g)
-        rng = random.Random(g)
-        for i, s in enumerate(_states_along(state, rng)):
-            if i % 7 and not s.is_terminal():
-                continue
-            for p in [*range(game.num_players), None]:
-                whole = s.public_observation() if p is None else s.observation(p)
-                bare = s.public_observation(log=False) if p is None else s.observation(p, False)
-                if "log" in whole:
-                    whole["log"] = []
-                assert bare == whole, f"{name}: a view without its log differs beyond the log"
-                messages = s.log_messages(p)
-                for start in (0, 1, len(messages) // 2, len(messages), len(messages) + 3):
-                    assert s.log_messages(p, start) == messages[start:], (
-                        f"{name}: log_messages({p}, {start}) is not the log from line {start}"
-                    )
+    for s, p in _readers_along(name, options, games, seed=4700, every=7):
+        whole = s.public_observation() if p is None else s.observation(p)
+        bare = s.public_observation(log=False) if p is None else s.observation(p, False)
+        if "log" in whole:
+            whole["log"] = []
+        assert bare == whole, f"{name}: a view without its log differs beyond the log"
+        messages = s.log_messages(p)
+        for start in (0, 1, len(messages) // 2, len(messages), len(messages) + 3):
+            assert s.log_messages(p, start) == messages[start:], (
+                f"{name}: log_messages({p}, {start}) is not the log from line {start}"
+            )
 
 
 def check_log_messages(name: str, options: dict[str, Any], games: int = 2) -> None:
     """``log_messages(p)`` is ``observation(p)["log"]`` as messages (the public log for
     None): one message per line, ``str()`` the line, so that what the edges translate holds
     exactly what the seat's log holds; the wire form round-trips."""
-    game = _game(name, options)
-    for g in range(games):
-        state = game.new_initial_state(seed=4500 + g)
-        rng = random.Random(g)
-        for i, s in enumerate(_states_along(state, rng)):
-            if i % 9 and not s.is_terminal():
-                continue
-            for p in [*range(game.num_players), None]:
-                obs = s.public_observation() if p is None else s.observation(p)
-                messages = s.log_messages(p)
-                lines = [str(m) for m in messages]
-                assert lines == obs.get("log", []), f"{name}: log_messages({p}) is not its log"
-                for m in messages:
-                    assert from_wire(json.loads(json.dumps(to_wire(m)))) == m, m
+    for s, p in _readers_along(name, options, games, seed=4500, every=9):
+        obs = s.public_observation() if p is None else s.observation(p)
+        messages = s.log_messages(p)
+        lines = [str(m) for m in messages]
+        assert lines == obs.get("log", []), f"{name}: log_messages({p}) is not its log"
+        for m in messages:
+            assert from_wire(json.loads(json.dumps(to_wire(m)))) == m, m
 
 
 def check_resample(name: str, options: dict[str, Any], games: int = 5, samples: int = 8) -> None:
