@@ -144,9 +144,7 @@ def _budget(preset: str) -> Description:
     settings = ISMCTS_PRESETS[preset]
     if settings.seconds is not None:
         return N_("information-set MCTS, {0} s a move"), (f"{settings.seconds:g}",)
-    return N_("information-set MCTS, {0} iterations a move (reproducible)"), (
-        settings.iterations,
-    )
+    return N_("information-set MCTS, {0} iterations a move (reproducible)"), (settings.iterations,)
 
 
 BOT_DESCRIPTIONS.update({preset: _budget(preset) for preset in ISMCTS_PRESETS})
