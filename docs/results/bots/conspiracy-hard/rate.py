@@ -13,34 +13,18 @@ usage (from the repository root)::
 
 from __future__ import annotations
 
-import random
 import sys
 import time
+from pathlib import Path
 
 from porphyra.bots import ISMCTS_PRESETS, ISMCTSBot, parse_spec, seat_view
-from porphyra.core.game import State
-from porphyra.core.registry import load_game
+
+# The positions are bench/bench_ismcts.py's own (the same seeded random play).
+sys.path.insert(0, str(Path(__file__).resolve().parents[4] / "bench"))
+from bench_ismcts import positions
 
 #: Random actions played before each position (5 positions at seed 7 in the first run).
 STEPS = [3, 12, 24, 36, 48, 60, 6, 18, 30, 42]
-
-
-def positions(steps: list[int], seed: int) -> list[State]:
-    """Non-terminal 2-player Conspiracy states with at least 2 legal actions, about
-    ``steps`` uniformly random actions in (game ``i`` seeded ``seed + i``)."""
-    game = load_game("conspiracy", players=2)
-    out: list[State] = []
-    for i, target in enumerate(steps):
-        state = game.new_initial_state(seed=seed + i)
-        rng = random.Random(seed + i)
-        done = 0
-        while not state.is_terminal() and (done < target or len(state.legal_actions()) < 2):
-            actions = state.legal_actions()
-            state.apply_action(actions[rng.randrange(len(actions))])
-            done += 1
-        if not state.is_terminal():
-            out.append(state)
-    return out
 
 
 def rate(config: str, seed: int) -> float:
@@ -48,7 +32,7 @@ def rate(config: str, seed: int) -> float:
     settings = ISMCTS_PRESETS["ismcts"].with_options(early_stop=False, iterations=300)
     if config != "base":
         settings = settings.with_options(**parse_spec(f"ismcts:{config}")[1])
-    states = positions(STEPS, seed)
+    states = positions("conspiracy", {"players": 2}, STEPS, seed)
     start, done = time.process_time(), 0
     for i, state in enumerate(states):
         done += ISMCTSBot(i, settings).search(seat_view(state)).iterations
