@@ -58,45 +58,39 @@ class _LooseState(ByzantiumState):
         return None if Counter(chosen) - Counter(self.hands[seat]) else chosen
 
 
+def _game_playing(state_class: type[ByzantiumState]) -> type[ByzantiumGame]:
+    """Byzantium whose states are ``state_class`` (an engine with a bug for the suite to
+    catch), named after it (``_LeakyState``: ``_LeakyGame``) for :func:`_register`."""
+
+    class Game(ByzantiumGame):
+        def new_initial_state(self, seed: int = 0) -> ByzantiumState:
+            state = super().new_initial_state(seed)
+            state.__class__ = state_class
+            return state
+
+    Game.__name__ = Game.__qualname__ = state_class.__name__.removesuffix("State") + "Game"
+    return Game
+
+
 class _MislabelledState(ByzantiumState):
     def legal_action_texts(self, player: SupportsIndex | None = None) -> list[str]:
         texts = super().legal_action_texts(player)
         return texts[::-1]  # bug: not in legal_actions' order
 
 
-class _MislabelledGame(ByzantiumGame):
-    def new_initial_state(self, seed: int = 0) -> ByzantiumState:
-        state = super().new_initial_state(seed)
-        state.__class__ = _MislabelledState
-        return state
+_MislabelledGame = _game_playing(_MislabelledState)
 
 
-class _LeakyGame(ByzantiumGame):
-    def new_initial_state(self, seed: int = 0) -> ByzantiumState:
-        state = super().new_initial_state(seed)
-        state.__class__ = _LeakyState
-        return state
+_LeakyGame = _game_playing(_LeakyState)
 
 
-class _SharedCloneGame(ByzantiumGame):
-    def new_initial_state(self, seed: int = 0) -> ByzantiumState:
-        state = super().new_initial_state(seed)
-        state.__class__ = _SharedCloneState
-        return state
+_SharedCloneGame = _game_playing(_SharedCloneState)
 
 
-class _SharingViewGame(ByzantiumGame):
-    def new_initial_state(self, seed: int = 0) -> ByzantiumState:
-        state = super().new_initial_state(seed)
-        state.__class__ = _SharingViewState
-        return state
+_SharingViewGame = _game_playing(_SharingViewState)
 
 
-class _LooseGame(ByzantiumGame):
-    def new_initial_state(self, seed: int = 0) -> ByzantiumState:
-        state = super().new_initial_state(seed)
-        state.__class__ = _LooseState
-        return state
+_LooseGame = _game_playing(_LooseState)
 
 
 def _register(monkeypatch: pytest.MonkeyPatch, name: str, game_cls: type) -> None:
@@ -186,11 +180,7 @@ class _TellingLogState(ByzantiumState):
         ][start:]
 
 
-class _TellingLogGame(ByzantiumGame):
-    def new_initial_state(self, seed: int = 0) -> ByzantiumState:
-        state = super().new_initial_state(seed)
-        state.__class__ = _TellingLogState
-        return state
+_TellingLogGame = _game_playing(_TellingLogState)
 
 
 def test_suite_catches_log_messages_that_say_more_than_the_log(
@@ -212,11 +202,7 @@ class _ForgetfulState(ByzantiumState):
         return obs
 
 
-class _ForgetfulGame(ByzantiumGame):
-    def new_initial_state(self, seed: int = 0) -> ByzantiumState:
-        state = super().new_initial_state(seed)
-        state.__class__ = _ForgetfulState
-        return state
+_ForgetfulGame = _game_playing(_ForgetfulState)
 
 
 def test_suite_catches_a_public_view_without_log_that_drops_more(
@@ -235,11 +221,7 @@ class _FromTheStartState(ByzantiumState):
         return super().log_messages(player)
 
 
-class _FromTheStartGame(ByzantiumGame):
-    def new_initial_state(self, seed: int = 0) -> ByzantiumState:
-        state = super().new_initial_state(seed)
-        state.__class__ = _FromTheStartState
-        return state
+_FromTheStartGame = _game_playing(_FromTheStartState)
 
 
 def test_suite_catches_log_messages_that_ignore_where_to_start(
