@@ -1,7 +1,9 @@
 #!/bin/sh
 # Run a long 2-player tournament in chunks of consecutive seed ranges, so that stopping it
 # (or a deadline) loses at most the chunk in progress; combine_chunks.py merges the
-# finished chunks into the results of one run.
+# finished chunks into the results of one run.  Run again with the same arguments, it
+# skips the chunks that finished (their summary.json exists) and goes on: a run of a fixed
+# size (CHUNKS) may span several sessions without changing its deals.
 #
 # usage: run_chunks.sh SRC GAME BOTS OUT SEED DEALS UNTIL [extra tournament options...]
 #   SRC    the porphyra source tree to run (a snapshot: git archive HEAD src | tar -x)
@@ -9,16 +11,24 @@
 #   OUT    directory; chunk k goes to OUT/chunk-NNN (seeds SEED + k*DEALS ...)
 #   DEALS  deals per chunk (2 games each: seats swapped; 1 with GAMES_PER_DEAL=1 for --solo)
 #   UNTIL  stop starting chunks after this time (seconds since the epoch)
+# environment: CHUNKS (stop after this many chunks; default: no limit), PY (the Python to
+#   run; default /work/main/.venv/bin/python), NICE (niceness; default 0)
 set -u
 src=$1; game=$2; bots=$3; out=$4; seed=$5; deals=$6; until=$7; shift 7
-py=/work/main/.venv/bin/python
+py=${PY:-/work/main/.venv/bin/python}
 mkdir -p "$out"
 k=0
-while [ "$(date +%s)" -lt "$until" ]; do
+while [ "$(date +%s)" -lt "$until" ] && { [ -z "${CHUNKS:-}" ] || [ "$k" -lt "$CHUNKS" ]; }; do
     dir=$(printf '%s/chunk-%03d' "$out" "$k")
     s=$((seed + k * deals))
+    if [ -f "$dir/summary.json" ]; then
+        k=$((k + 1))
+        continue
+    fi
+    rm -rf "$dir"
     echo "$(date -u +%FT%TZ) chunk $k seed $s" >> "$out/chunks.log"
-    PYTHONPATH="$src" "$py" -m porphyra tournament "$game" --bots "$bots" \
+    PYTHONPATH="$src" nice -n "${NICE:-0}" /usr/bin/time -f "%U user s, %e wall s" \
+        -o "$dir.time" "$py" -m porphyra tournament "$game" --bots "$bots" \
         --games $((${GAMES_PER_DEAL:-2} * deals)) --seed "$s" --workers 1 --out "$dir" --json "$@" \
         > "$dir.json" 2> "$dir.err" || { echo "chunk $k failed" >> "$out/chunks.log"; exit 1; }
     echo "$(date -u +%FT%TZ) chunk $k done" >> "$out/chunks.log"

@@ -14,7 +14,14 @@ from porphyra.bots.byzantium_redraw import (
     pile_redraw,
     usable_pile,
 )
-from porphyra.bots.heuristic_byzantium import HeuristicBot, Situation, _redraw, decide
+from porphyra.bots.heuristic_byzantium import (
+    HeuristicBot,
+    Situation,
+    _redraw,
+    candidate_actions,
+    decide,
+    pile_candidate_actions,
+)
 from porphyra.core.registry import load_game
 from porphyra.games.byzantium.game import ByzantiumGame
 from porphyra.games.byzantium.melds import REDRAW_LIMIT
@@ -175,3 +182,39 @@ def test_easy_specs_pick_a_redraw_rule() -> None:
     state = conspiracy.new_initial_state(seed=1)
     with pytest.raises(ValueError, match="redraw rules are for byzantium, not conspiracy"):
         make_bot("easy:redraw=pile").choose(seat_view(state))
+
+
+def test_search_candidates_pile_put_the_pile_rules_redraw_first() -> None:
+    # ISMCTS candidates=pile: the same candidates, the pile rule's redraw first (the anchor),
+    # read from the sampled state's own pile, which matches what the seat's view counts.
+    checked = 0
+    for state, seat in redraw_states(range(3)):
+        if state.current_player() != seat:
+            continue
+        options = pile_candidate_actions(state)
+        expected = str(make_bot("easy:redraw=pile").choose(seat_view(state, seat)))
+        assert str(options[0]) == expected
+        plain = candidate_actions(state)
+        assert {str(a) for a in options} == {str(a) for a in plain} | {expected}
+        assert len(options) == len({str(a) for a in options})
+        checked += 1
+    assert checked > 40
+    state = GAME.new_initial_state(seed=5)
+    while state.phase.startswith("redraw"):
+        state.apply_action(make_bot("easy").choose(seat_view(state)))
+    assert [str(a) for a in pile_candidate_actions(state)] == [
+        str(a) for a in candidate_actions(state)
+    ]
+
+
+def test_search_candidate_names_are_checked_per_game() -> None:
+    state = GAME.new_initial_state(seed=2)
+    bot = make_bot("ismcts:iterations=30,candidates=pile,rollout=heuristic")
+    assert str(bot.choose(seat_view(state))) in {str(a) for a in state.legal_actions()}
+    with pytest.raises(ValueError, match="unknown candidates 'sideways' for byzantium"):
+        make_bot("ismcts:iterations=30,candidates=sideways").choose(seat_view(state))
+    conspiracy = load_game("conspiracy").new_initial_state(seed=1)
+    with pytest.raises(ValueError, match="unknown candidates 'pile' for conspiracy"):
+        make_bot("ismcts:iterations=30,candidates=pile").choose(seat_view(conspiracy))
+    with pytest.raises(ValueError, match="candidates must be a name"):
+        make_bot("ismcts:candidates=a b")

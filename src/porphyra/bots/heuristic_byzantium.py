@@ -466,6 +466,26 @@ def candidate_actions(state: ByzantiumState) -> list[Action]:
     return [build(option) for option in _dedupe(options)]
 
 
+def pile_candidate_actions(state: ByzantiumState) -> list[Action]:
+    """:func:`candidate_actions` with the pile rule's redraw first at a redraw decision
+    with a usable draw pile (:func:`porphyra.bots.byzantium_redraw.pile_redraw`; ISMCTS
+    ``candidates=pile``, so that the anchor is the pile rule's choice).  The seat's own
+    pile holds the same cards in every sampled state (its order is never read), so at the
+    root the answer is the same in every world and remembered after the first."""
+    options = candidate_actions(state)
+    if not state.phase.startswith("redraw"):
+        return options
+    seat = state.current_player()
+    byzantine = seat == state.emperor
+    cardset = state.game.cardset
+    pile = usable_pile(state.draw[0 if byzantine else 1], cardset, state.turn)
+    if not pile:  # nothing to draw: the surplus rule's choice stays first (as in easy)
+        return options
+    chosen = pile_redraw(state.hands[seat], pile, cardset, byzantine, state.turn)
+    first = state.game.action_builder("redraw")(tuple(sorted(chosen)))
+    return [first, *(a for a in options if a != first)]
+
+
 def refine_sample(state: ByzantiumState, player: int, rng: random.Random) -> None:
     """Opponent model for ISMCTS determinizations (in place).
 
@@ -529,4 +549,5 @@ HEURISTICS: GameHeuristics[ByzantiumState] = GameHeuristics(
     refine_sample=refine_sample,
     simultaneous=simultaneous,
     rollout_cut=rollout_cut,
+    candidate_variants={"pile": pile_candidate_actions},
 )

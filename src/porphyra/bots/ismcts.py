@@ -147,8 +147,10 @@ class ISMCTSBot:
             - ``cut``: ``"heuristic"`` or ``state -> bool``: a rollout that has played
               ``depth`` actions goes on until this is true, so the evaluation sees
               positions where it is accurate.
-            - ``candidates``: ``"all"``, ``"heuristic"`` (the game's candidate generator)
-              or a callable ``state -> actions`` (a non-empty subset of the legal ones).
+            - ``candidates``: ``"all"``, ``"heuristic"`` (the game's candidate generator),
+              another of the game's generators by name (Byzantium's ``"pile"``: its redraw
+              by the pile rule first) or a callable ``state -> actions`` (a non-empty
+              subset of the legal ones).
             - ``refine``: ``"heuristic"`` or ``(state, player, rng) -> None``, adjusting
               each determinization in place without changing ``observation(player)``.
             - ``anchor_z``: with candidates, the first candidate (the heuristic's choice)
@@ -298,12 +300,21 @@ class ISMCTSBot:
                 evaluate = hooks.evaluate
             if s.candidates == "heuristic":
                 candidates = hooks.candidate_actions
+            elif isinstance(s.candidates, str) and s.candidates != "all":
+                candidates = hooks.candidate_variants.get(s.candidates)
             if s.refine == "heuristic":
                 refine = hooks.refine_sample
             if s.simultaneous == "heuristic":
                 blind = hooks.simultaneous
             if s.cut == "heuristic":
                 cut = hooks.rollout_cut
+        if isinstance(s.candidates, str) and s.candidates not in ("all", "heuristic"):
+            known = () if hooks is None else tuple(hooks.candidate_variants)
+            if s.candidates not in known:
+                raise ValueError(
+                    f"unknown candidates {s.candidates!r} for {view.game.info.name}; use "
+                    + " or ".join(map(repr, ("all", "heuristic", *known)))
+                )
         info = view.game.info
         lo, hi = float(info.min_utility), float(info.max_utility)
         return _Search(

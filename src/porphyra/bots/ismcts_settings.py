@@ -48,7 +48,9 @@ class ISMCTSSettings:
         depth: actions a rollout plays before the evaluation scores it (≥ 0); ``None``
             plays to the end.  Needs ``evaluation``.
         evaluation: ``"heuristic"``, a callable ``(state, player) -> [0, 1]`` or ``None``.
-        candidates: ``"all"``, ``"heuristic"`` or a callable ``state -> actions``.
+        candidates: ``"all"``, ``"heuristic"``, a name of the game's other candidate
+            generators (checked when a search starts: ``GameHeuristics.candidate_variants``)
+            or a callable ``state -> actions``.
         refine: ``None``, ``"heuristic"`` or a callable ``(state, player, rng) -> None``.
         anchor_z: standard errors another root action must win by to replace the
             heuristic's own choice (≥ 0; 0 turns the anchor off).
@@ -93,7 +95,10 @@ class ISMCTSSettings:
             raise ValueError(f"anchor_z must not be negative, not {self.anchor_z}")
         _check_name("rollout", self.rollout, ("random", "heuristic"))
         _check_name("evaluation", self.evaluation, ("heuristic",))
-        _check_name("candidates", self.candidates, ("all", "heuristic"))
+        if not isinstance(self.candidates, str):
+            _check_name("candidates", self.candidates, ("all", "heuristic"))
+        elif not self.candidates.isidentifier():
+            raise ValueError(f"candidates must be a name or a function, not {self.candidates!r}")
         _check_name("refine", self.refine, ("heuristic",))
         _check_name("simultaneous", self.simultaneous, ("heuristic",))
         _check_name("cut", self.cut, ("heuristic",))

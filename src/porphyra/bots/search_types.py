@@ -10,8 +10,8 @@ import hashlib
 import json
 import math
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Generic, Literal, NamedTuple, TypeVar
 
 from porphyra.bots.base import Bot, SeatView
@@ -28,7 +28,9 @@ EvaluationSpec = Evaluation | Literal["heuristic"] | None
 #: Candidate actions: the subset of the current player's legal actions the tree considers
 #: (a heuristic pruning of large action sets, e.g. Byzantium's hundreds of melds).
 Candidates = Callable[[State], Sequence[Action]]
-CandidatesSpec = Candidates | Literal["heuristic", "all"]
+#: ``"all"``, ``"heuristic"`` or another name the game's heuristics define
+#: (:attr:`GameHeuristics.candidate_variants`, e.g. Byzantium's ``"pile"``).
+CandidatesSpec = Candidates | str
 #: Refines a determinization for the observer ``player`` in place, e.g. replaces a hidden
 #: choice that ``resample`` drew uniformly at random by what a sensible opponent would have
 #: chosen given its sampled hand (an opponent model; it only sees the sampled state).
@@ -69,6 +71,9 @@ class GameHeuristics(Generic[S]):
             observer made (:data:`Simultaneous`); ``simultaneous="heuristic"``.
         rollout_cut: whether a rollout that played its ``depth`` actions may stop here for
             ``evaluate`` (:data:`Cut`); ``cut="heuristic"``.
+        candidate_variants: other candidate generators by name (``candidates=NAME``), each
+            like ``candidate_actions`` with another choice first (e.g. Byzantium's ``pile``:
+            the pile rule's redraw).
     """
 
     bot: Callable[[int], Bot]
@@ -78,6 +83,7 @@ class GameHeuristics(Generic[S]):
     refine_sample: Callable[[S, int, random.Random], None] | None = None
     simultaneous: Callable[[S, int], bool] | None = None
     rollout_cut: Callable[[S], bool] | None = None
+    candidate_variants: Mapping[str, Callable[[S], Sequence[Action]]] = field(default_factory=dict)
 
 
 class ActionStats(NamedTuple):
