@@ -11,8 +11,14 @@ interval of that rate from a bootstrap **over games** (the decisions of one game
 result, so they are not independent).  Also the Brier score and the expected calibration
 error (ECE: the decision-weighted mean gap between estimate and observation).
 
+The review shows the search's estimates calibrated by a per-game map
+(:mod:`porphyra.review.calibration`); the measurement reports both, on the same decisions:
+the review's own estimates (``bins``) and the search's raw ones (``raw``: what the map
+corrects, and what a map is made from: ``--write-map DIR`` sets ``--game``'s map from the
+run in ``DIR``).
+
 Writes ``calibration.json`` and ``calibration.png`` (estimate against observation, the
-diagonal is perfect calibration) into ``--out`` and prints a Markdown table.
+diagonal is perfect calibration) into ``--out`` and prints the Markdown tables.
 
 The measurement of the issue (not run by the tests; about 2 CPU hours per 1,000 Byzantium
 games at the default 400 iterations on one core, divided by ``--workers``)::
@@ -39,6 +45,8 @@ from porphyra import record as records
 from porphyra.bots import make_bot, seat_view
 from porphyra.core.registry import load_game
 from porphyra.review import ReviewSettings, review_record
+from porphyra.review import calibration as calibration_module
+from porphyra.review.calibration import MAP_FILE, CalibrationMap, map_points
 
 #: Bins of the estimates: tenths of win chance.
 BINS = 10
@@ -58,15 +66,15 @@ def play_game(name: str, seed: int, bots: Sequence[str]) -> dict[str, Any]:
     return records.to_record(state)
 
 
-def game_points(job: tuple[str, int, tuple[str, ...], int]) -> list[tuple[float, float]]:
-    """``(estimate before, result)`` of each reviewed decision of one game (a worker's
-    task: ``(game, seed, bots, iterations)``)."""
+def game_points(job: tuple[str, int, tuple[str, ...], int]) -> list[tuple[float, float, float]]:
+    """``(estimate before, the search's raw estimate before, result)`` of each reviewed
+    decision of one game (a worker's task: ``(game, seed, bots, iterations)``)."""
     name, seed, bots, iterations = job
     rec = play_game(name, seed, bots)
     seat = seed % len(bots)
     review = review_record(rec, seat, ReviewSettings(iterations=iterations, seed=seed))
     result = float(review["result"])
-    return [(float(d["before"]), result) for d in review["decisions"]]
+    return [(float(d["before"]), float(d["raw"]["before"]), result) for d in review["decisions"]]
 
 
 def bin_of(estimate: float) -> int:
@@ -151,7 +159,18 @@ def plot(summary: dict[str, Any], path: Path, title: str) -> None:
     ]
     fig, ax = plt.subplots(figsize=(4.5, 4.5))
     ax.plot([0, 1], [0, 1], color="grey", linestyle="--", linewidth=1, label="perfect")
-    ax.errorbar(x, y, yerr=err, fmt="o", color="#0072b2", capsize=3, label="observed (95%)")
+    raw = [r for r in summary.get("raw", {}).get("bins", []) if r["decisions"]]
+    if raw:  # the search's own estimates, which the review's map corrects
+        ax.plot(
+            [r["estimate"] for r in raw],
+            [r["observed"] for r in raw],
+            "s",
+            color="#d55e00",
+            markerfacecolor="none",
+            label="search's raw estimate",
+        )
+    label = "review (calibrated), 95%" if raw else "observed (95%)"
+    ax.errorbar(x, y, yerr=err, fmt="o", color="#0072b2", capsize=3, label=label)
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.set_xlabel("estimated win chance before the decision")
@@ -161,6 +180,33 @@ def plot(summary: dict[str, Any], path: Path, title: str) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
+
+
+def write_map(game: str, run: Path) -> dict[str, Any]:
+    """Set ``game``'s calibration map (:mod:`porphyra.review.calibration`) from the run in
+    ``run`` (its ``calibration.json``); returns the map's entry.
+
+    Raises:
+        ValueError: the run's points do not make an increasing map.
+    """
+    summary = json.loads((run / "calibration.json").read_text("utf-8"))
+    points = map_points(summary)
+    CalibrationMap(points)  # refuses a map that does not increase
+    settings = summary["settings"]
+    entry = {
+        "points": points,
+        "source": str(run / "calibration.json"),
+        "games": settings["games"],
+        "seeds": [settings["seed"], settings["seed"] + settings["games"] - 1],
+        "bots": settings["bots"],
+        "iterations": settings["iterations"],
+    }
+    path = Path(calibration_module.__file__).parent / MAP_FILE
+    maps = json.loads(path.read_text("utf-8")) if path.exists() else {}
+    maps[game] = entry
+    path.write_text(json.dumps(maps, indent=1, sort_keys=True) + "\n", "utf-8")
+    print(f"{game}: {len(points)} points from {run} written to {path}")
+    return entry
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
@@ -173,7 +219,16 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--iterations", type=int, default=ReviewSettings().iterations)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", type=Path, default=Path("calibration"))
+    parser.add_argument(
+        "--write-map",
+        type=Path,
+        metavar="DIR",
+        help="write the calibration map of --game from DIR/calibration.json (a run of this "
+        "script) into the review's maps, then stop",
+    )
     args = parser.parse_args(argv)
+    if args.write_map is not None:
+        return write_map(args.game, args.write_map)
     bots = tuple(s.strip() for s in args.bots.split(","))
     jobs = [(args.game, args.seed + i, bots, args.iterations) for i in range(args.games)]
     if args.workers > 1:
@@ -181,7 +236,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             games = pool.map(game_points, jobs, chunksize=4)
     else:
         games = [game_points(job) for job in jobs]
-    summary = calibration(games, seed=args.seed)
+    raw = calibration([[(r, res) for _, r, res in g] for g in games], seed=args.seed)
+    summary = calibration([[(e, res) for e, _, res in g] for g in games], seed=args.seed)
+    summary["raw"] = raw
     summary["settings"] = {
         "game": args.game,
         "games": args.games,
@@ -193,7 +250,10 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     (args.out / "calibration.json").write_text(json.dumps(summary, indent=1) + "\n", "utf-8")
     title = f"{args.game}: {args.games} games of {' vs '.join(bots)}, {args.iterations} it."
     plot(summary, args.out / "calibration.png", title)
+    print("The review's calibrated estimates:\n")
     print(markdown(summary))
+    print("\nThe search's raw estimates (what the map corrects):\n")
+    print(markdown(raw))
     return summary
 
 

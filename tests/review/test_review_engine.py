@@ -14,7 +14,8 @@ from porphyra import load_game
 from porphyra import record as records
 from porphyra.bots import make_bot, seat_view
 from porphyra.core.errors import RecordError
-from porphyra.review import THRESHOLDS, ReviewSettings, mark_for, review_record
+from porphyra.review import REVIEW_VERSION, THRESHOLDS, ReviewSettings, mark_for, review_record
+from porphyra.review.calibration import calibrate
 from porphyra.review.engine import decision_points, review_points, turning_points
 
 #: A small budget: the tests check behaviour, not the estimate's quality.
@@ -62,7 +63,8 @@ def test_review_shape_and_reproducibility(name: str) -> None:
     rec = bot_game(name, 11)
     seen: list[tuple[int, int]] = []
     review = review_record(rec, 1, FAST, progress=lambda d, t: seen.append((d, t)))
-    assert review["version"] == 1 and review["seat"] == 1 and review["game"] == name
+    assert review["version"] == REVIEW_VERSION and review["seat"] == 1
+    assert review["game"] == name
     decisions = review["decisions"]
     assert decisions and seen[0] == (0, len(decisions)) and seen[-1] == (len(decisions),) * 2
     state = records.replay(rec, upto=0)
@@ -74,6 +76,9 @@ def test_review_shape_and_reproducibility(name: str) -> None:
             assert d["chosen"] == entry["action"] and d["best"] in legal
             assert 0.0 <= d["after"] <= 1.0 and 0.0 <= d["before"] <= 1.0
             assert d["cost"] == round(max(0.0, d["before"] - d["after"]), 4)
+            # Shown chances are the search's own, calibrated by the game's map.
+            assert d["before"] == calibrate(name, d["raw"]["before"])
+            assert d["after"] == calibrate(name, d["raw"]["after"])
             assert d["mark"] == mark_for(d["cost"])
         state.apply_action(state.game.parse_action(state, entry["action"]), entry["player"])
     assert moves == {}  # every decision with a choice, and nothing else

@@ -16,6 +16,11 @@ For each decision:
 - ``after``: the estimated chance to win with the chosen move, on the same worlds;
 - ``cost = max(0, before - after)`` and a mark from :data:`THRESHOLDS`.
 
+Both chances are the search's estimates **calibrated** by the game's map
+(:mod:`porphyra.review.calibration`: the win rates observed at each estimate over 1,000
+games), so that "60%" means winning about 60% of the time; the search's own figures are
+kept beside them (``raw``).
+
 The three moments that changed the game most are the largest steps of the win-chance curve
 (``before``, ``after`` of each decision in turn, then the result): a step within one
 decision is the seat's own move; a step between two decisions is what happened in between
@@ -38,10 +43,11 @@ from porphyra.bots.base import SeatView, seat_view
 from porphyra.bots.heuristic import heuristics_for
 from porphyra.core.errors import RecordError
 from porphyra.core.game import Action, State
+from porphyra.review.calibration import calibrate
 
 #: The version of a review's JSON shape and method; a cached review of another version is
 #: recomputed.
-REVIEW_VERSION = 1
+REVIEW_VERSION = 2
 
 #: Marks by the cost of a move, in points of win chance (0..1), worst first.  Lichess marks
 #: a drop of 0.1 / 0.2 / 0.3 in "winning chances" on a -1..1 scale, i.e. 5 / 10 / 15 points
@@ -164,10 +170,12 @@ def review_decision(
     """Estimate one decision of ``seat`` on its own view of ``state`` only.
 
     Returns:
-        ``{"best", "chosen", "before", "after", "cost", "mark", "candidates"}``: the
-        search's preferred move and the chosen one (action texts), the win chances
-        (0..1) with each, ``cost = max(0, before - after)``, its mark (or None) and how many
-        root candidates were compared.
+        ``{"best", "chosen", "before", "after", "cost", "mark", "candidates", "raw"}``:
+        the search's preferred move and the chosen one (action texts), the win chances
+        (0..1) with each, calibrated (:func:`porphyra.review.calibration.calibrate`),
+        ``cost = max(0, before - after)``, its mark (or None), how many root candidates
+        were compared, and the search's own estimates before calibration (``{"before",
+        "after"}``).
 
     Raises:
         ValueError: ``chosen`` is not a legal action of the seat's view.
@@ -191,10 +199,11 @@ def review_decision(
     result = ISMCTSBot(settings.seed, options, name="review").search(view)
     by_text = {str(s.action): s for s in result.stats}
     best = str(result.action)
-    before = round(by_text[best].mean_reward, 4)
     if not by_text[chosen].visits:  # cannot happen with 2+ iterations: a broken search
         raise RuntimeError(f"the search never played the chosen move {chosen!r}")
-    after = round(by_text[chosen].mean_reward, 4)
+    raw = round(by_text[best].mean_reward, 4), round(by_text[chosen].mean_reward, 4)
+    game = plain.game.info.name
+    before, after = calibrate(game, raw[0]), calibrate(game, raw[1])
     cost = round(max(0.0, before - after), 4)
     return {
         "best": best,
@@ -204,6 +213,7 @@ def review_decision(
         "cost": cost,
         "mark": mark_for(cost),
         "candidates": sum(1 for s in result.stats if s.visits),
+        "raw": {"before": raw[0], "after": raw[1]},
     }
 
 

@@ -1,0 +1,90 @@
+"""The review's win chances, calibrated: the search's raw estimate mapped to the win rate
+observed at that estimate (issue 31 §2).
+
+The search behind the review is overconfident from 50% up: in 1,000 games of each game
+(``docs/review.md``, "Calibration") a raw 55% won about 50% of the time, a raw 85% about
+75-78%.  A review should say what a position is worth, so each game has a **calibration
+map**: the points ``(mean raw estimate, observed win rate)`` of that measurement's ten bins,
+with ``(0, 0)`` and ``(1, 1)`` at the ends, joined by straight lines.  The map is
+increasing (checked when it is loaded), so it keeps the order of moves: the search's
+preferred move stays the one with the highest chance, and a move's cost, the drop between
+two calibrated chances, is never negative when the raw drop is not.
+
+The maps live in ``data/calibration.json``, written from the measurement's own output by
+``bench/review_calibration.py --write-map`` (its source, games and seeds are recorded
+beside each map).  A game without a map keeps the raw estimate.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import itertools
+import json
+from importlib import resources
+from typing import Any
+
+#: The maps' file, in this package.
+MAP_FILE = "data/calibration.json"
+
+
+class CalibrationMap:
+    """A piecewise-linear, increasing map of [0, 1] onto [0, 1].
+
+    Args:
+        points: ``(raw, calibrated)`` pairs, both in [0, 1]; ``(0, 0)`` and ``(1, 1)`` are
+            added when missing.
+
+    Raises:
+        ValueError: a value outside [0, 1], or the points are not strictly increasing in
+            both coordinates (the map must keep the order of estimates).
+    """
+
+    def __init__(self, points: list[tuple[float, float]]) -> None:
+        knots = sorted((float(x), float(y)) for x, y in points)
+        if not knots or knots[0][0] > 0.0:
+            knots.insert(0, (0.0, 0.0))
+        if knots[-1][0] < 1.0:
+            knots.append((1.0, 1.0))
+        for x, y in knots:
+            if not (0.0 <= x <= 1.0 and 0.0 <= y <= 1.0):
+                raise ValueError(f"calibration point ({x}, {y}) is outside [0, 1]")
+        for (x0, y0), (x1, y1) in itertools.pairwise(knots):
+            if not (x1 > x0 and y1 > y0):
+                raise ValueError(
+                    f"calibration points must increase: ({x0}, {y0}) then ({x1}, {y1})"
+                )
+        self.xs = [x for x, _ in knots]
+        self.ys = [y for _, y in knots]
+
+    def __call__(self, raw: float) -> float:
+        """The calibrated chance of the raw estimate ``raw`` (clamped to [0, 1])."""
+        x = min(1.0, max(0.0, raw))
+        i = min(len(self.xs) - 1, max(1, bisect.bisect_right(self.xs, x)))
+        x0, x1, y0, y1 = self.xs[i - 1], self.xs[i], self.ys[i - 1], self.ys[i]
+        return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+
+
+def map_points(summary: dict[str, Any]) -> list[tuple[float, float]]:
+    """The points of a calibration map from a measurement's summary
+    (``bench/review_calibration.py``'s ``calibration.json``: the bins of its ``raw``
+    estimates, or its own bins in a file from before the maps, whose estimates were raw):
+    each non-empty bin's mean raw estimate and observed win rate, rounded to 4 places."""
+    bins = summary.get("raw", summary)["bins"]
+    return [(round(b["estimate"], 4), round(b["observed"], 4)) for b in bins if b.get("decisions")]
+
+
+@functools.cache
+def _maps() -> dict[str, CalibrationMap]:
+    text = resources.files("porphyra.review").joinpath(MAP_FILE).read_text("utf-8")
+    data = json.loads(text)
+    return {
+        game: CalibrationMap([tuple(p) for p in entry["points"]]) for game, entry in data.items()
+    }
+
+
+def calibrate(game: str, raw: float) -> float:
+    """``raw`` (a search's win chance for a seat of ``game``, 0..1) as calibrated by the
+    game's map, rounded to 4 places; ``raw`` itself (rounded) for a game without a map."""
+    mapping = _maps().get(game)
+    return round(raw if mapping is None else mapping(raw), 4)

@@ -1,0 +1,48 @@
+"""The review's calibration maps (issue 31 §2): the search's raw win chances mapped to the
+win rates observed at them, as measured in 1,000 games of each game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from porphyra.review.calibration import CalibrationMap, calibrate, map_points
+
+RESULTS = Path(__file__).resolve().parents[2] / "docs/results/review"
+
+
+def test_a_map_joins_its_points_by_straight_lines_from_0_to_1() -> None:
+    mapping = CalibrationMap([(0.5, 0.4)])
+    assert mapping(0.0) == 0.0 and mapping(1.0) == 1.0
+    assert mapping(0.5) == pytest.approx(0.4)
+    assert mapping(0.25) == pytest.approx(0.2)
+    assert mapping(0.75) == pytest.approx(0.7)
+    assert mapping(-0.3) == 0.0 and mapping(1.7) == 1.0  # clamped
+
+
+def test_a_map_must_increase_and_stay_in_the_unit_square() -> None:
+    with pytest.raises(ValueError, match="must increase"):
+        CalibrationMap([(0.4, 0.5), (0.6, 0.45)])
+    with pytest.raises(ValueError, match="must increase"):
+        CalibrationMap([(0.4, 0.5), (0.4, 0.6)])
+    with pytest.raises(ValueError, match="outside"):
+        CalibrationMap([(0.4, 1.2)])
+
+
+@pytest.mark.parametrize("game", ["byzantium", "conspiracy"])
+def test_each_games_map_is_its_measurement_and_corrects_the_overconfidence(game: str) -> None:
+    summary = json.loads((RESULTS / game / "calibration.json").read_text())
+    for x, y in map_points(summary):
+        assert calibrate(game, x) == pytest.approx(y, abs=1e-4)  # the bins' own rates
+    # Measured: from 50% up the search is overconfident, so the shown chance is lower.
+    for raw in (0.55, 0.65, 0.75, 0.85):
+        assert calibrate(game, raw) < raw - 0.03
+    # The order of estimates is kept (the preferred move stays the best).
+    values = [calibrate(game, i / 200) for i in range(201)]
+    assert values == sorted(values) and values[0] == 0.0 and values[-1] == 1.0
+
+
+def test_a_game_without_a_map_keeps_the_raw_estimate() -> None:
+    assert calibrate("no-such-game", 0.61234) == 0.6123
