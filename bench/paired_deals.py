@@ -12,7 +12,9 @@ gives bot ``--bot`` a score, the mean of its two games (win 1, draw 1/2, loss 0)
   resamples of the deals with replacement (seeded, so it reproduces).
 
 Also the deals the bot won twice, split, lost twice (a deal's net result).  Prints a
-Markdown summary and, with ``--out``, writes it as JSON.  Used for issue 31's redraw rule
+Markdown summary and, with ``--out``, writes it as JSON.  With ``--versus`` (another arm's
+files on the same deals) it also gives the paired difference between the arms, deal by
+deal (:func:`compare`).  Used for issue 31's redraw rule
 (``docs/results/bots/redraw/README.md``; several files: the chunks of one run)::
 
     nice -n 10 .venv/bin/porphyra tournament byzantium --bots easy,easy:redraw=pile \\
@@ -40,8 +42,18 @@ Z95 = 1.959964
 
 
 def deal_scores(paths: list[Path], bot: str) -> list[float]:
-    """Bot ``bot``'s mean score on each deal (by seed) of the tournament files ``paths``
-    (one run, or the chunks of one run on disjoint seeds).
+    """Bot ``bot``'s mean score on each deal (in seed order) of the tournament files
+    ``paths`` (one run, or the chunks of one run on disjoint seeds).
+
+    Raises:
+        ValueError: ``bot`` sits at no game of the files, or a deal lacks its seat swap.
+    """
+    by_seed = deal_score_map(paths, bot)
+    return [by_seed[seed] for seed in sorted(by_seed)]
+
+
+def deal_score_map(paths: list[Path], bot: str) -> dict[int, float]:
+    """:func:`deal_scores` by deal seed.
 
     Raises:
         ValueError: ``bot`` sits at no game of the files, or a deal lacks its seat swap.
@@ -60,7 +72,46 @@ def deal_scores(paths: list[Path], bot: str) -> list[float]:
         raise ValueError(f"{bot!r} plays no game in {', '.join(map(str, paths))}")
     if any(len(g) != 2 for g in games.values()):
         raise ValueError("every deal must be played twice, seats swapped, and only once")
-    return [sum(games[seed]) / 2 for seed in sorted(games)]
+    return {seed: sum(g) / 2 for seed, g in games.items()}
+
+
+def compare(
+    paths: list[Path], bot: str, other_paths: list[Path], other_bot: str, seed: int = 0
+) -> dict[str, Any]:
+    """Two arms on the same deals (e.g. two versions of a bot, each against the same
+    opponent): the per-deal difference ``bot``'s score in ``paths`` minus ``other_bot``'s
+    in ``other_paths``, over the deals both played (a paired design: the deal's luck
+    cancels).
+
+    Returns:
+        ``{"deals", "difference", "normal_ci95", "bootstrap_ci95", "deals_better",
+        "deals_same", "deals_worse"}`` (differences in score points, 0..1 scale).
+
+    Raises:
+        ValueError: as :func:`deal_score_map`, or the arms share fewer than two deals.
+    """
+    mine, theirs = deal_score_map(paths, bot), deal_score_map(other_paths, other_bot)
+    common = sorted(set(mine) & set(theirs))
+    if len(common) < 2:
+        raise ValueError(f"the two arms share {len(common)} deals; at least 2 are needed")
+    diffs = [mine[s] - theirs[s] for s in common]
+    n = len(diffs)
+    mean = statistics.fmean(diffs)
+    se = statistics.stdev(diffs) / math.sqrt(n)
+    rng = random.Random(seed)
+    means = sorted(statistics.fmean(rng.choices(diffs, k=n)) for _ in range(RESAMPLES))
+    return {
+        "deals": n,
+        "difference": round(mean, 4),
+        "normal_ci95": [round(mean - Z95 * se, 4), round(mean + Z95 * se, 4)],
+        "bootstrap_ci95": [
+            round(means[int(0.025 * RESAMPLES)], 4),
+            round(means[int(0.975 * RESAMPLES) - 1], 4),
+        ],
+        "deals_better": sum(d > 0 for d in diffs),
+        "deals_same": sum(d == 0 for d in diffs),
+        "deals_worse": sum(d < 0 for d in diffs),
+    }
 
 
 def summarize(scores: list[float], seed: int = 0) -> dict[str, Any]:
@@ -93,10 +144,31 @@ def main() -> None:
     parser.add_argument("--bot", required=True, help="the bot spec to score")
     parser.add_argument("--seed", type=int, default=0, help="the bootstrap's seed")
     parser.add_argument("--out", type=Path, help="write the summary here as JSON")
+    parser.add_argument(
+        "--versus",
+        type=Path,
+        nargs="+",
+        metavar="CSV",
+        help="another arm's games.csv files on the same deals: also print the per-deal "
+        "difference of --bot's score here minus --versus-bot's there",
+    )
+    parser.add_argument("--versus-bot", help="the bot scored in --versus (default: --bot)")
     args = parser.parse_args()
     files = [str(p) for p in args.games]
     summary: dict[str, Any] = {"files": files, "bot": args.bot, "bootstrap_seed": args.seed}
     summary.update(summarize(deal_scores(args.games, args.bot), args.seed))
+    if args.versus:
+        other = args.versus_bot or args.bot
+        diff = compare(args.games, args.bot, args.versus, other, args.seed)
+        summary["versus"] = {"files": [str(p) for p in args.versus], "bot": other, **diff}
+        dlo, dhi = diff["normal_ci95"]
+        print(
+            f"{args.bot} minus {other} (the other arm), {diff['deals']} common deals: "
+            f"{100 * diff['difference']:+.1f} points, normal {100 * dlo:+.1f} to "
+            f"{100 * dhi:+.1f}, bootstrap {100 * diff['bootstrap_ci95'][0]:+.1f} to "
+            f"{100 * diff['bootstrap_ci95'][1]:+.1f}; deals better/same/worse "
+            f"{diff['deals_better']}/{diff['deals_same']}/{diff['deals_worse']}"
+        )
     lo, hi = summary["normal_ci95"]
     blo, bhi = summary["bootstrap_ci95"]
     print(

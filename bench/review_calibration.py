@@ -182,9 +182,10 @@ def plot(summary: dict[str, Any], path: Path, title: str) -> None:
     plt.close(fig)
 
 
-def write_map(game: str, run: Path) -> dict[str, Any]:
+def write_map(game: str, run: Path, path: Path | None = None) -> dict[str, Any]:
     """Set ``game``'s calibration map (:mod:`porphyra.review.calibration`) from the run in
-    ``run`` (its ``calibration.json``); returns the map's entry.
+    ``run`` (its ``calibration.json``) in the maps' file ``path`` (default: the review's
+    own); returns the map's entry.
 
     Raises:
         ValueError: the run's points do not make an increasing map.
@@ -201,7 +202,7 @@ def write_map(game: str, run: Path) -> dict[str, Any]:
         "bots": settings["bots"],
         "iterations": settings["iterations"],
     }
-    path = Path(calibration_module.__file__).parent / MAP_FILE
+    path = path or Path(calibration_module.__file__).parent / MAP_FILE
     maps = json.loads(path.read_text("utf-8")) if path.exists() else {}
     maps[game] = entry
     path.write_text(json.dumps(maps, indent=1, sort_keys=True) + "\n", "utf-8")

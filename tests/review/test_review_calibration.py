@@ -57,3 +57,30 @@ def test_a_tiny_run_writes_the_table_the_data_and_the_plot(
     assert (out / "calibration.png").read_bytes()[:4] == b"\x89PNG"
     assert "| estimate | decisions |" in capsys.readouterr().out
     assert cal.main(args)["bins"] == summary["bins"]  # fixed seeds: the same measurement
+    # The search's raw estimates of the same decisions, measured beside the review's.
+    assert stored["raw"]["decisions"] == stored["decisions"]
+    assert stored["raw"]["bins"] != stored["bins"]  # (the map moves every estimate)
+
+
+def test_a_map_is_written_from_a_runs_raw_bins(cal: ModuleType, tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    raw_bins = [
+        {"decisions": 10, "estimate": 0.3, "observed": 0.25},
+        {"decisions": 0, "estimate": None, "observed": None},
+        {"decisions": 12, "estimate": 0.7, "observed": 0.6},
+    ]
+    summary = {
+        "bins": [{"decisions": 22, "estimate": 0.5, "observed": 0.5}],
+        "raw": {"bins": raw_bins},
+        "settings": {"games": 40, "seed": 7, "bots": ["easy", "easy"], "iterations": 400},
+    }
+    (run / "calibration.json").write_text(json.dumps(summary), encoding="utf-8")
+    maps = tmp_path / "maps.json"
+    entry = cal.write_map("byzantium", run, maps)
+    assert entry["points"] == [(0.3, 0.25), (0.7, 0.6)] and entry["seeds"] == [7, 46]
+    assert json.loads(maps.read_text())["byzantium"]["points"] == [[0.3, 0.25], [0.7, 0.6]]
+    raw_bins[2]["observed"] = 0.2  # a map that would reorder moves is refused
+    (run / "calibration.json").write_text(json.dumps(summary), encoding="utf-8")
+    with pytest.raises(ValueError, match="must increase"):
+        cal.write_map("byzantium", run, maps)
