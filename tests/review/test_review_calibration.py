@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -65,7 +66,7 @@ def test_a_tiny_run_writes_the_table_the_data_and_the_plot(
 def test_a_map_is_written_from_a_runs_raw_bins(cal: ModuleType, tmp_path: Path) -> None:
     run = tmp_path / "run"
     run.mkdir()
-    raw_bins = [
+    raw_bins: list[dict[str, Any]] = [
         {"decisions": 10, "estimate": 0.3, "observed": 0.25},
         {"decisions": 0, "estimate": None, "observed": None},
         {"decisions": 12, "estimate": 0.7, "observed": 0.6},
