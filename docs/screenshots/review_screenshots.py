@@ -21,8 +21,10 @@ import httpx
 from playwright.sync_api import sync_playwright
 from rich.console import Console
 
+from porphyra import record as records
 from porphyra.cli.lang import set_language
 from porphyra.cli.review import print_review
+from porphyra.cli.views import view_for
 from porphyra.review import review_record
 
 HERE = Path(__file__).parent
@@ -57,7 +59,10 @@ def main() -> None:
             set_language("en")
             with open(Path(tmp) / "terminal.txt", "w", encoding="utf-8") as sink:
                 console = Console(record=True, width=110, force_terminal=True, file=sink)
-                print_review(console, review_record(record, 0))
+                game = records.replay(record, upto=0).game
+                view = view_for("byzantium")
+                words = lambda move: view.move_words(game, move)  # noqa: E731
+                print_review(console, review_record(record, 0), words)
             svg = Path(tmp) / "terminal.svg"
             console.save_svg(str(svg), title="porphyra review game.json --seat 1")
             term = browser.new_page(viewport={"width": 1400, "height": 800})

@@ -3,14 +3,22 @@ from the cache the second time, and clear errors for bad input."""
 
 from __future__ import annotations
 
+import io
 import json
+import re
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
+from porphyra import load_game
+from porphyra import record as records
 from porphyra.cli import app
-from porphyra.cli.review import curve, sparkline
+from porphyra.cli.lang import set_language
+from porphyra.cli.review import curve, print_review, sparkline
+from porphyra.cli.views import view_for
+from porphyra.games.byzantium.game import ByzantiumGame
 from porphyra.review import cache_path
 from tests.review.test_review_engine import bot_game
 
@@ -85,3 +93,37 @@ def test_a_file_that_is_not_a_record(tmp_path: Path) -> None:
     bad.write_text("[]", encoding="utf-8")
     result = runner.invoke(app, ["review", str(bad)])
     assert result.exit_code == 2 and "record must be a JSON object" in result.output
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_moves_are_shown_by_name_never_by_slug(tmp_path: Path, lang: str) -> None:
+    # People see names (the guide): each move's cards by their name in the terminal's
+    # language, as the browser's review shows them, and no card's slug.
+    path = tmp_path / "game.json"
+    record = bot_game("byzantium", 9)
+    path.write_text(json.dumps(record), encoding="utf-8")
+    args = ["review", str(path), "--iterations", "8", "--lang", lang]
+    assert runner.invoke(app, args).exit_code == 0
+    (review,) = json.loads(cache_path(path).read_text(encoding="utf-8"))["reviews"].values()
+    set_language(lang)
+    game = records.replay(record, upto=0).game
+    view = view_for("byzantium")
+    console = Console(record=True, width=400, file=io.StringIO())
+    print_review(console, review, lambda move: view.move_words(game, move))
+    output = console.export_text()
+    for d in review["decisions"]:
+        assert view.move_words(game, d["chosen"]) in output
+    assert isinstance(game, ByzantiumGame)
+    slugs = {c.slug for c in game.cardset.cards}
+    assert not {s for s in slugs if re.search(rf"\b{re.escape(s)}\b", output)}
+
+
+def test_move_words_name_the_cards_lords_and_locations() -> None:
+    set_language("en")
+    byzantium = load_game("byzantium")
+    words = view_for("byzantium").move_words
+    assert words(byzantium, "redraw raiders,raiders,famine") == "redraw Raiders ×2, Famine"
+    assert words(byzantium, "redraw -") == "redraw —"
+    assert words(byzantium, "end") == "end"
+    conspiracy = load_game("conspiracy")
+    assert view_for("conspiracy").move_words(conspiracy, "keep purple4") == "keep Purple 4"

@@ -381,6 +381,14 @@ class ByzantiumView(GameView):
             text += "  " + tr("(force {0})", sum(_force(game, s) for s in arg.split(",")))
         return text
 
+    def move_words(self, game: Game, action: str) -> str:
+        """The move with its cards named and counted: ``redraw Raiders ×2, Famine``
+        (``—``: no card)."""
+        verb, _, arg = action.partition(" ")
+        if not arg:
+            return action
+        return f"{verb} {_counted(game, [] if arg == '-' else arg.split(','))}"
+
     def expand_input(self, text: str, obs: Obs) -> str:
         """Rewrite hand numbers and unique slug prefixes into slugs, spaces into commas.
 

@@ -378,6 +378,10 @@ class ConspiracyView(GameView):
         named = name_ids(text, language())
         return text if named == text else f"{named}  [{text}]"
 
+    def move_words(self, game: Game, action: str) -> str:
+        """The move with its lords and Locations named (``keep Purple 4``)."""
+        return name_ids(action, language())
+
     def expand_input(self, text: str, obs: Obs) -> str:
         """``keep 2`` → the 2nd drawn lord; ``take r`` / ``loctake cou-r`` → the one
         colour or Location the prefix names; unchanged if nothing matches exactly once.

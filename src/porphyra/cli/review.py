@@ -5,12 +5,14 @@ seat's estimated chance to win before and after each of its decisions, from its 
 only (:mod:`porphyra.review.engine`), with a progress bar while it works, then prints the
 win-chance curve as a sparkline, a table of the decisions with their marks, and the three
 moments that changed the game most.  Every text is translated (``--lang``); the moves are
-shown in the action notation, which is never translated.
+shown in words, their cards, lords and Locations by name (the game view's
+``move_words``), as the browser's review shows them.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -23,6 +25,7 @@ from rich.table import Table
 from porphyra import record as records
 from porphyra.cli.common import CliError, handle_errors, progress_bar
 from porphyra.cli.lang import fitted, seat_label, set_language, styled, tr
+from porphyra.cli.views import view_for
 from porphyra.core.messages import Message
 from porphyra.i18n import N_
 from porphyra.review import DEFAULT_ITERATIONS, ReviewSettings, cached_review, default_seat
@@ -60,9 +63,10 @@ def curve(review: dict[str, Any]) -> list[float]:
     return points
 
 
-def decisions_table(review: dict[str, Any]) -> Table:
+def decisions_table(review: dict[str, Any], words: Callable[[str], str] = str) -> Table:
     """One row per reviewed decision: move number, win chances, cost, mark, the chosen move
-    and (when it differs) the search's preferred one."""
+    and (when it differs) the search's preferred one, each as ``words`` gives it (default:
+    the notation)."""
     table = Table(box=box.SIMPLE, show_edge=False, pad_edge=False)
     for title, justify in (
         (N_("Move"), "right"),
@@ -82,8 +86,8 @@ def decisions_table(review: dict[str, Any]) -> Table:
             percent(d["after"]),
             "" if d["cost"] < 0.005 else f"-{d['cost'] * 100:.0f}",
             "" if mark is None else styled(MARK_STYLE[mark], MARK_TEXT[mark]),
-            escape(d["chosen"]),
-            "" if d["best"] == d["chosen"] else escape(d["best"]),
+            escape(words(d["chosen"])),
+            "" if d["best"] == d["chosen"] else escape(words(d["best"])),
         )
     return table
 
@@ -101,8 +105,11 @@ def moment_lines(review: dict[str, Any]) -> list[str]:
     return lines
 
 
-def print_review(console: Console, review: dict[str, Any]) -> None:
-    """Print a review: heading, curve, the decisions' table, mark counts and moments."""
+def print_review(
+    console: Console, review: dict[str, Any], words: Callable[[str], str] = str
+) -> None:
+    """Print a review: heading, curve, the decisions' table (moves as ``words`` gives
+    them), mark counts and moments."""
     seat = seat_label(review["seat"])
     console.print(
         styled("bold", "Review of {0}: {1} decisions", seat, len(review["decisions"])),
@@ -115,7 +122,7 @@ def print_review(console: Console, review: dict[str, Any]) -> None:
             f"{percent(points[0])} → {percent(points[-1])}",
             soft_wrap=True,
         )
-    console.print(decisions_table(review))
+    console.print(decisions_table(review, words))
     counts = {m: sum(1 for d in review["decisions"] if d["mark"] == m) for m in MARK_TEXT}
     console.print(
         escape(
@@ -170,7 +177,8 @@ def review_command(
     with handle_errors(console):
         set_language(lang)
         record = records.load(file)
-        players = records.replay(record, upto=0).game.num_players
+        game = records.replay(record, upto=0).game  # (with the record's options: its deck)
+        players = game.num_players
         if seat is not None and not 1 <= seat <= players:
             raise CliError(f"--seat must be between 1 and {players} (Seat 1 is the first seat)")
         index = default_seat(record) if seat is None else seat - 1
@@ -191,4 +199,5 @@ def review_command(
         if as_json:
             print(json.dumps(review, indent=1, sort_keys=True))
             return
-        print_review(console, review)
+        view = view_for(game.info.name)
+        print_review(console, review, lambda move: view.move_words(game, move))

@@ -96,6 +96,12 @@ class GameView:
         """How the full menu shows ``action`` (default: its notation)."""
         return str(action)
 
+    def move_words(self, game: Game, action: str) -> str:
+        """A move in words for people, in the terminal's language: the verb as typed and
+        what it names (cards, lords, Locations) by name, never by slug (the review's
+        moves).  Default: the notation itself."""
+        return action
+
     def expand_input(self, text: str, obs: Obs) -> str:
         """Rewrite convenient input (e.g. hand positions) into the game's notation.
 
