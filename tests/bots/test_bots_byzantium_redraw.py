@@ -4,6 +4,7 @@ that it never reads hidden information, and how ``easy`` specs pick a rule."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -218,3 +219,28 @@ def test_search_candidate_names_are_checked_per_game() -> None:
         make_bot("ismcts:iterations=30,candidates=pile").choose(seat_view(conspiracy))
     with pytest.raises(ValueError, match="candidates must be a name"):
         make_bot("ismcts:candidates=a b")
+
+
+def test_a_candidate_variant_orders_the_root_decision_only() -> None:
+    # The variant is asked at the root decision only (the tree below keeps the game's own
+    # candidates, where every sampled hand would cost the pile rule's full count), and its
+    # first candidate is the anchor.
+    from porphyra.bots.heuristic_byzantium import HEURISTICS
+
+    state = GAME.new_initial_state(seed=4)
+    root = (state.turn, state.phase, state.current_player())
+    seen: list[tuple[int, str, int]] = []
+
+    def probe(world: ByzantiumState) -> list[Any]:
+        seen.append((world.turn, world.phase, world.current_player()))
+        return list(reversed(candidate_actions(world)))
+
+    HEURISTICS.candidate_variants["probe"] = probe  # type: ignore[index]
+    try:
+        bot = make_bot("ismcts:iterations=200,candidates=probe,rollout=heuristic,anchor_z=9")
+        chosen = bot.choose(seat_view(state))
+    finally:
+        del HEURISTICS.candidate_variants["probe"]  # type: ignore[attr-defined]
+    assert len(seen) >= 200 and set(seen) == {root}
+    # anchor_z=9: the variant's first candidate (here the game's last) is the anchor.
+    assert str(chosen) == str(candidate_actions(state)[-1])

@@ -115,6 +115,7 @@ class _Search:
     policy: RolloutPolicy
     evaluate: Evaluation | None
     candidates: Candidates | None
+    root_candidates: Candidates | None  # the root decision's (a named variant), else candidates
     refine: Refiner | None
     blind: Simultaneous | None
     cut: Cut | None
@@ -148,9 +149,9 @@ class ISMCTSBot:
               ``depth`` actions goes on until this is true, so the evaluation sees
               positions where it is accurate.
             - ``candidates``: ``"all"``, ``"heuristic"`` (the game's candidate generator),
-              another of the game's generators by name (Byzantium's ``"pile"``: its redraw
-              by the pile rule first) or a callable ``state -> actions`` (a non-empty
-              subset of the legal ones).
+              another of the game's generators by name for the root decision, the game's
+              own below it (Byzantium's ``"pile"``: the redraw by the pile rule first) or
+              a callable ``state -> actions`` (a non-empty subset of the legal ones).
             - ``refine``: ``"heuristic"`` or ``(state, player, rng) -> None``, adjusting
               each determinization in place without changing ``observation(player)``.
             - ``anchor_z``: with candidates, the first candidate (the heuristic's choice)
@@ -225,7 +226,7 @@ class ISMCTSBot:
         settings = self.settings
         rng = random.Random(view_seed(self.seed, view, "ismcts"))
         search = self._resolve(view)
-        candidates, refine = search.candidates, search.refine
+        candidates, refine = search.root_candidates, search.refine
         root = _Node(view.player)
         root_keys = {str(a): a for a in view.legal_actions}
 
@@ -293,6 +294,7 @@ class ISMCTSBot:
         refine: Refiner | None = None if isinstance(s.refine, str) else s.refine
         blind: Simultaneous | None = None if isinstance(s.simultaneous, str) else s.simultaneous
         cut: Cut | None = None if isinstance(s.cut, str) else s.cut
+        root_candidates: Candidates | None = None
         if hooks is not None:
             if s.rollout == "heuristic":
                 policy = hooks.rollout_policy
@@ -301,7 +303,10 @@ class ISMCTSBot:
             if s.candidates == "heuristic":
                 candidates = hooks.candidate_actions
             elif isinstance(s.candidates, str) and s.candidates != "all":
-                candidates = hooks.candidate_variants.get(s.candidates)
+                # A variant orders the root decision's candidates; the tree below keeps the
+                # game's own (a variant may cost more than the tree's many calls afford).
+                candidates = hooks.candidate_actions
+                root_candidates = hooks.candidate_variants.get(s.candidates)
             if s.refine == "heuristic":
                 refine = hooks.refine_sample
             if s.simultaneous == "heuristic":
@@ -321,6 +326,7 @@ class ISMCTSBot:
             policy=policy,
             evaluate=evaluate,
             candidates=candidates,
+            root_candidates=root_candidates or candidates,
             refine=refine,
             blind=blind,
             cut=cut,
@@ -383,6 +389,7 @@ class ISMCTSBot:
         c = search.exploration
         observer = root.player
         blind, candidates, policy = search.blind, search.candidates, search.policy
+        at_root = search.root_candidates
         while not state.is_terminal():
             if blind is not None and blind(state, observer):
                 # A seat answering a secret it cannot see: the opponent model decides.
@@ -395,7 +402,8 @@ class ISMCTSBot:
                 path.append(child)
                 node = child
                 continue
-            actions = state.legal_actions() if candidates is None else candidates(state)
+            choose = at_root if node is root else candidates
+            actions = state.legal_actions() if choose is None else choose(state)
             children = node.children
             untried: list[tuple[str, Action]] = []
             best: tuple[str, Action, _Node] | None = None

@@ -71,9 +71,10 @@ class GameHeuristics(Generic[S]):
             observer made (:data:`Simultaneous`); ``simultaneous="heuristic"``.
         rollout_cut: whether a rollout that played its ``depth`` actions may stop here for
             ``evaluate`` (:data:`Cut`); ``cut="heuristic"``.
-        candidate_variants: other candidate generators by name (``candidates=NAME``), each
-            like ``candidate_actions`` with another choice first (e.g. Byzantium's ``pile``:
-            the pile rule's redraw).
+        candidate_variants: other candidate generators by name (``candidates=NAME``) for a
+            search's root decision (the tree below keeps ``candidate_actions``), each like
+            ``candidate_actions`` with another choice first (e.g. Byzantium's ``pile``: the
+            pile rule's redraw).
     """
 
     bot: Callable[[int], Bot]
