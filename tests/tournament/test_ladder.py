@@ -243,3 +243,37 @@ def test_bots_says_when_no_ladder_is_shipped(monkeypatch: pytest.MonkeyPatch) ->
     result = runner.invoke(app, ["bots"], env={"COLUMNS": "200"})
     assert result.exit_code == 0
     assert "No bot ladder is shipped with this version" in result.output
+
+
+def test_reuse_takes_a_tournaments_games_at_the_ladders_seeds_and_specs(tmp_path: Path) -> None:
+    # A level run (porphyra tournament at the ladder's seed and bot specs) and an earlier
+    # ladder, both given: their games are taken, the rest played.
+    seed = 41_000_000
+    level = tmp_path / "level"
+    bots = "medium:seconds=none,iterations=4,easy"
+    tournament = ["tournament", "byzantium", "--bots", bots, "--games", "4"]
+    played = runner.invoke(
+        app, [*tournament, "--seed", str(seed), "--workers", "1", "--out", str(level)]
+    )
+    assert played.exit_code == 0, played.output
+    args = ["bots", "ladder", "--tables", "byzantium", "--seed", str(seed), "--hard-deals", "1"]
+    args += ["--budget", "medium=4", "--budget", "hard=8", "--bootstrap", "30"]
+    args += ["--workers", "1", "--deals"]
+    first = runner.invoke(app, [*args, "1", "--out", str(tmp_path / "a")])
+    assert first.exit_code == 0, first.output
+    files = [level / "games.csv", tmp_path / "a" / "games.csv"]
+    reuse = ["--reuse", str(files[0]), "--reuse", str(files[1])]
+    both = runner.invoke(app, [*args, "2", "--out", str(tmp_path / "b"), *reuse])
+    assert both.exit_code == 0, both.output
+    level_games = {(r.match.seats, r.match.seed): r.duration for r in read_csv(files[0])}
+    ladder = {
+        (r.match.seats, r.match.seed): r.duration for r in read_csv(tmp_path / "b" / "games.csv")
+    }
+    # Deal 1 of medium against easy is only in the level run: taken from it.
+    only_level = {k: d for k, d in level_games.items() if k[1] == seed + 1}
+    assert len(only_level) == 2 and all(ladder[k] == d for k, d in only_level.items())
+    # Deal 1 of random against easy is in neither file: played.
+    fresh = [k for k in ladder if "random" in k[0] and k[1] == seed + 1]
+    assert len(fresh) == 2
+    command = json.loads((tmp_path / "b" / "ladder.json").read_text())["command"]
+    assert command.count("--reuse") == 2

@@ -11,6 +11,7 @@ import os
 import resource
 import shlex
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -71,7 +72,7 @@ def parse_budgets(items: list[str]) -> dict[str, dict[str, int]]:
 
 
 def command_line(
-    config: LadderConfig, out: Path, data: Path | None, reuse: Path | None = None
+    config: LadderConfig, out: Path, data: Path | None, reuse: Sequence[Path] = ()
 ) -> str:
     """The complete ``porphyra bots ladder`` command line that replays ``config``."""
     args = ["porphyra", "bots", "ladder", "--seed", str(config.seed)]
@@ -85,8 +86,8 @@ def command_line(
     args += ["--out", str(out)]
     if data is not None:
         args += ["--data", str(data)]
-    if reuse is not None:
-        args += ["--reuse", str(reuse)]
+    for path in reuse:
+        args += ["--reuse", str(path)]
     return shlex.join(args)
 
 
@@ -143,11 +144,12 @@ def ladder_command(
         typer.Option("--workers", help="Worker processes (default: the number of CPUs)."),
     ] = None,
     reuse: Annotated[
-        Path | None,
+        list[Path] | None,
         typer.Option(
             "--reuse",
-            help="games.csv of an earlier ladder: its games are not played again "
-            "(same results; extends a ladder with more deals).",
+            help="games.csv of an earlier ladder, or of a tournament at the ladder's seeds "
+            "and bot specs; repeatable: their games are not played again (same results; "
+            "extends a ladder with more deals).",
         ),
     ] = None,
 ) -> None:
@@ -177,7 +179,7 @@ def ladder_command(
             workers=count,
             bootstrap=bootstrap,
         )
-        earlier = read_csv(reuse) if reuse is not None else []
+        earlier = [r for path in reuse or [] for r in read_csv(path)]
         total = len(schedule(config))
         progress = progress_bar("ladder")
         start = time.perf_counter()
@@ -194,7 +196,7 @@ def ladder_command(
             console.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)
             raise typer.Exit(1) from None
         measured = measured_line(_cpu_seconds(), time.perf_counter() - start)
-        command = command_line(config, out, data, reuse)
+        command = command_line(config, out, data, reuse or [])
         document = ladder_document(table_results, command, measured)
         write_ladder(out, config, table_results, results, document)
         if data is not None:
