@@ -15,14 +15,8 @@ from porphyra.bots.byzantium_redraw import (
     pile_redraw,
     usable_pile,
 )
-from porphyra.bots.heuristic_byzantium import (
-    HeuristicBot,
-    Situation,
-    _redraw,
-    candidate_actions,
-    decide,
-    pile_candidate_actions,
-)
+from porphyra.bots.byzantium_search import candidate_actions, pile_candidate_actions
+from porphyra.bots.heuristic_byzantium import HeuristicBot, Situation, _redraw, decide
 from porphyra.core.registry import load_game
 from porphyra.games.byzantium.game import ByzantiumGame
 from porphyra.games.byzantium.melds import REDRAW_LIMIT
@@ -225,7 +219,7 @@ def test_a_candidate_variant_orders_the_root_decision_only() -> None:
     # The variant is asked at the root decision only (the tree below keeps the game's own
     # candidates, where every sampled hand would cost the pile rule's full count), and its
     # first candidate is the anchor.
-    from porphyra.bots.heuristic_byzantium import HEURISTICS
+    from porphyra.bots.byzantium_search import HEURISTICS
 
     state = GAME.new_initial_state(seed=4)
     root = (state.turn, state.phase, state.current_player())

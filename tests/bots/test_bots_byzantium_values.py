@@ -12,7 +12,7 @@ import pytest
 
 import porphyra
 from porphyra.bots import byzantium_values as bv
-from porphyra.bots.heuristic_byzantium import rollout_policy
+from porphyra.bots.byzantium_search import rollout_policy
 from porphyra.core.registry import load_game
 from porphyra.games.byzantium.cards import DECKS_SHIPPED
 from porphyra.games.byzantium.state import ByzantiumState
@@ -155,7 +155,7 @@ def test_evaluate_reads_the_table_for_the_turn_and_its_emperor() -> None:
 def test_rollouts_stop_only_where_tt_and_lt_are_those_of_a_turn_start() -> None:
     # A cut is where the table is accurate: TT and LT are already what the next turn's
     # Redraw phase will show (a position inside the Redraw or Meld phases is not a cut).
-    from porphyra.bots.heuristic_byzantium import rollout_cut
+    from porphyra.bots.byzantium_search import rollout_cut
 
     for seed in range(3):
         states = _states(seed)

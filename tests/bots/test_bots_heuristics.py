@@ -187,21 +187,21 @@ def test_byzantium_negotiation_targets_the_strongest_and_replaces_to_win() -> No
 
 
 def test_byzantium_candidates_are_legal_and_hold_the_heuristic_choice() -> None:
-    from porphyra.bots import heuristic_byzantium as hb
+    from porphyra.bots import byzantium_search as search
 
     game = byz()
     for seed in range(3):
         for state in states_along(game, seed)[::3]:
             assert isinstance(state, ByzantiumState)
             legal = {str(a) for a in state.legal_actions()}
-            candidates = [str(a) for a in hb.candidate_actions(state)]
+            candidates = [str(a) for a in search.candidate_actions(state)]
             assert candidates and set(candidates) <= legal
             assert len(candidates) == len(set(candidates))
             # The default move (ISMCTS anchor_z): the heuristic's with the search's cheap
             # redraw rule (easy itself redraws by the pile's contents, issue 31).
             easy = str(make_bot("easy:redraw=surplus", 0).choose(seat_view(state)))
             assert easy == candidates[0]
-            assert str(hb.rollout_policy(state, random.Random(1))) in legal
+            assert str(search.rollout_policy(state, random.Random(1))) in legal
 
 
 # -- Conspiracy -----------------------------------------------------------------------------
@@ -288,7 +288,8 @@ def test_easy_beats_random(
 
 
 def test_byzantium_refine_keeps_the_observation_and_models_the_emperor() -> None:
-    from porphyra.bots import heuristic_byzantium as hb
+    from porphyra.bots import byzantium_search as search
+    from porphyra.bots.heuristic_byzantium import best_meld
 
     game = byz()
     cardset = game.cardset  # type: ignore[attr-defined]
@@ -300,12 +301,12 @@ def test_byzantium_refine_keeps_the_observation_and_models_the_emperor() -> None
             sample = state.resample(player, rng)
             assert isinstance(sample, ByzantiumState)
             before = sample.observation(player)
-            hb.refine_sample(sample, player, rng)
+            search.refine_sample(sample, player, rng)
             assert sample.observation(player) == before
             pending = sample.pending[1 - player]
             if sample.phase == "meld_foe":
                 emperor = 1 - player
-                strongest = hb.best_meld(
+                strongest = best_meld(
                     sample.hands[emperor],
                     cardset,
                     byzantine=True,

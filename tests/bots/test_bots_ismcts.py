@@ -358,7 +358,7 @@ def _emperor_meld_position() -> ByzantiumState:
 
 def _blind(s: State, observer: int) -> bool:
     """Byzantium's simultaneous-move test as a generic ISMCTS hook."""
-    from porphyra.bots.heuristic_byzantium import simultaneous
+    from porphyra.bots.byzantium_search import simultaneous
 
     assert isinstance(s, ByzantiumState)
     return simultaneous(s, observer)
@@ -367,7 +367,7 @@ def _blind(s: State, observer: int) -> bool:
 def test_simultaneous_decisions_follow_the_opponent_model() -> None:
     # B-R3: the Foe melds without seeing the Emperor's pending meld.  With ``simultaneous``
     # the Foe's reply in the tree comes from the policy, never from UCB over its replies.
-    from porphyra.bots.heuristic_byzantium import rollout_policy, simultaneous
+    from porphyra.bots.byzantium_search import rollout_policy, simultaneous
 
     state = _emperor_meld_position()
     emperor = state.current_player()
@@ -399,7 +399,7 @@ def test_simultaneous_decisions_follow_the_opponent_model() -> None:
 
 
 def test_simultaneous_reply_does_not_depend_on_the_secret() -> None:
-    from porphyra.bots.heuristic_byzantium import rollout_policy
+    from porphyra.bots.byzantium_search import rollout_policy
 
     state = _emperor_meld_position()
     seen: dict[str, set[str]] = {}

@@ -23,9 +23,9 @@ from collections.abc import Callable
 from porphyra.bots.heuristic_byzantium import (
     HeuristicBot,
     Situation,
-    _minus,
     best_meld,
     decide,
+    minus,
 )
 from porphyra.games.byzantium.cards import CardSet
 from porphyra.games.byzantium.melds import REDRAW_LIMIT
@@ -60,9 +60,9 @@ def styled_decide(s: Situation, cardset: CardSet, style: str) -> tuple[str, list
     verb, kinds = decide(s, cardset)
     if s.verb == "redraw" and s.byzantine:
         meld = best_meld(s.hand, cardset, byzantine=True)
-        surplus = sorted(_minus(s.hand, meld), key=lambda k: (forces[k], cards[k].legacy, k))
+        surplus = sorted(minus(s.hand, meld), key=lambda k: (forces[k], cards[k].legacy, k))
         chosen = surplus[:REDRAW_LIMIT]
-        by_force = sorted(_minus(s.hand, chosen), key=lambda k: (forces[k], k))
+        by_force = sorted(minus(s.hand, chosen), key=lambda k: (forces[k], k))
         if style == "legacy":
             return "redraw", _fill(
                 chosen, by_force, lambda k: cards[k].type in ("Legacy", "Leader")

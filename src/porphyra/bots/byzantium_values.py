@@ -55,7 +55,7 @@ def samples(games: int, seed: int, deck: str = DEFAULT_DECK) -> list[tuple[int, 
 
     ``result`` is 1, 0.5 or 0 (win, draw, loss of that Emperor).
     """
-    from porphyra.bots.heuristic_byzantium import rollout_policy
+    from porphyra.bots.byzantium_search import rollout_policy
 
     game = ByzantiumGame(deck=deck)
     rng = random.Random(seed)  # unused by the deterministic policy, needed by its signature

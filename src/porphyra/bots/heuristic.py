@@ -2,7 +2,7 @@
 
 Each game may register (``"heuristics"`` in :mod:`porphyra.core.registry`) a
 :class:`~porphyra.bots.search_types.GameHeuristics` typed with the game's state class
-(e.g. ``porphyra.bots.heuristic_byzantium.HEURISTICS``): its ``easy`` bot (strategy in
+(e.g. ``porphyra.bots.byzantium_search.HEURISTICS``): its ``easy`` bot (strategy in
 the module's docstring), rollout policy, evaluation, candidate actions, determinization
 refiner, simultaneous-move test and rollout cut (each documented on
 :class:`~porphyra.bots.search_types.GameHeuristics`).

@@ -1,4 +1,4 @@
-"""Byzantium heuristic: the ``easy`` bot, and the rollout policy and evaluation of ISMCTS.
+"""Byzantium heuristic: the ``easy`` bot and the decisions the search's hooks reuse.
 
 Strategy (rules: ``shared/rules/byzantium.md``).  Cards left in hand after the Meld phase
 are lost at the End phase, except the one card passed, which helps the *opponent* (who takes
@@ -15,9 +15,10 @@ the other role next turn, i.e. the role of the deck it came from).  So:
   keeps its force below ``TT + the Emperor's expected force`` (weakest cards left out); that
   force is derived from the card data (:func:`expected_emperor_force`).
 - **Redraw**: ``easy:redraw=pile`` weighs the hand kept against the draw pile's known
-  contents (the ``pile`` rule, issue 31: :mod:`porphyra.bots.byzantium_redraw`).  ``easy``
-  and the search (candidates, rollouts, opponent model, where a redraw must cost
-  microseconds, not the pile rule's milliseconds) keep the ``surplus`` rule: discard (up
+  contents (the ``pile`` rule, issue 31: :mod:`porphyra.bots.byzantium_redraw`; the search
+  may put it first at its root, ``candidates=pile``).  ``easy`` and the search's tree
+  (candidates, rollouts, opponent model, where a redraw must cost microseconds, not the pile
+  rule's milliseconds) keep the ``surplus`` rule: discard (up
   to 4) the cards that cannot enter that best meld (a second Leader, a fifth Troop…),
   weakest first, then force-1 Troop or Recovery cards in the meld
   while redraws remain (a fresh card is most often stronger).
@@ -29,11 +30,8 @@ the other role next turn, i.e. the role of the deck it came from).  So:
   higher.
 
 The bot decides from the seat's observation only (its hand, role, TT, LT, turn and the
-revealed melds); the same decision function runs on sampled states as ISMCTS's heuristic
-rollout policy (with a little randomness, ``ROLLOUT_EPSILON``).
-
-Evaluation (for rollouts cut at a depth): the Emperor's chance measured in self-play for the
-turn, TT and LT lead (:mod:`porphyra.bots.byzantium_values`).
+revealed melds); the same decision function (:func:`decide`) runs on sampled states as the
+search's rollout policy, candidates and opponent model (:mod:`porphyra.bots.byzantium_search`).
 """
 
 from __future__ import annotations
@@ -44,7 +42,6 @@ from typing import NamedTuple
 
 from mypy_extensions import mypyc_attr
 
-from porphyra.bots import byzantium_values
 from porphyra.bots.base import SeatView
 from porphyra.bots.byzantium_redraw import (
     DEFAULT_REDRAW,
@@ -53,7 +50,7 @@ from porphyra.bots.byzantium_redraw import (
     pile_redraw,
     usable_pile,
 )
-from porphyra.bots.search_types import GameHeuristics, view_seed
+from porphyra.bots.search_types import view_seed
 from porphyra.core.game import Action
 from porphyra.games.byzantium.cards import Card, CardSet
 from porphyra.games.byzantium.game import ByzantiumGame
@@ -64,11 +61,8 @@ from porphyra.games.byzantium.melds import (
     meld_force,
     replacement_options,
 )
-from porphyra.games.byzantium.rules import BYZ_HAND, PHASES
-from porphyra.games.byzantium.state import ByzantiumState
+from porphyra.games.byzantium.rules import BYZ_HAND
 
-#: Probability that the rollout policy plays a uniformly random legal action instead.
-ROLLOUT_EPSILON = 0.0
 #: The Foe avoids a collapse it would lose by assuming the Emperor melds at least the force
 #: that the Emperor's strongest meld reaches in this share of random hands of the Age.
 EMPEROR_FORCE_QUANTILE = 0.02
@@ -182,7 +176,8 @@ def expected_emperor_force(cardset: CardSet, age: int) -> int:
     return cached[1][age]
 
 
-def _minus(items: Sequence[int], remove: Sequence[int]) -> list[int]:
+def minus(items: Sequence[int], remove: Sequence[int]) -> list[int]:
+    """``items`` less one copy of each of ``remove`` (card kinds; each must be there)."""
     out = list(items)
     for k in remove:
         out.remove(k)
@@ -211,7 +206,7 @@ def _redraw(s: Situation, cardset: CardSet) -> list[int]:
     cards = cardset.cards
     forces = cardset.forces
     meld = best_meld(s.hand, cardset, s.byzantine)
-    surplus = sorted(_minus(s.hand, meld), key=lambda k: (forces[k], cards[k].legacy, k))
+    surplus = sorted(minus(s.hand, meld), key=lambda k: (forces[k], cards[k].legacy, k))
     chosen = surplus[:REDRAW_LIMIT]
     weak = sorted(
         (k for k in meld if forces[k] <= 1 and cards[k].type in ("Troop", "Recovery")),
@@ -380,175 +375,3 @@ class HeuristicBot:
         # Not expected; stay legal and deterministic.
         rng = random.Random(view_seed(self.seed, view, "byzantium-fallback"))
         return view.legal_actions[rng.randrange(len(view.legal_actions))]
-
-
-# -- on a (sampled) state: ISMCTS rollouts and evaluation ----------------------------------
-
-
-def _situation_from_state(st: ByzantiumState) -> Situation:
-    """The acting seat's :class:`Situation` (only that seat's knowledge is read).  It
-    leaves ``pile`` empty, so the search's redraws follow the cheap ``surplus`` rule."""
-    seat = st.current_player()
-    lt, melds = st.lt, st.melds
-    return Situation(
-        verb=st.phase.split("_")[0],
-        byzantine=seat == st.emperor,
-        hand=tuple(st.hands[seat]),
-        turn=st.turn,
-        territory=st.tt,
-        my_lt=lt[seat],
-        their_lt=lt[1 - seat],
-        byz_meld=tuple(melds[0]),
-        foe_meld=tuple(melds[1]),
-    )
-
-
-def rollout_policy(state: ByzantiumState, rng: random.Random) -> Action:
-    """The heuristic action of the current player of ``state`` (a sampled state), or with
-    probability ``ROLLOUT_EPSILON`` a uniformly random legal action."""
-    if rng.random() < ROLLOUT_EPSILON:
-        actions = state.legal_actions()
-        return actions[rng.randrange(len(actions))]
-    game = state.game
-    verb, kinds = decide(_situation_from_state(state), game.cardset)
-    return game.action_builder(verb)(tuple(sorted(kinds)))
-
-
-def evaluate(state: ByzantiumState, player: int) -> float:
-    """Estimated result in [0, 1] of ``player`` in a Byzantium ``state``: the value table
-    learned from self-play (:func:`porphyra.bots.byzantium_values.evaluate`)."""
-    return byzantium_values.evaluate(state, player)
-
-
-def _dedupe(options: list[list[int]]) -> list[tuple[int, ...]]:
-    out: list[tuple[int, ...]] = []
-    for option in options:
-        key = tuple(sorted(option))
-        if key not in out:
-            out.append(key)
-    return out
-
-
-def candidate_actions(state: ByzantiumState) -> list[Action]:
-    """A few sensible options for ISMCTS's tree (the heuristic's choice first; its redraw by
-    the ``surplus`` rule, see the module docstring).
-
-    Meld: the heuristic meld, the strongest meld, and the strongest meld without its 1, 2
-    or 3 weakest cards (Legacy cards kept).  Redraw: the heuristic redraw, none, the
-    surplus cards only (at most 4, or 2), and the 4 weakest cards.  Negotiation and pass
-    decisions have few options: all of them, the heuristic's first.
-    """
-    game = state.game
-    cardset = game.cardset
-    s = _situation_from_state(state)
-    verb, main = decide(s, cardset)
-    if s.verb not in ("meld", "redraw"):
-        first = game.action_builder(verb)(tuple(sorted(main)))
-        return [first, *(a for a in state.legal_actions() if a != first)]
-    cards = cardset.cards
-    full = best_meld(s.hand, cardset, s.byzantine)
-
-    def weakness(k: int) -> tuple[int, int, int]:
-        return (cards[k].legacy > 0, cards[k].force, k)
-
-    options: list[list[int]] = [main]
-    if verb == "meld":
-        options.append(full)
-        trimmed = sorted(full, key=weakness)
-        for drop in (1, 2, 3):
-            if len(trimmed) > drop:
-                options.append(trimmed[drop:])
-    else:
-        surplus = sorted(_minus(s.hand, full), key=weakness)
-        weakest = sorted(s.hand, key=weakness)
-        options += [[], surplus[:REDRAW_LIMIT], surplus[:2], weakest[:REDRAW_LIMIT]]
-    build = game.action_builder(verb)
-    return [build(option) for option in _dedupe(options)]
-
-
-def pile_candidate_actions(state: ByzantiumState) -> list[Action]:
-    """:func:`candidate_actions` with the pile rule's redraw first at a redraw decision
-    with a usable draw pile (:func:`porphyra.bots.byzantium_redraw.pile_redraw`; ISMCTS
-    ``candidates=pile``, at the root decision only, so that the anchor is the pile rule's
-    choice).  The seat's own pile holds the same cards in every sampled state (its order is
-    never read), so at the root the answer is the same in every world and remembered after
-    the first; deeper in the tree every sampled hand would cost the rule's full count."""
-    options = candidate_actions(state)
-    if not state.phase.startswith("redraw"):
-        return options
-    seat = state.current_player()
-    byzantine = seat == state.emperor
-    cardset = state.game.cardset
-    pile = usable_pile(state.draw[0 if byzantine else 1], cardset, state.turn)
-    if not pile:  # nothing to draw: the surplus rule's choice stays first (as in easy)
-        return options
-    chosen = pile_redraw(state.hands[seat], pile, cardset, byzantine, state.turn)
-    first = state.game.action_builder("redraw")(tuple(sorted(chosen)))
-    return [first, *(a for a in options if a != first)]
-
-
-def refine_sample(state: ByzantiumState, player: int, rng: random.Random) -> None:
-    """Opponent model for ISMCTS determinizations (in place).
-
-    When ``player`` decides after the other seat's secret choice of the same simultaneous
-    phase (B-R3: the Foe after the Emperor's meld, or the Emperor after a Foe who chose
-    early), ``resample`` draws that hidden choice uniformly among the legal ones: a random
-    meld is far weaker than any sensible one, and a seat searching against it learns to
-    hold back.  Here the hidden choice becomes the heuristic's choice for the other seat's
-    sampled hand.  Only the sampled opponent's data is read, so ``observation(player)`` is
-    unchanged.
-    """
-    if not isinstance(state, ByzantiumState) or state.is_terminal():
-        return
-    opp = 1 - player
-    if state.pending_choice(opp) is None:
-        return
-    situation = Situation(
-        verb=PHASES[state.phase][0],
-        byzantine=opp == state.emperor,
-        hand=tuple(state.hands[opp]),
-        turn=state.turn,
-        territory=state.tt,
-        my_lt=state.lt[opp],
-        their_lt=state.lt[player],
-    )
-    _, kinds = decide(situation, state.game.cardset)
-    state.redecide(opp, kinds)
-
-
-def simultaneous(state: ByzantiumState, observer: int) -> bool:
-    """Whether the current player decides without seeing ``observer``'s hidden choice.
-
-    Redraw, Meld and End choices are secret and simultaneous (B-R3): while ``observer``'s
-    choice is pending, the other seat's decision of the same phase is simultaneous with it.
-    """
-    return (
-        isinstance(state, ByzantiumState)
-        and state.current_player() != observer
-        and state.pending_choice(observer) is not None
-    )
-
-
-#: Phases where a rollout may stop for the evaluation: the End phase (this turn's meld is
-#: resolved and scored) and the start of a turn (the Emperor's Redraw).
-CUT_PHASES = ("pass_byz", "pass_foe", "redraw_byz")
-
-
-def rollout_cut(state: ByzantiumState) -> bool:
-    """Whether a rollout may stop at ``state`` for :func:`evaluate`: the value table is
-    measured at the start of a turn, so a position in the middle of the Redraw or Meld
-    phase (hands and melds under way) is played on to the meld's outcome."""
-    return state.phase in CUT_PHASES
-
-
-#: The hooks of the ``easy`` bot and ISMCTS for Byzantium (see :mod:`porphyra.bots.heuristic`).
-HEURISTICS: GameHeuristics[ByzantiumState] = GameHeuristics(
-    bot=HeuristicBot,
-    rollout_policy=rollout_policy,
-    evaluate=evaluate,
-    candidate_actions=candidate_actions,
-    refine_sample=refine_sample,
-    simultaneous=simultaneous,
-    rollout_cut=rollout_cut,
-    candidate_variants={"pile": pile_candidate_actions},
-)

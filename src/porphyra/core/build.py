@@ -42,6 +42,7 @@ COMPILED = (
     "porphyra.games.conspiracy.turn",
     "porphyra.games.conspiracy.view",
     "porphyra.bots.heuristic_byzantium",
+    "porphyra.bots.byzantium_search",
     "porphyra.bots.ismcts",
     "porphyra.envs.codecs",
     "porphyra.envs.encoding",

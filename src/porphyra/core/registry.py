@@ -31,7 +31,7 @@ _GAMES: dict[str, str] = {
 _ADAPTERS: dict[str, dict[str, str]] = {
     "byzantium": {
         "web": "porphyra.games.byzantium.web:WEB",
-        "heuristics": "porphyra.bots.heuristic_byzantium:HEURISTICS",
+        "heuristics": "porphyra.bots.byzantium_search:HEURISTICS",
         "styled_bot": "porphyra.bots.byzantium_styles:StyledHeuristicBot",
         "redraw_bot": "porphyra.bots.heuristic_byzantium:HeuristicBot",
         "terminal_view": "porphyra.cli.byzantium_view:ByzantiumView",
