@@ -73,12 +73,12 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass
 from typing import Any
 
 from porphyra.bots.base import SeatView
 from porphyra.bots.heuristic import heuristics_for, random_policy
 from porphyra.bots.ismcts_settings import ISMCTSSettings
+from porphyra.bots.ismcts_tree import Node, Search, iterate
 from porphyra.bots.search_types import (
     ActionStats,
     Candidates,
@@ -92,38 +92,7 @@ from porphyra.bots.search_types import (
     stderr,
     view_seed,
 )
-from porphyra.core.game import Action, State
-
-
-class _Node:
-    """A tree node: the information set reached by ``player`` choosing an action."""
-
-    __slots__ = ("avail", "children", "player", "reward", "visits")
-
-    def __init__(self, player: int) -> None:
-        self.player = player  # the seat that chose the action leading here
-        self.children: dict[str, _Node] = {}
-        self.visits = 0
-        self.avail = 1
-        self.reward = 0.0  # total reward of ``player`` over the visits
-
-
-@dataclass(frozen=True, slots=True)
-class _Search:
-    """The resolved hooks and constants of one search (``"heuristic"`` looked up)."""
-
-    policy: RolloutPolicy
-    evaluate: Evaluation | None
-    candidates: Candidates | None
-    root_candidates: Candidates | None  # the root decision's (a named variant), else candidates
-    refine: Refiner | None
-    blind: Simultaneous | None
-    cut: Cut | None
-    exploration: float
-    depth: int | None  # None: rollouts play to the end (always so without an evaluation)
-    lo: float  # the game's utility range, mapped onto rewards in [0, 1]
-    span: float
-    num_players: int
+from porphyra.core.game import Action
 
 
 class ISMCTSBot:
@@ -227,7 +196,7 @@ class ISMCTSBot:
         rng = random.Random(view_seed(self.seed, view, "ismcts"))
         search = self._resolve(view)
         candidates, refine = search.root_candidates, search.refine
-        root = _Node(view.player)
+        root = Node(view.player)
         root_keys = {str(a): a for a in view.legal_actions}
 
         start = time.perf_counter()
@@ -260,9 +229,7 @@ class ISMCTSBot:
                 world_seed = rng.getrandbits(64)
                 rows.append(
                     {
-                        str(a): self._iterate(
-                            state.clone(), root, random.Random(world_seed), search, a
-                        )
+                        str(a): iterate(state.clone(), root, random.Random(world_seed), search, a)
                         for a in options
                     }
                 )
@@ -270,7 +237,7 @@ class ISMCTSBot:
                 continue
             if done == 0 and candidates is not None:
                 default = str(candidates(state)[0])
-            self._iterate(state, root, rng, search)
+            iterate(state, root, rng, search)
             done += 1
             if settings.early_stop and self._settled(root, default, done, limit, start, deadline):
                 break
@@ -281,7 +248,7 @@ class ISMCTSBot:
 
     # -- internals ---------------------------------------------------------------------
 
-    def _resolve(self, view: SeatView) -> _Search:
+    def _resolve(self, view: SeatView) -> Search:
         """The hooks and constants of a search from ``view``, with ``"heuristic"``
         resolved for the view's game."""
         s = self.settings
@@ -322,7 +289,7 @@ class ISMCTSBot:
                 )
         info = view.game.info
         lo, hi = float(info.min_utility), float(info.max_utility)
-        return _Search(
+        return Search(
             policy=policy,
             evaluate=evaluate,
             candidates=candidates,
@@ -337,144 +304,9 @@ class ISMCTSBot:
             num_players=view.game.num_players,
         )
 
-    def _iterate(
-        self,
-        state: State,
-        root: _Node,
-        rng: random.Random,
-        search: _Search,
-        first: Action | None = None,
-    ) -> float:
-        """One iteration on the determinization ``state``: select, expand, simulate,
-        backpropagate; returns the observer's reward.
-
-        ``first``: the root action to take (paired root, see ``paired``) instead of UCB's.
-        """
-        path, untried = self._select(state, root, rng, search, first)
-        if untried:
-            self._expand(state, path, untried, rng)
-        rewards = self._simulate(state, rng, search)
-        self._backpropagate(root, path, rewards)
-        return rewards[root.player]
-
-    @staticmethod
-    def _select(
-        state: State,
-        root: _Node,
-        rng: random.Random,
-        search: _Search,
-        first: Action | None,
-    ) -> tuple[list[_Node], list[tuple[str, Action]]]:
-        """Descend from ``root`` (applying the actions to ``state``) while every action
-        considered here already has a child, by subset-armed UCB1 (module docstring, 2);
-        a blind decision (``simultaneous``) follows the rollout policy instead.
-
-        Returns:
-            The path of nodes from the root, and the untried ``(key, action)`` pairs of
-            its last node (empty at a terminal state, or when ``first`` made a new node).
-        """
-        node = root
-        path = [root]
-        if first is not None:
-            key = str(first)
-            child = root.children.get(key)
-            if child is None:
-                child = root.children[key] = _Node(state.current_player())
-                state.apply_action(first)
-                path.append(child)
-                return path, []
-            state.apply_action(first)
-            path.append(child)
-            node = child
-        c = search.exploration
-        observer = root.player
-        blind, candidates, policy = search.blind, search.candidates, search.policy
-        at_root = search.root_candidates
-        while not state.is_terminal():
-            if blind is not None and blind(state, observer):
-                # A seat answering a secret it cannot see: the opponent model decides.
-                a = policy(state, rng)
-                key = str(a)
-                child = node.children.get(key)
-                if child is None:
-                    child = node.children[key] = _Node(state.current_player())
-                state.apply_action(a)
-                path.append(child)
-                node = child
-                continue
-            choose = at_root if node is root else candidates
-            actions = state.legal_actions() if choose is None else choose(state)
-            children = node.children
-            untried: list[tuple[str, Action]] = []
-            best: tuple[str, Action, _Node] | None = None
-            best_score = -math.inf
-            for a in actions:
-                key = str(a)
-                child = children.get(key)
-                if child is None:
-                    untried.append((key, a))
-                    continue
-                child.avail += 1
-                if untried:
-                    continue  # we will expand; availability still counts
-                score = child.reward / child.visits + c * math.sqrt(
-                    math.log(child.avail) / child.visits
-                )
-                if score > best_score:
-                    best_score = score
-                    best = (key, a, child)
-            if untried:
-                return path, untried
-            assert best is not None  # a non-terminal state has a legal action
-            _, a, child = best
-            state.apply_action(a)
-            path.append(child)
-            node = child
-        return path, []
-
-    @staticmethod
-    def _expand(
-        state: State, path: list[_Node], untried: list[tuple[str, Action]], rng: random.Random
-    ) -> None:
-        """Add a child for one untried action (chosen at random) below the last node of
-        ``path``, apply it to ``state`` and extend ``path``."""
-        key, a = untried[rng.randrange(len(untried))]
-        child = _Node(state.current_player())
-        path[-1].children[key] = child
-        state.apply_action(a)
-        path.append(child)
-
-    @staticmethod
-    def _simulate(state: State, rng: random.Random, search: _Search) -> list[float]:
-        """Play the rollout policy from ``state`` to the end, or for ``depth`` actions (and
-        on until ``cut`` allows a stop) and score it with the evaluation.
-
-        Returns:
-            Every seat's reward in [0, 1].
-        """
-        policy, depth, cut = search.policy, search.depth, search.cut
-        steps = 0
-        while not state.is_terminal() and (
-            depth is None or steps < depth or (cut is not None and not cut(state))
-        ):
-            state.apply_action(policy(state, rng))
-            steps += 1
-        if state.is_terminal() or search.evaluate is None:
-            return [(r - search.lo) / search.span for r in state.returns()]
-        return [search.evaluate(state, p) for p in range(search.num_players)]
-
-    @staticmethod
-    def _backpropagate(root: _Node, path: list[_Node], rewards: list[float]) -> None:
-        """Each node of ``path`` below the root gets the reward of the seat that chose its
-        action; the root counts the iteration."""
-        for n in path[1:]:
-            n.visits += 1
-            n.reward += rewards[n.player]
-        root.visits += 1
-
     def _settled(
         self,
-        root: _Node,
+        root: Node,
         default: str | None,
         done: int,
         limit: int | None,
@@ -501,7 +333,7 @@ class ISMCTSBot:
 
     def _result(
         self,
-        root: _Node,
+        root: Node,
         root_keys: dict[str, Action],
         iterations: int,
         seconds: float,

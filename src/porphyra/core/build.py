@@ -44,6 +44,7 @@ COMPILED = (
     "porphyra.bots.heuristic_byzantium",
     "porphyra.bots.byzantium_search",
     "porphyra.bots.ismcts",
+    "porphyra.bots.ismcts_tree",
     "porphyra.envs.codecs",
     "porphyra.envs.encoding",
 )
