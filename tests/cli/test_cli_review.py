@@ -19,7 +19,7 @@ from porphyra.cli.lang import set_language
 from porphyra.cli.review import curve, print_review, sparkline
 from porphyra.cli.views import view_for
 from porphyra.games.byzantium.game import ByzantiumGame
-from porphyra.review import cache_path
+from porphyra.review import cache_path, calibration
 from tests.review.test_review_engine import bot_game
 
 runner = CliRunner()
@@ -85,6 +85,25 @@ def test_bad_input_is_refused_clearly(game_file: Path, args: list[str], text: st
     result = runner.invoke(app, ["review", str(game_file), *args])
     assert result.exit_code == 2
     assert text in result.output and "Traceback" not in result.output
+    assert not cache_path(game_file).exists()
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"), [("en", "calibration data"), ("ja", "較正データ"), ("ko", "보정 데이터")]
+)
+def test_damaged_calibration_data_is_refused_clearly(
+    game_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str, text: str
+) -> None:
+    # A broken install: the maps file has lost its points.  The player reads one line in
+    # their language (no traceback) and no review is cached from raw estimates.
+    broken = tmp_path / "calibration.json"
+    broken.write_text('{"byzantium": {"games": 1000}}', encoding="utf-8")
+    monkeypatch.setattr(calibration, "_maps", lambda: calibration.load_maps(broken))
+    args = ["review", str(game_file), "--iterations", "4", "--lang", lang]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert text in result.output and str(broken.name) in result.output
+    assert "Traceback" not in result.output and "KeyError" not in result.output
     assert not cache_path(game_file).exists()
 
 
