@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import re
 from pathlib import Path
 
@@ -146,3 +147,27 @@ def test_move_words_name_the_cards_lords_and_locations() -> None:
     assert words(byzantium, "end") == "end"
     conspiracy = load_game("conspiracy")
     assert view_for("conspiracy").move_words(conspiracy, "keep purple4") == "keep Purple 4"
+
+
+@pytest.mark.parametrize(
+    ("lang", "take", "swap"), [("ja", "take 青", "swap —"), ("ko", "take 파랑", "swap —")]
+)
+def test_conspiracy_move_words_name_every_id(lang: str, take: str, swap: str) -> None:
+    # Every verb of a played game: no colour, lord id or Location slug reaches the review
+    # (English names a colour by its own word: "take blue").
+    set_language(lang)
+    game = load_game("conspiracy")
+    words = view_for("conspiracy").move_words
+    assert words(game, "take blue") == take and words(game, "swap -") == swap
+    ids = re.compile(r"\b(?:yellow|red|green|blue|purple)\d*\b|\b(?:any|count)-[a-z]+\b")
+    seen: set[str] = set()
+    for seed in range(3):
+        state = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            player = state.current_player()
+            actions = state.legal_actions(player)
+            seen.update(str(a) for a in actions)
+            state.apply_action(rng.choice(actions), player)
+    assert {a.split(" ")[0] for a in seen} >= {"keep", "take", "place", "loctake", "swap"}
+    assert not [(a, words(game, a)) for a in seen if ids.search(words(game, a))]
