@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from porphyra.bots import make_bot, seat_view
+from porphyra.bots import check_bot, make_bot, seat_view
 from porphyra.bots.byzantium_redraw import (
     DEFAULT_REDRAW,
     pile_from_observation,
@@ -45,6 +45,31 @@ def redraw_states(seeds: range) -> list[tuple[ByzantiumState, int]]:
                 out.extend((state.clone(), seat) for seat in state.active_players())
             player = state.current_player()
             state.apply_action(bots[player].choose(seat_view(state, player)), player)
+    return out
+
+
+def hidden_variants(state: ByzantiumState, seat: int) -> list[ByzantiumState]:
+    """Three states ``seat`` cannot tell from ``state``: both piles shuffled, and one unknown
+    card of the other hand swapped with a card of the other seat's pile (checked: the same
+    observation)."""
+    out = []
+    for trial in range(3):
+        hidden = state.clone()
+        rng = random.Random(trial)
+        for pile in hidden.draw:
+            rng.shuffle(pile)
+        other = 1 - seat
+        deck = 0 if other == hidden.emperor else 1
+        unknown = [k for k in hidden.hands[other] if k not in hidden.known[seat]]
+        if unknown and hidden.draw[deck]:
+            # Swap one unknown card of the other hand with a card of its pile.
+            i = hidden.hands[other].index(unknown[0])
+            j = rng.randrange(len(hidden.draw[deck]))
+            hand_card, pile_card = hidden.hands[other][i], hidden.draw[deck][j]
+            if CARDS.cards[pile_card].usable_in(hidden.age):
+                hidden.hands[other][i], hidden.draw[deck][j] = pile_card, hand_card
+        assert hidden.observation(seat) == state.observation(seat)
+        out.append(hidden)
     return out
 
 
@@ -120,22 +145,7 @@ def test_the_bot_never_reads_the_piles_order_nor_the_other_hand() -> None:
     # The same view, whatever the hidden order of both piles and the other seat's hand.
     for state, seat in redraw_states(range(2))[::7]:
         expected = str(make_bot("easy:redraw=pile").choose(seat_view(state, seat)))
-        for trial in range(3):
-            hidden = state.clone()
-            rng = random.Random(trial)
-            for pile in hidden.draw:
-                rng.shuffle(pile)
-            other = 1 - seat
-            deck = 0 if other == hidden.emperor else 1
-            unknown = [k for k in hidden.hands[other] if k not in hidden.known[seat]]
-            if unknown and hidden.draw[deck]:
-                # Swap one unknown card of the other hand with a card of its pile.
-                i = hidden.hands[other].index(unknown[0])
-                j = rng.randrange(len(hidden.draw[deck]))
-                hand_card, pile_card = hidden.hands[other][i], hidden.draw[deck][j]
-                if CARDS.cards[pile_card].usable_in(hidden.age):
-                    hidden.hands[other][i], hidden.draw[deck][j] = pile_card, hand_card
-            assert hidden.observation(seat) == state.observation(seat)
+        for hidden in hidden_variants(state, seat):
             assert str(make_bot("easy:redraw=pile").choose(seat_view(hidden, seat))) == expected
 
 
@@ -238,3 +248,27 @@ def test_a_candidate_variant_orders_the_root_decision_only() -> None:
     assert len(seen) >= 200 and set(seen) == {root}
     # anchor_z=9: the variant's first candidate (here the game's last) is the anchor.
     assert str(chosen) == str(candidate_actions(state)[-1])
+
+
+def test_check_bot_refuses_an_option_the_game_does_not_have() -> None:
+    # Commands check a bot against the game before it plays (porphyra.bots.check_bot).
+    check_bot("ismcts:candidates=pile", "byzantium")
+    check_bot("easy:redraw=pile", "byzantium")
+    check_bot("ismcts:candidates=heuristic", "conspiracy")
+    with pytest.raises(ValueError, match="unknown candidates 'pile' for conspiracy"):
+        check_bot("ismcts:candidates=pile", "conspiracy")
+    with pytest.raises(ValueError, match="redraw rules are for byzantium, not conspiracy"):
+        check_bot("easy:redraw=pile", "conspiracy")
+    with pytest.raises(ValueError, match="play styles are for byzantium, not conspiracy"):
+        check_bot("easy:style=legacy", "conspiracy")
+
+
+@pytest.mark.parametrize("paired", ["off", "on"])
+def test_the_search_with_candidates_pile_never_reads_hidden_cards(paired: str) -> None:
+    # The variant reads a SAMPLED world's pile: the search's move must still depend on the
+    # seat's view only, whatever the hidden order of both piles and the other hand.
+    spec = f"ismcts:iterations=40,candidates=pile,rollout=heuristic,paired={paired}"
+    for state, seat in redraw_states(range(2))[::7]:
+        expected = str(make_bot(spec).choose(seat_view(state, seat)))
+        for hidden in hidden_variants(state, seat):
+            assert str(make_bot(spec).choose(seat_view(hidden, seat))) == expected

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import re
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from porphyra.cli.lang import set_language
 from porphyra.cli.review import curve, print_review, sparkline
 from porphyra.cli.views import view_for
 from porphyra.games.byzantium.game import ByzantiumGame
-from porphyra.review import cache_path
+from porphyra.review import cache_path, calibration
 from tests.review.test_review_engine import bot_game
 
 runner = CliRunner()
@@ -88,6 +89,25 @@ def test_bad_input_is_refused_clearly(game_file: Path, args: list[str], text: st
     assert not cache_path(game_file).exists()
 
 
+@pytest.mark.parametrize(
+    ("lang", "text"), [("en", "calibration data"), ("ja", "較正データ"), ("ko", "보정 데이터")]
+)
+def test_damaged_calibration_data_is_refused_clearly(
+    game_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str, text: str
+) -> None:
+    # A broken install: the maps file has lost its points.  The player reads one line in
+    # their language (no traceback) and no review is cached from raw estimates.
+    broken = tmp_path / "calibration.json"
+    broken.write_text('{"byzantium": {"games": 1000}}', encoding="utf-8")
+    monkeypatch.setattr(calibration, "_maps", lambda: calibration.load_maps(broken))
+    args = ["review", str(game_file), "--iterations", "4", "--lang", lang]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert text in result.output and str(broken.name) in result.output
+    assert "Traceback" not in result.output and "KeyError" not in result.output
+    assert not cache_path(game_file).exists()
+
+
 def test_a_file_that_is_not_a_record(tmp_path: Path) -> None:
     bad = tmp_path / "x.json"
     bad.write_text("[]", encoding="utf-8")
@@ -127,3 +147,27 @@ def test_move_words_name_the_cards_lords_and_locations() -> None:
     assert words(byzantium, "end") == "end"
     conspiracy = load_game("conspiracy")
     assert view_for("conspiracy").move_words(conspiracy, "keep purple4") == "keep Purple 4"
+
+
+@pytest.mark.parametrize(
+    ("lang", "take", "swap"), [("ja", "take 青", "swap —"), ("ko", "take 파랑", "swap —")]
+)
+def test_conspiracy_move_words_name_every_id(lang: str, take: str, swap: str) -> None:
+    # Every verb of a played game: no colour, lord id or Location slug reaches the review
+    # (English names a colour by its own word: "take blue").
+    set_language(lang)
+    game = load_game("conspiracy")
+    words = view_for("conspiracy").move_words
+    assert words(game, "take blue") == take and words(game, "swap -") == swap
+    ids = re.compile(r"\b(?:yellow|red|green|blue|purple)\d*\b|\b(?:any|count)-[a-z]+\b")
+    seen: set[str] = set()
+    for seed in range(3):
+        state = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            player = state.current_player()
+            actions = state.legal_actions(player)
+            seen.update(str(a) for a in actions)
+            state.apply_action(rng.choice(actions), player)
+    assert {a.split(" ")[0] for a in seen} >= {"keep", "take", "place", "loctake", "swap"}
+    assert not [(a, words(game, a)) for a in seen if ids.search(words(game, a))]

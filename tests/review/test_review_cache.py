@@ -13,6 +13,7 @@ from porphyra import record as records
 from porphyra.core.messages import Message
 from porphyra.review import ReviewSettings, cache_path, cached_review
 from porphyra.review import cache as cache_module
+from porphyra.review.engine import REVIEW_VERSION
 from tests.review.test_review_engine import bot_game
 
 FAST = ReviewSettings(iterations=16, seed=2)
@@ -89,3 +90,52 @@ def test_a_tampered_entry_is_recomputed(saved: tuple[dict[str, Any], Path]) -> N
         review["version"] = 0
     cache_path(path).write_text(json.dumps(data), encoding="utf-8")
     assert cached_review(rec, path, 0, FAST) == (fresh, False)
+
+
+def test_a_version_1_review_is_never_read_back(saved: tuple[dict[str, Any], Path]) -> None:
+    # Reviews before the calibration (version 1: raw chances) stay in the file under their
+    # own key but are recomputed, never shown as if calibrated.
+    rec, path = saved
+    fresh, _ = cached_review(rec, path, 0, FAST)
+    data = json.loads(cache_path(path).read_text(encoding="utf-8"))
+    ((key, review),) = data["reviews"].items()
+    old = {**review, "version": 1, "decisions": [{**d, "before": 0.99} for d in fresh["decisions"]]}
+    data["reviews"] = {key.replace(f"v{REVIEW_VERSION}:", "v1:"): old}
+    cache_path(path).write_text(json.dumps(data), encoding="utf-8")
+    assert cached_review(rec, path, 0, FAST) == (fresh, False)
+    assert cached_review(rec, path, 0, FAST) == (fresh, True)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        {"decisions": [{"move": 3}]},
+        {"decisions": [{"move": 3, "before": "50%", "after": 0.4, "cost": 0.1}]},
+        {"moments": [{"move": 1, "kind": "own", "from": None, "to": 0.5}]},
+        {"moments": None},
+        {"result": "won"},
+        {"seat": "0"},
+    ],
+)
+def test_a_damaged_entry_is_recomputed_not_shown(
+    saved: tuple[dict[str, Any], Path], damage: dict[str, Any]
+) -> None:
+    # The terminal prints what the cache holds: a damaged entry would be a traceback.
+    rec, path = saved
+    fresh, _ = cached_review(rec, path, 0, FAST)
+    data = json.loads(cache_path(path).read_text(encoding="utf-8"))
+    for review in data["reviews"].values():
+        review.update(damage)
+    cache_path(path).write_text(json.dumps(data), encoding="utf-8")
+    assert cached_review(rec, path, 0, FAST) == (fresh, False)
+
+
+def test_a_well_formed_review_has_marks_chosen_and_numbers(
+    saved: tuple[dict[str, Any], Path],
+) -> None:
+    rec, path = saved
+    fresh, _ = cached_review(rec, path, 0, FAST)
+    assert cache_module.well_formed(fresh)
+    for field, bad in (("mark", ["x"]), ("chosen", 3), ("cost", float("nan")), ("move", True)):
+        decision = {**fresh["decisions"][0], field: bad}
+        assert not cache_module.well_formed({**fresh, "decisions": [decision]}), field

@@ -4,11 +4,19 @@ win rates observed at them, as measured in 1,000 games of each game."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
 
-from porphyra.review.calibration import CalibrationMap, calibrate, map_points
+from porphyra.review.calibration import (
+    MAP_FILE,
+    CalibrationError,
+    CalibrationMap,
+    calibrate,
+    load_maps,
+    map_points,
+)
 
 RESULTS = Path(__file__).resolve().parents[2] / "docs/results/review"
 
@@ -46,3 +54,45 @@ def test_each_games_map_is_its_measurement_and_corrects_the_overconfidence(game:
 
 def test_a_game_without_a_map_keeps_the_raw_estimate() -> None:
     assert calibrate("no-such-game", 0.61234) == 0.6123
+
+
+def test_a_win_chance_that_is_not_a_number_is_refused() -> None:
+    mapping = CalibrationMap([(0.5, 0.4)])
+    for raw in (math.nan, math.inf, -math.inf):
+        with pytest.raises(ValueError, match="finite"):
+            mapping(raw)
+        with pytest.raises(ValueError, match="finite"):
+            calibrate("byzantium", raw)
+        with pytest.raises(ValueError, match="finite"):
+            calibrate("no-such-game", raw)  # (NaN would reach the review's JSON)
+    assert calibrate("no-such-game", 1.3) == 1.0 and calibrate("no-such-game", -0.2) == 0.0
+
+
+def test_the_shipped_maps_load_for_both_games() -> None:
+    source = Path(__file__).resolve().parents[2] / "src/porphyra/review" / MAP_FILE
+    maps = load_maps(source)
+    assert set(maps) >= {"byzantium", "conspiracy"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        None,  # no file
+        "{broken",
+        "[]",
+        '{"byzantium": {"games": 3}}',
+        '{"byzantium": {"points": [[0.5]]}}',
+        '{"byzantium": {"points": [[0.4, 0.5], [0.6, 0.45]]}}',
+        '{"byzantium": {"points": [[0.5, NaN]]}}',
+        '{"byzantium": {"points": [["a", 0.5]]}}',
+        '{"byzantium": {"points": 7}}',
+    ],
+)
+def test_a_damaged_maps_file_is_refused_naming_the_file(tmp_path: Path, text: str | None) -> None:
+    source = tmp_path / "calibration.json"
+    if text is not None:
+        source.write_text(text, encoding="utf-8")
+    with pytest.raises(CalibrationError, match="calibration data") as caught:
+        load_maps(source)
+    assert caught.value.msgargs == (str(source),)
+    assert caught.value.__cause__ is not None  # the cause, for the developer

@@ -151,11 +151,15 @@ def test_a_review_is_stored_with_the_game_and_survives_a_restart(
         assert c.get(f"/api/games/{gid}/review?seat=1").json()["status"] == "none"
 
 
+@pytest.mark.parametrize(
+    "damaged", ["[1, 2", '{"version": 2, "decisions": [{"move": 3}], "moments": []}']
+)
 def test_a_damaged_stored_review_is_computed_again(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any, damaged: str
 ) -> None:
-    """A stored review that is not a JSON object (an edited file) is treated as absent:
-    the status says none, a new review replaces the row, and nobody sees an error."""
+    """A stored review that is not a JSON object, or one missing what the page shows (an
+    edited file), is treated as absent: the status says none, a new review replaces the
+    row, and nobody sees an error."""
     import sqlite3
 
     monkeypatch.setattr(server_review, "SETTINGS", FAST)
@@ -163,7 +167,7 @@ def test_a_damaged_stored_review_is_computed_again(
     with TestClient(create_app(db_url=f"sqlite:///{path}", bot_pace=0.0)) as c:
         gid, done = _reviewed(c, 9, 1)
     with sqlite3.connect(path) as db:
-        assert db.execute("UPDATE reviews SET review = '[1, 2' ").rowcount == 1
+        assert db.execute("UPDATE reviews SET review = ?", (damaged,)).rowcount == 1
     with TestClient(create_app(db_url=f"sqlite:///{path}", bot_pace=0.0)) as c:
         assert c.get(f"/api/games/{gid}/review?seat=1").json()["status"] == "none"
         c.post(f"/api/games/{gid}/review", json={"seat": 1})

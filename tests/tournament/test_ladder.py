@@ -277,3 +277,27 @@ def test_reuse_takes_a_tournaments_games_at_the_ladders_seeds_and_specs(tmp_path
     assert len(fresh) == 2
     command = json.loads((tmp_path / "b" / "ladder.json").read_text())["command"]
     assert command.count("--reuse") == 2
+
+
+@pytest.mark.parametrize(
+    ("content", "text"),
+    [
+        (None, "cannot access"),
+        (b"", "empty, not a games.csv"),
+        (b"\xff\xfe\x00 not text", "not a games.csv"),
+        (b"a,b\n1,2\n", "line 2: malformed row"),
+        (b"game_id,game\n" + b"x" * 140_000 + b"\n", "not a games.csv"),  # csv.Error
+    ],
+)
+def test_reuse_of_a_bad_file_is_refused_naming_it_and_nothing_is_written(
+    tmp_path: Path, content: bytes | None, text: str
+) -> None:
+    bad = tmp_path / "games.csv"
+    if content is not None:
+        bad.write_bytes(content)
+    out = tmp_path / "out"
+    args = ["bots", "ladder", "--tables", "byzantium", "--deals", "1", "--workers", "1"]
+    result = runner.invoke(app, [*args, "--out", str(out), "--reuse", str(bad)])
+    assert result.exit_code == 2, result.output
+    assert text in result.output and "games.csv" in result.output
+    assert "Traceback" not in result.output and not out.exists()

@@ -227,6 +227,21 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
         raise ValueError(f"bot {name!r} does not accept these options: {exc}") from None
 
 
+def check_bot(spec: str, game: str) -> None:
+    """Check that the bot ``spec`` is one that can play the game named ``game``: built
+    (:func:`make_bot`), then asked about the game when it takes per-game options (its
+    ``check_game``: ISMCTS's ``candidates`` by name, ``easy``'s redraw rule or style), so
+    that a command refuses it before the game starts, not at its first move.
+
+    Raises:
+        ValueError: ``spec`` names no known bot, has a bad option, or an option that
+            ``game`` does not have.
+    """
+    check = getattr(make_bot(spec), "check_game", None)
+    if check is not None:
+        check(game)
+
+
 __all__ = [
     "ISMCTS_PRESETS",
     "ISMCTS_SEARCH",
@@ -240,6 +255,7 @@ __all__ = [
     "SearchResult",
     "SeatView",
     "bot_names",
+    "check_bot",
     "describe_bots",
     "heuristic_for",
     "make_bot",

@@ -151,17 +151,30 @@ class EasyBot:
         name = view.game.info.name
         bot = self._bots.get(name)
         if bot is None:
+            self.check_game(name)
             if self.redraw is not None:
-                if (redraw_bot := adapter(name, "redraw_bot")) is None:
-                    rules = " and ".join(games_with("redraw_bot"))
-                    raise ValueError(f"redraw rules are for {rules}, not {name}")
+                redraw_bot = adapter(name, "redraw_bot")
+                assert redraw_bot is not None  # (check_game)
                 bot = redraw_bot(self.seed, self.redraw)
             elif self.style is None:
                 bot = heuristic_for(name)(self.seed)
-            elif (styled_bot := adapter(name, "styled_bot")) is not None:
-                bot = styled_bot(self.seed, self.style)
             else:
-                styled = " and ".join(games_with("styled_bot"))
-                raise ValueError(f"play styles are for {styled}, not {name}")
+                styled_bot = adapter(name, "styled_bot")
+                assert styled_bot is not None  # (check_game)
+                bot = styled_bot(self.seed, self.style)
             self._bots[name] = bot
         return bot.choose(view)
+
+    def check_game(self, game: str) -> None:
+        """Check that this bot's options suit the game named ``game`` (a redraw rule or a
+        play style is Byzantium's), so that a command refuses it before the game starts.
+
+        Raises:
+            ValueError: a redraw rule or a play style for a game without them.
+        """
+        if self.redraw is not None and adapter(game, "redraw_bot") is None:
+            rules = " and ".join(games_with("redraw_bot"))
+            raise ValueError(f"redraw rules are for {rules}, not {game}")
+        if self.style is not None and adapter(game, "styled_bot") is None:
+            styled = " and ".join(games_with("styled_bot"))
+            raise ValueError(f"play styles are for {styled}, not {game}")

@@ -248,6 +248,24 @@ class ISMCTSBot:
 
     # -- internals ---------------------------------------------------------------------
 
+    def check_game(self, game: str) -> None:
+        """Check that this bot's settings suit the game named ``game`` (its candidate
+        generator by name: :attr:`GameHeuristics.candidate_variants`), so that a command
+        refuses a bot before its game starts rather than at its first move.
+
+        Raises:
+            ValueError: ``candidates`` names no candidate generator of ``game``.
+        """
+        name = self.settings.candidates
+        if isinstance(name, str) and name not in ("all", "heuristic"):
+            hooks = heuristics_for(game)
+            known = () if hooks is None else tuple(hooks.candidate_variants)
+            if name not in known:
+                raise ValueError(
+                    f"unknown candidates {name!r} for {game}; use "
+                    + " or ".join(map(repr, ("all", "heuristic", *known)))
+                )
+
     def _resolve(self, view: SeatView) -> Search:
         """The hooks and constants of a search from ``view``, with ``"heuristic"``
         resolved for the view's game."""
@@ -280,13 +298,7 @@ class ISMCTSBot:
                 blind = hooks.simultaneous
             if s.cut == "heuristic":
                 cut = hooks.rollout_cut
-        if isinstance(s.candidates, str) and s.candidates not in ("all", "heuristic"):
-            known = () if hooks is None else tuple(hooks.candidate_variants)
-            if s.candidates not in known:
-                raise ValueError(
-                    f"unknown candidates {s.candidates!r} for {view.game.info.name}; use "
-                    + " or ".join(map(repr, ("all", "heuristic", *known)))
-                )
+        self.check_game(view.game.info.name)
         info = view.game.info
         lo, hi = float(info.min_utility), float(info.max_utility)
         return Search(

@@ -23,10 +23,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from typer.core import TyperOption
 
 from porphyra import record as records
-from porphyra.bots import bot_names, make_bot
+from porphyra.bots import bot_names, check_bot
 from porphyra.cli.agent import agent_command
 from porphyra.cli.balance import balance_command, normalize_ray_flag
 from porphyra.cli.common import (
+    HUMAN,
     CliError,
     check_save_path,
     fresh_seed,
@@ -216,6 +217,10 @@ def _run_session(
         delay = WATCH_DELAY if watching else 0.0
     if delay < 0:
         raise CliError("--delay must be 0 or more seconds")
+    # Fail now, with a clear message, on an unknown bot or an option the game does not
+    # have: before the game's file is made, not at the bot's first move.
+    for spec in [*(k for k in kinds if k != HUMAN), *([] if hint_bot is None else [hint_bot])]:
+        check_bot(spec, game.info.name)
     if save is None:  # every game is kept as it is played (porphyra resume lists them)
         try:
             save = autosave_path(game.info.name)
@@ -231,8 +236,6 @@ def _run_session(
             )
     else:
         check_save_path(save)  # now, not after the whole game
-    if hint_bot is not None:
-        make_bot(hint_bot)  # fail now, with a clear message, on an unknown bot
     if sys.stdin.isatty():
         with contextlib.suppress(ImportError):
             import readline  # noqa: F401  (line editing and history at the prompt)

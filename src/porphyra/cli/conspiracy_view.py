@@ -379,7 +379,13 @@ class ConspiracyView(GameView):
         return text if named == text else f"{named}  [{text}]"
 
     def move_words(self, game: Game, action: str) -> str:
-        """The move with its lords and Locations named (``keep Purple 4``)."""
+        """The move with its lords, Locations and colours named (``keep Purple 4``,
+        ``take Blue``; ``—``: no swap)."""
+        verb, _, arg = action.partition(" ")
+        if arg == "-":
+            return f"{verb} —"
+        if verb == "take" and arg in COLOURS:
+            return f"{verb} {term(arg)}"
         return name_ids(action, language())
 
     def expand_input(self, text: str, obs: Obs) -> str:

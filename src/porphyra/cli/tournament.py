@@ -22,7 +22,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from porphyra.bots import make_bot
+from porphyra.bots import check_bot, make_bot
 from porphyra.cli.common import HUMAN, CliError, handle_errors, parse_seat_kinds, progress_bar
 from porphyra.cli.options import game_options, with_game_options
 from porphyra.core.errors import UnknownGameError
@@ -38,19 +38,25 @@ from porphyra.tournament import (
 from porphyra.tournament.output import write_outputs
 
 
-def parse_bots(spec: str) -> list[str]:
+def parse_bots(spec: str, game: str | None = None) -> list[str]:
     """Parse ``--bots`` into bot specs (a part with ``=`` but no ``:`` continues the bot
-    before it, so ``easy,ismcts:iterations=200,exploration=0.5`` is two bots).
+    before it, so ``easy,ismcts:iterations=200,exploration=0.5`` is two bots), checked for
+    the game named ``game`` when given (:func:`porphyra.bots.check_bot`).
 
     Raises:
         CliError: an unknown bot name or ``human``.
-        ValueError: a bad bot option (from :func:`porphyra.bots.make_bot`).
+        ValueError: a bad bot option, or one the game does not have (e.g.
+            ``candidates=pile`` for Conspiracy).
     """
     kinds = parse_seat_kinds(spec, None)
     for kind in kinds:
         if kind == HUMAN:
             raise CliError("--bots takes bot names only, not 'human'")
-        make_bot(kind)  # fails now, with a clear message, on a bad option
+        # Fails now, with a clear message, on a bad option (not once the games run).
+        if game is None:
+            make_bot(kind)
+        else:
+            check_bot(kind, game)
     return kinds
 
 
@@ -124,7 +130,7 @@ def build_config(
         load_game(name, **options)  # fails now, with the game's message, on a bad value
     return TournamentConfig(
         game=name,
-        bots=parse_bots(bots),
+        bots=parse_bots(bots, name),
         games=games,
         seed=seed,
         workers=workers,

@@ -11,6 +11,7 @@ JSON, wrong shape) is ignored with a notice and rewritten.
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
 from collections.abc import Callable
@@ -21,6 +22,7 @@ from porphyra.core.messages import Message
 from porphyra.i18n import N_
 from porphyra.review.engine import (
     REVIEW_VERSION,
+    THRESHOLDS,
     Progress,
     ReviewSettings,
     record_digest,
@@ -112,7 +114,7 @@ def cached_review(
         isinstance(hit, dict)
         and hit.get("version") == REVIEW_VERSION
         and hit.get("record") == record_digest(record)
-        and isinstance(hit.get("decisions"), list)
+        and well_formed(hit)
     ):
         return hit, True
     review = review_record(record, seat, settings, progress)
@@ -124,6 +126,49 @@ def cached_review(
             notice, N_("The review could not be saved to {0} ({1})."), str(path), type(exc).__name__
         )
     return review, False
+
+
+def well_formed(review: dict[str, Any]) -> bool:
+    """Whether ``review`` (read back from a cache) has every field a reader shows, of the
+    right type: ``seat``, ``result`` (a number or None), each decision's ``move``,
+    ``before``, ``after``, ``cost``, ``chosen``, ``best`` and ``mark`` (one of
+    :data:`~porphyra.review.engine.THRESHOLDS`' names or None), and each moment's ``move``,
+    ``kind``, ``from`` and ``to``.  A damaged entry is reviewed again, not shown."""
+    marks = (None, *(name for name, _ in THRESHOLDS))
+    decisions, moments = review.get("decisions"), review.get("moments")
+    if not (
+        isinstance(decisions, list)
+        and isinstance(moments, list)
+        and _integer(review.get("seat"))
+        and (review.get("result") is None or _number(review.get("result")))
+    ):
+        return False
+    return all(
+        isinstance(d, dict)
+        and _integer(d.get("move"))
+        and all(_number(d.get(k)) for k in ("before", "after", "cost"))
+        and isinstance(d.get("chosen"), str)
+        and isinstance(d.get("best"), str)
+        and d.get("mark") in marks
+        for d in decisions
+    ) and all(
+        isinstance(m, dict)
+        and _integer(m.get("move"))
+        and m.get("kind") in ("own", "between")
+        and _number(m.get("from"))
+        and _number(m.get("to"))
+        for m in moments
+    )
+
+
+def _integer(value: Any) -> bool:
+    """A JSON integer (not a boolean)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _number(value: Any) -> bool:
+    """A finite JSON number (not a boolean)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _write_atomic(path: Path, data: dict[str, Any]) -> None:

@@ -12,7 +12,9 @@ two calibrated chances, is never negative when the raw drop is not.
 
 The maps live in ``data/calibration.json``, written from the measurement's own output by
 ``bench/review_calibration.py --write-map`` (its source, games and seeds are recorded
-beside each map).  A game without a map keeps the raw estimate.
+beside each map).  A game without a map keeps the raw estimate.  A maps file that cannot be
+loaded (missing, not JSON, a bad map) raises :class:`CalibrationError`, a refusal people
+read in their language, never a raw exception; nothing is reviewed with it.
 """
 
 from __future__ import annotations
@@ -21,11 +23,23 @@ import bisect
 import functools
 import itertools
 import json
+import math
 from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import Any
+
+from porphyra.core.errors import PorphyraError
+from porphyra.core.messages import msg
 
 #: The maps' file, in this package.
 MAP_FILE = "data/calibration.json"
+
+
+class CalibrationError(PorphyraError, ValueError):
+    """The review's calibration maps cannot be loaded (file missing or unreadable, not
+    JSON, or a map that is not an increasing map of [0, 1]); the message names the file,
+    the cause is chained."""
 
 
 class CalibrationMap:
@@ -58,8 +72,12 @@ class CalibrationMap:
         self.ys = [y for _, y in knots]
 
     def __call__(self, raw: float) -> float:
-        """The calibrated chance of the raw estimate ``raw`` (clamped to [0, 1])."""
-        x = min(1.0, max(0.0, raw))
+        """The calibrated chance of the raw estimate ``raw`` (clamped to [0, 1]).
+
+        Raises:
+            ValueError: ``raw`` is not a finite number (NaN would read as 0%).
+        """
+        x = _clamped(raw)
         i = min(len(self.xs) - 1, max(1, bisect.bisect_right(self.xs, x)))
         x0, x1, y0, y1 = self.xs[i - 1], self.xs[i], self.ys[i - 1], self.ys[i]
         return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
@@ -74,17 +92,57 @@ def map_points(summary: dict[str, Any]) -> list[tuple[float, float]]:
     return [(round(b["estimate"], 4), round(b["observed"], 4)) for b in bins if b.get("decisions")]
 
 
+def _clamped(raw: float) -> float:
+    """``raw`` clamped to [0, 1].
+
+    Raises:
+        ValueError: ``raw`` is NaN or infinite.
+    """
+    if not math.isfinite(raw):
+        raise ValueError(f"a win chance must be a finite number, not {raw!r}")
+    return min(1.0, max(0.0, float(raw)))
+
+
+def load_maps(source: Traversable | Path) -> dict[str, CalibrationMap]:
+    """The calibration maps by game name from the maps file ``source`` (JSON
+    ``{game: {"points": [[raw, calibrated], ...], ...}}``).
+
+    Raises:
+        CalibrationError: the file cannot be read, is not JSON of that shape, or a map is
+            not an increasing map of [0, 1] (see :class:`CalibrationMap`).
+    """
+    try:
+        data = json.loads(source.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            raise TypeError(f"a JSON object of maps by game, not {type(data).__name__}")
+        return {
+            str(game): CalibrationMap([(x, y) for x, y in entry["points"]])
+            for game, entry in data.items()
+        }
+    except (OSError, ValueError, TypeError, KeyError, RecursionError) as exc:
+        raise CalibrationError(
+            msg("the review's calibration data {0} is damaged; reinstall porphyra", str(source))
+        ) from exc
+
+
 @functools.cache
 def _maps() -> dict[str, CalibrationMap]:
-    text = resources.files("porphyra.review").joinpath(MAP_FILE).read_text("utf-8")
-    data = json.loads(text)
-    return {
-        game: CalibrationMap([tuple(p) for p in entry["points"]]) for game, entry in data.items()
-    }
+    """The package's maps (:data:`MAP_FILE`), loaded once.
+
+    Raises:
+        CalibrationError: see :func:`load_maps` (not cached: the next call tries again).
+    """
+    return load_maps(resources.files("porphyra.review").joinpath(MAP_FILE))
 
 
 def calibrate(game: str, raw: float) -> float:
-    """``raw`` (a search's win chance for a seat of ``game``, 0..1) as calibrated by the
-    game's map, rounded to 4 places; ``raw`` itself (rounded) for a game without a map."""
+    """``raw`` (a search's win chance for a seat of ``game``, 0..1, clamped) as calibrated
+    by the game's map, rounded to 4 places; ``raw`` itself (clamped, rounded) for a game
+    without a map.
+
+    Raises:
+        ValueError: ``raw`` is NaN or infinite.
+        CalibrationError: the maps file is damaged (:func:`load_maps`).
+    """
     mapping = _maps().get(game)
-    return round(raw if mapping is None else mapping(raw), 4)
+    return round(_clamped(raw) if mapping is None else mapping(raw), 4)

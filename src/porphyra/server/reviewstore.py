@@ -8,8 +8,9 @@ computed once per key whatever the restarts; several server processes sharing th
 database (cluster mode) share the reviews too: when two finish the same review, the
 first stored is kept (both are the same, the search being seeded).
 
-Rows are read defensively: a damaged row (not JSON, not an object) is reported in the
-log and treated as absent, so the review is computed again instead of failing the
+Rows are read defensively: a damaged row (not JSON, not an object, or a review missing a
+field the page shows: :func:`porphyra.review.cache.well_formed`) is reported in the log
+and treated as absent, so the review is computed again instead of failing the
 request.
 """
 
@@ -23,6 +24,7 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from porphyra.review.cache import well_formed
 from porphyra.server.schema import reviews_table
 from porphyra.server.storage import Storage
 
@@ -83,7 +85,7 @@ def _stored(storage: Storage, key: str) -> dict[str, Any] | None:
         review = json.loads(text)
     except (TypeError, ValueError):
         review = None
-    if not isinstance(review, dict):
+    if not isinstance(review, dict) or not well_formed(review):
         log.warning("stored review %s is damaged; it will be computed again", key[:16])
         return None
     return review

@@ -128,11 +128,23 @@ def read_csv(path: Path) -> list[GameResult]:
 
     Raises:
         OSError: the file cannot be read.
-        ValueError: a row is malformed (the message names the row).
+        ValueError: the file is empty, not UTF-8 or not CSV, or a row is malformed (the
+            message names the file and the row).
     """
+    try:
+        return _read_rows(path)
+    except (UnicodeDecodeError, csv.Error) as exc:
+        raise ValueError(f"{path}: not a games.csv ({exc})") from None
+
+
+def _read_rows(path: Path) -> list[GameResult]:
+    """:func:`read_csv`'s rows (a decoding or CSV error is the caller's to name)."""
     results: list[GameResult] = []
     with path.open(newline="", encoding="utf-8") as handle:
-        for number, row in enumerate(csv.DictReader(handle), start=2):
+        reader = csv.DictReader(handle)
+        if reader.fieldnames is None:
+            raise ValueError(f"{path}: empty, not a games.csv")
+        for number, row in enumerate(reader, start=2):
             try:
                 match = Match(
                     game_id=int(row["game_id"]),
