@@ -118,8 +118,9 @@ def pile_candidate_actions(state: ByzantiumState) -> list[Action]:
     with a usable draw pile (:func:`porphyra.bots.byzantium_redraw.pile_redraw`; ISMCTS
     ``candidates=pile``, at the root decision only, so that the anchor is the pile rule's
     choice).  The seat's own pile holds the same cards in every sampled state (its order is
-    never read), so at the root the answer is the same in every world and remembered after
-    the first; deeper in the tree every sampled hand would cost the rule's full count."""
+    never read), so at the root the answer is the same in every world (``pile_redraw``
+    remembers it after the first count); deeper in the tree every sampled hand would cost
+    the rule's full count."""
     options = candidate_actions(state)
     if not state.phase.startswith("redraw"):
         return options
