@@ -677,6 +677,8 @@ def test_a_limit_that_is_not_one_is_refused_before_anything_starts(
         (["--max-client-connections", "-1"], "--max-client-connections"),
         (["--max-bot-games", "-1"], "--max-bot-games"),
         (["--hint-bot", "nosuch"], "unknown bot 'nosuch'"),
+        # An option one of the games lacks (the hint bot serves every game).
+        (["--hint-bot", "ismcts:candidates=pile"], "unknown candidates 'pile' for conspiracy"),
     ],
 )
 def test_a_bad_server_option_is_a_usage_error_before_anything_starts(

@@ -197,10 +197,13 @@ def serve_command(
         limits[name] = value
     if max_bot_games is not None:
         limits["max_bot_games"] = max_bot_games
-    from porphyra.bots import make_bot
+    from porphyra.bots import check_bot
+    from porphyra.core.registry import registered_games
 
     try:
-        make_bot(hint_bot)  # now, not at the first hint (each would fail)
+        # Now, not at the first hint (each would fail): the hint bot serves every game.
+        for game in registered_games():
+            check_bot(hint_bot, game)
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--hint-bot") from None
 
