@@ -11,8 +11,9 @@ interval of that rate from a bootstrap **over games** (the decisions of one game
 result, so they are not independent).  Also the Brier score and the expected calibration
 error (ECE: the decision-weighted mean gap between estimate and observation).
 
-The review shows the search's estimates calibrated by a per-game map
-(:mod:`porphyra.review.calibration`); the measurement reports both, on the same decisions:
+The review shows the search's estimates calibrated by a per-game map where a game has one
+(:mod:`porphyra.review.calibration`; none does today: the maps tried did not hold on fresh
+games); the measurement reports both, on the same decisions:
 the review's own estimates (``bins``) and the search's raw ones (``raw``: what the map
 corrects, and what a map is made from: ``--write-map DIR`` sets ``--game``'s map from the
 run in ``DIR``).

@@ -60,7 +60,8 @@ def test_a_tiny_run_writes_the_table_the_data_and_the_plot(
     assert cal.main(args)["bins"] == summary["bins"]  # fixed seeds: the same measurement
     # The search's raw estimates of the same decisions, measured beside the review's.
     assert stored["raw"]["decisions"] == stored["decisions"]
-    assert stored["raw"]["bins"] != stored["bins"]  # (the map moves every estimate)
+    # No game ships a map (none held on fresh games), so the two agree today.
+    assert stored["raw"]["bins"] == stored["bins"]
 
 
 def test_a_map_is_written_from_a_runs_raw_bins(cal: ModuleType, tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
 """The review's calibration maps (issue 31 §2): the search's raw win chances mapped to the
-win rates observed at them, as measured in 1,000 games of each game."""
+win rates observed at them.  No game ships a map today: the maps fitted on the 1,000-game
+runs made fresh games worse (docs/review.md, "Calibration")."""
 
 from __future__ import annotations
 
@@ -40,16 +41,26 @@ def test_a_map_must_increase_and_stay_in_the_unit_square() -> None:
 
 
 @pytest.mark.parametrize("game", ["byzantium", "conspiracy"])
-def test_each_games_map_is_its_measurement_and_corrects_the_overconfidence(game: str) -> None:
+def test_a_map_made_from_a_run_gives_back_that_runs_rates(game: str) -> None:
+    # What --write-map would ship: the run's own bins, in order.
     summary = json.loads((RESULTS / game / "calibration.json").read_text())
-    for x, y in map_points(summary):
-        assert calibrate(game, x) == pytest.approx(y, abs=1e-4)  # the bins' own rates
-    # Measured: from 50% up the search is overconfident, so the shown chance is lower.
-    for raw in (0.55, 0.65, 0.75, 0.85):
-        assert calibrate(game, raw) < raw - 0.03
-    # The order of estimates is kept (the preferred move stays the best).
-    values = [calibrate(game, i / 200) for i in range(201)]
+    points = map_points(summary)
+    mapping = CalibrationMap(points)
+    for x, y in points:
+        assert mapping(x) == pytest.approx(y, abs=1e-9)
+    values = [mapping(i / 200) for i in range(201)]
     assert values == sorted(values) and values[0] == 0.0 and values[-1] == 1.0
+
+
+@pytest.mark.parametrize("game", ["byzantium", "conspiracy"])
+def test_no_map_ships_until_one_holds_on_fresh_games(game: str) -> None:
+    # The design runs' maps made the validation runs (fresh deals) worse: ECE 0.020 to
+    # 0.043 (Byzantium), 0.049 to 0.063 (Conspiracy).  So the review shows the search's
+    # estimates as they are, and the measured files say so.
+    validation = json.loads((RESULTS / f"{game}-validation" / "calibration.json").read_text())
+    assert validation["ece"] > validation["raw"]["ece"]  # the map did not hold
+    for raw in (0.0, 0.1234, 0.55, 0.85, 1.0):
+        assert calibrate(game, raw) == round(raw, 4)
 
 
 def test_a_game_without_a_map_keeps_the_raw_estimate() -> None:
@@ -68,10 +79,9 @@ def test_a_win_chance_that_is_not_a_number_is_refused() -> None:
     assert calibrate("no-such-game", 1.3) == 1.0 and calibrate("no-such-game", -0.2) == 0.0
 
 
-def test_the_shipped_maps_load_for_both_games() -> None:
+def test_the_shipped_maps_file_loads() -> None:
     source = Path(__file__).resolve().parents[2] / "src/porphyra/review" / MAP_FILE
-    maps = load_maps(source)
-    assert set(maps) >= {"byzantium", "conspiracy"}
+    assert load_maps(source) == {}  # (none holds yet: see the test above)
 
 
 @pytest.mark.parametrize(
