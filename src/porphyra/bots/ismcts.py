@@ -269,6 +269,7 @@ class ISMCTSBot:
     def _resolve(self, view: SeatView) -> Search:
         """The hooks and constants of a search from ``view``, with ``"heuristic"``
         resolved for the view's game."""
+        self.check_game(view.game.info.name)
         s = self.settings
         hooks = heuristics_for(view.game.info.name)
         # Named hooks: "random" / "all" are the generic ones (None: every legal action);
@@ -298,7 +299,6 @@ class ISMCTSBot:
                 blind = hooks.simultaneous
             if s.cut == "heuristic":
                 cut = hooks.rollout_cut
-        self.check_game(view.game.info.name)
         info = view.game.info
         lo, hi = float(info.min_utility), float(info.max_utility)
         return Search(

@@ -89,16 +89,10 @@ def select(
     node = root
     path = [root]
     if first is not None:
-        key = str(first)
-        child = root.children.get(key)
-        if child is None:
-            child = root.children[key] = Node(state.current_player())
-            state.apply_action(first)
-            path.append(child)
+        new = str(first) not in root.children
+        node = _step(root, first, state, path)
+        if new:
             return path, []
-        state.apply_action(first)
-        path.append(child)
-        node = child
     c = search.exploration
     observer = root.player
     blind, candidates, policy = search.blind, search.candidates, search.policy
@@ -106,14 +100,7 @@ def select(
     while not state.is_terminal():
         if blind is not None and blind(state, observer):
             # A seat answering a secret it cannot see: the opponent model decides.
-            a = policy(state, rng)
-            key = str(a)
-            child = node.children.get(key)
-            if child is None:
-                child = node.children[key] = Node(state.current_player())
-            state.apply_action(a)
-            path.append(child)
-            node = child
+            node = _step(node, policy(state, rng), state, path)
             continue
         choose = at_root if node is root else candidates
         actions = state.legal_actions() if choose is None else choose(state)
@@ -144,6 +131,18 @@ def select(
         path.append(child)
         node = child
     return path, []
+
+
+def _step(node: Node, action: Action, state: State, path: list[Node]) -> Node:
+    """Take ``action`` from ``node`` outside UCB (a paired root's move, a blind decision):
+    its child, made if new, is applied to ``state``, appended to ``path`` and returned."""
+    key = str(action)
+    child = node.children.get(key)
+    if child is None:
+        child = node.children[key] = Node(state.current_player())
+    state.apply_action(action)
+    path.append(child)
+    return child
 
 
 def expand(

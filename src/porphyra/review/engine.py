@@ -16,10 +16,10 @@ For each decision:
 - ``after``: the estimated chance to win with the chosen move, on the same worlds;
 - ``cost = max(0, before - after)`` and a mark from :data:`THRESHOLDS`.
 
-Both chances are the search's estimates **calibrated** by the game's map
-(:mod:`porphyra.review.calibration`: the win rates observed at each estimate over 1,000
-games), so that "60%" means winning about 60% of the time; the search's own figures are
-kept beside them (``raw``).
+Both chances pass through the game's calibration map where it has one
+(:mod:`porphyra.review.calibration`: none ships today, since the maps tried did not hold on
+fresh games, so they are the search's own estimates); the search's own figures are kept
+beside them (``raw``).
 
 The three moments that changed the game most are the largest steps of the win-chance curve
 (``before``, ``after`` of each decision in turn, then the result): a step within one
@@ -172,7 +172,8 @@ def review_decision(
     Returns:
         ``{"best", "chosen", "before", "after", "cost", "mark", "candidates", "raw"}``:
         the search's preferred move and the chosen one (action texts), the win chances
-        (0..1) with each, calibrated (:func:`porphyra.review.calibration.calibrate`),
+        (0..1) with each, through the game's calibration map if it has one
+        (:func:`porphyra.review.calibration.calibrate`),
         ``cost = max(0, before - after)``, its mark (or None), how many root candidates
         were compared, and the search's own estimates before calibration (``{"before",
         "after"}``).
