@@ -8,7 +8,7 @@ gives bot ``--bot`` a score, the mean of its two games (win 1, draw 1/2, loss 0)
 95% interval of the mean score is
 
 - ``normal``: mean ± 1.96 × the standard error over deals (deals are independent), and
-- ``bootstrap``: the 2.5th and 97.5th percentiles of the mean over :data:`RESAMPLES`
+- ``bootstrap``: the 2.5th and 97.5th percentiles of the mean over 4,000
   resamples of the deals with replacement (seeded, so it reproduces).
 
 Also the deals the bot won twice, split, lost twice (a deal's net result).  Prints a
@@ -29,50 +29,48 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import math
-import random
-import statistics
-from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-#: Bootstrap resamples of the deals.
-RESAMPLES = 4000
-Z95 = 1.959964
+from porphyra.tournament.deals import deal_scores as _deal_scores
+from porphyra.tournament.deals import (
+    paired_deal_difference,
+    score_over_deals,
+)
 
 
-def deal_scores(paths: list[Path], bot: str) -> list[float]:
-    """Bot ``bot``'s mean score on each deal (in seed order) of the tournament files
-    ``paths`` (one run, or the chunks of one run on disjoint seeds).
-
-    Raises:
-        ValueError: ``bot`` sits at no game of the files, or a deal lacks its seat swap.
-    """
-    by_seed = deal_score_map(paths, bot)
-    return [by_seed[seed] for seed in sorted(by_seed)]
-
-
-def deal_score_map(paths: list[Path], bot: str) -> dict[int, float]:
-    """:func:`deal_scores` by deal seed.
-
-    Raises:
-        ValueError: ``bot`` sits at no game of the files, or a deal lacks its seat swap.
-    """
-    games: dict[int, list[float]] = defaultdict(list)
+def _games(paths: list[Path]) -> Iterator[tuple[int, list[str], list[float]]]:
+    """Each game of the ``games.csv`` files ``paths``: (seed, seats, returns)."""
     for path in paths:
         with path.open(newline="", encoding="utf-8") as f:
             for row in csv.DictReader(f):
-                seats = json.loads(row["seats"])
-                if bot not in seats:
-                    continue
-                returns = json.loads(row["returns"])
-                mine = returns[seats.index(bot)]
-                games[int(row["seed"])].append(1.0 if mine > 0 else 0.0 if mine < 0 else 0.5)
-    if not games:
-        raise ValueError(f"{bot!r} plays no game in {', '.join(map(str, paths))}")
-    if any(len(g) != 2 for g in games.values()):
-        raise ValueError("every deal must be played twice, seats swapped, and only once")
-    return {seed: sum(g) / 2 for seed, g in games.items()}
+                yield int(row["seed"]), json.loads(row["seats"]), json.loads(row["returns"])
+
+
+def deal_score_map(paths: list[Path], bot: str) -> dict[int, float]:
+    """Bot ``bot``'s mean score on each deal of the tournament files ``paths`` (one run, or
+    the chunks of one run on disjoint seeds), by deal seed
+    (:func:`porphyra.tournament.deals.deal_scores`).
+
+    Raises:
+        ValueError: ``bot`` sits at no game of the files, or a deal lacks its seat swap.
+    """
+    try:
+        scores = _deal_scores(_games(paths), bot)
+    except ValueError as exc:
+        raise ValueError(f"{exc} ({', '.join(map(str, paths))})") from None
+    return scores
+
+
+def deal_scores(paths: list[Path], bot: str) -> list[float]:
+    """:func:`deal_score_map`'s scores in seed order.
+
+    Raises:
+        ValueError: as :func:`deal_score_map`.
+    """
+    by_seed = deal_score_map(paths, bot)
+    return [by_seed[seed] for seed in sorted(by_seed)]
 
 
 def compare(
@@ -80,62 +78,19 @@ def compare(
 ) -> dict[str, Any]:
     """Two arms on the same deals (e.g. two versions of a bot, each against the same
     opponent): the per-deal difference ``bot``'s score in ``paths`` minus ``other_bot``'s
-    in ``other_paths``, over the deals both played (a paired design: the deal's luck
-    cancels).
-
-    Returns:
-        ``{"deals", "difference", "normal_ci95", "bootstrap_ci95", "deals_better",
-        "deals_same", "deals_worse"}`` (differences in score points, 0..1 scale).
+    in ``other_paths`` (:func:`porphyra.tournament.deals.paired_deal_difference`).
 
     Raises:
         ValueError: as :func:`deal_score_map`, or the arms share fewer than two deals.
     """
     mine, theirs = deal_score_map(paths, bot), deal_score_map(other_paths, other_bot)
-    common = sorted(set(mine) & set(theirs))
-    if len(common) < 2:
-        raise ValueError(f"the two arms share {len(common)} deals; at least 2 are needed")
-    diffs = [mine[s] - theirs[s] for s in common]
-    n = len(diffs)
-    mean = statistics.fmean(diffs)
-    se = statistics.stdev(diffs) / math.sqrt(n)
-    rng = random.Random(seed)
-    means = sorted(statistics.fmean(rng.choices(diffs, k=n)) for _ in range(RESAMPLES))
-    return {
-        "deals": n,
-        "difference": round(mean, 4),
-        "normal_ci95": [round(mean - Z95 * se, 4), round(mean + Z95 * se, 4)],
-        "bootstrap_ci95": [
-            round(means[int(0.025 * RESAMPLES)], 4),
-            round(means[int(0.975 * RESAMPLES) - 1], 4),
-        ],
-        "deals_better": sum(d > 0 for d in diffs),
-        "deals_same": sum(d == 0 for d in diffs),
-        "deals_worse": sum(d < 0 for d in diffs),
-    }
+    return paired_deal_difference(mine, theirs, seed)
 
 
 def summarize(scores: list[float], seed: int = 0) -> dict[str, Any]:
-    """Mean score over deals with its normal and bootstrap 95% intervals (module docstring)."""
-    n = len(scores)
-    mean = statistics.fmean(scores)
-    se = statistics.stdev(scores) / math.sqrt(n) if n > 1 else 0.0
-    rng = random.Random(seed)
-    means = sorted(statistics.fmean(rng.choices(scores, k=n)) for _ in range(RESAMPLES))
-    return {
-        "deals": n,
-        "games": 2 * n,
-        "score": round(mean, 4),
-        "normal_ci95": [round(mean - Z95 * se, 4), round(mean + Z95 * se, 4)],
-        "bootstrap_ci95": [
-            round(means[int(0.025 * RESAMPLES)], 4),
-            round(means[int(0.975 * RESAMPLES) - 1], 4),
-        ],
-        "deals_won_both": sum(s == 1.0 for s in scores),
-        "deals_net_win": sum(s > 0.5 for s in scores),
-        "deals_even": sum(s == 0.5 for s in scores),
-        "deals_net_loss": sum(s < 0.5 for s in scores),
-        "deals_lost_both": sum(s == 0.0 for s in scores),
-    }
+    """Mean score over deals with its normal and bootstrap 95% intervals
+    (:func:`porphyra.tournament.deals.score_over_deals`)."""
+    return score_over_deals(scores, seed)
 
 
 def main() -> None:

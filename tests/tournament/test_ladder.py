@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 
 from porphyra.cli import app
 from porphyra.cli.common import CliError
-from porphyra.cli.ladder import parse_budgets
+from porphyra.cli.ladder import ladder_ratings_lines, parse_budgets
+from porphyra.cli.lang import set_language
 from porphyra.tournament.ladder import (
     LADDER_BUDGETS,
     LEVELS,
@@ -116,9 +117,71 @@ def test_ladder_end_to_end_is_paired_well_formed_and_reproducible(tmp_path: Path
         p.name for p in out.iterdir()
     }
     assert "| easy | medium |" in (out / "ladder.md").read_text(encoding="utf-8")
+    _check_pairs(document, results)
     # Same seeds and budgets: the same ladder, apart from when and where it was measured.
     again = _run(out, data)
     assert again["measured"] != "" and {**again, "measured": ""} == {**document, "measured": ""}
+
+
+def _check_pairs(document: dict[str, Any], results: list[Any]) -> None:
+    """Each level against the one below (issue 31 §1): the scores over paired deals are
+    those of the games in games.csv."""
+    for table in document["tables"]:
+        pairs = table["pairs"]
+        assert [(p["level"], p["against"]) for p in pairs] == [
+            ("easy", "random"),
+            ("medium", "easy"),
+            ("hard", "medium"),
+        ]
+        solo = table["players"] == 1
+        for pair in pairs:
+            level, lower = pair["level"], pair["against"]
+            games = [
+                r
+                for r in results
+                if r.match.game == table["game"]
+                and (r.match.opponent is not None) == solo
+                and {s.partition(":")[0] for s in r.match.seats} <= {level, lower}
+            ]
+            per_deal: dict[Any, list[float]] = {}
+            for r in games:
+                seats = [s.partition(":")[0] for s in r.match.seats]
+                if level not in seats:
+                    continue
+                ret = r.returns[seats.index(level)]
+                deal = (r.match.opponent, r.match.seed)
+                per_deal.setdefault(deal, []).append(1.0 if ret > 0 else 0.0 if ret < 0 else 0.5)
+            hard = "hard" in (level, lower)
+            if solo:
+                # The same Opponents and seeds as the level below: hard's only (1 deal each).
+                assert pair["deals"] == len(LEGENDARY_OPPONENTS) * (1 if hard else 2)
+                assert pair["difference"] == pytest.approx(
+                    pair["score"] - pair["against_score"], abs=1e-3
+                )
+                assert pair["low"] <= pair["difference"] <= pair["high"]
+            else:
+                assert pair["deals"] == len(per_deal) == (1 if hard else 3)
+                assert all(len(v) == 2 for v in per_deal.values())
+                mean = sum(sum(v) / 2 for v in per_deal.values()) / len(per_deal)
+                assert pair["score"] == pytest.approx(mean, abs=1e-4)
+                assert pair["games"] == 2 * pair["deals"]
+                assert pair["low"] <= pair["score"] <= pair["high"]
+
+
+def test_solo_hard_deals_sets_hards_solo_games_apart() -> None:
+    base = {"deals": 1, "solo_deals": 2, "hard_deals": 3, "tables": ("solo",)}
+
+    def hard_solo(**extra: Any) -> int:
+        config = LadderConfig(**{**base, **extra})
+        return sum(m.seats[0].startswith("hard") for m in schedule(config))
+
+    assert hard_solo() == 3 * len(LEGENDARY_OPPONENTS)  # default: --hard-deals
+    assert hard_solo(solo_hard_deals=1) == len(LEGENDARY_OPPONENTS)
+    assert hard_solo(solo_hard_deals=0) == 0
+    two = LadderConfig(deals=1, hard_deals=3, solo_hard_deals=0, tables=("byzantium",))
+    assert sum("hard" in " ".join(m.seats) for m in schedule(two)) == 6  # 2-player unchanged
+    with pytest.raises(ValueError, match="solo_hard_deals must be at least 0"):
+        LadderConfig(solo_hard_deals=-1)
 
 
 def test_reuse_extends_a_ladder_with_the_ladder_a_full_run_gives(tmp_path: Path) -> None:
@@ -206,12 +269,16 @@ def test_malformed_ladders_are_refused() -> None:
     good = {"format": 1, "command": "c", "measured": "m", "model": "x", "tables": []}
     assert check_document(good) is good
     bad_rating = {"game": "byzantium", "players": 2, "ratings": {"easy": {"mu": 1}}}
+    no_pairs = {"game": "byzantium", "players": 2, "ratings": {}, "pairs": {}}
+    bad_pair = {**no_pairs, "pairs": [{"level": "easy", "against": "random", "deals": 3}]}
     for doc in (
         None,
         {**good, "format": 2},
         {**good, "command": None},
         {**good, "tables": {}},
         {**good, "tables": [bad_rating]},
+        {**good, "tables": [no_pairs]},
+        {**good, "tables": [bad_pair]},
     ):
         with pytest.raises(ValueError):
             check_document(doc)
@@ -236,6 +303,43 @@ def test_bots_shows_each_levels_ladder_rating() -> None:
     line = next(line for line in result.output.splitlines() if re.match(r"\W*easy\b", line))
     assert f"{easy['mu']:.1f} ({easy['low']:.1f}–{easy['high']:.1f})" in line
     assert "Legendary Opponents" in result.output
+
+
+def test_bots_shows_each_level_against_the_one_below(monkeypatch: pytest.MonkeyPatch) -> None:
+    pair = {"level": "medium", "against": "easy", "deals": 200, "games": 400}
+    solo = {**pair, "deals": 20, "games": 40, "against_score": 0.45, "difference": 0.47}
+    document = {
+        "format": 1,
+        "command": "c",
+        "measured": "m",
+        "model": "x",
+        "tables": [
+            {
+                "game": "byzantium",
+                "players": 2,
+                "ratings": {"medium": {"mu": 30, "sigma": 1, "low": 28, "high": 32, "games": 9}},
+                "pairs": [{**pair, "score": 0.59, "low": 0.55, "high": 0.63}],
+            },
+            {
+                "game": "conspiracy",
+                "players": 1,
+                "ratings": {"medium": {"mu": 30, "sigma": 1, "low": 28, "high": 32, "games": 9}},
+                "pairs": [{**solo, "score": 0.92, "low": 0.381, "high": 0.559}],
+            },
+        ],
+    }
+    monkeypatch.setattr("porphyra.cli.ladder.shipped_ladder", lambda: check_document(document))
+    result = runner.invoke(app, ["bots"], env={"COLUMNS": "250"})
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "against easy: 59.0% (55.0–63.0), 200 deals" in text
+    assert "wins 92.0% where easy wins 45.0%, +47.0 points (+38.1–+55.9), 20 deals" in text
+    set_language("ja")
+    try:
+        lines = ladder_ratings_lines(check_document(document))["medium"]
+    finally:
+        set_language("en")
+    assert "「easy」相手に 59.0%（55.0–63.0）、200 配札" in lines
 
 
 def test_bots_says_when_no_ladder_is_shipped(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -77,7 +77,10 @@ def command_line(
     """The complete ``porphyra bots ladder`` command line that replays ``config``."""
     args = ["porphyra", "bots", "ladder", "--seed", str(config.seed)]
     args += ["--deals", str(config.deals), "--solo-deals", str(config.solo_deals)]
-    args += ["--hard-deals", str(config.hard_deals), "--max-gap", str(config.max_gap)]
+    args += ["--hard-deals", str(config.hard_deals)]
+    if config.solo_hard_deals is not None:
+        args += ["--solo-hard-deals", str(config.solo_hard_deals)]
+    args += ["--max-gap", str(config.max_gap)]
     args += ["--tables", ",".join(config.tables)]
     for game, levels in config.budgets.items():
         for level, iterations in levels.items():
@@ -121,8 +124,17 @@ def ladder_command(
     ] = 40,
     hard_deals: Annotated[
         int,
-        typer.Option("--hard-deals", help="Deals of every pairing with hard (0: leave hard out)."),
+        typer.Option(
+            "--hard-deals", help="Deals of every 2-player pairing with hard (0: leave hard out)."
+        ),
     ] = 20,
+    solo_hard_deals: Annotated[
+        int | None,
+        typer.Option(
+            "--solo-hard-deals",
+            help="Deals of hard against each Legendary Opponent (default: --hard-deals).",
+        ),
+    ] = None,
     max_gap: Annotated[
         int, typer.Option("--max-gap", help="2-player pairs: levels at most this far apart.")
     ] = 1,
@@ -173,6 +185,7 @@ def ladder_command(
             deals=deals,
             solo_deals=solo_deals,
             hard_deals=hard_deals,
+            solo_hard_deals=solo_hard_deals,
             max_gap=max_gap,
             budgets=parse_budgets(budget or []),
             tables=tuple(t.strip().lower() for t in tables.split(",") if t.strip()),
@@ -234,16 +247,47 @@ def ladder_table(document: dict[str, Any]) -> Table:
     return grid
 
 
+def _pair_text(pair: dict[str, Any]) -> str:
+    """A level against the one below, as ``porphyra bots`` shows it: ``beats easy 59.0%
+    (55.0–63.0), 200 deals`` (solo: ``wins 92.0% where easy wins 45.0%, +47.0 points
+    (38.1–55.9), 20 deals``)."""
+    low, high = 100 * pair["low"], 100 * pair["high"]
+    if "difference" in pair:
+        return tr(
+            "wins {0}% where {1} wins {2}%, {3} points ({4}–{5}), {6} deals",
+            f"{100 * pair['score']:.1f}",
+            pair["against"],
+            f"{100 * pair['against_score']:.1f}",
+            f"{100 * pair['difference']:+.1f}",
+            f"{low:+.1f}",
+            f"{high:+.1f}",
+            pair["deals"],
+        )
+    return tr(
+        "against {0}: {1}% ({2}–{3}), {4} deals",
+        pair["against"],
+        f"{100 * pair['score']:.1f}",
+        f"{low:.1f}",
+        f"{high:.1f}",
+        pair["deals"],
+    )
+
+
 def ladder_ratings_lines(document: dict[str, Any] | None) -> dict[str, str]:
     """The ladder's ratings of each level for ``porphyra bots``' list: ``{level: text}``,
-    one line per game table (``Byzantium, 2 players: 27.1 (25.3–28.9)``)."""
+    one line per game table (``Byzantium, 2 players: 27.1 (25.3–28.9)``), each followed by
+    the level's score against the level below over paired deals where the ladder has it
+    (``  against easy: 59.0% (55.0–63.0), 200 deals``)."""
     if document is None:
         return {}
     lines: dict[str, list[str]] = {}
     for table in document["tables"]:
+        below = {pair["level"]: pair for pair in table.get("pairs", [])}
         for key, rating in table["ratings"].items():
             if not key.startswith(LEGENDARY_PREFIX):
                 lines.setdefault(key, []).append(f"{_heading(table)}: {_cell(rating)}")
+                if key in below:
+                    lines[key].append("  " + _pair_text(below[key]))
     return {key: "\n".join(texts) for key, texts in lines.items()}
 
 

@@ -42,6 +42,7 @@ from typing import Any
 
 from porphyra.core.registry import adapter, game_info, games_with, load_game
 from porphyra.tournament.ladder_hooks import LadderHooks
+from porphyra.tournament.ladder_pairs import solo_pairs, two_player_pairs
 from porphyra.tournament.runner import GameResult, ProgressCallback, run_matches
 from porphyra.tournament.schedule import (
     LEGENDARY_OPPONENTS,
@@ -94,7 +95,9 @@ class LadderConfig:
         seed: seed of deal 0; deal ``d`` of every table uses ``seed + d``.
         deals: deals of each pair of levels in a 2-player table (each played twice).
         solo_deals: deals of each level against each Legendary Opponent.
-        hard_deals: deals of every pairing that includes ``hard`` (2-player pairs and solo).
+        hard_deals: deals of every 2-player pairing that includes ``hard`` (0: no ``hard``).
+        solo_hard_deals: deals of ``hard`` against each Legendary Opponent (None: as
+            ``hard_deals``; a search at ``hard``'s budget costs four times ``medium``).
         max_gap: 2-player pairs are levels at most this many steps apart (1: neighbours).
         budgets: iterations a move of ``medium`` and ``hard`` for each game.
         tables: the names of :data:`TABLES` to play.
@@ -106,6 +109,7 @@ class LadderConfig:
     deals: int = 100
     solo_deals: int = 40
     hard_deals: int = 20
+    solo_hard_deals: int | None = None
     max_gap: int = 1
     budgets: dict[str, dict[str, int]] = field(
         default_factory=lambda: {g: dict(b) for g, b in LADDER_BUDGETS.items()}
@@ -120,6 +124,8 @@ class LadderConfig:
                 raise ValueError(f"{name} must be at least 1, not {value}")
         if self.hard_deals < 0:
             raise ValueError(f"hard_deals must be at least 0, not {self.hard_deals}")
+        if self.solo_hard_deals is not None and self.solo_hard_deals < 0:
+            raise ValueError(f"solo_hard_deals must be at least 0, not {self.solo_hard_deals}")
         if self.max_gap < 1:
             raise ValueError(f"max_gap must be at least 1, not {self.max_gap}")
         if self.bootstrap < 1:
@@ -162,7 +168,13 @@ def schedule(config: LadderConfig) -> list[Match]:
         part: list[Match] = []
         if players == 1:
             for level in levels:
-                deals = config.hard_deals if level == "hard" else config.solo_deals
+                deals = config.solo_deals
+                if level == "hard":
+                    deals = config.hard_deals
+                    if config.solo_hard_deals is not None:
+                        deals = config.solo_hard_deals
+                if deals == 0:
+                    continue
                 spec = level_spec(level, game, config.budgets)
                 part += solo_schedule(game, {}, [spec], LEGENDARY_OPPONENTS, deals, config.seed)
         else:
@@ -297,10 +309,11 @@ def run_ladder(
             the new games only.
 
     Returns:
-        ``(tables, results)``: per table ``{"table", "game", "players", "ratings",
-        "summary"}`` (``ratings`` as :func:`ladder_ratings`, ``summary`` the tournament's
-        :func:`~porphyra.tournament.summary.summarize` of its games), and every game's result
-        in schedule order.
+        ``(tables, results)``: per table ``{"table", "game", "players", "ratings", "pairs",
+        "summary"}`` (``ratings`` as :func:`ladder_ratings`, ``pairs`` each level against
+        the one below over paired deals, :mod:`porphyra.tournament.ladder_pairs`,
+        ``summary`` the tournament's :func:`~porphyra.tournament.summary.summarize` of its
+        games), and every game's result in schedule order.
 
     Raises:
         RuntimeError: a game failed.
@@ -325,6 +338,9 @@ def run_ladder(
                 "game": game,
                 "players": players,
                 "ratings": ladder_ratings(part, config.bootstrap, config.seed + index),
+                "pairs": (solo_pairs if players == 1 else two_player_pairs)(
+                    part, LEVELS, config.seed + index
+                ),
                 "summary": summarize(part),
             }
         )

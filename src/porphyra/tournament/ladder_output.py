@@ -9,11 +9,16 @@ format, which the package carries as ``porphyra/bots/data/ladder.json`` (read by
     {"format": 1, "command": "...", "measured": "<UTC date, machine, load>",
      "model": "openskill PlackettLuce (mu 25, sigma 25/3)",
      "tables": [{"game": "byzantium", "players": 2,
-                 "ratings": {"random": {"mu", "sigma", "low", "high", "games"}, ...}}, ...]}
+                 "ratings": {"random": {"mu", "sigma", "low", "high", "games"}, ...},
+                 "pairs": [{"level": "easy", "against": "random", "deals", "games",
+                            "score", "low", "high", "bootstrap"}, ...]}, ...]}
 
 Keys of ``ratings`` are the bot levels (the server's bot seat names) and, in solo
 (``players`` 1), ``legendary:<opponent>``; ``low``/``high`` bound the 95% bootstrap interval
-of ``mu``; ``games`` counts the distinct games behind the rating.
+of ``mu``; ``games`` counts the distinct games behind the rating.  ``pairs`` (optional: a
+ladder made before it has none) holds each level against the one below over paired deals
+(:mod:`porphyra.tournament.ladder_pairs`: a score and its 95% interval, fractions; in solo
+the difference of the two levels' wins against the same Opponents and seeds).
 """
 
 from __future__ import annotations
@@ -58,7 +63,13 @@ def ladder_document(
         "measured": measured,
         "model": MODEL,
         "tables": [
-            {"game": t["game"], "players": t["players"], "ratings": t["ratings"]} for t in tables
+            {
+                "game": t["game"],
+                "players": t["players"],
+                "ratings": t["ratings"],
+                "pairs": t.get("pairs", []),
+            }
+            for t in tables
         ],
     }
 
@@ -75,6 +86,26 @@ def _pairs(table: dict[str, Any]) -> list[str]:
             f"| {entrant_level(a)} | {entrant_level(b)} | {pairing['games']} | "
             f"{tally['wins']}-{tally['draws']}-{tally['losses']} | "
             f"{100 * tally['win_rate']:.1f}% | {100 * low:.1f}-{100 * high:.1f}% |"
+        )
+    return rows
+
+
+def _head_to_head(table: dict[str, Any]) -> list[str]:
+    """Markdown rows of a table's ``pairs`` (each level against the one below over paired
+    deals)."""
+    rows = []
+    for pair in table.get("pairs", []):
+        what = f"{100 * pair['score']:.1f}%"
+        if "difference" in pair:  # solo: wins against the Opponents, and the difference
+            what = (
+                f"{100 * pair['score']:.1f}% wins against {100 * pair['against_score']:.1f}%: "
+                f"{100 * pair['difference']:+.1f} points"
+            )
+        blo, bhi = pair["bootstrap"]
+        rows.append(
+            f"| {pair['level']} | {pair['against']} | {pair['deals']} | {what} | "
+            f"{100 * pair['low']:.1f} to {100 * pair['high']:.1f} | "
+            f"{100 * blo:.1f} to {100 * bhi:.1f} |"
         )
     return rows
 
@@ -98,6 +129,16 @@ def ladder_markdown(document: dict[str, Any], tables: Sequence[dict[str, Any]]) 
                 f"| {key} | {r['mu']:.1f} | {r['sigma']:.1f} | {r['low']:.1f}-{r['high']:.1f} "
                 f"| {r['games']} |"
             )
+        head = _head_to_head(table)
+        if head:
+            lines += [
+                "",
+                "Each level against the one below, over paired deals (95% intervals "
+                "over deals: normal, bootstrap):",
+                "",
+            ]
+            lines += ["| level | against | deals | score | normal | bootstrap |"]
+            lines += ["|---|---|---|---|---|---|", *head]
         lines += ["", "| first | second | games | W-D-L of first | win % | 95% CI (Wilson) |"]
         lines.append("|---|---|---|---|---|---|")
         lines += _pairs(table)
@@ -174,6 +215,20 @@ def check_document(document: Any) -> dict[str, Any]:
                 not isinstance(rating.get(f), int | float) for f in fields
             ):
                 raise ValueError(f"the rating of {key!r} lacks one of {', '.join(fields)}")
+        pairs = table.get("pairs", [])
+        if not isinstance(pairs, list):
+            raise ValueError("a ladder table's pairs are not a list")
+        for pair in pairs:
+            figures = ("deals", "score", "low", "high")
+            if (
+                not isinstance(pair, dict)
+                or not isinstance(pair.get("level"), str)
+                or not isinstance(pair.get("against"), str)
+                or any(not isinstance(pair.get(f), int | float) for f in figures)
+            ):
+                raise ValueError(
+                    f"a ladder pair lacks its level, against or one of {', '.join(figures)}"
+                )
     return document
 
 
