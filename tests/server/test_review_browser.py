@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from porphyra.cli.byzantium_view import ByzantiumView
+from porphyra.core.registry import load_game
 from porphyra.review import ReviewSettings
 from porphyra.server.routes import review as server_review
 
@@ -65,6 +67,10 @@ def test_review_on_the_replay_page_and_the_end_screen(live: LiveServer, browser:
     first = page.locator(".review-table tbody tr").first.text_content() or ""
     assert first.startswith(str(review["decisions"][0]["move"]))
     assert review["decisions"][0]["chosen"].split(" ", 1)[1] not in first  # names, not ids
+    # Each move in the words the terminal's review uses (cards named and counted, "—").
+    game, words = load_game("byzantium"), ByzantiumView()
+    cells = page.locator(".review-table tbody tr td:nth-child(6)").all_text_contents()
+    assert cells == [words.move_words(game, d["chosen"]) for d in review["decisions"]]
     counts = page.locator("[data-testid=review-counts]").inner_text()
     assert counts.startswith("Inaccuracies:")
     moment = page.locator("[data-testid=review-moment]").first

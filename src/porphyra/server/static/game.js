@@ -876,8 +876,16 @@ function argText(arg) {
   if (CARDS && CARDS.colours && CARDS.colours.includes(arg)) return term(arg);
   if (CARDS && CARDS.lords && CARDS.lords[arg]) return lordName(arg);
   if (CARDS && CARDS.locations && CARDS.locations[arg]) return locationName(arg);
-  if (CARDS && CARDS.cards) return arg.split(",").map((s) => (CARDS.cards[s] ? cardName(s) : s)).join(", ");
+  if (CARDS && CARDS.cards) return countedCards(arg);
   return arg;
+}
+/* Byzantium cards named and counted in first-seen order, as the terminal writes them
+   ("Raiders ×2, Famine"; "—": no card). */
+function countedCards(arg) {
+  if (arg === "-") return "—";
+  const counts = new Map();
+  for (const slug of arg.split(",")) counts.set(slug, (counts.get(slug) || 0) + 1);
+  return [...counts].map(([slug, n]) => (CARDS.cards[slug] ? cardName(slug) : slug) + (n > 1 ? ` ×${n}` : "")).join(", ");
 }
 /* A whole action (a hint, a locked-in choice) in words: its verb as typed, its argument
    named ("meld Archers, Cavalry", "keep Red 4"). */
