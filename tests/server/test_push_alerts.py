@@ -275,3 +275,77 @@ def test_porphyra_serve_takes_the_push_contact(monkeypatch: pytest.MonkeyPatch) 
     result = CliRunner().invoke(app, ["serve", "--push-contact", CONTACT])
     assert result.exit_code == 0, result.output
     assert [s.push_contact for s in served] == [CONTACT]
+
+
+def test_a_seats_moves_clear_its_alert_once_until_it_is_due_again(
+    db_url: str, service: PushService
+) -> None:
+    # Each move used to clear the mover's alert in the database (a write per move); the
+    # runner now clears it once, and again only after the seat was due an alert.
+    table = {**TURN_TABLE, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]}
+    app = create_app(
+        db_url=db_url,
+        bot_workers=0,
+        bot_pace=0.3,
+        push_contact=CONTACT,
+        push_private_endpoints=True,
+        **NO_LIMITS,
+    )
+    with TestClient(app) as c:
+        game = c.post("/api/games", json=table).json()
+        gid, token = game["id"], game["invites"][0]["token"]
+        r = c.post(
+            "/api/push/subscriptions",
+            json={
+                "game": gid,
+                "token": token,
+                "subscription": Browser().subscription(f"http://127.0.0.1:{service.port}/p"),
+            },
+        )
+        assert r.status_code == 201, r.text
+        push = c.app.state.push  # type: ignore[attr-defined]
+        cleared: list[int] = []
+        real = push.answered
+
+        def answered(game_id: str, seat: int) -> None:
+            cleared.append(seat)
+            real(game_id, seat)
+
+        push.answered = answered
+
+        def play(turns: int) -> int:
+            """Connect the seat, play ``turns`` of its turns (the bot plays between), and
+            disconnect right after its last move; the moves made."""
+            moves = 0
+            with c.websocket_connect(f"/ws/{gid}?token={token}") as ws:
+                view = _until(ws, "snapshot")
+                while turns:
+                    while not view["legal"]:
+                        view = _until(ws, "update")
+                    while view["legal"]:
+                        ws.send_json(
+                            {"type": "act", "action": view["legal"][0], "seq": view["seq"]}
+                        )
+                        view = _until(ws, "update")
+                        moves += 1
+                    turns -= 1
+            return moves
+
+        def settle(count: int) -> None:
+            deadline = time.monotonic() + 10
+            while len(cleared) < count or any(not t.done() for t in push._tasks):
+                assert time.monotonic() < deadline, cleared
+                time.sleep(0.05)
+
+        assert play(4) >= 4
+        # Opening the page answers, and the first move; the other moves write nothing.
+        settle(2)
+        assert cleared == [0, 0]
+        # The page is closed: when the bot hands the turn back, the seat is due its alert.
+        (got,) = service.wait(1)
+        assert got.path == "/p"
+        assert push.subscriptions(gid, 0)[0].last_alert is not None
+        assert play(2) >= 2
+        settle(4)
+        assert cleared == [0, 0, 0, 0]
+        assert push.subscriptions(gid, 0)[0].last_alert is None

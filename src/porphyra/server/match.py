@@ -41,6 +41,7 @@ from porphyra.core.errors import PorphyraError
 from porphyra.core.game import Action, Game, State
 from porphyra.core.messages import Joined, msg
 from porphyra.core.undo import undo_target
+from porphyra.server.alertseats import TableAlerts
 from porphyra.server.client import Client
 from porphyra.server.errors import MOVED_MESSAGE, SubmitError, unavailable_message
 from porphyra.server.incidents import report
@@ -79,7 +80,9 @@ class MatchRunner(SeatViews, TableChat, TableBots, OpenSeats, ClockedRunner):
         self.time = services.time
         self.hint_bot = services.hint_bot
         self.bot_pace = services.bot_pace
-        self.alerts = services.alerts
+        self.alerts = alerts = services.alerts
+        name = state.game.info.long_name
+        self._alerts = None if alerts is None else TableAlerts(alerts, row.id, name)
         self.id = row.id
         self.row = row
         self.state = state
@@ -397,10 +400,9 @@ class MatchRunner(SeatViews, TableChat, TableBots, OpenSeats, ClockedRunner):
         self._alert_turns(None if timeout else seat)
 
     def _alert_turns(self, moved: int | None) -> None:
-        """Tell the turn alerts (issue 32 §5) of a change at a turn-based table:
-        ``moved`` answered, and the seats of people that must act now with no page of
-        theirs connected may be alerted."""
-        if self.alerts is None or self.clock.settings.kind != "turn":
+        """Tell the turn alerts (issue 32 §5) of a change at a turn-based table: ``moved``
+        answered; people's seats that must act with no page connected may be alerted."""
+        if self._alerts is None or self.clock.settings.kind != "turn":
             return
         connected = {c.seat for c in self.clients}
         due = [
@@ -410,7 +412,7 @@ class MatchRunner(SeatViews, TableChat, TableBots, OpenSeats, ClockedRunner):
         ]
         if moved is not None and self.seats[moved].kind != "human":
             moved = None  # (a bot's move answers no alert)
-        self.alerts.turn(self.id, self.game.info.long_name, due, moved)
+        self._alerts.changed(due, moved)
 
     async def _rate(self) -> None:
         """Count this rated table's finished game for the ratings (issue 32 §3); a
