@@ -39,6 +39,18 @@ LADDER = {
                 "random": {"mu": 14.0, "sigma": 0.9, "games": 400},
                 "easy": {"mu": 24.0, "sigma": 0.8, "games": 400},
             },
+            "pairs": [
+                {
+                    "level": "easy",
+                    "against": "random",
+                    "deals": 200,
+                    "games": 400,
+                    "score": 0.9,
+                    "low": 0.87,
+                    "high": 0.93,
+                    "bootstrap": [0.87, 0.93],
+                },
+            ],
         },
         {
             "game": "conspiracy",
@@ -159,6 +171,18 @@ def test_rated_games_change_ratings_live_and_a_rebuild_gives_the_same(
     )
     assert [e["rank"] for e in lb["entries"]] == [1, 2] and lb["total"] == 2
     assert {b["bot"] for b in lb["bots"]} == {"random", "easy"}
+    # Each level against the one below over paired deals (issue 31), where measured.
+    below = {b["bot"]: b["below"] for b in lb["bots"]}
+    assert below["random"] is None
+    assert below["easy"] == {
+        "against": "random",
+        "deals": 200,
+        "score": 0.9,
+        "low": 0.87,
+        "high": 0.93,
+        "against_score": None,
+        "difference": None,
+    }
     assert lb["ladder"]["command"] == LADDER["command"]
     assert "id" not in json.dumps(lb["entries"])  # names, never account ids
 

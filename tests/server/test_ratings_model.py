@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from porphyra.server.botladder import (
     LADDER_VARIABLE,
+    Below,
     LadderError,
     bot_anchors,
     load_ladder,
@@ -28,13 +30,20 @@ from porphyra.server.ratings import (
 
 ANNA, BORIS = SeatOf("human", None, 1), SeatOf("human", None, 2)
 EASY = SeatOf("bot", "easy", None)
+PAIR = {"level": "easy", "against": "random", "deals": 9, "score": 0.8, "low": 0.6, "high": 1.0}
+SOLO_PAIR = {**PAIR, "against_score": 0.5, "difference": 0.3, "low": 0.1, "high": 0.5}
 LADDER = {
     "format": 1,
     "command": "porphyra ladder",
     "measured": "today",
     "model": "openskill PlackettLuce (mu 25, sigma 25/3)",
     "tables": [
-        {"game": "g2", "players": 2, "ratings": {"easy": {"mu": 20.0, "sigma": 1.0, "games": 9}}},
+        {
+            "game": "g2",
+            "players": 2,
+            "ratings": {"easy": {"mu": 20.0, "sigma": 1.0, "games": 9}},
+            "pairs": [PAIR],
+        },
         {"game": "g1", "players": 1, "ratings": {"legendary:farmer": {"mu": 30.0, "sigma": 2.0}}},
     ],
 }
@@ -112,6 +121,22 @@ def test_the_ladder_file_is_read_and_checked(ladder: Path, monkeypatch: pytest.M
     assert bot_anchors("g2", 2) == {"easy": (20.0, 1.0)}
     assert bot_anchors("g2", 3) == {}
     assert load_ladder().command == "porphyra ladder"
+    assert load_ladder().below[("g2", 2)] == {"easy": Below("easy", "random", 9, 0.8, 0.6, 1.0)}
+    table: dict[str, Any] = LADDER["tables"][0]  # type: ignore[index]
+    solo = parse_ladder({**LADDER, "tables": [{**table, "pairs": [SOLO_PAIR]}]})
+    assert solo.below[("g2", 2)]["easy"].difference == 0.3
+    pairs: Any
+    for pairs in (
+        {},
+        ["easy"],
+        [{**PAIR, "level": 3}],
+        [{**PAIR, "deals": 0}],
+        [{**PAIR, "score": float("nan")}],
+        [{**PAIR, "high": None}],
+        [{**SOLO_PAIR, "difference": "0.3"}],
+    ):
+        with pytest.raises(LadderError):
+            parse_ladder({**LADDER, "tables": [{**table, "pairs": pairs}]})
     for bad in (
         {"format": 2, "tables": []},
         {"format": 1},

@@ -51,16 +51,37 @@ class Anchor:
 
 
 @dataclass(frozen=True)
+class Below:
+    """Bot level ``level`` against the level below it, ``against``, over paired deals (the
+    ladder's ``pairs``): ``score`` and its 95% interval ``low``-``high`` (fractions) over
+    ``deals`` deals; in
+    solo ``against_score`` (the lower level's wins on the same deals) and ``difference``
+    (``score - against_score``; then ``low``-``high`` bound the difference)."""
+
+    level: str
+    against: str
+    deals: int
+    score: float
+    low: float
+    high: float
+    against_score: float | None = None
+    difference: float | None = None
+
+
+@dataclass(frozen=True)
 class Ladder:
     """The anchors of every game and player count, and how they were measured.
 
     Attributes:
         tables: ``(game, players) -> {bot seat name: Anchor}``.
+        below: ``(game, players) -> {bot seat name: Below}`` (each level against the one
+            below it, where the file has ``pairs``).
         command / measured / model: the file's fields (the command that measured them,
             when and on what machine, the rating model), shown by the leaderboard.
     """
 
     tables: dict[tuple[str, int], dict[str, Anchor]] = field(default_factory=dict)
+    below: dict[tuple[str, int], dict[str, Below]] = field(default_factory=dict)
     command: str = ""
     measured: str = ""
     model: str = ""
@@ -86,6 +107,7 @@ def parse_ladder(data: Any) -> Ladder:
     if not isinstance(data, dict) or data.get("format") != 1:
         raise LadderError("the bot ladder is not a format 1 file")
     tables: dict[tuple[str, int], dict[str, Anchor]] = {}
+    below: dict[tuple[str, int], dict[str, Below]] = {}
     raw_tables = data.get("tables")
     if not isinstance(raw_tables, list):
         raise LadderError("the bot ladder has no list of tables")
@@ -99,8 +121,14 @@ def parse_ladder(data: Any) -> Ladder:
         for name, rating in ratings.items():
             anchors[str(name)] = _anchor(rating, f"table {i}, {name}")
         tables[(game, players)] = anchors
+        pairs = table.get("pairs", [])
+        if not isinstance(pairs, list):
+            raise LadderError(f"table {i}: pairs must be a list")
+        read = [_below(pair, f"table {i}, pair {j}") for j, pair in enumerate(pairs)]
+        below[(game, players)] = {b.level: b for b in read}
     return Ladder(
         tables=tables,
+        below=below,
         command=str(data.get("command", "")),
         measured=str(data.get("measured", "")),
         model=str(data.get("model", "")),
@@ -118,6 +146,23 @@ def _anchor(rating: Any, where: str) -> Anchor:
     if type(games) is not int or games < 0:
         raise LadderError(f"{where}: games must be a count")
     return Anchor(float(mu), float(sigma), games)
+
+
+def _below(pair: Any, where: str) -> Below:
+    if not isinstance(pair, dict):
+        raise LadderError(f"{where}: not an object")
+    level, against, deals = pair.get("level"), pair.get("against"), pair.get("deals")
+    figures: list[Any] = [pair.get(k) for k in ("score", "low", "high")]
+    solo: list[Any] = [pair.get(k) for k in ("against_score", "difference")]
+    if not isinstance(level, str) or not isinstance(against, str):
+        raise LadderError(f"{where}: level and against must be bot names")
+    if type(deals) is not int or deals < 1 or not all(_number(f) for f in figures):
+        raise LadderError(f"{where}: deals must be a count, score, low and high numbers")
+    if any(v is not None and not _number(v) for v in solo):
+        raise LadderError(f"{where}: against_score and difference must be numbers")
+    score, low, high = (float(f) for f in figures)
+    against_score, difference = (None if v is None else float(v) for v in solo)
+    return Below(level, against, deals, score, low, high, against_score, difference)
 
 
 def _number(value: Any) -> bool:

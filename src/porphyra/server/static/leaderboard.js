@@ -17,6 +17,18 @@ function botText(key) {
   return shown ? t(shown) : key;
 }
 
+// A level against the one below it over paired deals (issue 31): "59% against Easy bot
+// (55–63), 200 deals"; at a solo table the two levels' wins against the same Opponents.
+function belowText(b) {
+  if (!b) return "";
+  const pct = (x) => (100 * x).toFixed(1);
+  if (b.difference !== null && b.difference !== undefined) {
+    const pts = (x) => `${x >= 0 ? "+" : ""}${(100 * x).toFixed(1)}`;
+    return t("wins {0}% where {1} wins {2}%: {3} points ({4} to {5}), {6} deals", pct(b.score), botText(b.against), pct(b.against_score), pts(b.difference), pts(b.low), pts(b.high), b.deals);
+  }
+  return t("{0}% against {1} ({2}–{3}), {4} deals", pct(b.score), botText(b.against), pct(b.low), pct(b.high), b.deals);
+}
+
 function fillChoices() {
   const params = new URLSearchParams(location.search);
   const games = document.getElementById("board-game");
@@ -50,7 +62,8 @@ async function loadBoard() {
   if (!b.entries.length) body.append(el("tr", {}, el("td", { colspan: "5", class: "muted" }, t("Nobody is rated here yet."))));
   const bots = document.querySelector("#bots tbody");
   bots.replaceChildren(...b.bots.map((r) => el("tr", { "data-bot": r.bot },
-    el("td", {}, botText(r.bot)), el("td", {}, r.ordinal.toFixed(1)), el("td", {}, bandText(r)), el("td", {}, String(r.games)))));
+    el("td", {}, botText(r.bot)), el("td", {}, r.ordinal.toFixed(1)), el("td", {}, bandText(r)), el("td", {}, String(r.games)),
+    el("td", { "data-testid": "bot-below" }, belowText(r.below)))));
   document.getElementById("bots-how").textContent = b.ladder
     ? t("Fixed ratings, measured in bot-against-bot games ({0}; {1}): {2}. They do not change with games against people, and anchor everyone's rating to the same scale.", b.ladder.model, b.ladder.measured, b.ladder.command)
     : t("The bots have no measured ratings on this server: a table with a bot cannot be rated.");
