@@ -25,8 +25,9 @@ from porphyra.tournament.ladder import (
 )
 from porphyra.tournament.ladder_output import check_document, shipped_ladder
 from porphyra.tournament.output import read_csv
-from porphyra.tournament.runner import run_matches
-from porphyra.tournament.schedule import LEGENDARY_OPPONENTS
+from porphyra.tournament.runner import GameResult, run_matches
+from porphyra.tournament.schedule import LEGENDARY_OPPONENTS, Match
+from porphyra.tournament.summary import rate
 
 runner = CliRunner()
 
@@ -405,3 +406,29 @@ def test_reuse_of_a_bad_file_is_refused_naming_it_and_nothing_is_written(
     assert result.exit_code == 2, result.output
     assert text in result.output and "games.csv" in result.output
     assert "Traceback" not in result.output and not out.exists()
+
+
+def test_ratings_do_not_depend_on_the_order_the_tables_were_played() -> None:
+    # easy crushes random on 100 deals, and medium beats easy in 60% of 200 games.
+    def game(table: int, seed: int, rotation: int, seats: tuple[str, str], winner: int) -> Any:
+        match = Match(0, "byzantium", {}, table, seed, rotation, seats, seed)
+        returns = (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
+        return GameResult(match, returns, (0, 0), 10, 0.0)
+
+    results = []
+    for d in range(100):
+        results += [game(0, d, 0, ("easy", "random"), 0), game(0, d, 1, ("random", "easy"), 1)]
+    for d in range(100):
+        medium_wins = (d % 5) < 3  # 60% of deals: medium wins both games, else easy does
+        results += [
+            game(1, d, 0, ("medium", "easy"), 0 if medium_wins else 1),
+            game(1, d, 1, ("easy", "medium"), 1 if medium_wins else 0),
+        ]
+    ratings = ladder_ratings(results, 20, seed=3)
+    assert ratings["medium"]["mu"] > ratings["easy"]["mu"] > ratings["random"]["mu"]
+    # The same games given in another order: the same ratings (openskill alone, online,
+    # gives others).
+    again = ladder_ratings(list(reversed(results)), 20, seed=3)
+    assert again == ratings
+    online = {row["entrant"]: row["mu"] for row in rate(results)}
+    assert online != {row["entrant"]: row["mu"] for row in rate(list(reversed(results)))}

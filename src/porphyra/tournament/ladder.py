@@ -36,6 +36,7 @@ import dataclasses
 import itertools
 import json
 import random
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -218,22 +219,40 @@ def _order(key: str) -> int:
     return order.index(key) if key in order else len(order)
 
 
+def _in_order(games: Sequence[GameResult]) -> list[GameResult]:
+    """``games`` in a canonical order (table, seed, seat rotation), whatever their order
+    in the input: the ratings then depend on the games only."""
+    return sorted(games, key=lambda r: (r.match.table, r.match.seed, r.match.rotation))
+
+
+def _shuffled(results: Sequence[GameResult], rng: random.Random) -> list[GameResult]:
+    """``results`` with the deals (of every table) in a random order, each deal's games
+    together."""
+    groups: dict[tuple[int, int], list[GameResult]] = {}
+    for result in _in_order(results):
+        groups.setdefault((result.match.table, result.match.seed), []).append(result)
+    deals = list(groups.values())
+    rng.shuffle(deals)
+    return [game for deal in deals for game in deal]
+
+
 def _resample(results: Sequence[GameResult], rng: random.Random) -> list[GameResult]:
     """One bootstrap sample over deals: the deals (seeds) are drawn with replacement within
     groups of deals played by the same tables, each drawn deal bringing all its games; the
-    games then in table order, as in the schedule."""
+    deals then in a random order (:data:`ORDERS`)."""
     by_seed: dict[int, list[GameResult]] = {}
-    for result in results:
+    for result in _in_order(results):
         by_seed.setdefault(result.match.seed, []).append(result)
-    groups: dict[frozenset[int], list[int]] = {}
-    for seed, games in by_seed.items():
-        groups.setdefault(frozenset(r.match.table for r in games), []).append(seed)
-    drawn: list[GameResult] = []
-    for seeds in groups.values():
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for seed in sorted(by_seed):
+        tables = tuple(sorted({r.match.table for r in by_seed[seed]}))
+        groups.setdefault(tables, []).append(seed)
+    drawn: list[list[GameResult]] = []
+    for _, seeds in sorted(groups.items()):
         for _ in seeds:
-            drawn += by_seed[rng.choice(seeds)]
-    drawn.sort(key=lambda r: r.match.table)
-    return drawn
+            drawn.append(by_seed[rng.choice(seeds)])
+    rng.shuffle(drawn)
+    return [game for deal in drawn for game in deal]
 
 
 def _percentile(values: Sequence[float], q: float) -> float:
@@ -245,28 +264,50 @@ def _percentile(values: Sequence[float], q: float) -> float:
     return ordered[low] + (ordered[high] - ordered[low]) * (pos - low)
 
 
+#: Random orders of the deals whose openskill ratings are averaged (:func:`ladder_ratings`).
+ORDERS = 50
+
+
 def ladder_ratings(
     results: Sequence[GameResult], bootstrap: int, seed: int
 ) -> dict[str, dict[str, Any]]:
     """The ratings of one table's entrants, with bootstrap intervals over deals.
 
+    openskill updates online, one game after the other, and its ratings depend on the
+    order of the games: rated table after table (every ``random``-``easy`` game, then every
+    ``easy``-``medium`` one), Byzantium's ``easy`` came out above ``medium`` although
+    ``medium`` wins 59% of their games.  So the ratings are the mean over :data:`ORDERS`
+    random orders of the deals (each deal's games together), and each bootstrap sample is
+    rated in a random order too, so that the interval holds the order's noise.
+
     Args:
-        results: the table's games, in schedule order.
+        results: the table's games.
         bootstrap: resamples (≥ 1).
-        seed: seed of the bootstrap's generator.
+        seed: seed of the orders' and the bootstrap's generator.
 
     Returns:
         ``{key: {"mu", "sigma", "low", "high", "games"}}`` (keys from
         :func:`entrant_level`, in the order of :data:`LEVELS`, then the Opponents): ``mu``
-        and ``sigma`` from every game in schedule order; ``low``/``high`` the wider of
+        and ``sigma`` the means over the orders; ``low``/``high`` the wider of
         ``mu ± 2 sigma`` and the 2.5th and 97.5th percentiles of ``mu`` over the resamples
         (the bootstrap sees deals kept together, sigma the few games of a rare pairing,
         whose group of deals may be too small to resample); ``games`` the number of
         distinct games the entrant played.
     """
-    full = {row["entrant"]: row for row in rate(results)}
-    samples: dict[str, list[float]] = {name: [] for name in full}
     rng = random.Random(seed)
+    runs: dict[str, list[dict[str, Any]]] = {}
+    for _ in range(ORDERS):
+        for row in rate(_shuffled(results, rng)):
+            runs.setdefault(row["entrant"], []).append(row)
+    full = {
+        name: {
+            "mu": statistics.fmean(float(r["mu"]) for r in rows),
+            "sigma": statistics.fmean(float(r["sigma"]) for r in rows),
+            "games": rows[0]["games"],
+        }
+        for name, rows in runs.items()
+    }
+    samples: dict[str, list[float]] = {name: [] for name in full}
     for _ in range(bootstrap):
         for row in rate(_resample(results, rng)):
             samples[row["entrant"]].append(float(row["mu"]))
