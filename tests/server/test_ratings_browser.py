@@ -11,6 +11,8 @@ import json
 import random
 from typing import Any
 
+from porphyra.tournament.ladder_output import shipped_ladder
+
 from .browser import (
     BROWSER_MARKS,
     collect_errors,
@@ -88,6 +90,16 @@ def test_two_accounts_play_a_rated_table_and_both_are_rated(live: LiveServer, br
         "#board tbody tr[data-player]", "rows => rows.map(r => r.dataset.player)"
     )
     assert sorted(names) == ["Basil Rated", "Irene Rated"]
+    # The bots: each level against the one below, from the shipped ladder (issue 31).
+    ladder = shipped_ladder()
+    assert ladder is not None
+    (table,) = [t for t in ladder["tables"] if (t["game"], t["players"]) == ("byzantium", 2)]
+    assert table["pairs"], "the shipped ladder has no pairs"
+    for pair in table["pairs"]:
+        cell = host.text_content(f"#bots tr[data-bot={pair['level']}] [data-testid=bot-below]")
+        assert cell is not None
+        assert f"{100 * pair['score']:.1f}% against " in cell, cell
+        assert f"({100 * pair['low']:.1f}–{100 * pair['high']:.1f}), {pair['deals']} deals" in cell
     guest.goto(live.base + "/leaderboard")
     wait_until(guest, f"{BOARD_ROWS}.length === 2", 15000)
     assert "ランキング" in guest.text_content("h1")
