@@ -175,6 +175,7 @@ def test_rated_games_change_ratings_live_and_a_rebuild_gives_the_same(
     below = {b["bot"]: b["below"] for b in lb["bots"]}
     assert below["random"] is None
     assert below["easy"] == {
+        "level": "easy",
         "against": "random",
         "deals": 200,
         "score": 0.9,

@@ -15,7 +15,6 @@ game is not played with, 422 a parameter out of range.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
@@ -52,33 +51,19 @@ class RankedOut(BaseModel):
     games: int
 
 
-class BelowOut(BaseModel):
-    """A bot level against the level below it over paired deals (issue 31): the level
-    below (``against``), the deals, the score and its 95% interval (fractions); at a solo
-    table also the lower level's wins on the same deals and the difference (which the
-    interval then bounds)."""
-
-    against: str
-    deals: int
-    score: float
-    low: float
-    high: float
-    against_score: float | None = None
-    difference: float | None = None
-
-
 class BotOut(BaseModel):
     """A bot's fixed rating: its seat name (``easy``; ``legendary:<opponent>`` for a
     solo table's Legendary Opponent), ``mu``, ``sigma``, ``ordinal``, the bot-vs-bot
-    games it was measured on, and how it did against the level below (None: not
-    measured, or not a level)."""
+    games it was measured on, and how it did against the level below over paired deals
+    (issue 31; :class:`~porphyra.server.botladder.Below`; None: not measured, or not a
+    level)."""
 
     bot: str
     mu: float
     sigma: float
     ordinal: float
     games: int
-    below: BelowOut | None = None
+    below: Below | None = None
 
 
 class LadderOut(BaseModel):
@@ -104,13 +89,6 @@ class LeaderboardOut(BaseModel):
     entries: list[RankedOut]
     bots: list[BotOut]
     ladder: LadderOut | None
-
-
-def _fields(below: Below) -> dict[str, Any]:
-    """A :class:`Below`'s fields but its level (the row's bot)."""
-    fields = dataclasses.asdict(below)
-    del fields["level"]
-    return fields
 
 
 @router.get("/leaderboard", include_in_schema=False)
@@ -157,7 +135,7 @@ async def leaderboard(
             sigma=a.sigma,
             ordinal=ordinal(a.mu, a.sigma),
             games=a.games,
-            below=None if name not in below else BelowOut(**_fields(below[name])),
+            below=below.get(name),
         )
         for name, a in sorted(anchors.items(), key=lambda x: -ordinal(x[1].mu, x[1].sigma))
     ]
