@@ -17,16 +17,16 @@ function botText(key) {
   return shown ? t(shown) : key;
 }
 
-// A level against the one below it over paired deals (issue 31): "59% against Easy bot
-// (55–63), 200 deals"; at a solo table the two levels' wins against the same Opponents.
+// A level against the one below it over paired deals (issue 31): "59.0% against Easy
+// (55.0–63.0), 200 deals"; at a solo table the two levels' wins against the same Opponents.
 function belowText(b) {
   if (!b) return "";
   const pct = (x) => (100 * x).toFixed(1);
   if (b.difference !== null && b.difference !== undefined) {
     const pts = (x) => `${x >= 0 ? "+" : ""}${(100 * x).toFixed(1)}`;
-    return t("wins {0}% where {1} wins {2}%: {3} points ({4} to {5}), {6} deals", pct(b.score), botText(b.against), pct(b.against_score), pts(b.difference), pts(b.low), pts(b.high), b.deals);
+    return t("wins {0}% where {1} wins {2}%: {3} points ({4} to {5}), {6} deals", pct(b.score), term(b.against), pct(b.against_score), pts(b.difference), pts(b.low), pts(b.high), b.deals);
   }
-  return t("{0}% against {1} ({2}–{3}), {4} deals", pct(b.score), botText(b.against), pct(b.low), pct(b.high), b.deals);
+  return t("{0}% against {1} ({2}–{3}), {4} deals", pct(b.score), term(b.against), pct(b.low), pct(b.high), b.deals);
 }
 
 function fillChoices() {
