@@ -54,9 +54,9 @@ class Anchor:
 class Below:
     """Bot level ``level`` against the level below it, ``against``, over paired deals (the
     ladder's ``pairs``): ``score`` and its 95% interval ``low``-``high`` (fractions) over
-    ``deals`` deals; in
-    solo ``against_score`` (the lower level's wins on the same deals) and ``difference``
-    (``score - against_score``; then ``low``-``high`` bound the difference)."""
+    ``deals`` deals; in solo ``against_score`` (the lower level's wins on the same deals)
+    and ``difference`` (``score - against_score``; then ``low``-``high`` bound the
+    difference)."""
 
     level: str
     against: str

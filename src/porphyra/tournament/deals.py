@@ -85,9 +85,24 @@ def ordered(deals: Iterable[K]) -> list[K]:
         return sorted(keys, key=repr)
 
 
+def _normal(values: Sequence[float]) -> tuple[float, list[float]]:
+    """The mean of ``values`` and its normal 95% interval (mean ± 1.96 standard errors;
+    the mean itself for one value), rounded to 4 places."""
+    n = len(values)
+    mean = statistics.fmean(values)
+    se = statistics.stdev(values) / math.sqrt(n) if n > 1 else 0.0
+    return mean, [round(mean - Z95 * se, 4), round(mean + Z95 * se, 4)]
+
+
 def _bootstrap(values: Sequence[float], seed: int, resamples: int) -> list[float]:
     """The 2.5th and 97.5th percentiles of the mean of ``values`` over ``resamples``
-    resamples with replacement."""
+    resamples with replacement.
+
+    Raises:
+        ValueError: ``resamples`` < 1.
+    """
+    if resamples < 1:
+        raise ValueError(f"resamples must be at least 1, not {resamples}")
     rng = random.Random(seed)
     n = len(values)
     means = sorted(statistics.fmean(rng.choices(values, k=n)) for _ in range(resamples))
@@ -115,17 +130,14 @@ def score_over_deals(
     """
     if not scores:
         raise ValueError("no deal to score")
-    if resamples < 1:
-        raise ValueError(f"resamples must be at least 1, not {resamples}")
-    n = len(scores)
-    mean = statistics.fmean(scores)
-    se = statistics.stdev(scores) / math.sqrt(n) if n > 1 else 0.0
+    bootstrap = _bootstrap(scores, seed, resamples)
+    mean, normal = _normal(scores)
     return {
-        "deals": n,
-        "games": per_deal * n,
+        "deals": len(scores),
+        "games": per_deal * len(scores),
         "score": round(mean, 4),
-        "normal_ci95": [round(mean - Z95 * se, 4), round(mean + Z95 * se, 4)],
-        "bootstrap_ci95": _bootstrap(scores, seed, resamples),
+        "normal_ci95": normal,
+        "bootstrap_ci95": bootstrap,
         "deals_won_both": sum(s == 1.0 for s in scores),
         "deals_net_win": sum(s > 0.5 for s in scores),
         "deals_even": sum(s == 0.5 for s in scores),
@@ -158,17 +170,14 @@ def paired_deal_difference(
     common = ordered([deal for deal in mine if deal in theirs])
     if len(common) < 2:
         raise ValueError(f"the two arms share {len(common)} deals; at least 2 are needed")
-    if resamples < 1:
-        raise ValueError(f"resamples must be at least 1, not {resamples}")
     diffs = [mine[deal] - theirs[deal] for deal in common]
-    n = len(diffs)
-    mean = statistics.fmean(diffs)
-    se = statistics.stdev(diffs) / math.sqrt(n)
+    bootstrap = _bootstrap(diffs, seed, resamples)
+    mean, normal = _normal(diffs)
     return {
-        "deals": n,
+        "deals": len(diffs),
         "difference": round(mean, 4),
-        "normal_ci95": [round(mean - Z95 * se, 4), round(mean + Z95 * se, 4)],
-        "bootstrap_ci95": _bootstrap(diffs, seed, resamples),
+        "normal_ci95": normal,
+        "bootstrap_ci95": bootstrap,
         "deals_better": sum(d > 0 for d in diffs),
         "deals_same": sum(d == 0 for d in diffs),
         "deals_worse": sum(d < 0 for d in diffs),
