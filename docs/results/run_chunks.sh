@@ -12,17 +12,19 @@
 #   DEALS  deals per chunk (2 games each: seats swapped; 1 with GAMES_PER_DEAL=1 for --solo)
 #   UNTIL  stop starting chunks after this time (seconds since the epoch)
 # environment: CHUNKS (stop after this many chunks; default: no limit), PY (the Python to
-#   run; default /work/main/.venv/bin/python), NICE (niceness; default 0)
+#   run; default /work/main/.venv/bin/python), NICE (niceness; default 0), START and STEP
+#   (run chunks START, START+STEP, ...; default 0 and 1): two runs with STEP=2 and START
+#   0 and 1 share one OUT on two cores without both taking the same chunk
 set -u
 src=$1; game=$2; bots=$3; out=$4; seed=$5; deals=$6; until=$7; shift 7
 py=${PY:-/work/main/.venv/bin/python}
 mkdir -p "$out"
-k=0
+k=${START:-0}
 while [ "$(date +%s)" -lt "$until" ] && { [ -z "${CHUNKS:-}" ] || [ "$k" -lt "$CHUNKS" ]; }; do
     dir=$(printf '%s/chunk-%03d' "$out" "$k")
     s=$((seed + k * deals))
     if [ -f "$dir/summary.json" ]; then
-        k=$((k + 1))
+        k=$((k + ${STEP:-1}))
         continue
     fi
     rm -rf "$dir"
@@ -32,5 +34,5 @@ while [ "$(date +%s)" -lt "$until" ] && { [ -z "${CHUNKS:-}" ] || [ "$k" -lt "$C
         --games $((${GAMES_PER_DEAL:-2} * deals)) --seed "$s" --workers 1 --out "$dir" --json "$@" \
         > "$dir.json" 2> "$dir.err" || { echo "chunk $k failed" >> "$out/chunks.log"; exit 1; }
     echo "$(date -u +%FT%TZ) chunk $k done" >> "$out/chunks.log"
-    k=$((k + 1))
+    k=$((k + ${STEP:-1}))
 done
