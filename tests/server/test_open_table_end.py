@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, update
 
 from porphyra.server.app import create_app
+from porphyra.server.deps import hub_of
 from porphyra.server.schema import games_table
 
 from .accounts import NO_LIMITS, account
@@ -108,3 +109,22 @@ def test_without_an_expiry_an_open_table_stays(db_url: str) -> None:
         finally:
             engine.dispose()
         assert _listed(c) == [gid]
+
+
+def test_a_restarted_server_leaves_tables_waiting_for_a_seat_unloaded(db_url: str) -> None:
+    """Nothing happens at an open, cancelled or expired table until a seat is taken, so a
+    server starting up does not replay them (``tables_waiting``); a game under way is
+    loaded, and an open table loads once someone takes its seat."""
+    with TestClient(create_app(db_url=db_url, bot_workers=0, bot_pace=0.0, **NO_LIMITS)) as c:
+        alice, bob = account(c, "Alice"), account(c, "Bob")
+        waiting, cancelled, started = (_open(c, alice)["id"] for _ in range(3))
+        assert c.delete(f"/api/games/{cancelled}/open", headers=alice).status_code == 200
+        assert c.post(f"/api/games/{started}/seats/1", headers=bob).status_code == 200
+    app = create_app(db_url=db_url, bot_workers=0, bot_pace=0.0, **NO_LIMITS)
+    with TestClient(app) as c:
+        hub = hub_of(app)
+        assert set(hub.runners) == {started}
+        assert c.get(f"/api/games/{cancelled}").json()["seats"][1]["open"] == "closed"
+        taken = c.post(f"/api/games/{waiting}/seats/1", headers=bob)
+        assert taken.status_code == 200, taken.text
+        assert waiting in hub.runners and not hub.runners[waiting].seats_open()

@@ -26,6 +26,7 @@ from porphyra.server.hubcreate import HubCreation
 from porphyra.server.hubstore import HubStore
 from porphyra.server.incidents import damaged_game, report
 from porphyra.server.match import MatchRunner
+from porphyra.server.opentables import tables_waiting
 from porphyra.server.owners import ClusterSettings, OwnedElsewhere
 from porphyra.server.ports import RunnerServices
 from porphyra.server.replay import replay
@@ -222,8 +223,10 @@ class Hub(HubStore, HubCluster, HubCreation):
             self._bot_only_reserved -= 1
 
     async def start(self) -> None:
-        """Reload every unfinished game by replaying its record, and restart its bots
-        (finished games load when someone opens them)."""
+        """Reload every unfinished game by replaying its record, and restart its bots.
+        Finished games load when someone opens them, and so do the tables still waiting
+        for a seat to be taken (open, cancelled or expired: nothing happens there until
+        then, :func:`porphyra.server.opentables.tables_waiting`)."""
         loop = asyncio.get_running_loop()
         self._checkpointer = loop.create_task(self._checkpoints())
         self._sweeper = loop.create_task(self._sweep())
@@ -237,7 +240,8 @@ class Hub(HubStore, HubCluster, HubCreation):
             await self.db(owners.succeed, self.storage, me, address, time.time())
             await self.db(owners.renew, self.storage, me, address, [], time.time(), cluster.lease_s)
         ids = await self.db(self.storage.game_ids, "active")
-        for game_id in ids:
+        waiting = await self.db(tables_waiting, self.storage.engine)
+        for game_id in (i for i in ids if i not in waiting):
             try:
                 await self.get(game_id)
             except OwnedElsewhere:  # another live server runs it

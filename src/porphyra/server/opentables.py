@@ -39,6 +39,28 @@ from porphyra.server.settings import OPEN_TABLE_LIMIT, TAKE_SEAT_LIMIT
 MAX_LISTED = 100
 
 
+def tables_waiting(engine: Engine) -> set[str]:
+    """Ids of the active games with a seat still open: open to anyone, kept for an
+    invited player, or closed for good by a cancel (an expired table is one of the first
+    two).  Nothing happens at such a table until its last open seat is taken: no clock
+    runs and no bot moves (:meth:`porphyra.server.openseats.OpenSeats.seats_open`), and
+    taking a seat loads the game.  So a server starting up leaves them in the database
+    (:meth:`porphyra.server.hub.Hub.start`), however many cancelled and expired tables
+    have gathered there.
+
+    Raises:
+        sqlalchemy.exc.SQLAlchemyError: the database failed.
+    """
+    waiting = (
+        select(seats_table.c.game_id)
+        .join(games_table, games_table.c.id == seats_table.c.game_id)
+        .where(seats_table.c.open_to.is_not(None), games_table.c.status == "active")
+        .distinct()
+    )
+    with engine.connect() as conn:
+        return {row[0] for row in conn.execute(waiting).all() if isinstance(row[0], str)}
+
+
 class TakeRefused(Exception):
     """An open seat that cannot be taken, or a table that cannot be cancelled;
     ``reason`` is ``"closed"`` (the seat is not open: someone took it, it never was, or
