@@ -272,7 +272,20 @@ def test_malformed_ladders_are_refused() -> None:
     bad_rating = {"game": "byzantium", "players": 2, "ratings": {"easy": {"mu": 1}}}
     no_pairs = {"game": "byzantium", "players": 2, "ratings": {}, "pairs": {}}
     bad_pair = {**no_pairs, "pairs": [{"level": "easy", "against": "random", "deals": 3}]}
+    whole = {"mu": 20.0, "sigma": 1.0, "low": 18.0, "high": 22.0, "games": 10}
+
+    def rated(**rating: float) -> dict[str, Any]:
+        return {"game": "byzantium", "players": 2, "ratings": {"easy": {**whole, **rating}}}
+
+    assert check_document({**good, "tables": [rated()]})
     for doc in (
+        # What the server's reader refuses, the writer's check refuses too (one reader).
+        {**good, "tables": [rated(sigma=0.0)]},
+        {**good, "tables": [rated(mu=float("nan"))]},
+        {**good, "tables": [rated(games=-1)]},
+        {**good, "tables": [{**rated(), "players": "2"}]},
+        # and besides, what only a whole ladder has: each rating's low and high.
+        {**good, "tables": [{**rated(), "ratings": {"easy": {"mu": 1.0, "sigma": 1.0}}}]},
         None,
         {**good, "format": 2},
         {**good, "command": None},

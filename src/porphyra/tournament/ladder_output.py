@@ -33,12 +33,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from porphyra.bots.ladder_file import FORMAT, parse_ladder
 from porphyra.tournament.ladder import MODEL, LadderConfig, entrant_level
 from porphyra.tournament.output import write_csv
 from porphyra.tournament.runner import GameResult
-
-#: The version of the shipped ladder's format.
-FORMAT = 1
 
 
 def measured_line(cpu_seconds: float, elapsed: float) -> str:
@@ -188,48 +186,29 @@ def write_document(document: dict[str, Any], path: Path) -> None:
 
 
 def check_document(document: Any) -> dict[str, Any]:
-    """Check that ``document`` is a ladder in the shipped format.
+    """Check that ``document`` is a whole ladder as this module writes it: what the server
+    reads (:func:`porphyra.bots.ladder_file.parse_ladder`: the format, finite ratings,
+    sigma above 0, counts of games and deals, the pairs' figures), and besides the
+    ``command``, ``measured`` and ``model`` texts and each rating's ``low`` and ``high``.
 
     Returns:
         ``document``.
 
     Raises:
-        ValueError: not a format-1 ladder (the message says what is wrong).
+        ValueError: not a whole format-1 ladder (the message says what is wrong;
+            :class:`~porphyra.bots.ladder_file.LadderError` where the server would refuse
+            it too).
     """
-    if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise ValueError(f"not a ladder of format {FORMAT}")
+    parse_ladder(document)
+    checked: dict[str, Any] = document
     for field in ("command", "measured", "model"):
         if not isinstance(document.get(field), str):
             raise ValueError(f"the ladder lacks its {field!r} text")
-    tables = document.get("tables")
-    if not isinstance(tables, list):
-        raise ValueError("the ladder lacks its tables")
-    for table in tables:
-        if not isinstance(table, dict) or not isinstance(table.get("ratings"), dict):
-            raise ValueError("a ladder table lacks its ratings")
-        if not isinstance(table.get("game"), str) or not isinstance(table.get("players"), int):
-            raise ValueError("a ladder table lacks its game or players")
+    for table in checked["tables"]:
         for key, rating in table["ratings"].items():
-            fields = ("mu", "sigma", "low", "high", "games")
-            if not isinstance(rating, dict) or any(
-                not isinstance(rating.get(f), int | float) for f in fields
-            ):
-                raise ValueError(f"the rating of {key!r} lacks one of {', '.join(fields)}")
-        pairs = table.get("pairs", [])
-        if not isinstance(pairs, list):
-            raise ValueError("a ladder table's pairs are not a list")
-        for pair in pairs:
-            figures = ("deals", "score", "low", "high")
-            if (
-                not isinstance(pair, dict)
-                or not isinstance(pair.get("level"), str)
-                or not isinstance(pair.get("against"), str)
-                or any(not isinstance(pair.get(f), int | float) for f in figures)
-            ):
-                raise ValueError(
-                    f"a ladder pair lacks its level, against or one of {', '.join(figures)}"
-                )
-    return document
+            if any(not isinstance(rating.get(f), int | float) for f in ("low", "high")):
+                raise ValueError(f"the rating of {key!r} lacks its low or high")
+    return checked
 
 
 def shipped_ladder() -> dict[str, Any] | None:
