@@ -27,6 +27,8 @@ from typing import Any
 
 #: The format this module reads and the ladder writes.
 FORMAT = 1
+#: Prefix of a Legendary Opponent's key in the ladder (``legendary:farmer``).
+LEGENDARY_PREFIX = "legendary:"
 #: The shipped ladder file (written by the bot ladder).
 SHIPPED = Path(__file__).resolve().parent / "data" / "ladder.json"
 

@@ -21,11 +21,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from porphyra.bots.ladder_file import LEGENDARY_PREFIX
 from porphyra.cli.common import CliError, handle_errors, progress_bar
 from porphyra.cli.lang import tr
 from porphyra.tournament.ladder import (
     LADDER_BUDGETS,
-    LEGENDARY_PREFIX,
     LEVELS,
     TABLES,
     LadderConfig,

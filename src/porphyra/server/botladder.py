@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from porphyra.bots.ladder_file import (
+    LEGENDARY_PREFIX,
     SHIPPED,
     Anchor,
     Below,
@@ -32,8 +33,6 @@ from porphyra.bots.ladder_file import (
 
 #: The environment variable naming the ladder file instead of the shipped one.
 LADDER_VARIABLE = "PORPHYRA_BOT_LADDER"
-#: The key of a Legendary Opponent's rating at a solo table.
-LEGENDARY_PREFIX = "legendary:"
 
 log = logging.getLogger("porphyra.server")
 

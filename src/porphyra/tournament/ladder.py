@@ -41,13 +41,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from porphyra.bots.ladder_file import LEGENDARY_PREFIX
 from porphyra.core.registry import adapter, game_info, games_with, load_game
 from porphyra.tournament.ladder_hooks import LadderHooks
-from porphyra.tournament.ladder_pairs import solo_pairs, two_player_pairs
+from porphyra.tournament.ladder_pairs import entrant_level, solo_pairs, two_player_pairs
 from porphyra.tournament.runner import GameResult, ProgressCallback, run_matches
 from porphyra.tournament.schedule import (
     LEGENDARY_OPPONENTS,
-    LO_PREFIX,
     Match,
     round_robin,
     solo_schedule,
@@ -80,9 +80,6 @@ TABLES: tuple[tuple[str, str, int], ...] = tuple(
     for game in games_with("ladder")
     for players in _hooks(game).player_counts
 )
-
-#: Prefix of a Legendary Opponent's key in the ladder (``legendary:farmer``).
-LEGENDARY_PREFIX = "legendary:"
 
 #: The rating model, as the shipped file names it.
 MODEL = "openskill PlackettLuce (mu 25, sigma 25/3)"
@@ -203,14 +200,6 @@ def table_of(match: Match) -> str:
     if match.opponent is not None:
         return "solo"
     return match.game
-
-
-def entrant_level(entrant: str) -> str:
-    """The ladder key of an entrant: the level of a bot spec (``medium:...`` -> ``medium``),
-    ``legendary:<id>`` for a Legendary Opponent (``lo:farmer``)."""
-    if entrant.startswith(LO_PREFIX):
-        return LEGENDARY_PREFIX + entrant.removeprefix(LO_PREFIX)
-    return entrant.partition(":")[0]
 
 
 def _order(key: str) -> int:

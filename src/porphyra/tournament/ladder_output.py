@@ -34,7 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from porphyra.bots.ladder_file import FORMAT, parse_ladder
-from porphyra.tournament.ladder import MODEL, LadderConfig, entrant_level
+from porphyra.tournament.ladder import MODEL, LadderConfig
+from porphyra.tournament.ladder_pairs import entrant_level
 from porphyra.tournament.output import write_csv
 from porphyra.tournament.runner import GameResult
 

@@ -27,6 +27,7 @@ import itertools
 from collections.abc import Hashable, Sequence
 from typing import Any
 
+from porphyra.bots.ladder_file import LEGENDARY_PREFIX
 from porphyra.tournament.deals import (
     deal_scores,
     ordered,
@@ -35,15 +36,19 @@ from porphyra.tournament.deals import (
     score_over_deals,
 )
 from porphyra.tournament.runner import GameResult
+from porphyra.tournament.schedule import LO_PREFIX
 
 
-def _level(spec: str) -> str:
-    """The level of a bot spec (``medium:seconds=none,...`` -> ``medium``)."""
-    return spec.partition(":")[0]
+def entrant_level(entrant: str) -> str:
+    """The ladder key of an entrant: the level of a bot spec (``medium:...`` -> ``medium``),
+    ``legendary:<id>`` for a Legendary Opponent (``lo:farmer``)."""
+    if entrant.startswith(LO_PREFIX):
+        return LEGENDARY_PREFIX + entrant.removeprefix(LO_PREFIX)
+    return entrant.partition(":")[0]
 
 
 def _rank(levels: Sequence[str], spec: str) -> int:
-    level = _level(spec)
+    level = entrant_level(spec)
     return levels.index(level) if level in levels else len(levels)
 
 
@@ -75,8 +80,8 @@ def two_player_pairs(
         low, high = summary["normal_ci95"]
         entries.append(
             {
-                "level": _level(upper),
-                "against": _level(lower),
+                "level": entrant_level(upper),
+                "against": entrant_level(lower),
                 "deals": summary["deals"],
                 "games": summary["games"],
                 "score": summary["score"],
@@ -115,8 +120,8 @@ def solo_pairs(
         low, high = diff["normal_ci95"]
         entries.append(
             {
-                "level": _level(upper),
-                "against": _level(lower),
+                "level": entrant_level(upper),
+                "against": entrant_level(lower),
                 "deals": diff["deals"],
                 "games": 2 * diff["deals"],
                 "score": round(sum(mine[d] for d in common) / len(common), 4),
