@@ -61,14 +61,22 @@ def open_checked_page(browser: Any) -> tuple[Any, list[str]]:
     return page, collect_errors(page)
 
 
+#: How many times its ``timeout`` :func:`wait_until` waits: the timeouts are written for an
+#: idle machine, and on a loaded one (a CI runner with two cores, busy with the rest of the
+#: suite) a page may take longer to load; a passing wait returns as soon as its condition
+#: holds, so only a failing one waits longer.
+PATIENCE = 2
+
+
 def wait_until(page: Any, expression: str, timeout: int) -> None:
-    """Poll the JavaScript ``expression`` until it is true (``timeout`` in ms).
+    """Poll the JavaScript ``expression`` until it is true (``timeout`` in ms, waited
+    :data:`PATIENCE` times over before it fails).
 
     Playwright's ``wait_for_function`` evaluates its predicate with ``eval``, which the
     pages' Content-Security-Policy forbids (no ``unsafe-eval``); ``page.evaluate`` runs
     through the DevTools protocol and is not subject to it."""
     script = expression if expression.lstrip().startswith("()") else f"() => ({expression})"
-    deadline = time.monotonic() + timeout / 1000
+    deadline = time.monotonic() + PATIENCE * timeout / 1000
     while True:
         try:
             if page.evaluate(script):
@@ -77,7 +85,7 @@ def wait_until(page: Any, expression: str, timeout: int) -> None:
             if "destroyed" not in str(exc) and "of null" not in str(exc):
                 raise
         if time.monotonic() > deadline:
-            raise TimeoutError(f"still false after {timeout} ms: {expression}")
+            raise TimeoutError(f"still false after {PATIENCE * timeout} ms: {expression}")
         time.sleep(0.03)
 
 
