@@ -37,6 +37,13 @@ def _help(args: list[str], lang_env: str | None) -> str:
         (["rules", "--help"], "ja_JP.UTF-8", "GAME の遊び方"),
         (["--help"], "ko_KR.UTF-8", "터미널에서 즐기는 비잔티움과 컨스피러시"),
         (["play", "--help"], None, "Play at this terminal"),
+        # A command defined in its own module (imported before --lang is read) marks its
+        # options' help N_ and has them translated when it is registered.
+        (["review", "--help", "--lang", "ja"], None, "探索のシード"),
+        (["review", "--help"], "ko_KR.UTF-8", "탐색의 시드"),
+        (["review", "--help"], None, "Seed of the searches"),
+        (["--help"], "ja_JP.UTF-8", "ボット同士でゲームを行い"),
+        (["bots", "--help", "--lang", "ko"], None, "래더 레이팅"),
     ],
 )
 def test_help_follows_lang_and_LANG(args: list[str], lang_env: str | None, expected: str) -> None:

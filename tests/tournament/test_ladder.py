@@ -363,6 +363,19 @@ def test_bots_says_when_no_ladder_is_shipped(monkeypatch: pytest.MonkeyPatch) ->
     assert "No bot ladder is shipped with this version" in result.output
 
 
+def test_bots_speaks_the_language_of_lang(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("porphyra.cli.ladder.shipped_ladder", lambda: None)
+    try:
+        result = runner.invoke(app, ["bots", "--lang", "ja"], env={"COLUMNS": "200"})
+    finally:
+        set_language("en")
+    assert result.exit_code == 0, result.output
+    assert "席とボット" in result.output and "Seats and bots" not in result.output
+    bad = runner.invoke(app, ["bots", "--lang", "xx"], env={"COLUMNS": "200"})
+    assert bad.exit_code == 2 and "unknown language 'xx'" in bad.output
+    assert "Traceback" not in bad.output
+
+
 def test_reuse_takes_a_tournaments_games_at_the_ladders_seeds_and_specs(tmp_path: Path) -> None:
     # A level run (porphyra tournament at the ladder's seed and bot specs) and an earlier
     # ladder, both given: their games are taken, the rest played.

@@ -36,7 +36,7 @@ from porphyra.cli.common import (
     parse_seat_kinds,
 )
 from porphyra.cli.ladder import ladder_command, ladder_notes
-from porphyra.cli.lang import argv_language, set_language, styled, tr
+from porphyra.cli.lang import argv_language, set_language, styled, tr, translated_help
 from porphyra.cli.options import game_options, with_game_options
 from porphyra.cli.play import Outcome, PlaySession
 from porphyra.cli.replay import record_labels, run_replay
@@ -456,7 +456,7 @@ def rules(game: Annotated[str, typer.Argument(help=GAMES_HELP)], lang: LangOpt =
         console.print(rules_markdown(_check_game(game), chosen))
 
 
-@app.command()
+@app.command(help=tr("Play bot games; print wins per seat, draws and the game's own statistics."))
 @with_game_options()
 def simulate(
     game: Annotated[str, typer.Argument(help=GAMES_HELP)],
@@ -570,7 +570,10 @@ def _simulate_solo(
 
 app.command(name="tournament")(tournament_command)
 app.command(name="balance")(balance_command)
-app.command(name="serve")(serve_command)
+app.command(
+    name="serve",
+    help=tr("Play in the browser: serve the lobby and games (friends, bots, solo) over HTTP."),
+)(serve_command)
 app.add_typer(ratings_app, name="ratings")
 app.command(name="agent")(agent_command)
 app.command(
@@ -579,7 +582,7 @@ app.command(
         "Review one seat's decisions in a saved game: its chance to win before and after "
         "each, from its own view only, with inaccuracies, mistakes and blunders marked."
     ),
-)(review_command)
+)(translated_help(review_command))
 
 
 @app.command(
@@ -609,7 +612,12 @@ def learn(
             _run_session(console, state, lesson.play_seats, seed, None)
 
 
+BOTS_HELP = tr(
+    "List the bot names that --seats and --bots accept, with their ladder ratings, and the "
+    "options of a bot spec; [green]porphyra bots ladder[/] makes the ladder."
+)
 bots_app = typer.Typer(
+    help=BOTS_HELP,
     invoke_without_command=True,
     rich_markup_mode="rich",
     pretty_exceptions_enable=False,
@@ -619,10 +627,9 @@ app.add_typer(bots_app, name="bots")
 bots_app.command(name="ladder")(ladder_command)
 
 
-@bots_app.callback()
-def bots(ctx: typer.Context) -> None:
-    """List the bot names that --seats and --bots accept, with their ladder ratings, and the
-    options of a bot spec; [green]porphyra bots ladder[/] makes the ladder."""
+@bots_app.callback(help=BOTS_HELP)
+def bots(ctx: typer.Context, lang: LangOpt = None) -> None:
+    """The bot list (:data:`BOTS_HELP`), in the language of ``lang`` (else ``LANG``)."""
     if ctx.invoked_subcommand is not None:
         return
     from rich.table import Table
@@ -630,6 +637,8 @@ def bots(ctx: typer.Context) -> None:
     from porphyra.bots import describe_bots, option_names
 
     console = _console()
+    with handle_errors(console):
+        set_language(lang)
     ratings, notes = ladder_notes()
     table = Table(title=tr("Seats and bots"), show_lines=False)
     table.add_column(tr("name"), style="bold")

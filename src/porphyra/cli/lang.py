@@ -8,7 +8,11 @@ Action notation is never translated: menus show it as the engines print it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import typing
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from typer.models import ParameterInfo
 
 from porphyra.core.errors import PorphyraError
 from porphyra.core.messages import Message
@@ -20,6 +24,8 @@ from porphyra.i18n.messages import error_message, render
 from porphyra.i18n.names import name_ids
 
 _current: Translator | None = None
+
+_Command = TypeVar("_Command", bound=Callable[..., Any])
 
 
 def set_language(explicit: str | None = None) -> str:
@@ -125,3 +131,28 @@ def argv_language(argv: Sequence[str]) -> str | None:
         if arg.startswith("--lang="):
             return arg.split("=", 1)[1]
     return None
+
+
+def translated_help(command: _Command) -> _Command:
+    """``command`` with the ``help`` texts of its arguments and options in the current
+    language.  A command defined in its own module marks them ``N_("...")`` (for the
+    catalogues): that module is imported before ``--lang`` is read, so they are
+    translated here, when ``porphyra.cli`` registers the command after choosing the
+    language.
+
+    Args:
+        command: a Typer command function whose parameters are ``Annotated[type,
+            typer.Option(...)]`` or ``typer.Argument(...)``.
+
+    Returns:
+        ``command`` itself (its parameters' help texts replaced in place).
+    """
+    hints = typing.get_type_hints(command, include_extras=True)
+    for hint in hints.values():
+        for info in getattr(hint, "__metadata__", ()):
+            if isinstance(info, ParameterInfo) and isinstance(info.help, str):
+                info.help = tr(info.help)
+    # (annotations written as text are evaluated afresh, into new objects, each time they
+    # are read: Typer reads these ones)
+    command.__annotations__ = hints
+    return command

@@ -252,7 +252,7 @@ def main(argv: list[str] | None = None) -> None:
 #: ``porphyra ratings ...`` (registered by the CLI: ``app.add_typer(ratings_app)``).
 ratings_app = typer.Typer(
     name="ratings",
-    help="The web server's player ratings (issue 32 §3).",
+    help="The web server's player ratings (docs/ratings.md).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
