@@ -11,7 +11,6 @@ error a user can cause prints one line and exits with code 2.
 from __future__ import annotations
 
 import contextlib
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -19,42 +18,51 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from typer.core import TyperOption
 
 from porphyra import record as records
-from porphyra.bots import bot_names, check_bot
+from porphyra.bots import check_bot
 from porphyra.cli.agent import agent_command
 from porphyra.cli.balance import balance_command, normalize_ray_flag
 from porphyra.cli.common import (
     HUMAN,
     CliError,
+    check_game,
     check_save_path,
     fresh_seed,
     handle_errors,
+    has_players_option,
+    make_console,
     make_seats,
     parse_seat_kinds,
+    players_hint,
+    solo_options,
 )
 from porphyra.cli.ladder import ladder_command, ladder_notes
-from porphyra.cli.lang import argv_language, set_language, styled, tr, translated_help
+from porphyra.cli.lang import set_language, styled, tr, translated_help
 from porphyra.cli.options import game_options, with_game_options
+from porphyra.cli.params import (
+    GAMES_HELP,
+    ConfirmOpt,
+    DelayOpt,
+    HintOpt,
+    LangOpt,
+    SaveOpt,
+    SeatsOpt,
+    SeedOpt,
+    SoloOpt,
+)
 from porphyra.cli.play import Outcome, PlaySession
 from porphyra.cli.replay import record_labels, run_replay
 from porphyra.cli.resume_list import pick_saved_game
 from porphyra.cli.review import review_command
 from porphyra.cli.rules import rules_markdown
 from porphyra.cli.saves import autosave_path, games_dir
-from porphyra.cli.simulate import simulate as run_simulation
-from porphyra.cli.simulate import simulate_solo, solo_table, summary_tables
-from porphyra.cli.tournament import parse_opponents, tournament_command
+from porphyra.cli.simulate import simulate_command
+from porphyra.cli.tournament import tournament_command
 from porphyra.cli.views import view_for
-from porphyra.core.registry import game_info, load_game, registered_games, solo_games
+from porphyra.core.registry import load_game, registered_games
 from porphyra.server.cli import ratings_app, serve_command
-
-# --help is read before a command runs: its texts take the language of --lang in the
-# command line, else of LANG (a bad --lang is reported by the command itself).
-with contextlib.suppress(ValueError):
-    set_language(argv_language(sys.argv[1:]))
 
 app = typer.Typer(
     name="porphyra",
@@ -80,124 +88,9 @@ def _flag_type(self: TyperOption, ctx: Any) -> str | None:
 _SHOWN_TYPE = TyperOption.display_type_rich
 TyperOption.display_type_rich = _flag_type  # type: ignore[method-assign]
 
-GAMES_HELP = tr("The game: {0}.", ", ".join(registered_games()))
 
-SeedOpt = Annotated[
-    int | None,
-    typer.Option(
-        "--seed",
-        help=tr(
-            "Game seed (default: a fresh one, shown at the end; at the start if only bots play)."
-        ),
-    ),
-]
-SeatsOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--seats",
-        "--bots",
-        help=tr(
-            "Comma-separated seat kinds: 'human' or a bot name (see 'porphyra bots'). "
-            "Default: you against bot(s).  --bots is the same flag (as in simulate)."
-        ),
-    ),
-]
-HintOpt = Annotated[
-    str | None,
-    typer.Option("--hint-bot", help=tr("Bot that answers 'hint' at the prompt (default: hard).")),
-]
-DelayOpt = Annotated[
-    float | None,
-    typer.Option(
-        "--delay",
-        metavar="SECONDS",
-        help=tr(
-            "Pause after each bot move.  Default: 0.6 when every seat is a bot and the "
-            "output is a terminal, else 0."
-        ),
-    ),
-]
-ConfirmOpt = Annotated[
-    bool | None,
-    typer.Option(
-        "--confirm/--no-confirm",
-        help=tr(
-            "Ask before a secret choice (a meld, a redraw, a pass) is locked in, showing it "
-            "as it was read.  Default: on when you type at a terminal, off for piped input."
-        ),
-        show_default=False,
-    ),
-]
 #: The ``--delay`` of a bot-only game watched at a terminal.
 WATCH_DELAY = 0.6
-SaveOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--save",
-        help=tr(
-            "Keep the record in this file (written after every move); default: a new file "
-            "in the games folder of the data directory, listed by porphyra resume."
-        ),
-    ),
-]
-SoloOpt = Annotated[
-    bool,
-    typer.Option(
-        "--solo", help=tr("Conspiracy: solo against a Legendary Opponent (rules section 4).")
-    ),
-]
-
-
-LangOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--lang",
-        help=tr("Language of the screen: en, ja or ko (default: from LANG, else English)."),
-        show_default=False,
-    ),
-]
-
-
-def _console(stderr: bool = False) -> Console:
-    return Console(stderr=stderr, highlight=False)
-
-
-def _solo(name: str, solo: bool, given: dict[str, Any]) -> dict[str, Any]:
-    """``--solo`` / ``--opponent``: Conspiracy's solo mode is ``players=1``, against a
-    random Legendary Opponent unless ``--opponent`` names one.
-
-    Returns:
-        The given option flags, with ``players=1`` in solo.
-
-    Raises:
-        CliError: the flags name another game, or contradict ``--players``.
-    """
-    if not solo and "opponent" not in given:
-        return dict(given)
-    if name not in solo_games():
-        raise CliError(f"--solo and --opponent apply to {', '.join(solo_games())}, not to {name}")
-    if given.get("players") not in (None, 1):
-        raise CliError("--solo is one player against a Legendary Opponent: drop --players")
-    return {**given, "players": 1}
-
-
-def _check_game(name: str) -> str:
-    name = name.strip().lower()
-    if name not in registered_games():
-        raise CliError(f"unknown game {name!r}; known games: {', '.join(registered_games())}")
-    return name
-
-
-def _has_players_option(name: str) -> bool:
-    """Whether game ``name`` declares a ``players`` option (its seat count varies)."""
-    return any(o.name == "players" for o in game_info(name).options)
-
-
-def _players_hint(given: dict[str, Any], seats: str | None, option: str = "--seats") -> None:
-    """A game with a ``players`` option (Conspiracy): without --players, the number of
-    names in --seats (``option``) sets it (in ``given``, the option flags)."""
-    if "players" not in given and seats is not None:
-        given["players"] = len(parse_seat_kinds(seats, None, option))
 
 
 def _run_session(
@@ -292,7 +185,7 @@ def play(
 ) -> None:
     """Play at this terminal (:data:`PLAY_HELP`, shown by ``--help`` in the terminal's
     language)."""
-    console = _console()
+    console = make_console()
     with handle_errors(console):
         set_language(lang)
         if resume is not None:
@@ -300,10 +193,10 @@ def play(
             return
         if game is None:
             raise CliError("name a game to play (" + ", ".join(registered_games()) + ")")
-        name = _check_game(game)
-        given = _solo(name, solo, options)
-        if _has_players_option(name):
-            _players_hint(given, seats)
+        name = check_game(game)
+        given = solo_options(name, solo, options)
+        if has_players_option(name):
+            players_hint(given, seats)
         if str(given.get("opponent", "")).strip().lower() == "all":
             raise CliError("--opponent all is for simulate; play one Legendary Opponent")
         loaded = load_game(name, **game_options(name, given))
@@ -364,7 +257,7 @@ def resume(
 ) -> None:
     """Continue a saved unfinished game (saved back into FILE unless --save is given);
     without FILE, the one the player picks among the unfinished games kept by ``play``."""
-    console = _console()
+    console = make_console()
     with handle_errors(console):
         set_language(lang)
         if file is None:
@@ -404,7 +297,7 @@ def replay(
     lang: LangOpt = None,
 ) -> None:
     """Step through a saved game, action by action, with the log of what changed."""
-    console = _console()
+    console = make_console()
     with handle_errors(console):
         set_language(lang)
         record = records.load(file)
@@ -432,10 +325,10 @@ def cards(
     options: dict[str, Any],
 ) -> None:
     """List the card set with totals per deck and age (Conspiracy: lords and Locations)."""
-    console = _console()
+    console = make_console()
     with handle_errors(console):
         set_language(lang)
-        name = _check_game(game)
+        name = check_game(game)
         loaded = load_game(name, **game_options(name, options))
         for renderable in view_for(name).cards(loaded):
             console.print(renderable)
@@ -450,124 +343,16 @@ def cards(
 def rules(game: Annotated[str, typer.Argument(help=GAMES_HELP)], lang: LangOpt = None) -> None:
     """How to play GAME: the goal, a turn, scoring and the action notation (in English,
     Japanese or Korean: --lang, else LANG)."""
-    console = _console()
+    console = make_console()
     with handle_errors(console):
         chosen = set_language(lang)
-        console.print(rules_markdown(_check_game(game), chosen))
+        console.print(rules_markdown(check_game(game), chosen))
 
 
-@app.command(help=tr("Play bot games; print wins per seat, draws and the game's own statistics."))
-@with_game_options()
-def simulate(
-    game: Annotated[str, typer.Argument(help=GAMES_HELP)],
-    games: Annotated[int, typer.Option("--games", help="Number of games.")] = 100,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the first game.")] = 0,
-    bots: Annotated[
-        str | None,
-        typer.Option(
-            "--bots",
-            "--seats",
-            help="Comma-separated bot per seat (default: random everywhere).  --seats is "
-            "the same flag (as in play).",
-        ),
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
-    solo: SoloOpt = False,
-    *,
-    options: dict[str, Any],
-) -> None:
-    """Play bot games; print wins per seat, draws and the game's own statistics.
-
-    Byzantium: collapses, mean final LT and TT.  Conspiracy: mean score by category.
-    Conspiracy solo ([green]--solo --opponent all --bots easy[/]): one bot against each
-    Legendary Opponent, with its win rate and mean scores per opponent.
-    A progress bar runs on stderr; --json prints the summary as JSON on stdout.
-    """
-    console = _console()
-    with handle_errors(console):
-        name = _check_game(game)
-        given = _solo(name, solo, options)
-        if solo or "opponent" in options:
-            _simulate_solo(console, name, games, seed, bots, as_json, given)
-            return
-        if _has_players_option(name):
-            _players_hint(given, bots, "--bots")
-        loaded = load_game(name, **game_options(name, given))
-        if bots is None:
-            kinds = ["random"] * loaded.num_players
-        else:
-            kinds = parse_seat_kinds(bots, loaded.num_players, "--bots")
-        if "human" in kinds:
-            raise CliError("--bots takes bot names only: " + ", ".join(bot_names()))
-        view = view_for(name)
-        progress = _simulation_progress(as_json)
-        with progress:
-            task = progress.add_task("games", total=games)
-            summary = run_simulation(
-                loaded,
-                view,
-                kinds,
-                games,
-                seed,
-                progress=lambda done: progress.update(task, completed=done),
-            )
-        if as_json:
-            print(json.dumps(summary, indent=1, sort_keys=True))
-            return
-        for table in summary_tables(summary, view):
-            console.print(table)
-
-
-def _simulation_progress(as_json: bool) -> Progress:
-    """The progress bar of ``simulate`` (on stderr; it vanishes when printing JSON)."""
-    return Progress(
-        TextColumn("[bold]simulating[/]"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=_console(stderr=True),
-        transient=as_json,
-    )
-
-
-def _simulate_solo(
-    console: Console,
-    name: str,
-    games: int,
-    seed: int,
-    bots: str | None,
-    as_json: bool,
-    given: dict[str, Any],
-) -> None:
-    """``simulate --solo``: one bot against each named Legendary Opponent (or all)."""
-    from porphyra.games.conspiracy.solo import opponent_names
-
-    which = str(given.pop("opponent", "all")).strip().lower()
-    opponents = list(opponent_names()) if which == "all" else parse_opponents(which)
-    kinds = parse_seat_kinds(bots or "random", 1, "--bots")
-    if kinds == ["human"]:
-        raise CliError("--bots takes bot names only: " + ", ".join(bot_names()))
-    options = game_options(name, given)
-    options.pop("players", None)
-    load_game(name, **{**options, "players": 1, "opponent": opponents[0]})  # fail early
-    progress = _simulation_progress(as_json)
-    with progress:
-        task = progress.add_task("games", total=games * len(opponents))
-        summary = simulate_solo(
-            name,
-            options,
-            opponents,
-            kinds[0],
-            games,
-            seed,
-            progress=lambda done: progress.update(task, completed=done),
-        )
-    if as_json:
-        print(json.dumps(summary, indent=1, sort_keys=True))
-        return
-    console.print(solo_table(summary))
-
-
+app.command(
+    name="simulate",
+    help=tr("Play bot games; print wins per seat, draws and the game's own statistics."),
+)(with_game_options()(simulate_command))
 app.command(name="tournament")(tournament_command)
 app.command(name="balance")(balance_command)
 app.command(
@@ -597,7 +382,7 @@ def learn(
     """A tutorial (:mod:`porphyra.cli.learn`), then a first game against ``easy``."""
     from porphyra.cli.learn import lesson_names, run_learn
 
-    console = _console()
+    console = make_console()
     with handle_errors(console):
         set_language(lang)
         name = game.strip().lower()
@@ -636,7 +421,7 @@ def bots(ctx: typer.Context, lang: LangOpt = None) -> None:
 
     from porphyra.bots import describe_bots, option_names
 
-    console = _console()
+    console = make_console()
     with handle_errors(console):
         set_language(lang)
     ratings, notes = ladder_notes()

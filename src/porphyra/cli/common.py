@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -30,6 +31,7 @@ from porphyra.bots import Bot, bot_names, make_bot
 from porphyra.bots.selfplay import seat_seed
 from porphyra.cli.lang import error_text, fitted, styled, term, tr
 from porphyra.core.errors import PorphyraError
+from porphyra.core.registry import game_info, registered_games, solo_games
 
 #: Exit code of every handled error (bad record, unknown game, bad card file, bad option).
 EXIT_ERROR = 2
@@ -207,3 +209,51 @@ def progress_bar(label: str, transient: bool = False) -> Progress:
         console=Console(stderr=True, highlight=False),
         transient=transient,
     )
+
+
+def make_console(stderr: bool = False) -> Console:
+    """The terminal's console (on stderr if ``stderr``), without Rich's highlighting."""
+    return Console(stderr=stderr, highlight=False)
+
+
+def solo_options(name: str, solo: bool, given: dict[str, Any]) -> dict[str, Any]:
+    """``--solo`` / ``--opponent``: Conspiracy's solo mode is ``players=1``, against a
+    random Legendary Opponent unless ``--opponent`` names one.
+
+    Returns:
+        The given option flags, with ``players=1`` in solo.
+
+    Raises:
+        CliError: the flags name another game, or contradict ``--players``.
+    """
+    if not solo and "opponent" not in given:
+        return dict(given)
+    if name not in solo_games():
+        raise CliError(f"--solo and --opponent apply to {', '.join(solo_games())}, not to {name}")
+    if given.get("players") not in (None, 1):
+        raise CliError("--solo is one player against a Legendary Opponent: drop --players")
+    return {**given, "players": 1}
+
+
+def check_game(name: str) -> str:
+    """``name`` as the registry knows it (trimmed, lower case).
+
+    Raises:
+        CliError: no game of that name.
+    """
+    name = name.strip().lower()
+    if name not in registered_games():
+        raise CliError(f"unknown game {name!r}; known games: {', '.join(registered_games())}")
+    return name
+
+
+def has_players_option(name: str) -> bool:
+    """Whether game ``name`` declares a ``players`` option (its seat count varies)."""
+    return any(o.name == "players" for o in game_info(name).options)
+
+
+def players_hint(given: dict[str, Any], seats: str | None, option: str = "--seats") -> None:
+    """A game with a ``players`` option (Conspiracy): without --players, the number of
+    names in --seats (``option``) sets it (in ``given``, the option flags)."""
+    if "players" not in given and seats is not None:
+        given["players"] = len(parse_seat_kinds(seats, None, option))

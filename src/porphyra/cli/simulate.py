@@ -5,24 +5,43 @@
 seat, draws (a game without a single winner: equal returns, or a shared victory), mean
 returns and game length, plus the game's own statistics from its view (Byzantium:
 collapses, mean final LT and TT; Conspiracy: mean score by category).
+:func:`simulate_command` is ``porphyra simulate``, which prints them.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Annotated, Any
 
+import typer
 from rich import box
-from rich.console import RenderableType
+from rich.console import Console, RenderableType
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from porphyra.bots import bot_names
 from porphyra.bots.selfplay import play_bot_game
-from porphyra.cli.views import GameView
+from porphyra.cli.common import (
+    CliError,
+    check_game,
+    handle_errors,
+    has_players_option,
+    make_console,
+    parse_seat_kinds,
+    players_hint,
+    solo_options,
+)
+from porphyra.cli.options import game_options
+from porphyra.cli.params import GAMES_HELP, SoloOpt
+from porphyra.cli.tournament import parse_opponents
+from porphyra.cli.views import GameView, view_for
 from porphyra.core.game import Game
 from porphyra.core.outcome import sole_winner
+from porphyra.core.registry import load_game
 from porphyra.core.seats import seat_label
 
-Progress = Callable[[int], None]
+ProgressCallback = Callable[[int], None]
 
 
 def simulate(
@@ -31,7 +50,7 @@ def simulate(
     bots: Sequence[str],
     games: int,
     seed: int,
-    progress: Progress | None = None,
+    progress: ProgressCallback | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` bot games and summarize them.
 
@@ -98,7 +117,7 @@ def simulate_solo(
     bot: str,
     games: int,
     seed: int,
-    progress: Progress | None = None,
+    progress: ProgressCallback | None = None,
 ) -> dict[str, Any]:
     """Play a bot against each Legendary Opponent (Conspiracy solo, rules section 4).
 
@@ -210,3 +229,114 @@ def summary_tables(summary: dict[str, Any], view: GameView) -> list[RenderableTy
     table.add_row("draws / shared", str(summary["draws"]), f"{100 * summary['draws'] / games:.1f}")
     table.caption = f"mean actions per game: {summary['mean_actions']}"
     return [table, *view.summary_tables(summary, labels)]
+
+
+def simulate_command(
+    game: Annotated[str, typer.Argument(help=GAMES_HELP)],
+    games: Annotated[int, typer.Option("--games", help="Number of games.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the first game.")] = 0,
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            "--bots",
+            "--seats",
+            help="Comma-separated bot per seat (default: random everywhere).  --seats is "
+            "the same flag (as in play).",
+        ),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    solo: SoloOpt = False,
+    *,
+    options: dict[str, Any],
+) -> None:
+    """``porphyra simulate``: play bot games; print wins per seat, draws and the game's own
+    statistics (registered by :mod:`porphyra.cli` with the game's options, ``options``).
+
+    Byzantium: collapses, mean final LT and TT.  Conspiracy: mean score by category.
+    Conspiracy solo ([green]--solo --opponent all --bots easy[/]): one bot against each
+    Legendary Opponent, with its win rate and mean scores per opponent.
+    A progress bar runs on stderr; --json prints the summary as JSON on stdout.
+    """
+    console = make_console()
+    with handle_errors(console):
+        name = check_game(game)
+        given = solo_options(name, solo, options)
+        if solo or "opponent" in options:
+            _simulate_solo(console, name, games, seed, bots, as_json, given)
+            return
+        if has_players_option(name):
+            players_hint(given, bots, "--bots")
+        loaded = load_game(name, **game_options(name, given))
+        if bots is None:
+            kinds = ["random"] * loaded.num_players
+        else:
+            kinds = parse_seat_kinds(bots, loaded.num_players, "--bots")
+        if "human" in kinds:
+            raise CliError("--bots takes bot names only: " + ", ".join(bot_names()))
+        view = view_for(name)
+        progress = _simulation_progress(as_json)
+        with progress:
+            task = progress.add_task("games", total=games)
+            summary = simulate(
+                loaded,
+                view,
+                kinds,
+                games,
+                seed,
+                progress=lambda done: progress.update(task, completed=done),
+            )
+        if as_json:
+            print(json.dumps(summary, indent=1, sort_keys=True))
+            return
+        for table in summary_tables(summary, view):
+            console.print(table)
+
+
+def _simulation_progress(as_json: bool) -> Progress:
+    """The progress bar of ``simulate`` (on stderr; it vanishes when printing JSON)."""
+    return Progress(
+        TextColumn("[bold]simulating[/]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=make_console(stderr=True),
+        transient=as_json,
+    )
+
+
+def _simulate_solo(
+    console: Console,
+    name: str,
+    games: int,
+    seed: int,
+    bots: str | None,
+    as_json: bool,
+    given: dict[str, Any],
+) -> None:
+    """``simulate --solo``: one bot against each named Legendary Opponent (or all)."""
+    from porphyra.games.conspiracy.solo import opponent_names
+
+    which = str(given.pop("opponent", "all")).strip().lower()
+    opponents = list(opponent_names()) if which == "all" else parse_opponents(which)
+    kinds = parse_seat_kinds(bots or "random", 1, "--bots")
+    if kinds == ["human"]:
+        raise CliError("--bots takes bot names only: " + ", ".join(bot_names()))
+    options = game_options(name, given)
+    options.pop("players", None)
+    load_game(name, **{**options, "players": 1, "opponent": opponents[0]})  # fail early
+    progress = _simulation_progress(as_json)
+    with progress:
+        task = progress.add_task("games", total=games * len(opponents))
+        summary = simulate_solo(
+            name,
+            options,
+            opponents,
+            kinds[0],
+            games,
+            seed,
+            progress=lambda done: progress.update(task, completed=done),
+        )
+    if as_json:
+        print(json.dumps(summary, indent=1, sort_keys=True))
+        return
+    console.print(solo_table(summary))
