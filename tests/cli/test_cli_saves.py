@@ -222,15 +222,15 @@ def test_a_games_folder_that_cannot_be_made_still_lets_people_play(
 def test_a_failed_save_during_play_is_said_once_and_play_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # (porphyra.cli's ``play`` is the command; the module is found by its name)
-    play_module = importlib.import_module("porphyra.cli.play")
+    # (the play session keeps its file through porphyra.cli.keeping)
+    keeping = importlib.import_module("porphyra.cli.keeping")
     calls: list[int] = []
 
     def full_disk(state: object, path: Path, seats: object) -> None:
         calls.append(1)
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(play_module, "save_atomically", full_disk)
+    monkeypatch.setattr(keeping, "save_atomically", full_disk)
     state = load_game("conspiracy", players=2).new_initial_state(seed=4)
     console = Console(record=True, width=200)
     lines = ["1", "1", "1", "1"]

@@ -17,21 +17,20 @@ import enum
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
 from rich.rule import Rule
-from rich.table import Table
 from rich.text import Text
 
 from porphyra import record as records
 from porphyra.bots import bot_names, make_bot, seat_view
 from porphyra.cli.common import Seat, default_bot
+from porphyra.cli.keeping import KeptGame
 from porphyra.cli.lang import error_text, language, people, styled, term, tr
+from porphyra.cli.play_menu import MENU_LIMIT, help_text, print_menu
 from porphyra.cli.rules import rules_markdown
-from porphyra.cli.saves import games_dir, save_atomically
 from porphyra.cli.views import (
     GameView,
     Obs,
@@ -45,45 +44,8 @@ from porphyra.core.game import Action, State
 from porphyra.core.messages import msg
 from porphyra.core.undo import undo_target
 
-#: Menus longer than this are not printed in full unless asked (``menu``): the prompt shows
-#: the number range of each group instead (its numbers work all the same).
-MENU_LIMIT = 40
-
 #: The marker line that starts every "pass the device" screen (tests look for it).
 PASS_DEVICE = "Pass the device to"
-
-
-def help_text() -> str:
-    """What can be typed at the prompt, in the terminal's language (the command words
-    themselves are the same in every language)."""
-    rows = [
-        (tr("a number"), tr("choose that entry of the menu of legal actions")),
-        (
-            tr("an action"),
-            tr(
-                "in the game's notation (examples for now: below); spaces between cards "
-                "work as well as commas"
-            ),
-        ),
-        ("menu", tr("list every legal action with its number")),
-        ("menu <text>", tr("list only the actions containing the text")),
-        ("board", tr("show the table again")),
-        ("log", tr("show the whole game log you are allowed to see")),
-        ("rules", tr("how to play this game")),
-        ("hint", tr("ask a bot (seeing only what you see) for a suggestion")),
-        (
-            "undo",
-            tr(
-                "take back your last decision (only when every other seat is a bot, and "
-                "only if nothing was drawn or revealed since)"
-            ),
-        ),
-        ("help", tr("this text")),
-        ("quit", tr("stop; the game is kept, and porphyra resume continues it")),
-    ]
-    lines = [styled("bold", "At the prompt you can type")]
-    lines += [f"  [cyan]{escape(word)}[/]  {escape(meaning)}" for word, meaning in rows]
-    return "\n".join(lines)
 
 
 ReadLine = Callable[[str], str]
@@ -157,13 +119,11 @@ class PlaySession:
         self._last_status = ""
         #: The seat that made the previous decision (a repeat gets a compact board).
         self._last_actor: int | None = None
-        #: The last save after an action failed (said once until one succeeds).
-        self._save_failed = False
-        # The state as last saved: while a simultaneous choice is half made (B-R3), the
-        # saves hold it back (see _keep), so no file shows a locked-in secret choice.
+        # While a simultaneous choice is half made (B-R3) the saves hold it back (see
+        # _keep), so no file shows a locked-in secret choice.
         self._active = frozenset(state.active_players())
         self._moves = len(state.history)
-        self._settled = state.clone()
+        self.kept = KeptGame(save_path, console, self.seats, state)
 
     # ------------------------------------------------------------------ observations
     def _obs(self, viewer: int | None) -> Obs:
@@ -333,79 +293,9 @@ class PlaySession:
     def _print_menu(
         self, actions: Sequence[Action], full: bool, contains: str | None = None
     ) -> None:
-        """The numbered menu: in columns when short; ``full`` (the ``menu`` command) lists
-        one action per line, never cut, only those containing ``contains`` if given."""
-        if len(actions) > MENU_LIMIT and not full:
-            self._print_menu_ranges(actions)
-            return
-        if full:
-            needle = (contains or "").strip().lower()
-            shown = 0
-            obs = self.state.observation(self.state.current_player())
-            for heading, positions in self.view.menu_groups(self.game, actions, obs):
-                chosen = [i for i in positions if not needle or needle in str(actions[i]).lower()]
-                if heading and chosen:
-                    self.console.print(f"[bold]{escape(heading)}[/]", highlight=False)
-                for i in chosen:
-                    text = self.view.menu_label(self.game, actions[i], obs)
-                    self.console.print(
-                        f"[cyan]{i + 1:>4}[/] {escape(text)}", highlight=False, soft_wrap=True
-                    )
-                    shown += 1
-            if needle and not shown:
-                self.console.print(
-                    "[red]✗ [/]" + styled("red", "no legal action contains {0!r}.", needle),
-                    highlight=False,
-                )
-            elif needle:
-                self.console.print(styled("dim", "{0} of {1} actions.", shown, len(actions)))
-            return
-        table = Table.grid(padding=(0, 2))
-        columns = 1 if len(actions) <= 8 else 2 if len(actions) <= 24 else 3
-        for _ in range(columns):
-            table.add_column(overflow="fold")
-        rows = (len(actions) + columns - 1) // columns
-        for r in range(rows):
-            cells = []
-            for c in range(columns):
-                i = c * rows + r
-                if i < len(actions):
-                    cells.append(f"[cyan]{i + 1:>3}[/] {escape(str(actions[i]))}")
-                else:
-                    cells.append("")
-            table.add_row(*cells)
-        self.console.print(table)
-
-    def _print_menu_ranges(self, actions: Sequence[Action]) -> None:
-        """A long menu in one line per group: the numbers of each group (as ``menu``
-        lists them) and its heading, so that a number can be typed at once."""
+        """The numbered menu of the seat about to act (:func:`print_menu`)."""
         obs = self.state.observation(self.state.current_player())
-        table = Table.grid(padding=(0, 1))
-        table.add_column(justify="right", style="cyan", no_wrap=True)
-        table.add_column(overflow="fold")
-        for heading, positions in self.view.menu_groups(self.game, actions, obs):
-            first, last = positions[0] + 1, positions[-1] + 1
-            numbers = str(first) if first == last else f"{first}-{last}"
-            label = heading or tr("{0} legal actions", len(positions))
-            if first == last:
-                label += "  " + self.view.menu_label(self.game, actions[first - 1], obs)
-            table.add_row(numbers, escape(label))
-        self.console.print(table)
-        self.console.print(
-            styled(
-                "dim",
-                "menu: every action with its number; menu <text>: those containing the text "
-                "(e.g. menu {0}).",
-                self._sample_word(actions),
-            ),
-            highlight=False,
-        )
-
-    @staticmethod
-    def _sample_word(actions: Sequence[Action]) -> str:
-        """A word of the last action's argument, to show how ``menu <text>`` works."""
-        words = str(actions[-1]).replace(",", " ").split()
-        return words[1] if len(words) > 1 else words[0]
+        print_menu(self.console, self.view, self.game, actions, obs, full, contains)
 
     def _ask(self, player: int, actions: Sequence[Action], obs: Obs) -> Action:
         """Ask until the input names a legal action; bad input is explained, then re-asked."""
@@ -618,52 +508,12 @@ class PlaySession:
         return grew and len(before) > 1 and bool(after) and after < before
 
     def _keep(self) -> None:
-        """Save the game as it stands (after each action), when it has a save path, except
+        """Save the game as it stands after an action (:meth:`KeptGame.keep`), except
         while a simultaneous choice is half made: the file keeps the state from before it,
         so the seat still choosing (a hot-seat opponent) cannot read the other's secret
-        choice there, and a resumed game asks that choice again.  A failed write (a full
-        disk) is said once and play goes on: the next action tries again, and the end of
-        the session saves (or reports) once more."""
-        if self._pending_secret() or self.save_path is None:
-            return
-        self._settled = self.state.clone()
-        try:
-            save_atomically(self._settled, self.save_path, self._seat_kinds())
-        except OSError as exc:
-            if not self._save_failed:
-                self._save_failed = True
-                self.console.print(
-                    "[red]✗ [/]"
-                    + styled(
-                        "red",
-                        "cannot save the game to {0}: {1}; the game goes on.",
-                        str(self.save_path),
-                        exc.strerror or str(exc),
-                    ),
-                    highlight=False,
-                )
-        else:
-            self._save_failed = False
-
-    def _seat_kinds(self) -> list[dict[str, Any]]:
-        return [
-            {"kind": "human", "bot": None} if s.is_human else {"kind": "bot", "bot": s.kind}
-            for s in self.seats
-        ]
+        choice there, and a resumed game asks that choice again."""
+        if not self._pending_secret():
+            self.kept.keep(self.state)
 
     def _save(self, outcome: Outcome) -> None:
-        if self.save_path is None:
-            return
-        save_atomically(self._settled, self.save_path, self._seat_kinds())
-        if outcome is Outcome.FINISHED:
-            self.console.print(escape(tr("Record saved to {0}.", str(self.save_path))))
-            return
-        self.console.print(
-            escape(tr("Unfinished game saved to {0}; continue it with", str(self.save_path)))
-            + f" [cyan]porphyra resume {escape(str(self.save_path))}[/]."
-        )
-        if self.save_path.parent.resolve() == games_dir().resolve():
-            self.console.print(
-                escape(tr("(or just porphyra resume: it lists your unfinished games)")),
-                highlight=False,
-            )
+        self.kept.close(finished=outcome is Outcome.FINISHED)
