@@ -17,7 +17,8 @@ from typer.testing import CliRunner
 
 from porphyra import record as records
 from porphyra.cli import app
-from porphyra.cli.byzantium_view import ByzantiumView, age_bucket
+from porphyra.cli.byzantium_cards import age_bucket
+from porphyra.cli.byzantium_view import ByzantiumView
 from porphyra.cli.conspiracy_parts import live_scores, pyramid
 from porphyra.cli.conspiracy_view import ConspiracyView
 from porphyra.cli.play import PASS_DEVICE
