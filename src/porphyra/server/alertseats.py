@@ -7,7 +7,8 @@ turn may be alerted at once.  That used to be a write for every move of every pe
 turn-based table.  Only the runner of a game alerts its seats (when one is due: it must
 act with no page of it connected), so after a seat's move cleared it, its later moves
 have nothing to answer until the seat is due again.  A runner that takes a game over (or
-reloads it) starts knowing nothing and clears at the seat's first move.
+reloads it) starts knowing nothing and clears at the seat's first move.  Opening a page of
+the seat answers too (:meth:`TableAlerts.opened`), and counts as that first clearing.
 """
 
 from __future__ import annotations
@@ -40,3 +41,9 @@ class TableAlerts:
             self.answered.add(moved)
         self.answered.difference_update(due)
         self.alerts.turn(self.game_id, self.game_name, due, moved)
+
+    def opened(self, seat: int) -> None:
+        """A page of ``seat`` connected: that answers its alert (cleared in the
+        background), and its moves have nothing more to answer until it is due again."""
+        self.answered.add(seat)
+        self.alerts.opened(self.game_id, seat)

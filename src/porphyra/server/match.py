@@ -80,9 +80,9 @@ class MatchRunner(SeatViews, TableChat, TableBots, OpenSeats, ClockedRunner):
         self.time = services.time
         self.hint_bot = services.hint_bot
         self.bot_pace = services.bot_pace
-        self.alerts = alerts = services.alerts
-        name = state.game.info.long_name
-        self._alerts = None if alerts is None else TableAlerts(alerts, row.id, name)
+        alerts, name = services.alerts, state.game.info.long_name
+        #: This table's turn alerts (issue 32 §5; None: the server sends none).
+        self.alerts = None if alerts is None else TableAlerts(alerts, row.id, name)
         self.id = row.id
         self.row = row
         self.state = state
@@ -402,7 +402,7 @@ class MatchRunner(SeatViews, TableChat, TableBots, OpenSeats, ClockedRunner):
     def _alert_turns(self, moved: int | None) -> None:
         """Tell the turn alerts (issue 32 §5) of a change at a turn-based table: ``moved``
         answered; people's seats that must act with no page connected may be alerted."""
-        if self._alerts is None or self.clock.settings.kind != "turn":
+        if self.alerts is None or self.clock.settings.kind != "turn":
             return
         connected = {c.seat for c in self.clients}
         due = [
@@ -412,7 +412,7 @@ class MatchRunner(SeatViews, TableChat, TableBots, OpenSeats, ClockedRunner):
         ]
         if moved is not None and self.seats[moved].kind != "human":
             moved = None  # (a bot's move answers no alert)
-        self._alerts.changed(due, moved)
+        self.alerts.changed(due, moved)
 
     async def _rate(self) -> None:
         """Count this rated table's finished game for the ratings (issue 32 §3); a

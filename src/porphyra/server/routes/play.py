@@ -143,7 +143,7 @@ async def websocket_endpoint(
             async with runner.lock:
                 runner.attach(client)
         if seat is not None and runner.alerts is not None:
-            runner.alerts.opened(game_id, seat)  # (a turn alert answered: issue 32 §5)
+            runner.alerts.opened(seat)  # (a turn alert answered: issue 32 §5)
         messages = quotas.connection_key()
         # Chat is rate-limited per seat, and per address for spectators (however many
         # sockets an address opens, they share one rate), and the table's spectators
