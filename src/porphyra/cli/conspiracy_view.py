@@ -29,12 +29,11 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from porphyra.cli.conspiracy_cards import card_tables
 from porphyra.cli.conspiracy_compact import FitToScreen, compact_board, compact_lo
 from porphyra.cli.conspiracy_parts import (
     CATEGORIES,
     COLOURS,
-    FEATURE,
-    GUILD,
     HINTS,
     STYLE,
     compact_legend,
@@ -42,7 +41,6 @@ from porphyra.cli.conspiracy_parts import (
     live_scores,
     lo_card,
     located,
-    location_effect,
     lord_text,
     numbered_choices,
     pyramid,
@@ -461,69 +459,5 @@ class ConspiracyView(GameView):
 
     # ------------------------------------------------------------------ cards
     def cards(self, game: Game) -> list[RenderableType]:
-        """The lords (copies per colour and IP, with their features) and the Locations."""
-        cards = getattr(game, "cards", None)
-        if cards is None:
-            return [Text(tr("This Conspiracy engine exposes no card data."))]
-        lords = Table(title=tr("Lords (copies per guild)"), box=box.SIMPLE_HEAD)
-        lords.add_column("IP", justify="right")
-        lords.add_column(tr("printed feature"), overflow="fold")
-        for colour in COLOURS:
-            lords.add_column(Text(term(colour), style=STYLE[colour]), justify="right")
-        lords.add_column(tr("total"), justify="right")
-        ips = sorted({k.ip for k in cards.lords})
-        per_colour: Counter[int] = Counter()
-        for ip in ips:
-            row = []
-            for c in range(len(COLOURS)):
-                copies = sum(k.copies for k in cards.lords if k.colour == c and k.ip == ip)
-                per_colour[c] += copies
-                row.append(str(copies))
-            feature = FEATURE.get(ip)
-            lords.add_row(
-                str(ip), tr(feature) if feature else "", *row, str(sum(int(x) for x in row))
-            )
-        total_lords = sum(per_colour.values())
-        lords.add_section()
-        lords.add_row(
-            "",
-            tr("total"),
-            *(str(per_colour[c]) for c in range(len(COLOURS))),
-            str(total_lords),
-        )
-        guilds = Text(
-            " · ".join(f"{term(c)} = {tr(GUILD[c])}" for c in COLOURS)
-            + " "
-            + tr("(purple shown as magenta)"),
-            style="dim",
-        )
-        locs = Table(title=tr("Locations"), box=box.SIMPLE_HEAD)
-        locs.add_column(tr("name"), no_wrap=True)
-        locs.add_column(tr("slug"), no_wrap=True)
-        locs.add_column("IP", justify="right")
-        locs.add_column(tr("effect"), overflow="fold")
-        locs.add_column(tr("set"))
-        base = bonus = 0
-        for card in cards.locations:
-            locs.add_row(
-                location_name(card.slug, language()),
-                card.slug,
-                str(card.ip),
-                location_effect(game, card.slug).partition("; ")[2],
-                tr("bonus") if card.bonus else tr("base"),
-            )
-            if card.bonus:
-                bonus += 1
-            else:
-                base += 1
-        totals = Text(
-            tr(
-                "{0} lords in 5 guilds; {1} Locations, plus {2} bonus Locations with "
-                "--bonus-locations.",
-                total_lords,
-                base,
-                bonus,
-            ),
-            style="bold",
-        )
-        return [lords, guilds, locs, totals]
+        """The card list (:func:`porphyra.cli.conspiracy_cards.card_tables`)."""
+        return card_tables(game)
