@@ -28,6 +28,7 @@ from porphyra.tournament.output import read_csv
 from porphyra.tournament.runner import GameResult, run_matches
 from porphyra.tournament.schedule import LEGENDARY_OPPONENTS, Match
 from porphyra.tournament.summary import rate
+from tests.scripts import ROOT, load_script
 
 runner = CliRunner()
 
@@ -458,3 +459,17 @@ def test_ratings_do_not_depend_on_the_order_the_tables_were_played() -> None:
     assert again == ratings
     online = {row["entrant"]: row["mu"] for row in rate(results)}
     assert online != {row["entrant"]: row["mu"] for row in rate(list(reversed(results)))}
+
+
+def test_the_docs_show_the_shipped_ladder() -> None:
+    """docs/bots.md and docs/results/README.md show the ladder that ships, as
+    docs/results/ladder_tables.py prints it: a new ladder fails this until they do."""
+    tables = load_script(ROOT / "docs/results/ladder_tables.py")
+    document = shipped_ladder()
+    assert document is not None
+    ratings, pairs = tables.markdown(document).strip().split("\n\n")
+    assert "| `medium` |" in ratings and "| `medium` against `easy` |" in pairs
+    for page in ("docs/bots.md", "docs/results/README.md"):
+        text = (ROOT / page).read_text(encoding="utf-8")
+        assert ratings in text, f"{page} does not show the shipped ladder's ratings"
+        assert pairs in text, f"{page} does not show the shipped ladder's pairs"
