@@ -128,3 +128,33 @@ def test_a_restarted_server_leaves_tables_waiting_for_a_seat_unloaded(db_url: st
         taken = c.post(f"/api/games/{waiting}/seats/1", headers=bob)
         assert taken.status_code == 200, taken.text
         assert waiting in hub.runners and not hub.runners[waiting].seats_open()
+
+
+def test_a_table_that_ended_without_starting_is_listed_no_more(
+    db_url: str, client: TestClient
+) -> None:
+    """A cancelled or expired table never started: it leaves the creator's games (the
+    account's and the browser's) and the profile's games in progress; a table still
+    waiting for its players stays."""
+    alice = account(client, "Alice")
+    waiting, cancelled, expired = (_open(client, alice) for _ in range(3))
+    assert client.delete(f"/api/games/{cancelled['id']}/open", headers=alice).status_code == 200
+    engine = create_engine(db_url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(
+                update(games_table)
+                .where(games_table.c.id == expired["id"])
+                .values(created="2001-01-01T00:00:00+00:00")
+            )
+    finally:
+        engine.dispose()
+    assert [g["id"] for g in client.get("/api/me/games", headers=alice).json()] == [
+        waiting["id"]
+    ]
+    held = [
+        {"game": g["id"], "token": g["invites"][0]["token"]} for g in (waiting, cancelled, expired)
+    ]
+    listed = client.post("/api/mine", json={"seats": held}).json()
+    assert [(g["id"], g["status"]) for g in listed] == [(waiting["id"], "active")]
+    assert client.get("/api/players/Alice").json()["games"]["playing"] == 1

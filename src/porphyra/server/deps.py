@@ -15,6 +15,7 @@ from fastapi import Depends, HTTPException, Request
 
 from porphyra.server.hub import Hub
 from porphyra.server.match import MatchRunner
+from porphyra.server.opentables import OpenTables
 from porphyra.server.quotas import Quotas
 from porphyra.server.settings import ServerSettings
 
@@ -35,6 +36,13 @@ def settings_of(app: Any) -> ServerSettings:
     """The :class:`ServerSettings` the application ``app`` was built with."""
     settings: ServerSettings = app.state.settings
     return settings
+
+
+def open_tables_of(request: Request) -> OpenTables:
+    """The open tables of the app's database, with the app's expiry."""
+    return OpenTables(
+        hub_of(request.app).storage.engine, settings_of(request.app).open_table_expiry_s
+    )
 
 
 def read_refusal(quotas: Quotas) -> str:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from limits import storage, strategies
@@ -178,6 +178,34 @@ class OpenTables:
                 .values(open_to=OPEN_TO_NOBODY)
             )
         return closing
+
+    def ended(self, game_ids: Collection[str]) -> set[str]:
+        """Of ``game_ids``, the tables that ended without starting: cancelled (a seat closed
+        for good) or expired (a seat still open past the expiry).  They are listed
+        nowhere any more: not among the open tables, nor among a player's games.
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError: the database failed.
+        """
+        if not game_ids:
+            return set()
+        oldest = self._oldest()
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(seats_table.c.game_id, seats_table.c.open_to, games_table.c.created)
+                .join(games_table, games_table.c.id == seats_table.c.game_id)
+                .where(
+                    seats_table.c.game_id.in_(list(game_ids)),
+                    seats_table.c.open_to.is_not(None),
+                    games_table.c.status == "active",
+                )
+            ).all()
+        return {
+            r.game_id
+            for r in rows
+            if r.open_to == OPEN_TO_NOBODY
+            or (oldest is not None and isinstance(r.created, str) and r.created < oldest)
+        }
 
     def listing(self, viewer: int | None) -> dict[str, list[dict[str, Any]]]:
         """The lobby's open tables and ``viewer``'s invitations, newest first (at most

@@ -34,6 +34,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request, Response
+from sqlalchemy.exc import SQLAlchemyError
 
 from porphyra.bots import bot_names
 from porphyra.core import registry
@@ -48,6 +49,7 @@ from porphyra.server.deps import (
     damaged_detail,
     existing,
     hub_of,
+    open_tables_of,
     quotas_of,
     settings_of,
 )
@@ -222,10 +224,17 @@ async def my_games(body: MineIn, request: Request) -> list[dict[str, Any]]:
     """The seats of ``body`` that exist, each ``{"id", "game", "long_name", "seat",
     "name", "status", "your_turn" (the game waits for this seat, and no bot plays
     it), "clock" (this seat's clock), "updated"}``; unknown games and wrong tokens are
-    left out (nothing tells which)."""
+    left out (nothing tells which), and so are tables that ended without starting
+    (cancelled or expired: :meth:`~porphyra.server.opentables.OpenTables.ended`)."""
     hub = hub_of(request.app)
     out = []
+    try:  # (a table that ended without starting is listed no more)
+        ended = await hub.db(open_tables_of(request).ended, {m.game for m in body.seats})
+    except SQLAlchemyError:  # the database is down: each game below is left out too
+        ended = set()
     for mine in body.seats:
+        if mine.game in ended:
+            continue
         try:
             # The token first, on the stored seats: a wrong one never loads the game.
             if not await hub.may_hold(mine.game, mine.token):

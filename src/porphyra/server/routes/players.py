@@ -30,7 +30,7 @@ from porphyra.core import registry
 from porphyra.core.errors import UnknownGameError
 from porphyra.core.messages import msg
 from porphyra.server.accountstore import Account, AccountStore
-from porphyra.server.deps import READS, existing, hub_of
+from porphyra.server.deps import READS, existing, hub_of, open_tables_of
 from porphyra.server.errors import RefusedRequest
 from porphyra.server.incidents import report
 from porphyra.server.names import skeleton
@@ -79,6 +79,21 @@ def _recent(g: SeatGame) -> dict[str, Any]:
     }
 
 
+async def _seat_games(request: Request, account_id: int) -> list[SeatGame]:
+    """The games of ``account_id``'s seats (:meth:`Profiles.seat_games`), less the tables
+    that ended without starting (cancelled or expired: never played, so neither "in
+    progress" nor a game played).
+
+    Raises:
+        sqlalchemy.exc.SQLAlchemyError: the database failed.
+    """
+    hub = hub_of(request.app)
+    games: list[SeatGame] = await hub.db(Profiles(hub.storage.engine).seat_games, account_id)
+    waiting = {g.id for g in games if g.status != "over"}
+    ended = await hub.db(open_tables_of(request).ended, waiting)
+    return [g for g in games if g.id not in ended]
+
+
 @router.get("/players/{name}", include_in_schema=False)
 async def profile_page(name: str) -> FileResponse:
     return FileResponse(STATIC_DIR / "profile.html")
@@ -106,7 +121,7 @@ async def profile(name: str, request: Request) -> dict[str, Any]:
         account = await hub.db(AccountStore(hub.storage.engine).by_key, skeleton(name))
     if account is None:
         raise RefusedRequest(404, NO_PLAYER)
-    games: list[SeatGame] = await hub.db(Profiles(hub.storage.engine).seat_games, account.id)
+    games = await _seat_games(request, account.id)
     return {
         "name": account.name,
         "joined": account.created,
@@ -132,7 +147,7 @@ async def account_games(request: Request, response: Response) -> list[dict[str, 
     response.headers["cache-control"] = "no-store"
     account = await signed_in(request)
     hub = hub_of(request.app)
-    games: list[SeatGame] = await hub.db(Profiles(hub.storage.engine).seat_games, account.id)
+    games = await _seat_games(request, account.id)
     playing = [g for g in games if g.status != "over"]
     finished = [g for g in games if g.status == "over"][:FINISHED_LISTED]
     out = []

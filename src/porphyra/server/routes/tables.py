@@ -41,11 +41,11 @@ from porphyra.core.errors import UnknownGameError
 from porphyra.core.messages import msg
 from porphyra.core.seats import default_name
 from porphyra.server.accountstore import Account, AccountStore
-from porphyra.server.deps import READS, existing, hub_of, settings_of
+from porphyra.server.deps import READS, existing, hub_of, open_tables_of
 from porphyra.server.errors import RefusedRequest, SubmitError
 from porphyra.server.incidents import report
 from porphyra.server.names import skeleton
-from porphyra.server.opentables import OpenTables, TableLimits, TakeRefused
+from porphyra.server.opentables import TableLimits, TakeRefused
 from porphyra.server.requests import CreateIn
 from porphyra.server.routes.accounts import signed_in
 from porphyra.server.rows import OPEN_TO_ANYONE, hash_token
@@ -73,14 +73,6 @@ class CancelOut(BaseModel):
 
     game: str
     closed: list[int]
-
-
-def _tables(request: Request) -> OpenTables:
-    """The open tables of the app's database, with the app's expiry."""
-    return OpenTables(
-        hub_of(request.app).storage.engine,
-        settings_of(request.app).open_table_expiry_s,
-    )
 
 
 def _limits(request: Request) -> TableLimits:
@@ -177,7 +169,7 @@ async def take_seat(game_id: str, request: Request, seat: int = Path(ge=0, le=15
     token = secrets.token_urlsafe(24)
     try:
         await hub.db(
-            _tables(request).take,
+            open_tables_of(request).take,
             game_id,
             seat,
             account.id,
@@ -208,7 +200,7 @@ async def open_tables(request: Request, response: Response) -> dict[str, Any]:
     with contextlib.suppress(RefusedRequest):  # (a guest: 401, the open tables only)
         viewer = (await signed_in(request)).id
     hub = hub_of(request.app)
-    listing: dict[str, Any] = await hub.db(_tables(request).listing, viewer)
+    listing: dict[str, Any] = await hub.db(open_tables_of(request).listing, viewer)
     for table in listing["tables"] + listing["invitations"]:
         try:
             table["long_name"] = registry.game_info(table["game"]).long_name
@@ -230,7 +222,7 @@ async def cancel_table(game_id: str, request: Request) -> CancelOut:
     hub = hub_of(request.app)
     runner = await existing(hub, game_id, write=True)
     try:
-        closed: list[int] = await hub.db(_tables(request).cancel, game_id, account.id)
+        closed: list[int] = await hub.db(open_tables_of(request).cancel, game_id, account.id)
     except TakeRefused as exc:
         if exc.reason == "creator":
             raise RefusedRequest(
