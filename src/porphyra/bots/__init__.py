@@ -127,7 +127,7 @@ BOT_DESCRIPTIONS: dict[str, Description] = {
     "bot": (N_("same as random"), ()),
     "easy": (
         N_(
-            "the game's heuristic (strategy in porphyra.bots.heuristic_<game>); "
+            "the game's rules of thumb, at once; "
             "Byzantium play styles: easy:style=legacy rushes Legacy cards, "
             "easy:style=territory fights for Territory; easy:redraw=pile redraws by the "
             "draw pile's known contents"

@@ -28,7 +28,7 @@ BOT_ALIASES = {"bot": "random", "heuristic": "easy"}
 LOBBY_BOT_TEXT = {
     "easy": N_("Easy: plays by rules of thumb, at once"),
     "medium": N_("Medium: thinks half a second a move"),
-    "hard": N_("Hard: thinks 2 seconds a move, the strongest"),
+    "hard": N_("Hard: thinks 2 seconds a move, four times Medium's search"),
     "random": N_("Random: any legal move (for trying things out)"),
     "greedy": N_("Greedy: tries each move one step ahead on sampled deals"),
     "ismcts": N_("Steady: searches 1000 positions a move, the same moves for the same deal"),
