@@ -14,8 +14,18 @@
 # environment: CHUNKS (stop after this many chunks; default: no limit), PY (the Python to
 #   run; default /work/main/.venv/bin/python), NICE (niceness; default 0), START and STEP
 #   (run chunks START, START+STEP, ...; default 0 and 1): two runs with STEP=2 and START
-#   0 and 1 share one OUT on two cores without both taking the same chunk
+#   0 and 1 share one OUT on two cores without both taking the same chunk; LANES=N runs N
+#   such runners at once (START 0..N-1, STEP N: one core each) and waits for them all
 set -u
+if [ "${LANES:-1}" -gt 1 ]; then
+    lane=0
+    while [ "$lane" -lt "$LANES" ]; do
+        LANES=1 START=$lane STEP=$LANES "$0" "$@" &
+        lane=$((lane + 1))
+    done
+    wait
+    exit 0
+fi
 src=$1; game=$2; bots=$3; out=$4; seed=$5; deals=$6; until=$7; shift 7
 py=${PY:-/work/main/.venv/bin/python}
 mkdir -p "$out"
