@@ -33,7 +33,7 @@ def card_tables(game: Game) -> list[RenderableType]:
     cardset = getattr(game, "cardset", None)
     out: list[RenderableType] = []
     if cardset is not None:
-        deck = " — " + tr("deck {0}", cardset.version) if cardset.version else ""
+        deck = f" (--deck {cardset.version})" if cardset.version else ""
         out.append(Text(f"{term(cardset.name)}{deck}", style="bold"))
         if cardset.about:
             # The provenance is design history written in English: labelled as such
