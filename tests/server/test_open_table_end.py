@@ -149,9 +149,7 @@ def test_a_table_that_ended_without_starting_is_listed_no_more(
             )
     finally:
         engine.dispose()
-    assert [g["id"] for g in client.get("/api/me/games", headers=alice).json()] == [
-        waiting["id"]
-    ]
+    assert [g["id"] for g in client.get("/api/me/games", headers=alice).json()] == [waiting["id"]]
     held = [
         {"game": g["id"], "token": g["invites"][0]["token"]} for g in (waiting, cancelled, expired)
     ]
