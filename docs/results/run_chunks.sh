@@ -18,9 +18,11 @@
 #   such runners at once (START 0..N-1, STEP N: one core each) and waits for them all
 set -u
 if [ "${LANES:-1}" -gt 1 ]; then
+    lanes=$LANES
     lane=0
-    while [ "$lane" -lt "$LANES" ]; do
-        LANES=1 START=$lane STEP=$LANES "$0" "$@" &
+    while [ "$lane" -lt "$lanes" ]; do
+        # (prefix assignments are made left to right: STEP takes $lanes, not LANES=1)
+        LANES=1 START=$lane STEP=$lanes "$0" "$@" &
         lane=$((lane + 1))
     done
     wait
