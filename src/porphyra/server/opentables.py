@@ -61,6 +61,13 @@ def tables_waiting(engine: Engine) -> set[str]:
         return {row[0] for row in conn.execute(waiting).all() if isinstance(row[0], str)}
 
 
+def _expired(created: object, oldest: str | None) -> bool:
+    """Whether an open table created at ``created`` (its stored text) has expired,
+    ``oldest`` being :meth:`OpenTables._oldest` (None: nothing expires; a damaged
+    ``created`` that is not a text never does)."""
+    return oldest is not None and isinstance(created, str) and created < oldest
+
+
 class TakeRefused(Exception):
     """An open seat that cannot be taken, or a table that cannot be cancelled;
     ``reason`` is ``"closed"`` (the seat is not open: someone took it, it never was, or
@@ -115,7 +122,7 @@ class OpenTables:
                 created = conn.execute(
                     select(games_table.c.created).where(games_table.c.id == game_id)
                 ).scalar()
-                if isinstance(created, str) and created < oldest:
+                if _expired(created, oldest):
                     raise TakeRefused("closed")
             seats = conn.execute(
                 select(seats_table.c.seat, seats_table.c.open_to, seats_table.c.account_id)
@@ -201,10 +208,7 @@ class OpenTables:
                 )
             ).all()
         return {
-            r.game_id
-            for r in rows
-            if r.open_to == OPEN_TO_NOBODY
-            or (oldest is not None and isinstance(r.created, str) and r.created < oldest)
+            r.game_id for r in rows if r.open_to == OPEN_TO_NOBODY or _expired(r.created, oldest)
         }
 
     def listing(self, viewer: int | None) -> dict[str, list[dict[str, Any]]]:
