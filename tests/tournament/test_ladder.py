@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from porphyra.bots.version import BOTS_VERSION
 from porphyra.cli import app
 from porphyra.cli.common import CliError
 from porphyra.cli.ladder import ladder_ratings_lines, parse_budgets
@@ -65,8 +66,8 @@ def test_ladder_end_to_end_is_paired_well_formed_and_reproducible(tmp_path: Path
     out, data = tmp_path / "ladder", tmp_path / "data" / "ladder.json"
     document = _run(out, data)
     assert check_document(document) is document
-    assert set(document) == {"format", "command", "measured", "model", "tables"}
-    assert document["format"] == 1
+    assert set(document) == {"format", "command", "measured", "model", "bots_version", "tables"}
+    assert document["format"] == 1 and document["bots_version"] == BOTS_VERSION
     assert document["model"] == "openskill PlackettLuce (mu 25, sigma 25/3)"
     assert document["command"].startswith("porphyra bots ladder --seed 7000 --deals 3 ")
     assert "--budget byzantium:medium=4" in document["command"]
@@ -201,7 +202,8 @@ def test_reuse_extends_a_ladder_with_the_ladder_a_full_run_gives(tmp_path: Path)
     assert "--reuse" in b["command"] and "--reuse" not in c["command"]
     assert b["tables"] == c["tables"]
     rows = [(tmp_path / x / "games.csv").read_text().splitlines() for x in "bc"]
-    strip = [[line.rsplit(",", 1)[0] for line in r] for r in rows]  # durations differ
+    # Every column but the wall-clock duration (the one before the last, bots_version).
+    strip = [[(lambda c: (c[0], c[2]))(line.rsplit(",", 2)) for line in r] for r in rows]
     assert strip[0] == strip[1]
     # The earlier games were taken from the file (their measured durations with them).
     a_rows = {
@@ -279,6 +281,7 @@ def test_malformed_ladders_are_refused() -> None:
         return {"game": "byzantium", "players": 2, "ratings": {"easy": {**whole, **rating}}}
 
     assert check_document({**good, "tables": [rated()]})
+    assert check_document({**good, "bots_version": 3})
     for doc in (
         # What the server's reader refuses, the writer's check refuses too (one reader).
         {**good, "tables": [rated(sigma=0.0)]},
@@ -294,6 +297,8 @@ def test_malformed_ladders_are_refused() -> None:
         {**good, "tables": [bad_rating]},
         {**good, "tables": [no_pairs]},
         {**good, "tables": [bad_pair]},
+        {**good, "bots_version": 0},
+        {**good, "bots_version": "1"},
     ):
         with pytest.raises(ValueError):
             check_document(doc)

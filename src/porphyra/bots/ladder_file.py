@@ -5,7 +5,7 @@ the server reads its ratings as the bots' fixed anchors
 (:mod:`porphyra.server.botladder`) and ``porphyra bots`` shows it.  Format 1::
 
     {"format": 1, "command": "...", "measured": "<date and machine>",
-     "model": "openskill PlackettLuce (mu 25, sigma 25/3)",
+     "model": "openskill PlackettLuce (mu 25, sigma 25/3)", "bots_version": 1,
      "tables": [{"game": "<game id>", "players": 2,
                  "ratings": {"easy": {"mu": 21.0, "sigma": 0.8, "low": 19.5,
                                       "high": 22.6, "games": 400}, ...},
@@ -15,7 +15,8 @@ the server reads its ratings as the bots' fixed anchors
 
 A rating's key is a bot level (``random``, ``easy``, ``medium``, ``hard``) or, at a solo
 table, ``legendary:<opponent>`` for a Legendary Opponent.  A solo pair also has
-``against_score`` and ``difference``.
+``against_score`` and ``difference``.  ``bots_version`` (absent in a ladder made before it
+was recorded) is the :data:`~porphyra.bots.version.BOTS_VERSION` whose games it rates.
 """
 
 from __future__ import annotations
@@ -71,6 +72,8 @@ class Ladder:
             below it, where the file has ``pairs``).
         command / measured / model: the file's fields (the command that measured them,
             when and on what machine, the rating model), shown by the leaderboard.
+        bots_version: the bots' behaviour version the ladder rates (``None``: not
+            recorded).
     """
 
     tables: dict[tuple[str, int], dict[str, Anchor]] = field(default_factory=dict)
@@ -78,6 +81,7 @@ class Ladder:
     command: str = ""
     measured: str = ""
     model: str = ""
+    bots_version: int | None = None
 
 
 class LadderError(ValueError):
@@ -89,7 +93,8 @@ def parse_ladder(data: Any) -> Ladder:
 
     Raises:
         LadderError: not format 1, or a table or rating of the wrong shape (a mu or
-            sigma that is not a finite number, a sigma not above 0).
+            sigma that is not a finite number, a sigma not above 0, a bots version that
+            is not a positive integer).
     """
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise LadderError(f"the bot ladder is not a format {FORMAT} file")
@@ -113,12 +118,16 @@ def parse_ladder(data: Any) -> Ladder:
             raise LadderError(f"table {i}: pairs must be a list")
         read = [_below(pair, f"table {i}, pair {j}") for j, pair in enumerate(pairs)]
         below[(game, players)] = {b.level: b for b in read}
+    version = data.get("bots_version")
+    if version is not None and (type(version) is not int or version < 1):
+        raise LadderError(f"bots_version must be a positive integer, not {version!r}")
     return Ladder(
         tables=tables,
         below=below,
         command=str(data.get("command", "")),
         measured=str(data.get("measured", "")),
         model=str(data.get("model", "")),
+        bots_version=version,
     )
 
 

@@ -22,6 +22,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from porphyra.bots.ladder_file import LEGENDARY_PREFIX
+from porphyra.bots.version import BOTS_VERSION
 from porphyra.cli.common import CliError, handle_errors, progress_bar
 from porphyra.cli.lang import tr
 from porphyra.tournament.ladder import (
@@ -193,6 +194,12 @@ def ladder_command(
             bootstrap=bootstrap,
         )
         earlier = [r for path in reuse or [] for r in read_csv(path)]
+        unrecorded = sum(r.bots_version is None for r in earlier)
+        if unrecorded:
+            console.print(
+                f"{unrecorded} of the {len(earlier)} games to reuse record no bots version "
+                f"(written before games.csv had one); they are taken as version {BOTS_VERSION}"
+            )
         total = len(schedule(config))
         progress = progress_bar("ladder")
         start = time.perf_counter()

@@ -25,6 +25,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from porphyra.bots.version import BOTS_VERSION
 from porphyra.core.registry import load_game
 from porphyra.tournament.runner import GameResult, ProgressCallback, play_match, run_matches
 from porphyra.tournament.schedule import (
@@ -110,7 +111,8 @@ def tournament(
 
     Returns:
         ``(summary, results)``: the :func:`summarize` tables plus ``"parameters"`` (the
-        config) and ``"elapsed_s"`` (wall-clock seconds), and the results in schedule order.
+        config), ``"bots_version"`` (:data:`~porphyra.bots.version.BOTS_VERSION`) and
+        ``"elapsed_s"`` (wall-clock seconds), and the results in schedule order.
 
     Raises:
         ValueError / UnknownGameError: as :func:`build_schedule`.
@@ -122,6 +124,7 @@ def tournament(
     results = run_matches(matches, config.workers, progress, config.records, config.ray)
     summary = summarize(results)
     summary["parameters"] = asdict(config)
+    summary["bots_version"] = BOTS_VERSION
     summary["elapsed_s"] = round(time.perf_counter() - start, 2)
     return summary, results
 

@@ -42,9 +42,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from porphyra.bots.ladder_file import LEGENDARY_PREFIX
+from porphyra.bots.version import BOTS_VERSION
 from porphyra.core.registry import adapter, game_info, games_with, load_game
 from porphyra.tournament.ladder_hooks import LadderHooks
 from porphyra.tournament.ladder_pairs import entrant_level, solo_pairs, two_player_pairs
+from porphyra.tournament.output import bots_versions
 from porphyra.tournament.runner import GameResult, ProgressCallback, run_matches
 from porphyra.tournament.schedule import (
     LEGENDARY_OPPONENTS,
@@ -336,7 +338,8 @@ def run_ladder(
             with the same game, options, seats and seed is taken from there instead of
             played again.  Games at iteration budgets are deterministic, so the ladder is
             the one a full run gives; this extends a ladder with more deals at the cost of
-            the new games only.
+            the new games only.  Only games of this :data:`BOTS_VERSION` (or of a file
+            that records none) are reused.
 
     Returns:
         ``(tables, results)``: per table ``{"table", "game", "players", "ratings", "pairs",
@@ -347,7 +350,15 @@ def run_ladder(
 
     Raises:
         RuntimeError: a game failed.
+        ValueError: ``reuse`` holds games of another bots version.
     """
+    other = bots_versions(reuse) - {BOTS_VERSION}
+    if other:
+        raise ValueError(
+            f"the games to reuse were played by bots version "
+            f"{', '.join(map(str, sorted(other)))}, these bots are version {BOTS_VERSION}: "
+            "a ladder of both would mix two different bots under one name"
+        )
     matches = schedule(config)
     known = {_game_key(r.match): r for r in reuse}
     fresh = [m for m in matches if _game_key(m) not in known]

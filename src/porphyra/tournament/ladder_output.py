@@ -7,7 +7,7 @@ format, which the package carries as ``porphyra/bots/data/ladder.json`` (read by
 ``porphyra bots`` and the server)::
 
     {"format": 1, "command": "...", "measured": "<UTC date, machine, load>",
-     "model": "openskill PlackettLuce (mu 25, sigma 25/3)",
+     "model": "openskill PlackettLuce (mu 25, sigma 25/3)", "bots_version": 1,
      "tables": [{"game": "byzantium", "players": 2,
                  "ratings": {"random": {"mu", "sigma", "low", "high", "games"}, ...},
                  "pairs": [{"level": "easy", "against": "random", "deals", "games",
@@ -18,7 +18,8 @@ Keys of ``ratings`` are the bot levels (the server's bot seat names) and, in sol
 of ``mu``; ``games`` counts the distinct games behind the rating.  ``pairs`` (optional: a
 ladder made before it has none) holds each level against the one below over paired deals
 (:mod:`porphyra.tournament.ladder_pairs`: a score and its 95% interval, fractions; in solo
-the difference of the two levels' wins against the same Opponents and seeds).
+the difference of the two levels' wins against the same Opponents and seeds);
+``bots_version`` the :data:`~porphyra.bots.version.BOTS_VERSION` that played its games.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from porphyra.bots.ladder_file import FORMAT, parse_ladder
+from porphyra.bots.version import BOTS_VERSION
 from porphyra.tournament.ladder import MODEL, LadderConfig
 from porphyra.tournament.ladder_pairs import entrant_level
 from porphyra.tournament.output import write_csv
@@ -61,6 +63,7 @@ def ladder_document(
         "command": command,
         "measured": measured,
         "model": MODEL,
+        "bots_version": BOTS_VERSION,
         "tables": [
             {
                 "game": t["game"],
@@ -116,8 +119,9 @@ def ladder_markdown(document: dict[str, Any], tables: Sequence[dict[str, Any]]) 
         "",
         f"Command: `{document['command']}`",
         "",
-        f"Measured: {document['measured']}. Model: {document['model']}; interval: the "
-        "wider of a 95% bootstrap over deals and mu ± 2 sigma.",
+        f"Measured: {document['measured']}. Bots version {document['bots_version']}. "
+        f"Model: {document['model']}; interval: the wider of a 95% bootstrap over deals and "
+        "mu ± 2 sigma.",
     ]
     for table in tables:
         label = f"{table['game']}, {'solo' if table['players'] == 1 else '2 players'}"
@@ -164,6 +168,7 @@ def write_ladder(
     write_csv(results, out / "games.csv")
     summary = {
         "parameters": asdict(config),
+        "bots_version": BOTS_VERSION,
         "command": document["command"],
         "measured": document["measured"],
         "model": document["model"],

@@ -2,10 +2,12 @@
 optional game records; reading ``games.csv`` back and combining the results of several runs.
 
 ``games.csv`` columns: ``game_id, game, options, table, deal, rotation, seed, seats,
-opponent, returns, scores, score_totals, winners, actions, duration_s``.  List and object
-cells (``options``, ``seats``, ``returns``, ``scores``, ``score_totals``, ``winners``) are
-JSON text; ``winners`` lists the entrants with the top outcome (empty when everyone draws);
-``duration_s`` is wall-clock seconds.
+opponent, returns, scores, score_totals, winners, actions, duration_s, bots_version``.
+List and object cells (``options``, ``seats``, ``returns``, ``scores``, ``score_totals``,
+``winners``) are JSON text; ``winners`` lists the entrants with the top outcome (empty when
+everyone draws); ``duration_s`` is wall-clock seconds; ``bots_version`` the bots' behaviour version
+(:mod:`porphyra.bots.version`), empty in a file written before it was recorded (a file
+without the column reads as such).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ CSV_COLUMNS = (
     "winners",
     "actions",
     "duration_s",
+    "bots_version",
 )
 
 
@@ -72,6 +75,7 @@ def csv_row(result: GameResult) -> dict[str, Any]:
         "winners": _json(winners(result)),
         "actions": result.actions,
         "duration_s": f"{result.duration:.4f}",
+        "bots_version": "" if result.bots_version is None else result.bots_version,
     }
 
 
@@ -164,11 +168,31 @@ def _read_rows(path: Path) -> list[GameResult]:
                         scores=tuple(json.loads(row["scores"])),
                         actions=int(row["actions"]),
                         duration=float(row["duration_s"]),
+                        bots_version=_version(row.get("bots_version")),
                     )
                 )
             except (KeyError, TypeError, ValueError) as exc:
                 raise ValueError(f"{path}, line {number}: malformed row ({exc})") from None
     return results
+
+
+def _version(cell: str | None) -> int | None:
+    """A ``bots_version`` cell: ``None`` when empty or absent (an older file).
+
+    Raises:
+        ValueError: not a positive integer.
+    """
+    if not cell:
+        return None
+    version = int(cell)
+    if version < 1:
+        raise ValueError(f"bots_version {version} is not a positive integer")
+    return version
+
+
+def bots_versions(results: Sequence[GameResult]) -> set[int]:
+    """The bots versions that played ``results`` (those that record one)."""
+    return {r.bots_version for r in results if r.bots_version is not None}
 
 
 def combine(runs: Sequence[Sequence[GameResult]]) -> list[GameResult]:
@@ -181,9 +205,16 @@ def combine(runs: Sequence[Sequence[GameResult]]) -> list[GameResult]:
     ranges this gives exactly the results of one run from the smallest seed.
 
     Raises:
-        ValueError: the same game (table, seed, rotation) appears twice.
+        ValueError: the same game (table, seed, rotation) appears twice, or the runs were
+            played by different bots versions (:mod:`porphyra.bots.version`).
     """
     merged = [result for run in runs for result in run]
+    versions = bots_versions(merged)
+    if len(versions) > 1:
+        raise ValueError(
+            "the runs were played by different bots versions "
+            f"({', '.join(map(str, sorted(versions)))}): they are different experiments"
+        )
     merged.sort(key=lambda r: (r.match.table, r.match.seed, r.match.rotation))
     keys = [(r.match.table, r.match.seed, r.match.rotation) for r in merged]
     if len(set(keys)) != len(keys):

@@ -18,6 +18,7 @@ from typing import Any
 from porphyra import record as records
 from porphyra.batch import ProgressCallback as ProgressCallback
 from porphyra.batch import play_game, run_batch
+from porphyra.bots.version import BOTS_VERSION
 from porphyra.tournament.schedule import Match
 
 
@@ -32,6 +33,8 @@ class GameResult:
         actions: number of actions in the game.
         duration: wall-clock seconds the game took (including the bots' thinking).
         record: the game's record (:func:`porphyra.record.to_record`) if asked for.
+        bots_version: the :data:`~porphyra.bots.version.BOTS_VERSION` that played it
+            (``None`` for a game read from a ``games.csv`` written before it was recorded).
     """
 
     match: Match
@@ -40,6 +43,7 @@ class GameResult:
     actions: int
     duration: float
     record: dict[str, Any] | None = None
+    bots_version: int | None = BOTS_VERSION
 
     @property
     def entrant_returns(self) -> tuple[float, ...]:
