@@ -3,8 +3,9 @@
 Reads ``OUT/chunk-*/games.csv`` of the chunks that finished (their ``summary.json``
 exists), merges them with :func:`porphyra.tournament.output.combine` (exactly the results of
 one run from the smallest seed, for consecutive seed ranges), and writes ``OUT/games.csv``
-and ``OUT/summary.json`` with the summary tables, ratings and the given notes, then prints
-the tables.
+and ``OUT/summary.json`` with the summary tables, ratings, the bots version (``null`` when
+the chunks record none) and the given notes, then prints the tables.  Chunks of two bots
+versions are refused (they are two experiments).
 
 usage: ``python docs/results/combine_chunks.py OUT 'how it was run' ['note' ...]``
 """
@@ -20,7 +21,7 @@ from rich.console import Console
 
 from porphyra.cli.tournament import summary_tables
 from porphyra.tournament import summarize
-from porphyra.tournament.output import combine, read_csv, write_outputs
+from porphyra.tournament.output import bots_versions, combine, read_csv, write_outputs
 
 
 def main() -> None:
@@ -38,6 +39,8 @@ def main() -> None:
     params["chunks"] = [p.name for p in chunks]
     summary["parameters"] = params
     summary["notes"] = sys.argv[3:]
+    versions = bots_versions(results)
+    summary["bots_version"] = versions.pop() if versions else None
     summary["elapsed_s"] = round(
         sum(json.loads((p / "summary.json").read_text())["elapsed_s"] for p in chunks), 2
     )
