@@ -17,6 +17,7 @@ from porphyra import record as records
 from porphyra.cli import app
 from porphyra.cli.conspiracy_parts import live_scores, solo_labels
 from porphyra.cli.conspiracy_view import ConspiracyView
+from porphyra.cli.lang import set_language
 from porphyra.core.registry import load_game
 from porphyra.games.conspiracy.solo import opponent_names
 
@@ -131,7 +132,36 @@ def test_simulate_solo_table_for_one_opponent() -> None:
     out = _invoke(
         ["simulate", "conspiracy", "--opponent", "farmer", "--games", "2", "--bots", "random"]
     )
-    assert "farmer" in out and "win %" in out and "military" not in out
+    # The Opponent by its name, as people call it (not the option's id).
+    assert "Farmer" in out and "win %" in out and "Military" not in out
+
+
+@pytest.mark.parametrize(
+    ("lang", "words", "english"),
+    [
+        ("ja", ["ソロ", "農民", "勝率 %", "伝説の対戦相手"], ["Farmer", "win %", "margin"]),
+        ("ko", ["솔로", "농부", "승률 %", "차이"], ["Farmer", "win %", "margin"]),
+    ],
+)
+def test_simulate_speaks_the_language_of_lang(
+    lang: str, words: list[str], english: list[str]
+) -> None:
+    args = ["simulate", "conspiracy", "--opponent", "farmer", "--games", "1", "--lang", lang]
+    try:
+        result = runner.invoke(app, args, env={"COLUMNS": "200"})
+        two = runner.invoke(
+            app,
+            ["simulate", "byzantium", "--games", "1", "--lang", lang],
+            env={"COLUMNS": "200"},
+        )
+    finally:
+        set_language("en")
+    assert result.exit_code == 0 and two.exit_code == 0, result.output + two.output
+    assert all(w in result.output for w in words), result.output
+    assert not any(w in result.output for w in english), result.output
+    # Byzantium's own statistics too (TT and LT are the game's printed abbreviations).
+    assert "TT" in two.output and "Byzantium statistics" not in two.output
+    assert "draws / shared" not in two.output and "mean return" not in two.output
 
 
 @pytest.mark.parametrize(

@@ -44,6 +44,8 @@ def _help(args: list[str], lang_env: str | None) -> str:
         (["review", "--help"], None, "Seed of the searches"),
         (["--help"], "ja_JP.UTF-8", "ボット同士でゲームを行い"),
         (["bots", "--help", "--lang", "ko"], None, "래더 레이팅"),
+        (["simulate", "--help", "--lang", "ja"], None, "最初のゲームのシード"),
+        (["simulate", "--help"], "ko_KR.UTF-8", "요약을 JSON으로 출력합니다"),
     ],
 )
 def test_help_follows_lang_and_LANG(args: list[str], lang_env: str | None, expected: str) -> None:

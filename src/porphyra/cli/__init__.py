@@ -352,7 +352,7 @@ def rules(game: Annotated[str, typer.Argument(help=GAMES_HELP)], lang: LangOpt =
 app.command(
     name="simulate",
     help=tr("Play bot games; print wins per seat, draws and the game's own statistics."),
-)(with_game_options()(simulate_command))
+)(with_game_options()(translated_help(simulate_command)))
 app.command(name="tournament")(tournament_command)
 app.command(name="balance")(balance_command)
 app.command(

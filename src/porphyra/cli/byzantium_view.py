@@ -432,17 +432,17 @@ class ByzantiumView(GameView):
 
     def summary_tables(self, summary: Obs, labels: Sequence[str]) -> list[RenderableType]:
         """Collapses, mean final LT per seat and mean final TT."""
-        table = Table(title="Byzantium statistics", box=box.SIMPLE_HEAD)
-        table.add_column("measure")
-        table.add_column("value", justify="right")
+        table = Table(title=tr("Byzantium statistics"), box=box.SIMPLE_HEAD)
+        table.add_column(tr("measure"))
+        table.add_column(tr("value"), justify="right")
         games = summary["games"]
         table.add_row(
-            "collapses (TT ≤ 0)",
+            tr("collapses (TT ≤ 0)"),
             f"{summary['collapses']} ({100 * summary['collapses'] / games:.1f}%)",
         )
         for seat, label in enumerate(labels):
-            table.add_row(f"mean final LT, {label}", f"{summary['mean_final_lt'][seat]:.2f}")
-        table.add_row("mean final TT", f"{summary['mean_final_tt']:.2f}")
+            table.add_row(tr("mean final LT, {0}", label), f"{summary['mean_final_lt'][seat]:.2f}")
+        table.add_row(tr("mean final TT"), f"{summary['mean_final_tt']:.2f}")
         return [table]
 
     # ------------------------------------------------------------------ cards

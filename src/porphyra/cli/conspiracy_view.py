@@ -448,11 +448,11 @@ class ConspiracyView(GameView):
 
     def summary_tables(self, summary: Obs, labels: Sequence[str]) -> list[RenderableType]:
         """Mean score by category per seat."""
-        table = Table(title="Mean score by category", box=box.SIMPLE_HEAD)
-        table.add_column("seat")
+        table = Table(title=tr("Mean score by category"), box=box.SIMPLE_HEAD)
+        table.add_column(tr("seat"))
         cols = (*CATEGORIES, "total", "pearls")
         for col in cols:
-            table.add_column(col.replace("_", " "), justify="right")
+            table.add_column(tr(col.replace("_", " ")), justify="right")
         for seat, means in enumerate(summary["mean_scores"]):
             table.add_row(labels[seat], *(f"{means.get(c, 0):.2f}" for c in cols))
         return [table]

@@ -17,6 +17,7 @@ from typing import Annotated, Any
 import typer
 from rich import box
 from rich.console import Console, RenderableType
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -32,14 +33,15 @@ from porphyra.cli.common import (
     players_hint,
     solo_options,
 )
+from porphyra.cli.lang import seat_label, set_language, tr
 from porphyra.cli.options import game_options
-from porphyra.cli.params import GAMES_HELP, SoloOpt
+from porphyra.cli.params import GAMES_HELP, LangOpt, SoloOpt
 from porphyra.cli.tournament import parse_opponents
 from porphyra.cli.views import GameView, view_for
 from porphyra.core.game import Game
 from porphyra.core.outcome import sole_winner
 from porphyra.core.registry import load_game
-from porphyra.core.seats import seat_label
+from porphyra.i18n import N_
 
 ProgressCallback = Callable[[int], None]
 
@@ -183,16 +185,30 @@ def simulate_solo(
 def solo_table(summary: dict[str, Any]) -> Table:
     """A Rich table of a :func:`simulate_solo` summary: one row per Legendary Opponent."""
     table = Table(
-        title=f"{summary['game']} solo: {summary['bot']} bot, {summary['games']} games per "
-        f"Legendary Opponent from seed {summary['seed']}",
+        title=tr(
+            "{0} solo: the {1} bot, {2} games per Legendary Opponent from seed {3}",
+            tr(str(summary["game"]).capitalize()),
+            summary["bot"],
+            summary["games"],
+            summary["seed"],
+        ),
         box=box.SIMPLE_HEAD,
     )
-    table.add_column("opponent", no_wrap=True, min_width=10)
-    for col in ("wins", "losses", "shared", "win %", "you", "LO", "bonus", "margin"):
-        table.add_column(col, justify="right", no_wrap=True)
+    table.add_column(tr("Opponent"), no_wrap=True, min_width=10)
+    for col in (
+        N_("wins"),
+        N_("losses"),
+        N_("shared"),
+        N_("win %"),
+        N_("you"),
+        N_("LO"),
+        N_("bonus"),
+        N_("margin"),
+    ):
+        table.add_column(tr(col), justify="right", no_wrap=True)
     for name, row in summary["opponents"].items():
         table.add_row(
-            name,
+            tr(name.capitalize()),
             str(row["wins"]),
             str(row["losses"]),
             str(row["shared"]),
@@ -202,7 +218,7 @@ def solo_table(summary: dict[str, Any]) -> Table:
             f"{row['mean_lo_bonus']:.2f}",
             f"{row['mean_margin']:+.2f}",
         )
-    table.caption = (
+    table.caption = tr(
         "win %: a shared victory (C-R11) counts half · you, LO: mean final score (IP) · "
         "bonus: the LO's card bonus · margin: you minus the LO"
     )
@@ -213,11 +229,18 @@ def summary_tables(summary: dict[str, Any], view: GameView) -> list[RenderableTy
     """Rich tables of a :func:`simulate` summary."""
     labels = [f"{seat_label(i)} ({name})" for i, name in enumerate(summary["bots"])]
     games = summary["games"]
-    table = Table(title=f"{summary['game']}: {games} games from seed {summary['seed']}")
-    table.add_column("seat")
-    table.add_column("wins", justify="right")
-    table.add_column("win %", justify="right")
-    table.add_column("mean return", justify="right")
+    table = Table(
+        title=tr(
+            "{0}: {1} games from seed {2}",
+            tr(str(summary["game"]).capitalize()),
+            games,
+            summary["seed"],
+        )
+    )
+    table.add_column(tr("seat"))
+    table.add_column(tr("wins"), justify="right")
+    table.add_column(tr("win %"), justify="right")
+    table.add_column(tr("mean return"), justify="right")
     for i, label in enumerate(labels):
         table.add_row(
             label,
@@ -226,26 +249,31 @@ def summary_tables(summary: dict[str, Any], view: GameView) -> list[RenderableTy
             f"{summary['mean_returns'][i]:+.3f}",
         )
     table.add_section()
-    table.add_row("draws / shared", str(summary["draws"]), f"{100 * summary['draws'] / games:.1f}")
-    table.caption = f"mean actions per game: {summary['mean_actions']}"
+    table.add_row(
+        tr("draws / shared"), str(summary["draws"]), f"{100 * summary['draws'] / games:.1f}"
+    )
+    table.caption = tr("mean actions per game: {0}", summary["mean_actions"])
     return [table, *view.summary_tables(summary, labels)]
 
 
 def simulate_command(
     game: Annotated[str, typer.Argument(help=GAMES_HELP)],
-    games: Annotated[int, typer.Option("--games", help="Number of games.")] = 100,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the first game.")] = 0,
+    games: Annotated[int, typer.Option("--games", help=N_("Number of games."))] = 100,
+    seed: Annotated[int, typer.Option("--seed", help=N_("Seed of the first game."))] = 0,
     bots: Annotated[
         str | None,
         typer.Option(
             "--bots",
             "--seats",
-            help="Comma-separated bot per seat (default: random everywhere).  --seats is "
-            "the same flag (as in play).",
+            help=N_(
+                "Comma-separated bot per seat (default: random everywhere).  --seats is "
+                "the same flag (as in play)."
+            ),
         ),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("Print the summary as JSON."))] = False,
     solo: SoloOpt = False,
+    lang: LangOpt = None,
     *,
     options: dict[str, Any],
 ) -> None:
@@ -259,6 +287,7 @@ def simulate_command(
     """
     console = make_console()
     with handle_errors(console):
+        set_language(lang)
         name = check_game(game)
         given = solo_options(name, solo, options)
         if solo or "opponent" in options:
@@ -295,7 +324,7 @@ def simulate_command(
 def _simulation_progress(as_json: bool) -> Progress:
     """The progress bar of ``simulate`` (on stderr; it vanishes when printing JSON)."""
     return Progress(
-        TextColumn("[bold]simulating[/]"),
+        TextColumn(f"[bold]{escape(tr('simulating'))}[/]"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
