@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from porphyra import record as records
+from porphyra.bots.version import BOTS_VERSION
 from porphyra.core.messages import Message
 from porphyra.review import ReviewSettings, cache_path, cached_review
 from porphyra.review import cache as cache_module
@@ -93,8 +94,8 @@ def test_a_tampered_entry_is_recomputed(saved: tuple[dict[str, Any], Path]) -> N
 
 
 def test_a_version_1_review_is_never_read_back(saved: tuple[dict[str, Any], Path]) -> None:
-    # Reviews before the calibration (version 1: raw chances) stay in the file under their
-    # own key but are recomputed, never shown as if calibrated.
+    # Reviews before the calibration (version 1: raw chances) are recomputed, never shown
+    # as if calibrated, and leave the file when the new review is written.
     rec, path = saved
     fresh, _ = cached_review(rec, path, 0, FAST)
     data = json.loads(cache_path(path).read_text(encoding="utf-8"))
@@ -104,6 +105,30 @@ def test_a_version_1_review_is_never_read_back(saved: tuple[dict[str, Any], Path
     cache_path(path).write_text(json.dumps(data), encoding="utf-8")
     assert cached_review(rec, path, 0, FAST) == (fresh, False)
     assert cached_review(rec, path, 0, FAST) == (fresh, True)
+    kept = json.loads(cache_path(path).read_text(encoding="utf-8"))["reviews"]
+    assert list(kept) == [key]
+
+
+def test_a_review_by_other_bots_is_recomputed(
+    saved: tuple[dict[str, Any], Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The search judges the moves: bots of another version (porphyra.bots.version) make
+    # another review, under another key; the older one is dropped from the file.
+    rec, path = saved
+    fresh, _ = cached_review(rec, path, 0, FAST)
+    ((key, _),) = json.loads(cache_path(path).read_text(encoding="utf-8"))["reviews"].items()
+    assert key.startswith(f"v{REVIEW_VERSION}:bots={BOTS_VERSION}:seat=0:")
+    later = f"v{REVIEW_VERSION}:bots={BOTS_VERSION + 1}:"
+    monkeypatch.setattr(cache_module, "KEY_PREFIX", later)
+    monkeypatch.setattr(cache_module, "BOTS_VERSION", BOTS_VERSION + 1)
+    monkeypatch.setattr(
+        cache_module, "review_record", lambda *a: {**fresh, "bots_version": BOTS_VERSION + 1}
+    )
+    again, hit = cached_review(rec, path, 0, FAST)
+    assert not hit and again["bots_version"] == BOTS_VERSION + 1
+    kept = json.loads(cache_path(path).read_text(encoding="utf-8"))["reviews"]
+    assert list(kept) == [later + "seat=0:iterations=16:seed=2"]
+    assert cached_review(rec, path, 0, FAST) == (again, True)
 
 
 @pytest.mark.parametrize(

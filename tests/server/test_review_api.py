@@ -180,6 +180,35 @@ def test_a_damaged_stored_review_is_computed_again(
     assert text.startswith("{")
 
 
+def test_a_seats_reviews_of_other_versions_are_deleted_when_a_new_one_is_stored(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    """A review stored under an older key (another review or bots version, other settings)
+    is never read again: storing the seat's review under today's key deletes it, and
+    leaves the other seat's review alone."""
+    import sqlite3
+
+    monkeypatch.setattr(server_review, "SETTINGS", FAST)
+    path = tmp_path / "reviews.sqlite3"
+    with TestClient(create_app(db_url=f"sqlite:///{path}", bot_pace=0.0)) as c:
+        gid, done = _reviewed(c, 10, 0)
+        c.post(f"/api/games/{gid}/review", json={"seat": 1})
+        wait_for(lambda: c.get(f"/api/games/{gid}/review?seat=1").json()["status"] == "done")
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE reviews SET key = replace(key, ':bots=', ':bots=0') WHERE seat = 0")
+    with TestClient(create_app(db_url=f"sqlite:///{path}", bot_pace=0.0)) as c:
+        assert c.get(f"/api/games/{gid}/review?seat=0").json()["status"] == "none"
+        c.post(f"/api/games/{gid}/review", json={"seat": 0})
+        again = wait_for(
+            lambda: (s := c.get(f"/api/games/{gid}/review?seat=0").json())["status"] == "done" and s
+        )
+        assert again == done
+    with sqlite3.connect(path) as db:
+        keys = sorted(db.execute("SELECT seat, key FROM reviews").fetchall())
+    assert [seat for seat, _ in keys] == [0, 1]
+    assert all(":bots=0" not in key for _, key in keys)
+
+
 def test_reviews_go_on_in_memory_when_the_database_fails() -> None:
     """A database that fails (a PostgreSQL outage) neither loses a review nor fails it:
     the review is computed and kept in memory."""

@@ -1,11 +1,13 @@
 """Reviews cached beside their record: ``game.json`` → ``game.review.json``.
 
 The cache file holds ``{"format": "porphyra-review-cache", "reviews": {key: review}}``,
-one review per seat and settings; ``key`` names the seat, the settings and the review
-version, and each review carries the digest of the record it was computed from
+one review per seat and settings; ``key`` names the seat, the settings, the review version
+and the bots' version (the search judges the moves: :mod:`porphyra.bots.version`), and
+each review carries the digest of the record it was computed from
 (:func:`~porphyra.review.engine.record_digest`), so a review of an edited record, of other
-settings or of an older version is never read back.  A cache that cannot be read (not
-JSON, wrong shape) is ignored with a notice and rewritten.
+settings or of an older version is never read back; writing the file drops the reviews of
+other versions, which nothing reads again.  A cache that cannot be read (not JSON, wrong
+shape) is ignored with a notice and rewritten.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from porphyra.bots.version import BOTS_VERSION
 from porphyra.core.messages import Message
 from porphyra.i18n import N_
 from porphyra.review.engine import (
@@ -44,9 +47,14 @@ def cache_path(record_path: str | Path) -> Path:
     return path.with_name(path.name + ".review.json")
 
 
+#: The start of every key of this review version and bots version.
+KEY_PREFIX = f"v{REVIEW_VERSION}:bots={BOTS_VERSION}:"
+
+
 def cache_key(seat: int, settings: ReviewSettings) -> str:
-    """The key of one review in a cache file (seat, budget, seed, review version)."""
-    return f"v{REVIEW_VERSION}:seat={seat}:iterations={settings.iterations}:seed={settings.seed}"
+    """The key of one review in a cache file (review and bots versions, seat, budget,
+    seed): ``v2:bots=1:seat=0:iterations=400:seed=0``."""
+    return f"{KEY_PREFIX}seat={seat}:iterations={settings.iterations}:seed={settings.seed}"
 
 
 def read_cache(path: Path, notice: Notice | None = None) -> dict[str, Any]:
@@ -113,11 +121,14 @@ def cached_review(
     if (
         isinstance(hit, dict)
         and hit.get("version") == REVIEW_VERSION
+        and hit.get("bots_version") == BOTS_VERSION
         and hit.get("record") == record_digest(record)
         and well_formed(hit)
     ):
         return hit, True
     review = review_record(record, seat, settings, progress)
+    # Reviews of other versions are never read again: keep the file to what can be.
+    reviews = {k: r for k, r in reviews.items() if k.startswith(KEY_PREFIX)}
     reviews[key] = review
     try:
         _write_atomic(path, {"format": CACHE_FORMAT, "reviews": reviews})

@@ -41,6 +41,7 @@ from porphyra import record as records
 from porphyra.bots import ISMCTS_SEARCH, ISMCTSBot
 from porphyra.bots.base import SeatView, seat_view
 from porphyra.bots.heuristic import heuristics_for
+from porphyra.bots.version import BOTS_VERSION
 from porphyra.core.errors import RecordError
 from porphyra.core.game import Action, State
 from porphyra.review.calibration import calibrate
@@ -327,6 +328,7 @@ def finish_review(
     result = final_value(end, seat) if end.is_terminal() else None
     return {
         "version": REVIEW_VERSION,
+        "bots_version": BOTS_VERSION,
         "game": record["game"],
         "seat": seat,
         "settings": settings.as_dict(),

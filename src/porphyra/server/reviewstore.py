@@ -21,7 +21,7 @@ import logging
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from porphyra.review.cache import well_formed
@@ -36,7 +36,8 @@ def save_review(
 ) -> None:
     """Store ``review`` (a finished review, JSON-ready) of ``seat`` of ``game_id`` under
     ``key``; a review already stored under ``key`` is kept, unless its row is damaged
-    (then this one replaces it).
+    (then this one replaces it).  The seat's reviews under other keys (other review or
+    bots versions, other settings: never read again) are deleted.
 
     Raises:
         sqlalchemy.exc.SQLAlchemyError: the database failed (not for a key already there).
@@ -49,6 +50,14 @@ def save_review(
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
     }
     with storage._lock:
+        with storage.engine.begin() as conn:
+            conn.execute(
+                delete(reviews_table).where(
+                    reviews_table.c.game_id == game_id,
+                    reviews_table.c.seat == seat,
+                    reviews_table.c.key != key,
+                )
+            )
         try:
             with storage.engine.begin() as conn:
                 conn.execute(insert(reviews_table).values(**row))
