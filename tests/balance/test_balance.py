@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from porphyra.balance import analysis, lab, report, stats, tune
 from porphyra.balance.campaign import Campaign, play_task, run_tasks, seat_assignments
 from porphyra.bots.selfplay import play_bot_game
+from porphyra.bots.version import BOTS_VERSION
 from porphyra.cli import app
 from porphyra.cli.balance import normalize_ray_flag
 from porphyra.core.registry import shared_game
@@ -158,6 +159,7 @@ def test_skill_table_counts_each_game_once_with_repeated_specs() -> None:
 def test_summary_and_report_hold_the_figures(tmp_path: Path) -> None:
     summary = lab.run_lab(SMALL, "porphyra balance byzantium (test)")
     assert summary["cards"]["version"] == "v1"
+    assert summary["bots_version"] == BOTS_VERSION  # the bots that played the figures
     figures = summary["pairings"][0]["figures"]
     assert figures["games"] == 6
     fe = figures["first_emperor"]
@@ -167,6 +169,7 @@ def test_summary_and_report_hold_the_figures(tmp_path: Path) -> None:
     summary_path, html_path = report.write(summary, tmp_path)
     assert json.loads(summary_path.read_text()) == json.loads(json.dumps(summary))
     page = html_path.read_text()
+    assert f"Bots version {BOTS_VERSION}" in page
     assert page.count("data:image/png;base64,") >= 3  # plots are embedded
     assert 'src="http' not in page  # self-contained
 

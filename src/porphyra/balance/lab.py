@@ -25,6 +25,7 @@ from typing import Any
 from porphyra.balance import analysis, paired
 from porphyra.balance.campaign import Campaign, ProgressCallback, Task, run_tasks
 from porphyra.balance.hooks import balance_hooks
+from porphyra.bots.version import BOTS_VERSION
 from porphyra.core.registry import load_game
 
 
@@ -210,9 +211,10 @@ def summarize(
     """The summary of ``campaign``'s ``results``.
 
     Returns:
-        ``{"command", "game", "options", "cards", "campaign", "sampling", "pairings":
-        [{"bots", "figures"}], "skill"}``; figures as
-        :func:`porphyra.balance.analysis.summarize`.
+        ``{"command", "bots_version", "game", "options", "cards", "campaign", "sampling",
+        "pairings": [{"bots", "figures"}], "skill"}``; figures as
+        :func:`porphyra.balance.analysis.summarize`, ``bots_version`` the bots that played
+        (:data:`~porphyra.bots.version.BOTS_VERSION`).
     """
     pairings = []
     for p, bots in enumerate(campaign.pairings):
@@ -220,6 +222,7 @@ def summarize(
         pairings.append({"bots": list(bots), "figures": analysis.summarize(campaign.game, mine)})
     return {
         "command": command,
+        "bots_version": BOTS_VERSION,
         "game": campaign.game,
         "options": campaign.options,
         "cards": card_set_info(campaign.game, campaign.options),
@@ -274,8 +277,8 @@ def run_compare(
         campaigns: two campaigns differing only in their card set.
 
     Returns:
-        ``{"command", "compare": [card set infos], "sampling", "pairings": [{"bots",
-        "figures": paired.compare_pairing}], "summaries": [summary A, summary B]}``.
+        ``{"command", "bots_version", "compare": [card set infos], "sampling", "pairings":
+        [{"bots", "figures": paired.compare_pairing}], "summaries": [summary A, summary B]}``.
 
     Raises:
         ValueError / RuntimeError: as :func:`run_lab`.
@@ -294,6 +297,7 @@ def run_compare(
         pairings.append({"bots": list(bots), "figures": paired.compare_pairing(a, b)})
     return {
         "command": command,
+        "bots_version": BOTS_VERSION,
         "compare": infos,
         "sampling": sampling,
         "pairings": pairings,

@@ -108,6 +108,8 @@ def render_html(summary: dict[str, Any]) -> str:
         c = summary["cards"]
         name, version = html.escape(str(c["name"])), html.escape(str(c["version"]))
         parts.append(f"<p>Card set: <b>{name}</b>, version {version}</p>")
+    if summary.get("bots_version") is not None:  # (summaries before it was recorded: none)
+        parts.append(f"<p>Bots version {int(summary['bots_version'])}</p>")
     if summary.get("records"):
         rec = summary["records"]
         skipped = "".join(f"<li>{html.escape(line)}</li>" for line in rec["skipped"])
