@@ -74,6 +74,10 @@ def create_in_lobby(page: Any, base: str, game: str, seed: int, players: int | N
     if players is not None:
         page.select_option("#opt-players", str(players))
     rows = page.locator("#seats .seatrow")
+    # The seat menu says what a level is in this game: Byzantium's hard is not measurably
+    # stronger than medium (issue 31), Conspiracy's is four times medium's search.
+    hard = rows.nth(1).locator("option[value='bot:hard']").inner_text()
+    assert ("not measurably stronger than Medium" in hard) == (game == "byzantium"), hard
     rows.nth(0).locator("input").fill("Tester")
     rows.nth(0).locator("select").select_option("human")
     for i in range(1, rows.count()):

@@ -42,6 +42,11 @@ def test_meta_and_cards(client: TestClient) -> None:
     meta = client.get("/api/meta").json()
     assert set(meta["games"]) == {"byzantium", "conspiracy"}
     assert meta["bots"][:3] == ["easy", "medium", "hard"]
+    # A level that plays otherwise in one game is described there (issue 31: Byzantium's
+    # hard is not measurably stronger than medium); other games keep the common texts.
+    assert "not measurably stronger" in meta["games"]["byzantium"]["bot_text"]["hard"]
+    assert meta["games"]["conspiracy"]["bot_text"] == {}
+    assert "four times" in meta["bot_text"]["hard"]
     byz = client.get("/api/cards/byzantium").json()
     assert byz["cards"]["justinian-i"] == {
         "name": "Justinian I",

@@ -54,7 +54,12 @@ from porphyra.server.deps import (
     settings_of,
 )
 from porphyra.server.errors import RefusedRequest
-from porphyra.server.gamedata import lobby_bot_text, lobby_bots, solo_supported
+from porphyra.server.gamedata import (
+    lobby_bot_text,
+    lobby_bots,
+    lobby_game_bot_text,
+    solo_supported,
+)
 from porphyra.server.hub import Hub
 from porphyra.server.hubcreate import CreateError
 from porphyra.server.incidents import report
@@ -76,6 +81,7 @@ async def meta() -> dict[str, Any]:
             "min_players": info.min_players,
             "max_players": info.max_players,
             "options": [o.to_json() for o in options_of(info.options, "lobby")],
+            "bot_text": lobby_game_bot_text(name),
         }
     return {
         "games": games,

@@ -82,6 +82,13 @@ function renderOptions() {
   renderSeats();
 }
 
+// The seat menus' bot texts: the chosen game's own where a level plays otherwise there,
+// else the common ones (GET /api/meta).
+function botTexts() {
+  const game = META && META.games[preset().game];
+  return Object.assign({}, META ? META.bot_text : {}, game && game.bot_text ? game.bot_text : {});
+}
+
 function renderSeats() {
   const box = document.getElementById("seats");
   const old = [...box.querySelectorAll(".seatrow")].map((row) => ({
@@ -89,13 +96,14 @@ function renderSeats() {
   }));
   box.innerHTML = "";
   const bots = META ? META.bots : ["easy", "medium", "hard", "random"];
+  const texts = botTexts();
   for (let i = 0; i < seatCount(); i++) {
     const prev = old[i] || { name: "", kind: i === 0 ? "human" : "easy" };
     const kind = el("select", { "data-seat": String(i) },
       el("option", { value: "human" }, t("Human")),
       ...(i === 0 ? [] : [el("option", { value: "open" }, t("Open seat (anyone signed in)")),
         el("option", { value: "invite" }, t("Invite a player (their user name as the name)"))]),
-      ...bots.map((b) => el("option", { value: "bot:" + b }, t("Bot — {0}", (META && META.bot_text && META.bot_text[b]) ? t(META.bot_text[b]) : term(b)))));
+      ...bots.map((b) => el("option", { value: "bot:" + b }, t("Bot — {0}", texts[b] ? t(texts[b]) : term(b)))));
     kind.value = ["human", "open", "invite"].includes(prev.kind) ? prev.kind : (prev.kind.startsWith("bot:") ? prev.kind : "bot:" + prev.kind);
     if (!kind.value) kind.value = "bot:easy";
     kind.setAttribute("aria-label", t("Seat {0}: who plays", i + 1));
