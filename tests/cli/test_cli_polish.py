@@ -337,7 +337,7 @@ def test_flags_agree_across_play_simulate_tournament_and_agent() -> None:
     solo = ["--solo", "--games", "2", "--bots", "easy"]
     for flag in ("--opponent", "--opponents"):
         result = runner.invoke(app, ["simulate", "conspiracy", *solo, flag, "farmer,mage"])
-        assert result.exit_code == 0 and "mage" in result.output, result.output
+        assert result.exit_code == 0 and "Mage" in result.output, result.output
     for command in ("play", "simulate", "tournament", "agent", "replay", "balance"):
         text = runner.invoke(app, [command, "--help"], env={"COLUMNS": "200"}).output
         assert "<bool>" not in text, command

@@ -51,9 +51,14 @@ class WebHooks:
             the server need not build the public observation for them).
         solo_options: the options of a one-seat table against the game's own opponent,
             which the lobby offers when the engine accepts them.  None: no solo table.
+        bot_text: the lobby's words for a bot level that plays otherwise in this game
+            than its common description says (bot name -> English text marked ``N_``,
+            translated by the page), e.g. a level measured no stronger than the one below
+            it here.  None: the common descriptions.
     """
 
     summary: Callable[[Game, Iterable[dict[str, Any]]], dict[str, Any]] | None = None
     hidden: Callable[[State], dict[str, Any]] | None = None
     derived: Callable[[Game, dict[str, Any]], dict[str, Any]] | None = None
     solo_options: Mapping[str, Any] | None = None
+    bot_text: Mapping[str, str] | None = None

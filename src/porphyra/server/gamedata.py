@@ -35,18 +35,6 @@ LOBBY_BOT_TEXT = {
 }
 
 
-#: Where a level plays otherwise in one game, the lobby says so there (measured: in
-#: Byzantium ``hard`` scores 51.5% [47.5-55.5] against ``medium`` over 200 paired deals,
-#: docs/results/levels/README.md).
-LOBBY_BOT_TEXT_BY_GAME = {
-    "byzantium": {
-        "hard": N_(
-            "Hard: thinks 2 seconds a move; in Byzantium not measurably stronger than Medium"
-        ),
-    },
-}
-
-
 def lobby_bots() -> list[str]:
     """Bot names for the lobby's seat menus: the difficulties first, then the rest,
     without aliases."""
@@ -62,8 +50,13 @@ def lobby_bot_text() -> dict[str, str]:
 
 def lobby_game_bot_text(game: str) -> dict[str, str]:
     """``{bot name: text}`` of the lobby bots that game ``game`` describes otherwise than
-    :func:`lobby_bot_text` (``{}`` for most games)."""
-    return dict(LOBBY_BOT_TEXT_BY_GAME.get(game, {}))
+    :func:`lobby_bot_text` (its :attr:`~porphyra.core.adapters.WebHooks.bot_text`; ``{}``
+    for most games).
+
+    Raises:
+        UnknownGameError: ``game`` is not a registered game.
+    """
+    return dict(web_hooks(game).bot_text or {})
 
 
 @functools.cache
