@@ -30,7 +30,7 @@ from rich.progress import (
 from porphyra.bots import Bot, bot_names, make_bot
 from porphyra.bots.selfplay import seat_seed
 from porphyra.cli.lang import error_text, fitted, styled, term, tr
-from porphyra.core.errors import PorphyraError
+from porphyra.core.errors import PorphyraError, UnknownGameError
 from porphyra.core.registry import game_info, registered_games, solo_games
 
 #: Exit code of every handled error (bad record, unknown game, bad card file, bad option).
@@ -233,6 +233,23 @@ def solo_options(name: str, solo: bool, given: dict[str, Any]) -> dict[str, Any]
     if given.get("players") not in (None, 1):
         raise CliError("--solo is one player against a Legendary Opponent: drop --players")
     return {**given, "players": 1}
+
+
+def game_label(name: str) -> str:
+    """Game ``name``'s short name in the terminal's language (``Byzantium``,
+    ``コンスピラシー``): its long name up to a colon, or, for a name the registry does not
+    know (a ladder file's), the name capitalized."""
+    try:
+        title = game_info(name).long_name.split(":")[0]
+    except UnknownGameError:
+        title = name.capitalize()
+    return tr(title)
+
+
+def opponent_label(name: str) -> str:
+    """A Legendary Opponent's name in the terminal's language, from its ``opponent`` option
+    id (``farmer`` -> ``Farmer``, ``農民``)."""
+    return tr(name.capitalize())
 
 
 def check_game(name: str) -> str:

@@ -23,7 +23,13 @@ from rich.table import Table
 
 from porphyra.bots.ladder_file import LEGENDARY_PREFIX
 from porphyra.bots.version import BOTS_VERSION
-from porphyra.cli.common import CliError, handle_errors, progress_bar
+from porphyra.cli.common import (
+    CliError,
+    game_label,
+    handle_errors,
+    opponent_label,
+    progress_bar,
+)
 from porphyra.cli.lang import tr
 from porphyra.tournament.ladder import (
     LADDER_BUDGETS,
@@ -231,7 +237,7 @@ def _cell(rating: dict[str, Any]) -> str:
 
 def _heading(table: dict[str, Any]) -> str:
     """A ladder table's name in the current language: ``Byzantium, 2 players``."""
-    game = tr(str(table["game"]).capitalize())
+    game = game_label(str(table["game"]))
     if table["players"] == 1:
         return tr("{0} solo", game)
     return tr("{0}, {1} players", game, table["players"])
@@ -313,7 +319,7 @@ def ladder_notes() -> tuple[dict[str, str], list[str]]:
     notes = []
     for table in document["tables"]:
         opponents = [
-            f"{tr(key.removeprefix(LEGENDARY_PREFIX).capitalize())} {_cell(rating)}"
+            f"{opponent_label(key.removeprefix(LEGENDARY_PREFIX))} {_cell(rating)}"
             for key, rating in table["ratings"].items()
             if key.startswith(LEGENDARY_PREFIX)
         ]

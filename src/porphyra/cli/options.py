@@ -16,7 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
-from porphyra.cli.common import CliError
+from porphyra.cli.common import CliError, game_label
 from porphyra.cli.lang import tr
 from porphyra.core.options import GameOption, options_of
 from porphyra.core.registry import game_info, registered_games
@@ -39,7 +39,7 @@ def cli_options(
 def _help(owners: list[tuple[str, GameOption]]) -> str:
     parts = []
     for game, option in owners:
-        text = f"{tr(game_info(game).long_name.split(':')[0])}: {tr(option.help)}"
+        text = f"{game_label(game)}: {tr(option.help)}"
         if option.choices:
             # A seat's value is its player index; say which seat people call it.
             labels = option.choice_labels or tuple(str(c) for c in option.choices)

@@ -26,9 +26,11 @@ from porphyra.bots.selfplay import play_bot_game
 from porphyra.cli.common import (
     CliError,
     check_game,
+    game_label,
     handle_errors,
     has_players_option,
     make_console,
+    opponent_label,
     parse_seat_kinds,
     players_hint,
     solo_options,
@@ -187,7 +189,7 @@ def solo_table(summary: dict[str, Any]) -> Table:
     table = Table(
         title=tr(
             "{0} solo: the {1} bot, {2} games per Legendary Opponent from seed {3}",
-            tr(str(summary["game"]).capitalize()),
+            game_label(str(summary["game"])),
             summary["bot"],
             summary["games"],
             summary["seed"],
@@ -208,7 +210,7 @@ def solo_table(summary: dict[str, Any]) -> Table:
         table.add_column(tr(col), justify="right", no_wrap=True)
     for name, row in summary["opponents"].items():
         table.add_row(
-            tr(name.capitalize()),
+            opponent_label(name),
             str(row["wins"]),
             str(row["losses"]),
             str(row["shared"]),
@@ -232,7 +234,7 @@ def summary_tables(summary: dict[str, Any], view: GameView) -> list[RenderableTy
     table = Table(
         title=tr(
             "{0}: {1} games from seed {2}",
-            tr(str(summary["game"]).capitalize()),
+            game_label(str(summary["game"])),
             games,
             summary["seed"],
         )
