@@ -121,6 +121,12 @@ def _reviewed(client: TestClient, seed: int, seat: int) -> tuple[str, dict[str, 
     gid = client.post("/api/games", json={"game": "byzantium", "seats": BOTS, "seed": seed})
     game_id: str = gid.json()["id"]
     wait_for(lambda: client.get(f"/api/games/{game_id}").json()["status"] == "over")
+    return game_id, _review(client, game_id, seat)
+
+
+def _review(client: TestClient, game_id: str, seat: int) -> dict[str, Any]:
+    """Ask for the review of ``seat`` of finished game ``game_id`` and wait for its status
+    to say done; that status."""
     client.post(f"/api/games/{game_id}/review", json={"seat": seat})
     done: dict[str, Any] = wait_for(
         lambda: (
@@ -128,7 +134,7 @@ def _reviewed(client: TestClient, seed: int, seat: int) -> tuple[str, dict[str, 
             and s
         )
     )
-    return game_id, done
+    return done
 
 
 def _no_search(*args: Any) -> dict[str, Any]:
@@ -170,11 +176,7 @@ def test_a_damaged_stored_review_is_computed_again(
         assert db.execute("UPDATE reviews SET review = ?", (damaged,)).rowcount == 1
     with TestClient(create_app(db_url=f"sqlite:///{path}", bot_pace=0.0)) as c:
         assert c.get(f"/api/games/{gid}/review?seat=1").json()["status"] == "none"
-        c.post(f"/api/games/{gid}/review", json={"seat": 1})
-        again = wait_for(
-            lambda: (s := c.get(f"/api/games/{gid}/review?seat=1").json())["status"] == "done" and s
-        )
-        assert again == done
+        assert _review(c, gid, 1) == done
     with sqlite3.connect(path) as db:
         (text,) = db.execute("SELECT review FROM reviews").fetchone()
     assert text.startswith("{")
@@ -192,17 +194,12 @@ def test_a_seats_reviews_of_other_versions_are_deleted_when_a_new_one_is_stored(
     path = tmp_path / "reviews.sqlite3"
     with TestClient(create_app(db_url=f"sqlite:///{path}", bot_pace=0.0)) as c:
         gid, done = _reviewed(c, 10, 0)
-        c.post(f"/api/games/{gid}/review", json={"seat": 1})
-        wait_for(lambda: c.get(f"/api/games/{gid}/review?seat=1").json()["status"] == "done")
+        _review(c, gid, 1)
     with sqlite3.connect(path) as db:
         db.execute("UPDATE reviews SET key = replace(key, ':bots=', ':bots=0') WHERE seat = 0")
     with TestClient(create_app(db_url=f"sqlite:///{path}", bot_pace=0.0)) as c:
         assert c.get(f"/api/games/{gid}/review?seat=0").json()["status"] == "none"
-        c.post(f"/api/games/{gid}/review", json={"seat": 0})
-        again = wait_for(
-            lambda: (s := c.get(f"/api/games/{gid}/review?seat=0").json())["status"] == "done" and s
-        )
-        assert again == done
+        assert _review(c, gid, 0) == done
     with sqlite3.connect(path) as db:
         keys = sorted(db.execute("SELECT seat, key FROM reviews").fetchall())
     assert [seat for seat, _ in keys] == [0, 1]
