@@ -60,3 +60,29 @@ def test_two_accounts_press_quick_match_and_meet_at_one_table(
     assert errors == [] and phone_errors == []
     first.close()
     second.close()
+
+
+
+def test_the_lobby_starts_only_once_every_script_has_run(live: LiveServer, browser: Any) -> None:
+    """The lobby's scripts run in order, but a network answer (/api/me) may come while the
+    parser still waits for a later script (a slow network, a busy server): then the account
+    control found no quick-match box to render and left it empty.  I18N.ready, where every
+    page starts, now waits for the whole page: here quickmatch.js is held back, nothing
+    starts meanwhile, and once it comes the box renders."""
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    errors = collect_errors(page)
+    held: list[Any] = []
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.route("**/static/quickmatch.js", lambda route: held.append(route))
+    page.goto(live.base + "/", wait_until="commit")
+    wait_until(page, "typeof ACCOUNT !== 'undefined'", 15000)  # account.js has run
+    page.wait_for_timeout(1000)  # (before the fix /api/me went out at once)
+    assert len(held) == 1
+    assert not [url for url in asked if "/api/" in url], asked
+    held[0].continue_()
+    wait_until(page, "document.querySelector('#qm-body p') !== null", 15000)
+    assert page.text_content("#qm-body") == "Sign in to play a quick match"
+    assert errors == []
+    context.close()

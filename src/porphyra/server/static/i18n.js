@@ -153,20 +153,31 @@ const I18N = (() => {
     return select;
   }
 
+  async function catalogue() {
+    if (lang === "en") return;
+    try {
+      const res = await fetch(`/api/i18n/${lang}`);
+      if (res.ok) {
+        const body = await res.json();
+        messages = body.messages || {};
+        terms = body.terms || {};
+        logs = body.log || {};
+        plurals = body.plurals || {};
+      }
+    } catch (e) { /* offline: English */ }
+  }
+
+  /* Once the page's own scripts have all run: a network answer may come while the parser
+     still waits for a later script, and a page starts only when every function is there. */
+  function parsed() {
+    if (document.readyState !== "loading") return Promise.resolve();
+    return new Promise((resolve) => document.addEventListener("DOMContentLoaded", resolve, { once: true }));
+  }
+
+  /* I18N.ready: the catalogue is in and the page is parsed (every page starts from it). */
   async function load() {
     document.documentElement.lang = lang;
-    if (lang !== "en") {
-      try {
-        const res = await fetch(`/api/i18n/${lang}`);
-        if (res.ok) {
-          const body = await res.json();
-          messages = body.messages || {};
-          terms = body.terms || {};
-          logs = body.log || {};
-          plurals = body.plurals || {};
-        }
-      } catch (e) { /* offline: English */ }
-    }
+    await Promise.all([catalogue(), parsed()]);
     translatePage(document);
     const slot = document.getElementById("langslot");
     if (slot) slot.append(switcher());
