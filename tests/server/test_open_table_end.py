@@ -113,11 +113,14 @@ def test_without_an_expiry_an_open_table_stays(db_url: str) -> None:
 
 def test_a_restarted_server_leaves_tables_waiting_for_a_seat_unloaded(db_url: str) -> None:
     """Nothing happens at an open, cancelled or expired table until a seat is taken, so a
-    server starting up does not replay them (``tables_waiting``); a game under way is
-    loaded, and an open table loads once someone takes its seat."""
+    server starting up does not replay them (``tables_waiting``); a game under way with a
+    clock is loaded (``server/startup.py``), and an open table loads once someone takes its
+    seat."""
     with TestClient(create_app(db_url=db_url, bot_workers=0, bot_pace=0.0, **NO_LIMITS)) as c:
         alice, bob = account(c, "Alice"), account(c, "Bob")
-        waiting, cancelled, started = (_open(c, alice)["id"] for _ in range(3))
+        waiting, cancelled = (_open(c, alice)["id"] for _ in range(2))
+        timed = {**OPEN_TABLE, "clock": {"kind": "turn", "per_move_s": 3600}}
+        started = c.post("/api/games", json=timed, headers=alice).json()["id"]
         assert c.delete(f"/api/games/{cancelled}/open", headers=alice).status_code == 200
         assert c.post(f"/api/games/{started}/seats/1", headers=bob).status_code == 200
     app = create_app(db_url=db_url, bot_workers=0, bot_pace=0.0, **NO_LIMITS)

@@ -93,7 +93,8 @@ def create_app(
             (``create_app(db_url="sqlite://", bot_pace=0.0)``).
 
     Returns:
-        The FastAPI app; its lifespan reloads every stored game and restarts its bots.
+        The FastAPI app; its lifespan reloads the unfinished games where a clock runs or
+        a bot plays (:mod:`porphyra.server.startup`) and restarts their bots.
         ``app.state.settings`` holds the settings it was built with.
 
     Raises:

@@ -26,7 +26,6 @@ from porphyra.server.hubcreate import HubCreation
 from porphyra.server.hubstore import HubStore
 from porphyra.server.incidents import damaged_game, report
 from porphyra.server.match import MatchRunner
-from porphyra.server.opentables import tables_waiting
 from porphyra.server.owners import ClusterSettings, OwnedElsewhere
 from porphyra.server.ports import RunnerServices
 from porphyra.server.replay import replay
@@ -36,6 +35,7 @@ from porphyra.server.rows import (
 )
 from porphyra.server.seatclock import load_clock
 from porphyra.server.settings import DEFAULTS, ServerSettings
+from porphyra.server.startup import games_to_load
 from porphyra.server.storage import Storage
 
 log = logging.getLogger("porphyra.server")
@@ -223,10 +223,11 @@ class Hub(HubStore, HubCluster, HubCreation):
             self._bot_only_reserved -= 1
 
     async def start(self) -> None:
-        """Reload every unfinished game by replaying its record, and restart its bots.
-        Finished games load when someone opens them, and so do the tables still waiting
-        for a seat to be taken (open, cancelled or expired: nothing happens there until
-        then, :func:`porphyra.server.opentables.tables_waiting`)."""
+        """Reload the unfinished games where something happens without anyone opening
+        them (a clock runs or a bot plays, :func:`porphyra.server.startup.games_to_load`)
+        by replaying their records, and restart their bots.  The others load when someone
+        opens them: finished games, games at rest (people only, no clock) and the tables
+        still waiting for a seat to be taken."""
         loop = asyncio.get_running_loop()
         self._checkpointer = loop.create_task(self._checkpoints())
         self._sweeper = loop.create_task(self._sweep())
@@ -239,9 +240,7 @@ class Hub(HubStore, HubCluster, HubCreation):
             me, address = cluster.server_id, cluster.address
             await self.db(owners.succeed, self.storage, me, address, time.time())
             await self.db(owners.renew, self.storage, me, address, [], time.time(), cluster.lease_s)
-        ids = await self.db(self.storage.game_ids, "active")
-        waiting = await self.db(tables_waiting, self.storage.engine)
-        for game_id in (i for i in ids if i not in waiting):
+        for game_id in await self.db(games_to_load, self.storage.engine):
             try:
                 await self.get(game_id)
             except OwnedElsewhere:  # another live server runs it
