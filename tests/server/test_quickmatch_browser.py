@@ -62,7 +62,6 @@ def test_two_accounts_press_quick_match_and_meet_at_one_table(
     second.close()
 
 
-
 def test_the_lobby_starts_only_once_every_script_has_run(live: LiveServer, browser: Any) -> None:
     """The lobby's scripts run in order, but a network answer (/api/me) may come while the
     parser still waits for a later script (a slow network, a busy server): then the account
