@@ -48,7 +48,7 @@ def at_rest(clock: object, kinds: list[str]) -> bool:
         table = TableClock.loads(clock, len(kinds))
     except ClockError:
         return False
-    return table.settings.kind == "none" and all(seat.takeover is None for seat in table.seats)
+    return not table.timed and all(seat.takeover is None for seat in table.seats)
 
 
 def games_to_load(engine: Engine) -> list[str]:
@@ -65,7 +65,7 @@ def games_to_load(engine: Engine) -> list[str]:
         .order_by(games_table.c.updated.desc())
     )
     seats = (
-        select(seats_table.c.game_id, seats_table.c.seat, seats_table.c.kind)
+        select(seats_table.c.game_id, seats_table.c.kind)
         .join(games_table, games_table.c.id == seats_table.c.game_id)
         .where(games_table.c.status == "active")
         .order_by(seats_table.c.game_id, seats_table.c.seat)
@@ -73,7 +73,7 @@ def games_to_load(engine: Engine) -> list[str]:
     with engine.connect() as conn:
         games = conn.execute(active).all()
         kinds: dict[str, list[str]] = defaultdict(list)
-        for game_id, _seat, kind in conn.execute(seats).all():
+        for game_id, kind in conn.execute(seats).all():
             kinds[game_id].append(str(kind))
     waiting = tables_waiting(engine)
     return [
